@@ -1,0 +1,109 @@
+// Local single-node Apache Kafka 4.x (KRaft) from Maven Central jars, run with the machine's Java.
+// Used by `npm start` and `npm test` when KAFKA_BROKERS is not set. No Docker, no downloads outside
+// Maven Central: `mvn dependency:copy-dependencies` on deploy/kafka/pom.xml, cached under .deps/.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { waitForPort } from './ports.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const kafkaDir = path.resolve(here, '../kafka');
+export const repoRoot = path.resolve(here, '../..');
+
+function kafkaVersion() {
+  const pom = spawnSync('grep', ['-o', '<kafka.version>[^<]*', path.join(kafkaDir, 'pom.xml')], { encoding: 'utf8' });
+  return pom.stdout.replace('<kafka.version>', '').trim() || 'unknown';
+}
+
+export function checkPrerequisites() {
+  const missing = [];
+  for (const [cmd, args, hint] of [
+    ['java', ['-version'], 'Java 17+ (e.g. `apt-get install openjdk-17-jre-headless`)'],
+    ['mvn', ['-v'], 'Maven (e.g. `apt-get install maven`)'],
+  ]) {
+    const r = spawnSync(cmd, args, { encoding: 'utf8' });
+    if (r.error || r.status !== 0) missing.push(`${cmd}: install ${hint}`);
+  }
+  return missing;
+}
+
+/** Fetches the broker jars once (idempotent) and returns the folder holding them. */
+export function ensureKafkaJars({ log = console.log } = {}) {
+  const jarDir = path.join(repoRoot, '.deps', `kafka-${kafkaVersion()}`);
+  if (existsSync(jarDir) && readdirSync(jarDir).some((f) => f.startsWith('kafka_2.13'))) return jarDir;
+  log(`fetching Apache Kafka ${kafkaVersion()} jars from Maven Central into ${path.relative(repoRoot, jarDir)} …`);
+  mkdirSync(jarDir, { recursive: true });
+  const r = spawnSync('mvn', ['-q', '-B', '-f', path.join(kafkaDir, 'pom.xml'), 'dependency:copy-dependencies', `-DoutputDirectory=${jarDir}`], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (r.status !== 0) {
+    rmSync(jarDir, { recursive: true, force: true });
+    throw new Error('mvn dependency:copy-dependencies failed (is Maven Central reachable?)');
+  }
+  return jarDir;
+}
+
+/**
+ * Starts a broker+controller on 127.0.0.1:<port> with its log dir under dataDir.
+ * Formats the storage on first use. Returns { brokers, stop }.
+ */
+export async function startKafka({ dataDir, port, controllerPort, log = console.log, heap = '768m' }) {
+  const jarDir = ensureKafkaJars({ log });
+  const logDir = path.join(dataDir, 'logs');
+  mkdirSync(dataDir, { recursive: true });
+  const props = path.join(dataDir, 'server.properties');
+  writeFileSync(props, [
+    'process.roles=broker,controller',
+    'node.id=1',
+    `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
+    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+    'controller.listener.names=CONTROLLER',
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    `log.dirs=${logDir}`,
+    'num.partitions=1',
+    'auto.create.topics.enable=false',
+    'offsets.topic.replication.factor=1',
+    'offsets.topic.num.partitions=4',
+    'transaction.state.log.replication.factor=1',
+    'transaction.state.log.min.isr=1',
+    'share.coordinator.state.topic.replication.factor=1',
+    'share.coordinator.state.topic.min.isr=1',
+    'group.initial.rebalance.delay.ms=0',
+    'log.flush.interval.ms=1000',
+    '',
+  ].join('\n'));
+  const cp = ['-cp', path.join(jarDir, '*')];
+  const jvm = [`-Xmx${heap}`, `-Xms${heap}`, '-XX:+UseG1GC', `-Dlog4j2.configurationFile=${path.join(kafkaDir, 'log4j2.yaml')}`];
+  if (!existsSync(path.join(logDir, 'meta.properties'))) {
+    const clusterId = randomBytes(16).toString('base64url');
+    const f = spawnSync('java', [...jvm, ...cp, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props], { encoding: 'utf8' });
+    if (f.status !== 0) throw new Error(`kafka storage format failed: ${f.stderr || f.stdout}`);
+  }
+  const child = spawn('java', [...jvm, ...cp, 'kafka.Kafka', props], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let alive = true;
+  let tail = '';
+  const keep = (b) => { tail = (tail + b.toString()).slice(-4000); };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise((resolve) => child.on('exit', (code) => { alive = false; resolve(code); }));
+  try {
+    await waitForPort(port, { name: 'kafka', isAlive: () => alive, timeoutMs: 90_000 });
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw new Error(`${err.message}\n${tail}`);
+  }
+  return {
+    brokers: `127.0.0.1:${port}`,
+    pid: child.pid,
+    async stop() {
+      if (!alive) return;
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}

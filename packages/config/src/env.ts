@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+// Empty strings are "unset" (docker-compose and shells produce them for unset variables).
+function dropEmpty(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') out[k] = v;
+  return out;
+}
+
+export type ConfigResult<T> = { ok: true; config: T } | { ok: false; problems: string[] };
+
+export function parseConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): ConfigResult<z.infer<S>> {
+  const r = schema.safeParse(dropEmpty(env));
+  if (r.success) return { ok: true, config: r.data };
+  return { ok: false, problems: r.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`) };
+}
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Shared fragments; each service composes the ones it needs into its own schema. */
+export const envFragments = {
+  logging: z.object({ LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }),
+  http: z.object({ PORT: port.default(8000), HOST: z.string().default('0.0.0.0') }),
+  kafka: z.object({
+    KAFKA_BROKERS: z.string().describe('comma-separated host:port list'),
+    KAFKA_CLIENT_ID: z.string().default('llm-backend'),
+    KAFKA_TOPIC_PREFIX: z.string().default(''),
+    KAFKA_SPANS_PARTITIONS: positiveInt.default(6),
+    KAFKA_ACCOUNTS_PARTITIONS: positiveInt.default(3),
+    KAFKA_SPANS_RETENTION_MS: z.coerce.number().int().default(7 * 24 * 3600 * 1000),
+    KAFKA_DLQ_RETENTION_MS: z.coerce.number().int().default(14 * 24 * 3600 * 1000),
+    SCHEMA_REGISTRY_URL: z.string().url().optional(),
+  }),
+  postgres: z.object({ DATABASE_URL: z.string().url() }),
+  clickhouse: z.object({
+    CLICKHOUSE_URL: z.string().url().optional(),
+    CLICKHOUSE_DATA_DIR: z.string().default('.data/clickhouse'),
+    CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('llm'),
+  }),
+  admin: z.object({ ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters') }),
+  bool,
+  positiveInt,
+};

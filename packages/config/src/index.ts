@@ -1,0 +1,2 @@
+export { parseConfig, envFragments } from './env.ts';
+export type { ConfigResult } from './env.ts';

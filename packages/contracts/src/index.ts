@@ -1,0 +1,9 @@
+export { ROUTES, routesOf, stripApiPrefix } from './routes.ts';
+export type { RouteDef, RouteId, RouteIdOf, Side, Method } from './routes.ts';
+export {
+  spanInput, spanNodeInput, spanTree, otelTracingRequest, traceRecordInput, traceRequest, tracesRequest, simpleTraceRequest,
+  linkInput, eventInput, referenceInput,
+} from './tracing.ts';
+export type { SpanInput, SpanNodeInput } from './tracing.ts';
+export { adminAccountsCreate, adminAccountsDelete, adminAccountInput } from './accounts.ts';
+export type { AdminAccountsCreate, AdminAccountsDelete } from './accounts.ts';

@@ -1,0 +1,54 @@
+// The route table: which side serves each operation. The command and query services register exactly
+// the routes of their side; the gateway (multi-process mode) proxies by this table, so the all-in-one
+// app and the split deployment expose the same base URL. Paths are express patterns; every route also
+// answers under any number of leading `/api` segments, and with or without a trailing slash.
+
+export type Side = 'command' | 'query';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteDef {
+  method: Method;
+  path: string;
+  side: Side;
+  deprecated?: boolean;
+}
+
+export const ROUTES = {
+  // OTLP
+  'otlp.traces.status': { method: 'GET', path: '/otlp/v1/traces', side: 'command' },
+  'otlp.traces.export': { method: 'POST', path: '/otlp/v1/traces', side: 'command' },
+  // canonical traces
+  'traces.create': { method: 'POST', path: '/traces', side: 'command' },
+  'traces.ingest': { method: 'POST', path: '/traces/ingest', side: 'command', deprecated: true },
+  'traces.edit': { method: 'PUT', path: '/traces/:trace_id', side: 'command' },
+  'traces.delete': { method: 'DELETE', path: '/traces/:trace_id', side: 'command' },
+  'traces.list': { method: 'GET', path: '/traces', side: 'query' },
+  'traces.fetch': { method: 'GET', path: '/traces/:trace_id', side: 'query' },
+  // canonical spans
+  'spans.list': { method: 'GET', path: '/spans', side: 'query' },
+  'spans.fetch': { method: 'GET', path: '/spans/:trace_id/:span_id', side: 'query' },
+  // simple traces
+  'simple.traces.create': { method: 'POST', path: '/simple/traces', side: 'command' },
+  // deprecated tracing
+  'tracing.spans.ingest': { method: 'POST', path: '/tracing/spans/ingest', side: 'command', deprecated: true },
+  'tracing.traces.create': { method: 'POST', path: '/tracing/traces', side: 'command', deprecated: true },
+  'tracing.traces.edit': { method: 'PUT', path: '/tracing/traces/:trace_id', side: 'command', deprecated: true },
+  'tracing.traces.delete': { method: 'DELETE', path: '/tracing/traces/:trace_id', side: 'command', deprecated: true },
+  'tracing.traces.fetch': { method: 'GET', path: '/tracing/traces/:trace_id', side: 'query', deprecated: true },
+  // admin
+  'admin.accounts.create': { method: 'POST', path: '/admin/simple/accounts', side: 'command' },
+  'admin.accounts.delete': { method: 'DELETE', path: '/admin/simple/accounts', side: 'command' },
+} as const satisfies Record<string, RouteDef>;
+
+export type RouteId = keyof typeof ROUTES;
+export type RouteIdOf<S extends Side> = { [K in RouteId]: (typeof ROUTES)[K]['side'] extends S ? K : never }[RouteId];
+
+export const routesOf = (side: Side): RouteId[] => (Object.keys(ROUTES) as RouteId[]).filter((k) => ROUTES[k].side === side);
+
+/** Strips any number of leading `/api` segments (clients of the reference system use the prefix). */
+export function stripApiPrefix(url: string): string {
+  let u = url;
+  while (u === '/api' || u.startsWith('/api/') || u.startsWith('/api?')) u = u.slice(4) || '/';
+  if (u.startsWith('?')) u = '/' + u;
+  return u;
+}

@@ -1,0 +1,50 @@
+// One application error for every layer. Domain code raises kinds, never HTTP statuses;
+// the HTTP layer (packages/http) maps kinds to statuses.
+
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal';
+
+export interface AppErrorOptions {
+  code: string;
+  kind: ErrorKind;
+  message: string;
+  retryable?: boolean;
+  details?: unknown;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly code: string;
+  readonly kind: ErrorKind;
+  readonly retryable: boolean;
+  readonly details: unknown;
+
+  constructor(opts: AppErrorOptions) {
+    super(opts.message, { cause: opts.cause });
+    this.name = 'AppError';
+    this.code = opts.code;
+    this.kind = opts.kind;
+    this.retryable = opts.retryable ?? (opts.kind === 'unavailable' || opts.kind === 'rate_limited');
+    this.details = opts.details;
+  }
+}
+
+export const invalid = (code: string, message: string, details?: unknown): AppError =>
+  new AppError({ code, kind: 'invalid', message, details });
+export const unauthenticated = (message = 'Unauthorized'): AppError =>
+  new AppError({ code: 'unauthenticated', kind: 'unauthenticated', message });
+export const notFound = (code: string, message: string): AppError => new AppError({ code, kind: 'not_found', message });
+export const conflict = (code: string, message: string, details?: unknown): AppError =>
+  new AppError({ code, kind: 'conflict', message, details });
+export const unavailable = (code: string, message: string, cause?: unknown): AppError =>
+  new AppError({ code, kind: 'unavailable', message, cause });

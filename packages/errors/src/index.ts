@@ -1,0 +1,5 @@
+export { AppError, invalid, unauthenticated, notFound, conflict, unavailable } from './app-error.ts';
+export type { ErrorKind, AppErrorOptions } from './app-error.ts';
+export { ok, fail } from './result.ts';
+export type { Result } from './result.ts';
+export { backoffMs, sleep } from './backoff.ts';

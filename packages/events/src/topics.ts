@@ -1,0 +1,44 @@
+// Topic names and their settings, owned in one place. Names follow `<domain>.<stream>.v<major>`;
+// an optional prefix isolates environments (and test runs) on a shared cluster.
+
+export interface TopicSpec {
+  name: string;
+  partitions: number;
+  retentionMs: number; // -1 = forever
+  cleanupPolicy: 'delete' | 'compact';
+}
+
+export interface TopicSettings {
+  prefix: string;
+  spansPartitions: number;
+  accountsPartitions: number;
+  spansRetentionMs: number;
+  dlqRetentionMs: number;
+}
+
+export interface Topics {
+  spans: string;
+  accounts: string;
+  dlq: (topic: string) => string;
+  all: TopicSpec[];
+}
+
+export function topicsFor(s: TopicSettings): Topics {
+  const spans = `${s.prefix}tracing.spans.v1`;
+  const accounts = `${s.prefix}accounts.events.v1`;
+  const dlq = (t: string): string => `${t}.dlq`;
+  return {
+    spans,
+    accounts,
+    dlq,
+    all: [
+      { name: spans, partitions: s.spansPartitions, retentionMs: s.spansRetentionMs, cleanupPolicy: 'delete' },
+      { name: accounts, partitions: s.accountsPartitions, retentionMs: -1, cleanupPolicy: 'delete' },
+      { name: dlq(spans), partitions: 1, retentionMs: s.dlqRetentionMs, cleanupPolicy: 'delete' },
+      { name: dlq(accounts), partitions: 1, retentionMs: -1, cleanupPolicy: 'delete' },
+    ],
+  };
+}
+
+/** Partition key of the spans topic: a trace's events stay in order on one partition. */
+export const spansKey = (projectId: string, traceId: string): string => `${projectId}:${traceId}`;

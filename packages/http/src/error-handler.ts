@@ -1,0 +1,60 @@
+// The one place that turns errors into HTTP responses. Bodies stay compatible with the interface:
+// `{"detail": "<message>"}`, 422 `{"detail":[{loc,msg,type}]}`; 5xx bodies are opaque and logged.
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, type ErrorKind } from '@llm/errors';
+import { RequestValidationError } from './validation.ts';
+
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  unavailable: 503,
+  internal: 500,
+};
+
+export const statusOf = (kind: ErrorKind): number => STATUS[kind];
+
+interface BodyParserError { type?: string; status?: number; expose?: boolean; message: string; body?: unknown }
+
+export function errorHandler() {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    if (res.headersSent) {
+      req.log?.error({ err }, 'error after headers were sent');
+      res.end();
+      return;
+    }
+    if (err instanceof RequestValidationError) {
+      res.status(422).json({ detail: err.issues });
+      return;
+    }
+    if (err instanceof AppError) {
+      const status = STATUS[err.kind];
+      if (status >= 500) req.log?.error({ err, code: err.code }, err.message);
+      if (err.kind === 'unavailable') res.setHeader('Retry-After', '1');
+      const detail = status >= 500 && err.kind !== 'unavailable' ? 'An internal error has occurred.' : err.message;
+      res.status(status).json(err.details !== undefined && status < 500 ? { detail, ...asObject(err.details) } : { detail });
+      return;
+    }
+    const bp = err as BodyParserError;
+    if (bp && typeof bp === 'object' && typeof bp.type === 'string') {
+      if (bp.type === 'entity.too.large') { res.status(413).json({ detail: 'Request body too large.' }); return; }
+      if (bp.type === 'entity.parse.failed') {
+        res.status(422).json({ detail: [{ loc: ['body'], msg: `JSON decode error: ${bp.message}`, type: 'json_invalid' }] });
+        return;
+      }
+      if (bp.status && bp.status < 500) { res.status(bp.status).json({ detail: bp.message }); return; }
+    }
+    req.log?.error({ err }, 'unhandled error');
+    res.status(500).json({ detail: 'An internal error has occurred.' });
+  };
+}
+
+function asObject(d: unknown): Record<string, unknown> {
+  return d && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : { details: d };
+}

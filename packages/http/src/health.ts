@@ -1,0 +1,25 @@
+// /healthz (process alive) and /readyz (dependencies up and not shutting down).
+import type { Express } from 'express';
+
+export interface Readiness {
+  /** Flipped to false first on SIGTERM so load balancers stop sending traffic. */
+  shuttingDown: boolean;
+  checks: Array<{ name: string; check: () => Promise<void> }>;
+}
+
+export function createReadiness(): Readiness {
+  return { shuttingDown: false, checks: [] };
+}
+
+export function mountHealth(app: Express, readiness: Readiness): void {
+  app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
+  app.get('/readyz', async (_req, res) => {
+    if (readiness.shuttingDown) { res.status(503).json({ status: 'shutting_down' }); return; }
+    const failed: string[] = [];
+    await Promise.all(readiness.checks.map(async (c) => {
+      try { await c.check(); } catch { failed.push(c.name); }
+    }));
+    if (failed.length) res.status(503).json({ status: 'not_ready', failed });
+    else res.json({ status: 'ready' });
+  });
+}

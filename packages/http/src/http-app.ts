@@ -1,0 +1,68 @@
+// Express glue shared by every HTTP side: /api prefix, request context, JSON bodies, health,
+// route registration from the route table, 404 and the central error handler.
+import express, { type Express, type RequestHandler } from 'express';
+import http from 'node:http';
+import { ROUTES, routesOf, stripApiPrefix, type RouteId, type Side } from '@llm/contracts';
+import type { Logger } from '@llm/logging';
+import { errorHandler } from './error-handler.ts';
+import { mountHealth, type Readiness } from './health.ts';
+import { requestContext } from './request-context.ts';
+
+export type Handlers = Partial<Record<RouteId, RequestHandler | RequestHandler[]>>;
+
+export interface HttpAppOptions {
+  log: Logger;
+  readiness: Readiness;
+  jsonLimitBytes: number;
+}
+
+/** Registers the handlers of one side; every route of that side must have a handler. */
+export function mountSide(app: Express, side: Side, handlers: Handlers): void {
+  for (const id of routesOf(side)) {
+    const h = handlers[id];
+    if (!h) throw new Error(`no handler for route ${id} on side ${side}`);
+    const r = ROUTES[id];
+    const method = r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    app[method](r.path, ...(Array.isArray(h) ? h : [h]));
+  }
+}
+
+export function createHttpApp(opts: HttpAppOptions, sides: Array<{ side: Side; handlers: Handlers }>): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use((req, _res, next) => { req.url = stripApiPrefix(req.url); next(); });
+  app.use(requestContext(opts.log));
+  mountHealth(app, opts.readiness);
+  // JSON bodies for every route except OTLP, which reads its own (bounded) protobuf body.
+  const json = express.json({ limit: opts.jsonLimitBytes, type: ['application/json', 'application/*+json'] });
+  app.use((req, res, next) => (req.path.startsWith('/otlp/') ? next() : json(req, res, next)));
+  for (const s of sides) mountSide(app, s.side, s.handlers);
+  app.use((req, res) => { res.status(404).json({ detail: 'Not Found' }); });
+  app.use(errorHandler());
+  return app;
+}
+
+export interface RunningServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export function listen(app: Express, port: number, host: string): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const server = http.createServer({ keepAliveTimeout: 65_000 }, app);
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const addr = server.address();
+      const actual = typeof addr === 'object' && addr ? addr.port : port;
+      resolve({
+        port: actual,
+        close: () => new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), 5_000).unref();
+        }),
+      });
+    });
+  });
+}

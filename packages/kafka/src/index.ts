@@ -1,0 +1,6 @@
+export { createKafkaClient } from './kafka-client.ts';
+export type { KafkaClientKind } from './kafka-client.ts';
+export type {
+  Admin, Consumer, ConsumerOptions, IncomingBatch, IncomingRecord, KafkaClient, KafkaSettings, OutgoingRecord,
+  Producer, RecordPosition,
+} from './ports.ts';

@@ -1,0 +1,144 @@
+// KafkaClient over kafkajs.
+import { Kafka, logLevel, CompressionTypes, type Consumer as KConsumer } from 'kafkajs';
+import type { Admin, Consumer, ConsumerOptions, IncomingBatch, KafkaClient, KafkaSettings, Producer } from './ports.ts';
+
+export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
+  const kafka = new Kafka({
+    clientId: settings.clientId,
+    brokers: settings.brokers,
+    logLevel: logLevel.WARN,
+    logCreator: () => ({ level, log }) => {
+      const lv = level === logLevel.ERROR ? 'error' : level === logLevel.WARN ? 'warn' : 'info';
+      settings.log?.(lv, `kafkajs: ${log.message}`, { broker: log.broker, error: log.error });
+    },
+    retry: { initialRetryTime: 100, retries: 8 },
+  });
+
+  async function producer(): Promise<Producer> {
+    const p = kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false });
+    await p.connect();
+    return {
+      async send(topic, records) {
+        if (records.length === 0) return [];
+        const res = await p.send({
+          topic,
+          acks: -1,
+          compression: CompressionTypes.None,
+          messages: records.map((r) => ({ key: r.key, value: r.value })),
+        });
+        // kafkajs reports the base offset per partition; records of one partition are contiguous in
+        // send order.
+        const base = new Map(res.map((m) => [m.partition, BigInt(m.baseOffset ?? '0')]));
+        return res.map((m) => ({ topic, partition: m.partition, offset: base.get(m.partition)! }));
+      },
+      close: () => p.disconnect(),
+    };
+  }
+
+  function consumer(opts: ConsumerOptions): Consumer {
+    const c: KConsumer = kafka.consumer({
+      groupId: opts.groupId,
+      allowAutoTopicCreation: false,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3_000,
+      maxBytesPerPartition: 4 * 1024 * 1024,
+      maxWaitTimeInMs: 100,
+    });
+    let joined!: () => void;
+    const joinedP = new Promise<void>((r) => (joined = r));
+    c.on(c.events.GROUP_JOIN, () => joined());
+    let failed: ((e: Error) => void) | undefined;
+    return {
+      async start(handle) {
+        await c.connect();
+        for (const t of opts.topics) await c.subscribe({ topic: t, fromBeginning: opts.fromBeginning });
+        if (opts.startOffsets) {
+          c.on(c.events.GROUP_JOIN, (e) => {
+            const assignment = e.payload.memberAssignment as Record<string, number[]>;
+            void (async () => {
+              for (const [topic, parts] of Object.entries(assignment)) {
+                for (const partition of parts) {
+                  const off = await opts.startOffsets!(topic, partition);
+                  if (off !== undefined) c.seek({ topic, partition, offset: off.toString() });
+                }
+              }
+            })();
+          });
+        }
+        await c.run({
+          autoCommit: false,
+          eachBatchAutoResolve: false,
+          partitionsConsumedConcurrently: opts.concurrency ?? 4,
+          eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+            if (!isRunning() || isStale() || batch.messages.length === 0) return;
+            const b: IncomingBatch = {
+              topic: batch.topic,
+              partition: batch.partition,
+              records: batch.messages.map((m) => ({
+                topic: batch.topic,
+                partition: batch.partition,
+                offset: BigInt(m.offset),
+                key: m.key ? m.key.toString() : null,
+                value: m.value,
+                timestampMs: Number(m.timestamp),
+              })),
+            };
+            try {
+              await handle(b);
+            } catch (err) {
+              failed?.(err as Error);
+              throw err;
+            }
+            const last = batch.messages[batch.messages.length - 1]!.offset;
+            resolveOffset(last);
+            await c.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() }]);
+            await heartbeat();
+          },
+        });
+      },
+      stop: () => c.disconnect(),
+      ready: () => joinedP,
+    };
+  }
+
+  async function admin(): Promise<Admin> {
+    const a = kafka.admin();
+    await a.connect();
+    return {
+      async ensureTopics(specs) {
+        const existing = new Set(await a.listTopics());
+        const missing = specs.filter((s) => !existing.has(s.name));
+        if (missing.length === 0) return;
+        await a.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((s) => ({
+            topic: s.name,
+            numPartitions: s.partitions,
+            replicationFactor: -1,
+            configEntries: [
+              { name: 'retention.ms', value: String(s.retentionMs) },
+              { name: 'cleanup.policy', value: s.cleanupPolicy },
+              { name: 'min.insync.replicas', value: '1' },
+            ],
+          })),
+        });
+      },
+      async endOffsets(topic) {
+        const r = await a.fetchTopicOffsets(topic);
+        return new Map(r.map((p) => [p.partition, BigInt(p.high)]));
+      },
+      async committedOffsets(groupId, topic) {
+        const r = await a.fetchOffsets({ groupId, topics: [topic] });
+        const out = new Map<number, bigint>();
+        for (const t of r) for (const p of t.partitions) if (p.offset !== '-1') out.set(p.partition, BigInt(p.offset));
+        return out;
+      },
+      async deleteGroup(groupId) {
+        await a.deleteGroups([groupId]).catch(() => undefined);
+      },
+      close: () => a.disconnect(),
+    };
+  }
+
+  return { producer, consumer, admin };
+}

@@ -1,0 +1,79 @@
+// The Kafka port: the only Kafka surface the services see. Implementations live beside it;
+// `kafka-client.ts` picks one. No other module imports a Kafka client library.
+import type { TopicSpec } from '@llm/events';
+
+export interface KafkaSettings {
+  brokers: string[];
+  clientId: string;
+  /** Log sink for client warnings/errors. */
+  log?: (level: 'warn' | 'error' | 'info', msg: string, extra?: Record<string, unknown>) => void;
+}
+
+export interface OutgoingRecord {
+  key: string;
+  value: Buffer;
+}
+
+export interface RecordPosition {
+  topic: string;
+  partition: number;
+  offset: bigint;
+}
+
+export interface Producer {
+  /** Resolves only after every record was acknowledged by all in-sync replicas (acks=all, idempotent). */
+  send(topic: string, records: OutgoingRecord[]): Promise<RecordPosition[]>;
+  close(): Promise<void>;
+}
+
+export interface IncomingRecord {
+  topic: string;
+  partition: number;
+  offset: bigint;
+  key: string | null;
+  value: Buffer | null;
+  timestampMs: number;
+}
+
+export interface IncomingBatch {
+  topic: string;
+  partition: number;
+  records: IncomingRecord[];
+}
+
+export interface ConsumerOptions {
+  groupId: string;
+  topics: string[];
+  /** Where a group with no committed offset starts. */
+  fromBeginning: boolean;
+  /** Partitions processed concurrently. */
+  concurrency?: number;
+  /** Explicit start positions (e.g. stored in the read model's own transaction); overrides commits. */
+  startOffsets?: (topic: string, partition: number) => Promise<bigint | undefined>;
+}
+
+export interface Consumer {
+  /**
+   * Calls `handle` with ordered batches per partition. The batch's offsets are committed only after
+   * `handle` resolved; a rejection stops the consumer (nothing is skipped).
+   */
+  start(handle: (batch: IncomingBatch) => Promise<void>): Promise<void>;
+  stop(): Promise<void>;
+  /** Resolves when the consumer has joined its group and received an assignment. */
+  ready(): Promise<void>;
+}
+
+export interface Admin {
+  ensureTopics(specs: TopicSpec[]): Promise<void>;
+  /** High watermark per partition (the offset the next record will get). */
+  endOffsets(topic: string): Promise<Map<number, bigint>>;
+  committedOffsets(groupId: string, topic: string): Promise<Map<number, bigint>>;
+  deleteGroup(groupId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface KafkaClient {
+  producer(): Promise<Producer>;
+  consumer(opts: ConsumerOptions): Consumer;
+  admin(): Promise<Admin>;
+}

@@ -1,0 +1,3 @@
+export { openPostgres, withTransaction } from './postgres-client.ts';
+export type { Pool, PoolClient } from './postgres-client.ts';
+export { migratePostgres } from './migrate.ts';

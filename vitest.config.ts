@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: `unit` needs nothing running; `integration` runs against the real Kafka,
+// Postgres and ClickHouse that deploy/bin/test.mjs starts once per run (see test/global-setup.ts).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/*.e2e.test.ts', '**/node_modules/**'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['**/*.int.test.ts', '**/*.e2e.test.ts'],
+          exclude: ['**/node_modules/**'],
+          globalSetup: ['test/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -2,3 +2,4 @@ export { generateApiKey, parseApiKey, hashSecret, safeEqual } from './api-key.ts
 export type { GeneratedApiKey } from './api-key.ts';
 export { apiKeyAuthenticator, adminAuthenticator } from './authenticate.ts';
 export type { Scope, ApiKeyLookup, AuthenticatorOptions } from './authenticate.ts';
+export { postgresApiKeyLookup } from './postgres-lookup.ts';

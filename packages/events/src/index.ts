@@ -5,7 +5,4 @@ export type { EventType, EventPayloads } from './event-types.ts';
 export { encodeEvent, decodeEvent, isEvent } from './codec.ts';
 export type { EventMeta, DecodedEvent } from './codec.ts';
 export { protoFiles } from './proto-root.ts';
-export type {
-  SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, UserCreated, UserDeleted, OrganizationCreated,
-  WorkspaceCreated, ProjectCreated, MembershipGranted, ApiKeyCreated, ApiKeyRevoked,
-} from './payloads.ts';
+export type { SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, AccountProvisioned, UserDeleted } from './payloads.ts';

@@ -29,11 +29,11 @@ export interface SpansUpserted { trace_id: string; spans: SpanRecord[] }
 export interface TraceReplaced { trace_id: string; spans: SpanRecord[] }
 export interface TraceDeleted { trace_id: string }
 
-export interface UserCreated { user_id: string; email: string; name: string; username: string }
-export interface UserDeleted { user_id: string }
-export interface OrganizationCreated { organization_id: string; name: string; slug: string; owner_id: string }
-export interface WorkspaceCreated { workspace_id: string; organization_id: string; name: string; slug: string }
-export interface ProjectCreated { project_id: string; workspace_id: string; organization_id: string; name: string; slug: string; is_default: boolean }
-export interface MembershipGranted { scope: 'organization' | 'workspace' | 'project'; scope_id: string; user_id: string; role: string }
-export interface ApiKeyCreated { api_key_id: string; project_id: string; user_id: string; prefix: string; secret_hash: string; expires_at_us: number }
-export interface ApiKeyRevoked { api_key_id: string; project_id: string }
+export interface AccountProvisioned {
+  user: { id: string; email: string; name: string; username: string };
+  organization: { id: string; name: string; slug: string };
+  workspace: { id: string; name: string; slug: string };
+  project: { id: string; name: string; slug: string };
+  api_key?: { id: string; prefix: string; secret_hash: string; expires_at_us: number } | null;
+}
+export interface UserDeleted { user_id: string; email: string }

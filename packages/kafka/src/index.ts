@@ -4,3 +4,4 @@ export type {
   Admin, Consumer, ConsumerOptions, IncomingBatch, IncomingRecord, KafkaClient, KafkaSettings, OutgoingRecord,
   Producer, RecordPosition,
 } from './ports.ts';
+export { sendToDlq } from './dead-letter.ts';

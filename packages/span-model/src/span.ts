@@ -72,6 +72,9 @@ export interface RawSpan {
   events?: Array<{ name: string; timestamp?: string | number | null; attributes?: JsonObject | null }> | null;
   links?: Array<{ trace_id: string; span_id: string; attributes?: JsonObject | null }> | null;
   references?: SpanReference[] | null;
+  /** Kept on child spans as sent; on root spans replaced by `ag.session.id` / `ag.user.id` when those are set. */
+  session_id?: string | null;
+  user_id?: string | null;
 }
 
 /** A normalised span. Times are ISO-8601 UTC with 6 fractional digits. */

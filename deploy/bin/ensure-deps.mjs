@@ -1,0 +1,19 @@
+// Installs npm dependencies when they are missing (a fresh clone). No dependencies of its own.
+import { existsSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function ensureDeps() {
+  const marker = path.join(repoRoot, 'node_modules', '.package-lock.json');
+  const lock = path.join(repoRoot, 'package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  console.log('installing npm dependencies (npm ci) …');
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: repoRoot, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('npm ci failed');
+    process.exit(1);
+  }
+}

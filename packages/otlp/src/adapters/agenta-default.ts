@@ -1,0 +1,114 @@
+// Agenta's own `ag.*` attributes (what the Agenta SDK emits). Reference §3.4 (5). Runs last, so
+// what a client states explicitly in ag.* wins over what the other adapters inferred.
+
+import type { JsonValue } from '@llm/span-model';
+import type { FlatAttributes } from '../flat-attributes.ts';
+import { toSpanType } from '../span-type.ts';
+import { parseJson } from './json-values.ts';
+import { NO_OUTPUT, type SemconvAdapter } from './semconv-adapter.ts';
+
+const JSON_TAG = '@ag.type=json:';
+const NONE_TAG = '@ag.type=none:';
+
+/** Namespaces whose values the SDK may tag; others (tags, references, exception …) pass through raw. */
+const DECODED_NAMESPACES: ReadonlySet<string> = new Set([
+  'data', 'metrics', 'flags', 'meta', 'refs', 'type', 'session', 'user', 'agent',
+]);
+
+/** Legacy reference keys, after `ag.refs.*` has become `ag.references.*`. */
+const LEGACY_REFERENCES: ReadonlyMap<string, string> = new Map([
+  ['ag.references.variant.id', 'ag.references.application_variant.id'],
+  ['ag.references.variant.slug', 'ag.references.application_variant.slug'],
+  ['ag.references.variant.version', 'ag.references.application_revision.version'],
+  ['ag.references.environment.version', 'ag.references.environment_revision.version'],
+]);
+
+/** Legacy metric spellings: unit = this span only, acc = accumulated over the subtree. */
+const LEGACY_METRICS: ReadonlyArray<readonly [string, string]> = [
+  ['ag.metrics.unit.tokens', 'ag.metrics.tokens.incremental'],
+  ['ag.metrics.unit.costs', 'ag.metrics.costs.incremental'],
+  ['ag.metrics.acc.tokens', 'ag.metrics.tokens.cumulative'],
+  ['ag.metrics.acc.costs', 'ag.metrics.costs.cumulative'],
+];
+
+/** The server recomputes durations; the SDK's accumulated one would only go to ag.unsupported. */
+const DROPPED = 'ag.metrics.acc.duration.total';
+
+export const agentaDefaultAdapter: SemconvAdapter = (attrs) => {
+  let out: FlatAttributes | undefined;
+  let removes: string[] | undefined;
+  let explicitType: string | undefined;
+  let nodeType: string | undefined;
+  for (const key in attrs) {
+    if (!key.startsWith('ag.')) continue;
+    const raw = attrs[key] as JsonValue;
+    const dot = key.indexOf('.', 3);
+    const namespace = dot < 0 ? key.slice(3) : key.slice(3, dot);
+    if (namespace === 'references') {
+      const renamed = LEGACY_REFERENCES.get(key);
+      if (renamed !== undefined) {
+        (removes ??= []).push(key);
+        (out ??= {})[renamed] = raw;
+      }
+      continue;
+    }
+    if (!DECODED_NAMESPACES.has(namespace)) continue;
+    const value = decodeTagged(raw);
+
+    let target = key;
+    if (namespace === 'refs') {
+      target = `ag.references${key.slice('ag.refs'.length)}`;
+      target = LEGACY_REFERENCES.get(target) ?? target;
+    } else if (namespace === 'metrics') {
+      if (key === DROPPED) {
+        (removes ??= []).push(key);
+        continue;
+      }
+      target = renameMetric(key);
+    } else if (namespace === 'type') {
+      if (key === 'ag.type.span') explicitType = toSpanType(value);
+      else if (key === 'ag.type.node') {
+        nodeType = toSpanType(value);
+        // A valid node type is consumed into ag.type.span; an invalid one stays and is quarantined
+        // by span cleaning (ag.unsupported.type.node) instead of vanishing.
+        if (nodeType !== undefined) (removes ??= []).push(key);
+        continue;
+      }
+    }
+
+    if (target !== key) {
+      (removes ??= []).push(key);
+      (out ??= {})[target] = value;
+    } else if (value !== raw) {
+      (out ??= {})[key] = value;
+    }
+  }
+  const spanType = explicitType ?? nodeType;
+  if (out === undefined && removes === undefined && spanType === undefined) return NO_OUTPUT;
+  const result: { attributes: FlatAttributes; spanType?: string; removes?: readonly string[] } = { attributes: out ?? {} };
+  if (spanType !== undefined) result.spanType = spanType;
+  if (removes !== undefined) result.removes = removes;
+  return result;
+};
+
+/**
+ * `@ag.type=json:<json>` → the parsed value, `@ag.type=none:` → null. A tag followed by invalid JSON
+ * is kept as the original string: upstream raises there and loses every ag.* of the span.
+ */
+function decodeTagged(value: JsonValue): JsonValue {
+  if (typeof value !== 'string' || value.charCodeAt(0) !== 0x40 /* @ */) return value;
+  if (value === NONE_TAG) return null;
+  if (value.startsWith(JSON_TAG)) {
+    const parsed = parseJson(value.slice(JSON_TAG.length));
+    if (parsed !== undefined) return parsed;
+  }
+  return value;
+}
+
+function renameMetric(key: string): string {
+  for (const [legacy, current] of LEGACY_METRICS) {
+    if (key === legacy) return current;
+    if (key.startsWith(legacy) && key.charCodeAt(legacy.length) === 0x2e) return current + key.slice(legacy.length);
+  }
+  return key;
+}

@@ -1,0 +1,118 @@
+// OpenTelemetry GenAI semantic conventions, as emitted by Logfire and PydanticAI among others.
+// Reference §3.4 (3).
+
+import type { JsonValue } from '@llm/span-model';
+import type { FlatAttributes } from '../flat-attributes.ts';
+import { fromLogfireEvents, splitConversation, systemMessage, toChatMessages } from './genai-messages.ts';
+import { parseJsonOrKeep, toFiniteNumber } from './json-values.ts';
+import { NO_OUTPUT, type SemconvAdapter } from './semconv-adapter.ts';
+
+const TOKENS = 'ag.metrics.tokens.incremental.';
+
+const OPERATION_TO_SPAN_TYPE: Readonly<Record<string, string>> = {
+  chat: 'chat',
+  create_agent: 'agent',
+  invoke_agent: 'agent',
+  embeddings: 'embedding',
+  execute_tool: 'tool',
+  generate_content: 'completion',
+  text_completion: 'completion',
+};
+
+const EXACT: ReadonlyMap<string, string> = new Map([
+  ['gen_ai.conversation.id', 'ag.session.id'],
+  ['gen_ai.output.type', 'ag.meta.output.type'],
+  ['gen_ai.response.finish_reasons', 'ag.meta.response.finish_reasons'],
+  ['gen_ai.response.model', 'ag.meta.response.model'],
+  ['gen_ai.usage.input_tokens', `${TOKENS}prompt`],
+  ['gen_ai.usage.prompt_tokens', `${TOKENS}prompt`],
+  ['gen_ai.usage.output_tokens', `${TOKENS}completion`],
+  ['gen_ai.usage.completion_tokens', `${TOKENS}completion`],
+  ['gen_ai.usage.total_tokens', `${TOKENS}total`],
+  ['gen_ai.usage.cache_read.input_tokens', `${TOKENS}cache_read`],
+  ['gen_ai.usage.cache_creation.input_tokens', `${TOKENS}cache_creation`],
+  ['gen_ai.system', 'ag.meta.system'],
+  ['gen_ai.agent.id', 'ag.agent.id'],
+  ['gen_ai.agent.name', 'ag.meta.agent.name'],
+  ['gen_ai.tool.name', 'ag.meta.tool.name'],
+  ['gen_ai.tool.call.id', 'ag.meta.tool.call.id'],
+  // PydanticAI's own names.
+  ['tool_arguments', 'ag.meta.tool_arguments'],
+  ['agent_name', 'ag.meta.agent_name'],
+  ['model_name', 'ag.meta.model_name'],
+  ['final_result', 'ag.meta.final_result'],
+]);
+
+const REQUEST = 'gen_ai.request.';
+
+export const genAiSemconvAdapter: SemconvAdapter = (attrs) => {
+  let out: FlatAttributes | undefined;
+  let spanType: string | undefined;
+  for (const key in attrs) {
+    const value = attrs[key] as JsonValue;
+    const mapped = EXACT.get(key);
+    if (mapped !== undefined) {
+      (out ??= {})[mapped] = value;
+    } else if (key === 'gen_ai.operation.name') {
+      spanType = (typeof value === 'string' ? OPERATION_TO_SPAN_TYPE[value] : undefined) ?? 'task';
+    } else if (key.startsWith(REQUEST)) {
+      const name = key.slice(REQUEST.length);
+      if (name === 'type') {
+        if (typeof value === 'string') spanType = value;
+      } else {
+        (out ??= {})[`ag.meta.request.${name}`] = value;
+      }
+    }
+  }
+  // The data mappings below only make sense on spans that speak GenAI at all (upstream gates them
+  // the same way); `events` in particular is too generic an attribute name to trust on its own.
+  if (out === undefined && spanType === undefined) return NO_OUTPUT;
+  out ??= {};
+
+  const prompt = out[`${TOKENS}prompt`];
+  const completion = out[`${TOKENS}completion`];
+  if (out[`${TOKENS}total`] === undefined && prompt !== undefined && completion !== undefined) {
+    const p = toFiniteNumber(prompt);
+    const c = toFiniteNumber(completion);
+    if (p !== undefined && c !== undefined) out[`${TOKENS}total`] = p + c;
+  }
+
+  mapMessages(attrs, out);
+  return spanType === undefined ? { attributes: out } : { attributes: out, spanType };
+};
+
+/** Later sources win: Logfire v1 events, then semconv messages, then agent runs, then tool calls. */
+function mapMessages(attrs: Readonly<FlatAttributes>, out: FlatAttributes): void {
+  const logfire = fromLogfireEvents(attrs['events'] ?? attrs['all_messages_events']);
+  if (logfire !== undefined) {
+    if (logfire.prompt.length > 0) out['ag.data.inputs.prompt'] = logfire.prompt;
+    if (logfire.completion.length > 0) out['ag.data.outputs.completion'] = logfire.completion;
+  }
+
+  const input = toChatMessages(attrs['gen_ai.input.messages']);
+  const system = systemMessage(attrs['gen_ai.system_instructions']);
+  if (input !== undefined || system !== undefined) {
+    out['ag.data.inputs.prompt'] = system === undefined ? (input ?? []) : [system, ...(input ?? [])];
+  }
+  const output = toChatMessages(attrs['gen_ai.output.messages']);
+  if (output !== undefined) out['ag.data.outputs.completion'] = output;
+
+  const conversation = toChatMessages(attrs['pydantic_ai.all_messages']);
+  if (conversation !== undefined) {
+    const { prompt, completion } = splitConversation(conversation);
+    out['ag.data.inputs.prompt'] = prompt;
+    if (completion.length > 0) out['ag.data.outputs.completion'] = completion;
+    else if (attrs['final_result'] !== undefined) {
+      out['ag.data.outputs.completion'] = [{ role: 'assistant', content: attrs['final_result'] }];
+    }
+  }
+
+  const toolName = attrs['gen_ai.tool.name'];
+  if (toolName !== undefined) {
+    const args = attrs['gen_ai.tool.call.arguments'] ?? attrs['tool_arguments'];
+    out['ag.data.inputs'] =
+      args === undefined ? { name: toolName } : { name: toolName, arguments: parseJsonOrKeep(args) };
+    const result = attrs['gen_ai.tool.call.result'] ?? attrs['tool_response'];
+    if (result !== undefined) out['ag.data.outputs'] = parseJsonOrKeep(result);
+  }
+}

@@ -1,0 +1,75 @@
+// OpenLLMetry / Traceloop (`traceloop.*`, `llm.*`, legacy `gen_ai.prompt.N.*`). Reference §3.4 (1).
+
+import type { JsonValue } from '@llm/span-model';
+import type { FlatAttributes } from '../flat-attributes.ts';
+import { isJsonObject, parseJson } from './json-values.ts';
+import { NO_OUTPUT, type SemconvAdapter } from './semconv-adapter.ts';
+
+const TOKENS = 'ag.metrics.tokens.incremental.';
+
+const EXACT: ReadonlyMap<string, string> = new Map([
+  ['llm.headers', 'ag.meta.request.headers'],
+  ['llm.top_k', 'ag.meta.request.top_k'],
+  ['llm.is_streaming', 'ag.meta.request.streaming'],
+  ['llm.usage.total_tokens', `${TOKENS}total`],
+  ['llm.usage.prompt_tokens', `${TOKENS}prompt`],
+  ['llm.usage.completion_tokens', `${TOKENS}completion`],
+  ['gen_ai.usage.prompt_tokens', `${TOKENS}prompt`],
+  ['gen_ai.usage.completion_tokens', `${TOKENS}completion`],
+  ['gen_ai.usage.cache_read_input_tokens', `${TOKENS}cache_read`],
+  ['gen_ai.usage.cache_creation_input_tokens', `${TOKENS}cache_creation`],
+  ['gen_ai.openai.api_base', 'ag.meta.request.base_url'],
+  ['db.system', 'ag.meta.system'],
+  ['db.vector.query.top_k', 'ag.meta.request.top_k'],
+  ['pinecone.query.top_k', 'ag.meta.request.top_k'],
+]);
+
+/** Both name the span type; when both are present the later attribute wins, as upstream. */
+const TYPE_KEYS: ReadonlySet<string> = new Set(['llm.request.type', 'traceloop.span.kind']);
+
+/** Indexed families (`gen_ai.prompt.0.role`) keep their suffix under the new prefix. */
+const PREFIXES: ReadonlyArray<readonly [string, string]> = [
+  ['gen_ai.prompt', 'ag.data.inputs.prompt'],
+  ['gen_ai.completion', 'ag.data.outputs.completion'],
+  ['llm.request.functions', 'ag.data.inputs.functions'],
+  ['llm.request.tools', 'ag.data.inputs.tools'],
+];
+
+export const openLlmetryAdapter: SemconvAdapter = (attrs) => {
+  let out: FlatAttributes | undefined;
+  let spanType: string | undefined;
+  for (const key in attrs) {
+    const value = attrs[key] as JsonValue;
+    const mapped = EXACT.get(key);
+    if (mapped !== undefined) {
+      (out ??= {})[mapped] = value;
+    } else if (TYPE_KEYS.has(key)) {
+      if (typeof value === 'string') spanType = value;
+    } else if (key === 'traceloop.entity.input') {
+      (out ??= {})['ag.data.inputs'] = entityPayload(value, 'inputs');
+    } else if (key === 'traceloop.entity.output') {
+      (out ??= {})['ag.data.outputs'] = entityPayload(value, 'outputs');
+    } else if (key.startsWith('gen_ai.') || key.startsWith('llm.request.')) {
+      for (const [prefix, target] of PREFIXES) {
+        if (key === prefix || (key.startsWith(prefix) && key.charCodeAt(prefix.length) === 0x2e)) {
+          (out ??= {})[target + key.slice(prefix.length)] = value;
+          break;
+        }
+      }
+    }
+  }
+  if (out === undefined && spanType === undefined) return NO_OUTPUT;
+  return spanType === undefined ? { attributes: out ?? {} } : { attributes: out ?? {}, spanType };
+};
+
+/**
+ * Traceloop wraps entity payloads as `{"inputs": …}` / `{"outputs": …}`. Upstream takes that member
+ * and writes null when it is missing; we fall back to the whole payload (the decorators of the
+ * Python SDK send `{"args": …, "kwargs": …}`) and keep non-JSON text as is, so nothing is lost.
+ */
+function entityPayload(value: JsonValue, member: 'inputs' | 'outputs'): JsonValue {
+  const parsed = typeof value === 'string' ? parseJson(value) : value;
+  if (parsed === undefined) return value;
+  if (isJsonObject(parsed) && Object.hasOwn(parsed, member)) return parsed[member] ?? null;
+  return parsed;
+}

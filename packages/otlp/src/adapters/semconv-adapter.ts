@@ -1,0 +1,21 @@
+import type { FlatAttributes } from '../flat-attributes.ts';
+
+export interface AdapterContext {
+  readonly spanName: string;
+}
+
+/** What one semantic-convention adapter derives from a span's raw flat attributes. */
+export interface AdapterOutput {
+  /** `ag.*` keys to set (flat dotted keys; values may be objects or arrays). */
+  readonly attributes: FlatAttributes;
+  /** Span type the adapter derived, not yet validated or lower-cased. */
+  readonly spanType?: string;
+  /** Raw keys this adapter renamed (legacy `ag.*` spellings); they are removed from the output. */
+  readonly removes?: readonly string[];
+}
+
+/** Adapters see only the raw attributes, never each other's output: order matters only when merging. */
+export type SemconvAdapter = (attrs: Readonly<FlatAttributes>, ctx: AdapterContext) => AdapterOutput;
+
+/** Shared result for spans an adapter has nothing to say about: no allocation on the common path. */
+export const NO_OUTPUT: AdapterOutput = Object.freeze({ attributes: Object.freeze({}) as FlatAttributes });

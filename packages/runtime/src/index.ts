@@ -1,0 +1,4 @@
+export { connectKafka, topicsFromConfig } from './infrastructure.ts';
+export type { KafkaConfig } from './infrastructure.ts';
+export { runShutdown, onSignals } from './shutdown.ts';
+export type { ShutdownStep } from './shutdown.ts';

@@ -1,0 +1,39 @@
+// Builds the infrastructure clients every service entry needs from parsed config, so the service
+// mains and the all-in-one entry compose the same pieces instead of copying them.
+import { topicsFor, type Topics } from '@llm/events';
+import { createKafkaClient, type KafkaClient, type KafkaClientKind } from '@llm/kafka';
+import type { Logger } from '@llm/logging';
+
+export interface KafkaConfig {
+  KAFKA_BROKERS: string;
+  KAFKA_CLIENT_ID: string;
+  KAFKA_TOPIC_PREFIX: string;
+  KAFKA_SPANS_PARTITIONS: number;
+  KAFKA_ACCOUNTS_PARTITIONS: number;
+  KAFKA_SPANS_RETENTION_MS: number;
+  KAFKA_DLQ_RETENTION_MS: number;
+  KAFKA_CLIENT?: KafkaClientKind;
+}
+
+export function topicsFromConfig(c: KafkaConfig): Topics {
+  return topicsFor({
+    prefix: c.KAFKA_TOPIC_PREFIX,
+    spansPartitions: c.KAFKA_SPANS_PARTITIONS,
+    accountsPartitions: c.KAFKA_ACCOUNTS_PARTITIONS,
+    spansRetentionMs: c.KAFKA_SPANS_RETENTION_MS,
+    dlqRetentionMs: c.KAFKA_DLQ_RETENTION_MS,
+  });
+}
+
+/** Connects to Kafka and makes sure the project's topics exist with their partitions and retention. */
+export async function connectKafka(c: KafkaConfig, log: Logger): Promise<{ kafka: KafkaClient; topics: Topics }> {
+  const kafka = await createKafkaClient({
+    brokers: c.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean),
+    clientId: c.KAFKA_CLIENT_ID,
+    log: (level, msg, extra) => log[level](extra ?? {}, msg),
+  }, c.KAFKA_CLIENT ?? 'kafkajs');
+  const topics = topicsFromConfig(c);
+  const admin = await kafka.admin();
+  try { await admin.ensureTopics(topics.all); } finally { await admin.close(); }
+  return { kafka, topics };
+}

@@ -1,0 +1,35 @@
+// Creates a fresh account (user, organization, project, API key) through the public admin endpoint.
+import { randomBytes } from 'node:crypto';
+
+export interface TestAccount {
+  apiKey: string;
+  projectId: string;
+  userId: string;
+  email: string;
+  auth: { Authorization: string };
+}
+
+export async function createAccount(baseUrl: string, adminToken: string): Promise<TestAccount> {
+  const email = `${randomBytes(6).toString('hex')}@test.example.com`;
+  const res = await fetch(`${baseUrl}/admin/simple/accounts/`, {
+    method: 'POST',
+    headers: { Authorization: `Access ${adminToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ accounts: { user: { user: { email }, options: { create_api_keys: true, return_api_keys: true, seed_defaults: false } } } }),
+  });
+  if (res.status !== 200) throw new Error(`account creation failed: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { accounts: { user: { api_keys: { key: string }; projects: { prj: { id: string } }; user: { id: string } } } };
+  const acc = body.accounts.user;
+  return { apiKey: acc.api_keys.key, projectId: acc.projects.prj.id, userId: acc.user.id, email, auth: { Authorization: `ApiKey ${acc.api_keys.key}` } };
+}
+
+/** Polls `fn` until `until` holds (spans are visible within seconds, by contract not at once). */
+export async function eventually<T>(fn: () => Promise<T>, until: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await fn();
+  while (!until(last)) {
+    if (Date.now() > deadline) return last;
+    await new Promise((r) => setTimeout(r, 150));
+    last = await fn();
+  }
+  return last;
+}

@@ -1,0 +1,44 @@
+// Starts the whole stack in-process for one test file, against the real Kafka and Postgres of the
+// run: a fresh Postgres database, topics under a random prefix, and a fresh embedded ClickHouse
+// directory, so test files never see each other's data.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { createLogger } from '@llm/logging';
+import { parseConfig } from '@llm/config';
+import { allInOneConfig, startAllInOne, type AllInOne } from '@llm/service-all-in-one';
+
+export interface TestApp {
+  baseUrl: string;
+  adminToken: string;
+  app: AllInOne;
+  stop(): Promise<void>;
+}
+
+export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const id = randomBytes(4).toString('hex');
+  const serverUrl = inject('databaseUrl');
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE t_${id}`);
+  await admin.end();
+  const adminToken = randomBytes(16).toString('hex');
+  const parsed = parseConfig(allInOneConfig, {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    KAFKA_BROKERS: inject('kafkaBrokers'),
+    KAFKA_TOPIC_PREFIX: `t${id}.`,
+    KAFKA_SPANS_PARTITIONS: '3',
+    KAFKA_ACCOUNTS_PARTITIONS: '2',
+    DATABASE_URL: serverUrl.replace(/\/[^/]*$/, `/t_${id}`),
+    CLICKHOUSE_DATA_DIR: path.join(inject('runDir'), `ch-${id}`),
+    ADMIN_TOKEN: adminToken,
+    ...overrides,
+  });
+  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+  const log = createLogger({ name: 'test', level: parsed.config.LOG_LEVEL });
+  const app = await startAllInOne(parsed.config, log);
+  return { baseUrl: `http://127.0.0.1:${app.port}`, adminToken, app, stop: () => app.stop() };
+}

@@ -1,0 +1,63 @@
+// All services in one process: one HTTP app serving both sides of the route table, plus both
+// projectors. `npm start` runs this; tests start it in-process on port 0.
+import { openClickhouse } from '@llm/clickhouse';
+import { createHttpApp, createReadiness, listen, type RunningServer } from '@llm/http';
+import type { Logger } from '@llm/logging';
+import { openPostgres } from '@llm/postgres';
+import { connectKafka, runShutdown } from '@llm/runtime';
+import { commandHandlers } from '@llm/service-command';
+import { queryHandlers } from '@llm/service-query';
+import { createSpansProjector } from '@llm/service-projector-spans';
+import { createAccountsProjector } from '@llm/service-projector-accounts';
+import type { AllInOneConfig } from './config.ts';
+
+export interface AllInOne {
+  port: number;
+  stop(): Promise<void>;
+  /** Stops and restarts the span projector (tests: a projector restarted mid-stream). */
+  restartSpansProjector(): Promise<void>;
+  stopSpansProjector(): Promise<void>;
+  startSpansProjector(): Promise<void>;
+}
+
+export async function startAllInOne(config: AllInOneConfig, log: Logger): Promise<AllInOne> {
+  const readiness = createReadiness();
+  const { kafka, topics } = await connectKafka(config, log);
+  const producer = await kafka.producer();
+  const pool = openPostgres(config.DATABASE_URL, { max: 20 });
+  const ch = await openClickhouse({ url: config.CLICKHOUSE_URL, dataDir: config.CLICKHOUSE_DATA_DIR, database: config.CLICKHOUSE_DATABASE });
+
+  const accounts = createAccountsProjector({ kafka, producer, pool, topics, log });
+  const makeSpans = () => createSpansProjector({ kafka, producer, ch, topics, log, cacheSpans: config.PROJECTOR_TRACE_CACHE_SPANS });
+  let spans = makeSpans();
+  // Projectors migrate their stores before the HTTP side serves the first request.
+  await Promise.all([accounts.start(), spans.start()]);
+
+  readiness.checks.push(
+    { name: 'postgres', check: async () => { await pool.query('SELECT 1'); } },
+    { name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } },
+  );
+  const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
+    { side: 'command', handlers: commandHandlers({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES }) },
+    { side: 'query', handlers: queryHandlers({ ch, pool }) },
+  ]);
+  const server: RunningServer = await listen(app, config.PORT, config.HOST);
+
+  return {
+    port: server.port,
+    stopSpansProjector: () => spans.stop(),
+    async startSpansProjector() { spans = makeSpans(); await spans.start(); },
+    async restartSpansProjector() { await spans.stop(); spans = makeSpans(); await spans.start(); },
+    async stop() {
+      await runShutdown([
+        { name: 'readiness', run: async () => { readiness.shuttingDown = true; } },
+        { name: 'http', run: () => server.close() },
+        { name: 'projector-spans', run: () => spans.stop() },
+        { name: 'projector-accounts', run: () => accounts.stop() },
+        { name: 'producer', run: () => producer.close() },
+        { name: 'postgres', run: () => pool.end() },
+        { name: 'clickhouse', run: () => ch.close() },
+      ], log);
+    },
+  };
+}

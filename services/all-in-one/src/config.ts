@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { envFragments } from '@llm/config';
+
+export const allInOneConfig = envFragments.logging
+  .extend(envFragments.http.shape)
+  .extend(envFragments.kafka.shape)
+  .extend(envFragments.postgres.shape)
+  .extend(envFragments.clickhouse.shape)
+  .extend(envFragments.admin.shape)
+  .extend({
+    OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+    JSON_MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+    PROJECTOR_TRACE_CACHE_SPANS: z.coerce.number().int().positive().default(100_000),
+  });
+export type AllInOneConfig = z.infer<typeof allInOneConfig>;

@@ -1,0 +1,46 @@
+// Appends span events to the spans topic, one record per trace, keyed project + trace so a trace's
+// events stay ordered. Resolves only after Kafka acknowledged every record (acks=all).
+import { encodeEvent, spansKey, type SpanRecord, type Topics } from '@llm/events';
+import type { OutgoingRecord, Producer } from '@llm/kafka';
+import { unavailable } from '@llm/errors';
+
+export interface AppendMeta {
+  projectId: string;
+  organizationId: string;
+  requestId: string;
+  actorId: string;
+}
+
+export class SpanAppender {
+  constructor(private readonly producer: Producer, private readonly topics: Topics) {}
+
+  async upsert(byTrace: Map<string, SpanRecord[]>, meta: AppendMeta): Promise<void> {
+    const records: OutgoingRecord[] = [];
+    const timeUs = Date.now() * 1000;
+    for (const [traceId, spans] of byTrace) {
+      records.push({ key: spansKey(meta.projectId, traceId), value: encodeEvent('tracing.spans.upserted', { trace_id: traceId, spans }, this.metaOf(meta, traceId, timeUs)) });
+    }
+    await this.send(records);
+  }
+
+  async replace(traceId: string, spans: SpanRecord[], meta: AppendMeta): Promise<void> {
+    await this.send([{ key: spansKey(meta.projectId, traceId), value: encodeEvent('tracing.trace.replaced', { trace_id: traceId, spans }, this.metaOf(meta, traceId)) }]);
+  }
+
+  async delete(traceId: string, meta: AppendMeta): Promise<void> {
+    await this.send([{ key: spansKey(meta.projectId, traceId), value: encodeEvent('tracing.trace.deleted', { trace_id: traceId }, this.metaOf(meta, traceId)) }]);
+  }
+
+  private metaOf(m: AppendMeta, traceId: string, timeUs = Date.now() * 1000) {
+    return { projectId: m.projectId, organizationId: m.organizationId, requestId: m.requestId, actorId: m.actorId, aggregateId: traceId, timeUs };
+  }
+
+  private async send(records: OutgoingRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    try {
+      await this.producer.send(this.topics.spans, records);
+    } catch (err) {
+      throw unavailable('queue_unavailable', 'Failed to queue spans for processing. Retry later.', err);
+    }
+  }
+}

@@ -1,0 +1,71 @@
+// OTLP/HTTP protobuf ingest. Answers are protobuf: an ExportTraceServiceResponse (with
+// partial_success when some spans were rejected) or a google.rpc.Status on failure.
+import type { Request, RequestHandler, Response } from 'express';
+import { decodeOtlpTraces, encodeExportTraceServiceResponse, encodeRpcStatus } from '@llm/otlp';
+import { AppError } from '@llm/errors';
+import { inflateBounded, readBoundedBody, statusOf, type Handlers } from '@llm/http';
+import type { SpanAppender } from '../adapters/span-appender.ts';
+import { groupByTrace } from '../domain/span-records.ts';
+import { prepareSpans, rejectionSummary } from '../domain/prepare-spans.ts';
+
+const PROTOBUF = 'application/x-protobuf';
+// google.rpc.Code values for the Status body.
+const RPC = { INVALID_ARGUMENT: 3, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, INTERNAL: 13, UNAUTHENTICATED: 16 } as const;
+
+function sendStatus(res: Response, http: number, code: number, message: string): void {
+  res.status(http).type(PROTOBUF).send(Buffer.from(encodeRpcStatus(code, message)));
+}
+
+export function otlpRoutes(appender: SpanAppender, auth: RequestHandler, maxBatchBytes: number): Handlers {
+  return {
+    'otlp.traces.status': [auth, (_req, res) => { res.json({ status: 'ready' }); }],
+    'otlp.traces.export': [auth, async (req: Request, res: Response) => {
+      const ctype = (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (ctype === 'application/json') {
+        sendStatus(res, 415, RPC.INVALID_ARGUMENT, 'OTLP/JSON is not supported; send application/x-protobuf.');
+        return;
+      }
+      if (ctype && ctype !== PROTOBUF && ctype !== 'application/protobuf' && ctype !== 'application/octet-stream') {
+        sendStatus(res, 415, RPC.INVALID_ARGUMENT, `Unsupported Content-Type '${ctype}'; send application/x-protobuf.`);
+        return;
+      }
+      let body: Buffer;
+      try {
+        body = inflateBounded(await readBoundedBody(req, maxBatchBytes), req.header('content-encoding'), maxBatchBytes * 5);
+      } catch (err) {
+        if (err instanceof AppError) {
+          if (err.kind === 'too_large') res.setHeader('Connection', 'close');
+          const msg = err.kind === 'too_large' ? `OTLP batch size exceeds ${Math.round(maxBatchBytes / 1e6)}MB limit.` : err.message;
+          sendStatus(res, statusOf(err.kind), RPC.INVALID_ARGUMENT, msg);
+          return;
+        }
+        throw err;
+      }
+      const decoded = decodeOtlpTraces(body);
+      if (!decoded.ok) {
+        sendStatus(res, 400, RPC.INVALID_ARGUMENT, `Invalid request body: not a valid OTLP ExportTraceServiceRequest (${decoded.reason}).`);
+        return;
+      }
+      const p = prepareSpans(decoded.spans);
+      const rejectedCount = decoded.rejected + p.rejected.length;
+      const reasons = [...decoded.rejectReasons.slice(0, 5), p.rejected.length ? rejectionSummary(p.rejected) : ''].filter(Boolean).join('; ');
+      if (p.accepted.length === 0 && rejectedCount > 0) {
+        // 400, not 500: a 5xx makes exporters retry a poison batch forever.
+        sendStatus(res, 400, RPC.INVALID_ARGUMENT, `All ${rejectedCount} spans were rejected: ${reasons}`);
+        return;
+      }
+      try {
+        await appender.upsert(groupByTrace(p.accepted), {
+          projectId: req.scope.projectId, organizationId: req.scope.organizationId, requestId: req.id, actorId: req.scope.userId,
+        });
+      } catch (err) {
+        req.log.error({ err }, 'queueing spans failed');
+        res.setHeader('Retry-After', '1');
+        sendStatus(res, 503, RPC.UNAVAILABLE, 'Failed to queue spans for processing. Retry later.');
+        return;
+      }
+      const out = rejectedCount > 0 ? encodeExportTraceServiceResponse({ rejectedSpans: rejectedCount, errorMessage: reasons }) : encodeExportTraceServiceResponse();
+      res.status(200).type(PROTOBUF).send(Buffer.from(out));
+    }],
+  };
+}

@@ -1,0 +1,141 @@
+// Write side of tracing: native, canonical, deprecated and simple shapes → span events.
+import type { Request, RequestHandler } from 'express';
+import { otelTracingRequest, simpleTraceRequest, traceRequest, tracesRequest, type SpanInput } from '@llm/contracts';
+import { validate, type Handlers } from '@llm/http';
+import { invalid } from '@llm/errors';
+import { parseTraceId, type RawSpan } from '@llm/span-model';
+import type { SpanAppender, AppendMeta } from '../adapters/span-appender.ts';
+import { flattenTree, topLevel } from '../domain/flatten-tree.ts';
+import { groupByTrace } from '../domain/span-records.ts';
+import { prepareSpans, type PreparedSpans } from '../domain/prepare-spans.ts';
+import { checkRoot, checkSameTrace } from '../domain/trace-payload-rules.ts';
+import { simpleTraceSpan } from '../domain/simple-trace.ts';
+
+const metaOf = (req: Request): AppendMeta => ({
+  projectId: req.scope.projectId, organizationId: req.scope.organizationId, requestId: req.id, actorId: req.scope.userId,
+});
+
+/** Links response of the deprecated endpoints, with the rejected spans reported (never silent). */
+function linksBody(p: PreparedSpans) {
+  const body: Record<string, unknown> = {
+    count: p.accepted.length,
+    links: p.accepted.map((s) => ({ trace_id: s.trace_id, span_id: s.span_id })),
+  };
+  if (p.rejected.length) body.rejected = { count: p.rejected.length, spans: p.rejected };
+  return body;
+}
+
+function otelSpans(body: { spans?: SpanInput[] | null; traces?: Record<string, { spans?: Record<string, unknown> | null }> | null }): RawSpan[] {
+  if (body.spans) return body.spans as RawSpan[];
+  if (body.traces) return Object.values(body.traces).flatMap((t) => flattenTree(t.spans as Parameters<typeof flattenTree>[0]));
+  return [];
+}
+
+export function tracingRoutes(appender: SpanAppender, auth: RequestHandler): Handlers {
+  const ingest = async (req: Request, raw: RawSpan[]): Promise<PreparedSpans> => {
+    const p = prepareSpans(raw);
+    await appender.upsert(groupByTrace(p.accepted), metaOf(req));
+    return p;
+  };
+
+  const replaceTrace = async (req: Request, traceId: string, raw: RawSpan[]): Promise<PreparedSpans> => {
+    const p = prepareSpans(raw);
+    if (p.rejected.length) {
+      // A replacement is all or nothing: storing part of it would delete the spans that failed.
+      throw invalid('invalid_spans', `Cannot replace trace: ${p.rejected.length} span(s) are invalid: ${p.rejected.map((r) => r.reason).join('; ')}`);
+    }
+    const records = groupByTrace(p.accepted).get(traceId) ?? [];
+    await appender.replace(traceId, records, metaOf(req));
+    return p;
+  };
+
+  const pathTraceId = (req: Request, message = 'Invalid trace_id'): string => {
+    const r = parseTraceId(String(req.params.trace_id));
+    if (!r.ok) throw invalid('invalid_trace_id', message);
+    return r.value;
+  };
+
+  return {
+    'tracing.spans.ingest': [auth, async (req, res) => {
+      const body = validate(otelTracingRequest, req.body);
+      res.status(202).json(linksBody(await ingest(req, otelSpans(body))));
+    }],
+    'tracing.traces.create': [auth, async (req, res) => {
+      const body = validate(otelTracingRequest, req.body);
+      if (!body.spans && body.traces && Object.keys(body.traces).length > 1) throw invalid('too_many_traces', 'Too many traces');
+      const top = body.spans ?? (body.traces ? topLevel(Object.values(body.traces)[0]?.spans) : []);
+      const root = checkRoot(top);
+      if (!root.ok) throw invalid('bad_trace_payload', root.error);
+      res.status(202).json(linksBody(await ingest(req, otelSpans(body))));
+    }],
+    'tracing.traces.edit': [auth, async (req, res) => {
+      const body = validate(otelTracingRequest, req.body);
+      if (!body.spans && body.traces && Object.keys(body.traces).length > 1) throw invalid('too_many_traces', 'Too many traces');
+      const raw = otelSpans(body);
+      if (raw.length === 0) throw invalid('bad_trace_payload', 'Missing spans');
+      const same = checkSameTrace(String(req.params.trace_id), raw);
+      if (!same.ok) throw invalid('bad_trace_payload', same.error);
+      const top = body.spans ?? topLevel(Object.values(body.traces ?? {})[0]?.spans);
+      const root = checkRoot(top);
+      if (!root.ok) throw invalid('bad_trace_payload', root.error);
+      res.status(202).json(linksBody(await replaceTrace(req, same.value, raw)));
+    }],
+    'tracing.traces.delete': [auth, async (req, res) => {
+      const traceId = pathTraceId(req);
+      await appender.delete(traceId, metaOf(req));
+      // Deletion is asynchronous like every write: the count of removed spans is not known here.
+      res.status(202).json({ count: 0, links: [], trace_id: traceId });
+    }],
+    'traces.create': [auth, async (req, res) => {
+      const body = validate(traceRequest, req.body);
+      if (!body.trace || !body.trace.trace_id) throw invalid('bad_trace_payload', 'Missing trace');
+      const root = checkRoot(topLevel(body.trace.spans));
+      if (!root.ok) throw invalid('bad_trace_payload', root.error);
+      const p = await ingest(req, flattenTree(body.trace.spans));
+      const first = p.accepted[0];
+      res.status(202).json(first ? { count: 1, trace_id: first.trace_id, ...rejectedOf(p) } : { count: 0, ...rejectedOf(p) });
+    }],
+    'traces.ingest': [auth, async (req, res) => {
+      const body = validate(tracesRequest, req.body);
+      const traces = (body.traces ?? []).filter((t) => t.trace_id);
+      if (traces.length === 0) throw invalid('bad_trace_payload', 'Missing traces');
+      const p = await ingest(req, traces.flatMap((t) => flattenTree(t.spans)));
+      const ids = [...new Set(p.accepted.map((s) => s.trace_id))];
+      res.status(202).json({ count: ids.length, trace_ids: ids, ...rejectedOf(p) });
+    }],
+    'traces.edit': [auth, async (req, res) => {
+      const body = validate(traceRequest, req.body);
+      if (!body.trace || !body.trace.trace_id) throw invalid('bad_trace_payload', 'Missing trace');
+      const raw = flattenTree(body.trace.spans);
+      if (raw.length === 0) throw invalid('bad_trace_payload', 'Missing spans');
+      const same = checkSameTrace(String(req.params.trace_id), raw, body.trace.trace_id);
+      if (!same.ok) throw invalid('bad_trace_payload', same.error);
+      const root = checkRoot(topLevel(body.trace.spans));
+      if (!root.ok) throw invalid('bad_trace_payload', root.error);
+      await replaceTrace(req, same.value, raw);
+      res.status(202).json({ count: 1, trace_id: same.value });
+    }],
+    'traces.delete': [auth, async (req, res) => {
+      const traceId = pathTraceId(req);
+      await appender.delete(traceId, metaOf(req));
+      res.status(202).json({ count: 1, trace_id: traceId });
+    }],
+    'simple.traces.create': [auth, async (req, res) => {
+      const { trace } = validate(simpleTraceRequest, req.body);
+      const built = simpleTraceSpan(trace, new Date().toISOString());
+      const p = await ingest(req, [built.raw]);
+      if (p.accepted.length === 0) throw invalid('invalid_simple_trace', p.rejected.map((r) => r.reason).join('; '));
+      const out: Record<string, unknown> = {
+        trace_id: built.traceId, span_id: built.spanId, origin: trace.origin, kind: trace.kind, channel: trace.channel,
+        data: trace.data, references: trace.references, links: trace.links,
+      };
+      if (trace.tags) out.tags = trace.tags;
+      if (trace.meta) out.meta = trace.meta;
+      res.status(202).json({ count: 1, trace: out });
+    }],
+  };
+}
+
+function rejectedOf(p: PreparedSpans): Record<string, unknown> {
+  return p.rejected.length ? { rejected: { count: p.rejected.length, spans: p.rejected } } : {};
+}

@@ -1,0 +1,2 @@
+export { commandHandlers } from './app.ts';
+export type { CommandDeps } from './app.ts';

@@ -1,0 +1,77 @@
+// Pure projection of accounts events into SQL statements. Rejections (rules that depend on the read
+// model, like email uniqueness) are decided by `decide` against facts the adapter reads first, so
+// the same ordered partition always yields the same facts on every replay.
+import type { DecodedEvent } from '@llm/events';
+
+export interface SqlStatement {
+  text: string;
+  values: unknown[];
+}
+
+/** What the projector needs to know about the current read model to apply an event. */
+export interface AccountFacts {
+  emailTaken: boolean;
+  userExists: boolean;
+}
+
+export type Projection = { status: 'applied'; statements: SqlStatement[] } | { status: 'rejected'; reason: string };
+
+export function factsNeeded(e: DecodedEvent): { email?: string; userId?: string } {
+  switch (e.type) {
+    case 'accounts.account.provisioned': {
+      const p = (e as DecodedEvent<'accounts.account.provisioned'>).payload;
+      return { email: p.user.email, userId: p.user.id };
+    }
+    case 'accounts.user.deleted':
+      return { userId: (e as DecodedEvent<'accounts.user.deleted'>).payload.user_id };
+    default:
+      return {};
+  }
+}
+
+export function projectAccountEvent(e: DecodedEvent, facts: AccountFacts): Projection {
+  const at = new Date(e.timeUs / 1000).toISOString();
+  switch (e.type) {
+    case 'accounts.account.provisioned': {
+      const p = (e as DecodedEvent<'accounts.account.provisioned'>).payload;
+      if (facts.emailTaken || facts.userExists) return { status: 'rejected', reason: `User with email '${p.user.email}' already exists.` };
+      const s: SqlStatement[] = [
+        { text: 'INSERT INTO users (id, email, name, username, created_at) VALUES ($1,$2,$3,$4,$5)', values: [p.user.id, p.user.email, p.user.name, p.user.username, at] },
+        { text: 'INSERT INTO organizations (id, name, slug, owner_id, created_at) VALUES ($1,$2,$3,$4,$5)', values: [p.organization.id, p.organization.name, p.organization.slug, p.user.id, at] },
+        { text: 'INSERT INTO workspaces (id, organization_id, name, slug, created_at) VALUES ($1,$2,$3,$4,$5)', values: [p.workspace.id, p.organization.id, p.workspace.name, p.workspace.slug, at] },
+        { text: 'INSERT INTO projects (id, workspace_id, organization_id, name, slug, is_default, created_at) VALUES ($1,$2,$3,$4,$5,true,$6)', values: [p.project.id, p.workspace.id, p.organization.id, p.project.name, p.project.slug, at] },
+      ];
+      for (const [scope, id] of [['organization', p.organization.id], ['workspace', p.workspace.id], ['project', p.project.id]] as const) {
+        s.push({ text: 'INSERT INTO memberships (scope, scope_id, user_id, role, created_at) VALUES ($1,$2,$3,$4,$5)', values: [scope, id, p.user.id, 'owner', at] });
+      }
+      if (p.api_key && p.api_key.id) {
+        const exp = p.api_key.expires_at_us ? new Date(p.api_key.expires_at_us / 1000).toISOString() : null;
+        s.push({
+          text: 'INSERT INTO api_keys (id, project_id, user_id, prefix, secret_hash, expires_at, created_at) VALUES ($1,$2,$3,$4,$5,$6,$7)',
+          values: [p.api_key.id, p.project.id, p.user.id, p.api_key.prefix, p.api_key.secret_hash, exp, at],
+        });
+      }
+      return { status: 'applied', statements: s };
+    }
+    case 'accounts.user.deleted': {
+      const p = (e as DecodedEvent<'accounts.user.deleted'>).payload;
+      if (!facts.userExists) return { status: 'applied', statements: [] };
+      return {
+        status: 'applied',
+        statements: [
+          // Owned organizations go first (their workspaces, projects and keys cascade), then the user.
+          { text: 'DELETE FROM organizations WHERE owner_id = $1', values: [p.user_id] },
+          { text: 'DELETE FROM users WHERE id = $1', values: [p.user_id] },
+        ],
+      };
+    }
+    case 'tracing.spans.upserted':
+    case 'tracing.trace.replaced':
+    case 'tracing.trace.deleted':
+      return { status: 'rejected', reason: `event type '${e.type}' does not belong on the accounts topic` };
+    default: {
+      const never: never = e.type;
+      return { status: 'rejected', reason: `unhandled event type ${String(never)}` };
+    }
+  }
+}

@@ -1,0 +1,2 @@
+export { createAccountsProjector, ACCOUNTS_MIGRATIONS, ACCOUNTS_CONSUMER } from './app.ts';
+export type { AccountsProjectorDeps } from './app.ts';

@@ -1,0 +1,37 @@
+// projector-spans: the only writer of the span read model in ClickHouse.
+import { fileURLToPath } from 'node:url';
+import { migrateClickhouse, type Clickhouse } from '@llm/clickhouse';
+import type { Topics } from '@llm/events';
+import type { KafkaClient, Producer } from '@llm/kafka';
+import type { Logger } from '@llm/logging';
+import { createSpansConsumer, type SpansConsumer } from './consumer/spans-consumer.ts';
+
+export const SPANS_MIGRATIONS = fileURLToPath(new URL('../migrations/', import.meta.url));
+export const SPANS_GROUP = 'projector-spans.clickhouse';
+export const SPANS_TABLE = 'spans';
+
+export interface SpansProjectorDeps {
+  kafka: KafkaClient;
+  producer: Producer;
+  ch: Clickhouse;
+  topics: Topics;
+  log: Logger;
+  cacheSpans?: number;
+}
+
+export function createSpansProjector(deps: SpansProjectorDeps): { start(): Promise<void>; stop(): Promise<void>; consumer: SpansConsumer } {
+  const log = deps.log.child({ component: 'projector-spans' });
+  const consumer = createSpansConsumer({ ...deps, log, groupId: SPANS_GROUP, table: SPANS_TABLE });
+  return {
+    consumer,
+    async start() {
+      const applied = await migrateClickhouse(deps.ch, SPANS_MIGRATIONS);
+      if (applied.length) log.info({ applied }, 'clickhouse migrations applied');
+      await consumer.start();
+    },
+    stop: () => consumer.stop(),
+  };
+}
+
+/** Creates the span tables (the query side calls this too, so reads work before the first span). */
+export const migrateSpans = (ch: Clickhouse): Promise<string[]> => migrateClickhouse(ch, SPANS_MIGRATIONS);

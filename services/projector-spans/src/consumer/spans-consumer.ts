@@ -1,0 +1,111 @@
+// Consumes the spans topic into ClickHouse. Per batch: decode (undecodable → dead-letter topic at
+// once), load the live rows of traces not in the cache (one query per project), apply each event in
+// partition order, hand the rows to the batching writer, and return only when ClickHouse accepted
+// them; the Kafka offsets are committed after that.
+import { decodeEvent, type DecodedEvent, type Topics } from '@llm/events';
+import { sendToDlq, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
+import type { Clickhouse } from '@llm/clickhouse';
+import type { Logger } from '@llm/logging';
+import { applyTraceEvent, type TraceRows } from '../domain/trace-state.ts';
+import type { SpanRow } from '../domain/span-row.ts';
+import { loadTraces } from '../adapters/span-store.ts';
+import { BatchingWriter } from '../adapters/batching-writer.ts';
+import { TraceCache } from './trace-cache.ts';
+
+type TraceEvent = DecodedEvent<'tracing.spans.upserted'> | DecodedEvent<'tracing.trace.replaced'> | DecodedEvent<'tracing.trace.deleted'>;
+
+export interface SpansConsumerDeps {
+  kafka: KafkaClient;
+  producer: Producer;
+  ch: Clickhouse;
+  topics: Topics;
+  log: Logger;
+  groupId: string;
+  table: string;
+  cacheSpans?: number;
+  /** Called after each applied batch (replay progress, lag metrics). */
+  onApplied?: (batch: IncomingBatch) => void;
+}
+
+export interface SpansConsumer {
+  consumer: Consumer;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Applies one batch without Kafka (used by replay's catch-up and by tests). */
+  apply(batch: IncomingBatch): Promise<void>;
+}
+
+export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
+  const { ch, topics, log, table } = deps;
+  const writer = new BatchingWriter<SpanRow>(ch, { table, log });
+  const cache = new TraceCache(deps.cacheSpans ?? 100_000);
+  const consumer = deps.kafka.consumer({ groupId: deps.groupId, topics: [topics.spans], fromBeginning: true, concurrency: 6 });
+
+  async function deadLetter(rec: IncomingRecord, error: string): Promise<void> {
+    log.error({ topic: rec.topic, partition: rec.partition, offset: rec.offset.toString(), error }, 'span record dead-lettered');
+    await sendToDlq(deps.producer, topics.dlq(topics.spans), rec, error);
+  }
+
+  async function apply(batch: IncomingBatch): Promise<void> {
+    const events: Array<{ e: TraceEvent; offset: bigint; key: string }> = [];
+    for (const rec of batch.records) {
+      const d = rec.value ? decodeEvent(rec.value) : { ok: false as const, error: 'empty record value' };
+      if (!d.ok) { await deadLetter(rec, d.error); continue; }
+      const e = d.value;
+      if (e.type !== 'tracing.spans.upserted' && e.type !== 'tracing.trace.replaced' && e.type !== 'tracing.trace.deleted') {
+        await deadLetter(rec, `event type '${e.type}' does not belong on the spans topic`);
+        continue;
+      }
+      if (!e.projectId) { await deadLetter(rec, 'event has no project_id'); continue; }
+      const te = e as TraceEvent;
+      events.push({ e: te, offset: rec.offset, key: `${te.projectId}:${te.payload.trace_id}` });
+    }
+    if (events.length === 0) return;
+
+    // Load the traces this batch touches that the cache does not hold, one query per project.
+    const states = new Map<string, TraceRows>();
+    const missing = new Map<string, Set<string>>();
+    for (const { e, key } of events) {
+      if (states.has(key)) continue;
+      const cached = cache.get(key);
+      if (cached) { states.set(key, cached); continue; }
+      states.set(key, new Map());
+      let s = missing.get(e.projectId);
+      if (!s) missing.set(e.projectId, (s = new Set()));
+      s.add(e.payload.trace_id);
+    }
+    for (const [projectId, traceIds] of missing) {
+      for (const row of await loadTraces(ch, table, projectId, [...traceIds])) {
+        states.get(`${projectId}:${row.trace_id}`)!.set(row.span_id, row);
+      }
+    }
+
+    const writes: SpanRow[] = [];
+    for (const { e, offset, key } of events) {
+      const t = applyTraceEvent(states.get(key)!, e, offset);
+      states.set(key, t.next);
+      for (const w of t.writes) writes.push(w);
+    }
+    const seq = writer.writeSeq + 1;
+    for (const [key, rows] of states) cache.set(key, rows, seq);
+    try {
+      await writer.write(writes);
+    } catch (err) {
+      // The cache may now hold rows ClickHouse never got: forget it, the retry reloads.
+      cache.clear();
+      throw err;
+    }
+    cache.evict(writer.flushedSeq);
+    deps.onApplied?.(batch);
+  }
+
+  return {
+    consumer,
+    apply,
+    start: () => consumer.start(apply),
+    async stop() {
+      await consumer.stop();
+      await writer.flush();
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// The ClickHouse row of a span, and the mapping from the event's SpanRecord.
+import type { SpanRecord } from '@llm/events';
+
+export interface SpanRow {
+  project_id: string;
+  trace_id: string;
+  span_id: string;
+  parent_id: string;
+  span_name: string;
+  span_kind: string;
+  span_type: string;
+  trace_type: string;
+  status_code: string;
+  status_message: string;
+  /** 'YYYY-MM-DD hh:mm:ss.ffffff' UTC (ClickHouse DateTime64(6) text form). */
+  start_time: string;
+  end_time: string;
+  duration_ms: number;
+  attributes: string;
+  events: string;
+  links: string;
+  references: string;
+  hashes: string;
+  session_id: string;
+  user_id: string;
+  tokens_incremental: Record<string, number>;
+  costs_incremental: Record<string, number>;
+  errors_incremental: number;
+  tokens_cumulative: Record<string, number>;
+  costs_cumulative: Record<string, number>;
+  errors_cumulative: number;
+  created_at: string;
+  version: string; // UInt64 as decimal text
+  is_deleted: number;
+}
+
+export function chTime(us: number): string {
+  const ms = Math.floor(us / 1000);
+  const frac = String(((us % 1_000_000) + 1_000_000) % 1_000_000).padStart(6, '0');
+  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}.${frac}`;
+}
+
+export function rowFromRecord(projectId: string, r: SpanRecord, createdAtUs: number, version: bigint): SpanRow {
+  return {
+    project_id: projectId,
+    trace_id: r.trace_id,
+    span_id: r.span_id,
+    parent_id: r.parent_id,
+    span_name: r.span_name,
+    span_kind: r.span_kind,
+    span_type: r.span_type,
+    trace_type: r.trace_type,
+    status_code: r.status_code,
+    status_message: r.status_message,
+    start_time: chTime(r.start_time_us),
+    end_time: chTime(r.end_time_us),
+    duration_ms: r.duration_ms,
+    attributes: r.attributes_json,
+    events: r.events_json,
+    links: r.links_json,
+    references: r.references_json,
+    hashes: r.hashes_json,
+    session_id: r.session_id,
+    user_id: r.user_id,
+    tokens_incremental: r.tokens_incremental ?? {},
+    costs_incremental: r.costs_incremental ?? {},
+    errors_incremental: r.errors_incremental,
+    tokens_cumulative: {},
+    costs_cumulative: {},
+    errors_cumulative: 0,
+    created_at: chTime(createdAtUs),
+    version: version.toString(),
+    is_deleted: 0,
+  };
+}

@@ -1,0 +1,82 @@
+// Reads by id: traces and spans, canonical and deprecated shapes.
+import type { Request, RequestHandler } from 'express';
+import { AppError, invalid } from '@llm/errors';
+import type { Handlers } from '@llm/http';
+import { buildTraceTree, childrenByName, parseSpanId, parseTraceId, toOtelTracingTree, type Span } from '@llm/span-model';
+import type { SpanReader } from '../adapters/span-reader.ts';
+import { spanView } from '../domain/span-view.ts';
+
+const RESERVED = new Set(['query', 'ingest']);
+
+/** Repeatable `name` params merged with comma-separated `names` params, deduplicated. */
+function idsParam(req: Request, single: string, csv: string): string[] {
+  const out: string[] = [];
+  const push = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(push);
+    else if (typeof v === 'string') for (const p of v.split(',')) if (p.trim()) out.push(p.trim());
+  };
+  push(req.query[single]);
+  push(req.query[csv]);
+  return [...new Set(out)];
+}
+
+function parseAll(ids: string[], parse: typeof parseTraceId, message: string): string[] {
+  return [...new Set(ids.map((id) => {
+    const r = parse(id);
+    if (!r.ok) throw invalid('invalid_id', message);
+    return r.value;
+  }))];
+}
+
+/** Canonical trace: `{trace_id, spans: {<root name>: Node}}`; spans whose parent has not arrived
+ * are returned beside the roots rather than dropped. */
+function canonicalTraces(spans: Span[]) {
+  return buildTraceTree(spans).map((t) => ({ trace_id: t.trace_id, spans: childrenByName([...t.roots, ...t.orphans]) }));
+}
+
+export function readRoutes(reader: SpanReader, auth: RequestHandler): Handlers {
+  const load = async (req: Request, traceIds: string[], spanIds: string[] = []): Promise<Span[]> =>
+    (await reader.byIds(req.scope.projectId, traceIds, spanIds)).map(spanView);
+
+  return {
+    'traces.fetch': [
+      (req, _res, next) => {
+        const seg = String(req.params.trace_id).toLowerCase();
+        if (RESERVED.has(seg)) throw new AppError({ code: 'reserved', kind: 'method_not_allowed', message: `GET /traces/${seg} is not supported.` });
+        next();
+      },
+      auth,
+      async (req, res) => {
+        const [id] = parseAll([String(req.params.trace_id)], parseTraceId, 'Invalid trace_id.');
+        const [trace] = canonicalTraces(await load(req, [id!]));
+        res.json(trace ? { count: 1, trace } : { count: 0 });
+      },
+    ],
+    'traces.list': [auth, async (req, res) => {
+      const raw = idsParam(req, 'trace_id', 'trace_ids');
+      if (raw.length === 0) throw invalid('missing_ids', 'At least one trace_id query parameter is required.');
+      const traces = canonicalTraces(await load(req, parseAll(raw, parseTraceId, 'Invalid trace_id.')));
+      res.json({ count: traces.length, traces });
+    }],
+    'spans.list': [auth, async (req, res) => {
+      const t = idsParam(req, 'trace_id', 'trace_ids');
+      const s = idsParam(req, 'span_id', 'span_ids');
+      if (t.length === 0 && s.length === 0) throw invalid('missing_ids', 'At least one trace_id or span_id query parameter is required.');
+      const spans = await load(req, parseAll(t, parseTraceId, 'Invalid trace_id.'), parseAll(s, parseSpanId, 'Invalid span_id.'));
+      res.json({ count: spans.length, spans });
+    }],
+    'spans.fetch': [auth, async (req, res) => {
+      const [t] = parseAll([String(req.params.trace_id)], parseTraceId, 'Invalid trace_id.');
+      const [s] = parseAll([String(req.params.span_id)], parseSpanId, 'Invalid span_id.');
+      const [span] = await load(req, [t!], [s!]);
+      res.json(span ? { count: 1, span } : { count: 0 });
+    }],
+    'tracing.traces.fetch': [auth, async (req, res) => {
+      const [id] = parseAll([String(req.params.trace_id)], parseTraceId, 'Invalid trace_id.');
+      const spans = await load(req, [id!]);
+      if (spans.length === 0) { res.json({ count: 0 }); return; }
+      const tree = toOtelTracingTree(spans);
+      res.json({ count: Object.keys(tree.traces).length, traces: tree.traces });
+    }],
+  };
+}

@@ -1,0 +1,2 @@
+export { queryHandlers } from './app.ts';
+export type { QueryDeps } from './app.ts';

@@ -2,6 +2,7 @@
 // same port; the benchmark (npm run bench:ingest) compares them.
 import type { KafkaClient, KafkaSettings } from './ports.ts';
 import { createKafkajsClient } from './kafkajs-client.ts';
+// platformatic-client.ts is added with the client comparison (see README).
 
 export type KafkaClientKind = 'kafkajs' | 'platformatic';
 

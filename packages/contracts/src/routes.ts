@@ -3,7 +3,7 @@
 // app and the split deployment expose the same base URL. Paths are express patterns; every route also
 // answers under any number of leading `/api` segments, and with or without a trailing slash.
 
-export type Side = 'command' | 'query';
+export type Side = 'command' | 'query' | 'projector';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteDef {
@@ -38,6 +38,8 @@ export const ROUTES = {
   // admin
   'admin.accounts.create': { method: 'POST', path: '/admin/simple/accounts', side: 'command' },
   'admin.accounts.delete': { method: 'DELETE', path: '/admin/simple/accounts', side: 'command' },
+  // operations, served by the process that runs projector-spans (it owns the span store)
+  'admin.replay': { method: 'POST', path: '/admin/replay/:model', side: 'projector' },
 } as const satisfies Record<string, RouteDef>;
 
 export type RouteId = keyof typeof ROUTES;

@@ -26,7 +26,8 @@ export const SEMCONV_ADAPTERS: readonly SemconvAdapter[] = [
  * the derived span type written as `ag.type.span`. Every adapter reads the raw attributes, so the
  * merge happens only after all of them ran.
  */
-export function applyAdapters(attrs: FlatAttributes, ctx: AdapterContext): FlatAttributes {
+export function applyAdapters(attrs: FlatAttributes, spanName: string): FlatAttributes {
+  const ctx: AdapterContext = { spanName, keys: Object.keys(attrs) };
   const outputs: AdapterOutput[] = [];
   for (const adapter of SEMCONV_ADAPTERS) {
     const output = adapter(attrs, ctx);

@@ -8,6 +8,7 @@ import { applyAdapters } from './apply-adapters.ts';
 import { setAttribute, type FlatAttributes } from './flat-attributes.ts';
 import { DEFAULT_MAX_INFLATED_BYTES, inflateBody } from './inflate-body.ts';
 import { unixNanosToIso } from './unix-nanos-to-iso.ts';
+import { cachedKey } from './wire/key-cache.ts';
 import { ProtoReader } from './wire/proto-reader.ts';
 import { WireFormatError } from './wire/wire-format-error.ts';
 
@@ -245,7 +246,7 @@ function readSpan(r: ProtoReader, end: number, batch: Batch): void {
     span_name: name,
     span_kind: spanKind,
     status_code: status,
-    attributes: batch.adapt ? applyAdapters(attributes, { spanName: name }) : attributes,
+    attributes: batch.adapt ? applyAdapters(attributes, name) : attributes,
     events,
   };
   // An all-zero parent is what some exporters send for "no parent".
@@ -335,7 +336,11 @@ function readKeyValue(r: ProtoReader, end: number, target: Record<string, JsonVa
   let value: JsonValue = null;
   while (r.pos < end) {
     const tag = r.tag();
-    if (tag === TAG.keyValue.key) key = r.string();
+    if (tag === TAG.keyValue.key) {
+      const keyEnd = r.lengthDelimitedEnd();
+      key = cachedKey(r.buf, r.pos, keyEnd);
+      r.pos = keyEnd;
+    }
     else if (tag === TAG.keyValue.value) value = readAnyValue(r, r.lengthDelimitedEnd(), depth);
     else r.skip(tag & 7);
   }

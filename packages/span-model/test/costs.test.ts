@@ -26,7 +26,10 @@ describe('lookupPrice', () => {
 
 describe('computeCosts', () => {
   it('when the model is known, then prompt, completion and total are USD from per-1M prices', () => {
-    expect(computeCosts(['gpt-4o-mini'], { prompt: 2_000_000, completion: 1_000_000 })).toEqual({ prompt: 0.3, completion: 0.6, total: 0.8999999999999999 });
+    const costs = computeCosts(['gpt-4o-mini'], { prompt: 2_000_000, completion: 1_000_000 });
+    expect(costs?.prompt).toBeCloseTo(0.3, 12);
+    expect(costs?.completion).toBeCloseTo(0.6, 12);
+    expect(costs?.total).toBeCloseTo(0.9, 12);
   });
 
   it('when the first candidate model is unknown, then the next one is tried', () => {

@@ -12,6 +12,10 @@ import { allInOneConfig, startAllInOne, type AllInOne } from '@llm/service-all-i
 export interface TestApp {
   baseUrl: string;
   adminToken: string;
+  /** The run's broker list and this app's topic prefix / ClickHouse location, for white-box checks. */
+  kafkaBrokers: string;
+  topicPrefix: string;
+  clickhouse: { dataDir: string; database: string };
   app: AllInOne;
   stop(): Promise<void>;
 }
@@ -40,5 +44,9 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
   const log = createLogger({ name: 'test', level: parsed.config.LOG_LEVEL });
   const app = await startAllInOne(parsed.config, log);
-  return { baseUrl: `http://127.0.0.1:${app.port}`, adminToken, app, stop: () => app.stop() };
+  return {
+    baseUrl: `http://127.0.0.1:${app.port}`, adminToken, app, stop: () => app.stop(),
+    kafkaBrokers: parsed.config.KAFKA_BROKERS, topicPrefix: parsed.config.KAFKA_TOPIC_PREFIX,
+    clickhouse: { dataDir: parsed.config.CLICKHOUSE_DATA_DIR, database: parsed.config.CLICKHOUSE_DATABASE },
+  };
 }

@@ -7,7 +7,8 @@ import { openPostgres } from '@llm/postgres';
 import { connectKafka, runShutdown } from '@llm/runtime';
 import { commandHandlers } from '@llm/service-command';
 import { queryHandlers } from '@llm/service-query';
-import { createSpansProjector } from '@llm/service-projector-spans';
+import { createSpansProjector, replayRoutes } from '@llm/service-projector-spans';
+import { adminAuthenticator } from '@llm/auth';
 import { createAccountsProjector } from '@llm/service-projector-accounts';
 import type { AllInOneConfig } from './config.ts';
 
@@ -40,6 +41,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
     { side: 'command', handlers: commandHandlers({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES }) },
     { side: 'query', handlers: queryHandlers({ ch, pool }) },
+    { side: 'projector', handlers: replayRoutes({ kafka, producer, ch, topics, log }, adminAuthenticator(config.ADMIN_TOKEN)) },
   ]);
   const server: RunningServer = await listen(app, config.PORT, config.HOST);
 

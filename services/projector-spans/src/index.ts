@@ -1,2 +1,5 @@
 export { createSpansProjector, migrateSpans, SPANS_GROUP, SPANS_TABLE, SPANS_MIGRATIONS } from './app.ts';
 export type { SpansProjectorDeps } from './app.ts';
+export { replaySpans } from './replay.ts';
+export type { ReplayDeps, ReplayResult } from './replay.ts';
+export { replayRoutes } from './http/replay-route.ts';

@@ -34,12 +34,12 @@ const LEGACY_METRICS: ReadonlyArray<readonly [string, string]> = [
 /** The server recomputes durations; the SDK's accumulated one would only go to ag.unsupported. */
 const DROPPED = 'ag.metrics.acc.duration.total';
 
-export const agentaDefaultAdapter: SemconvAdapter = (attrs) => {
+export const agentaDefaultAdapter: SemconvAdapter = (attrs, { keys }) => {
   let out: FlatAttributes | undefined;
   let removes: string[] | undefined;
   let explicitType: string | undefined;
   let nodeType: string | undefined;
-  for (const key in attrs) {
+  for (const key of keys) {
     if (!key.startsWith('ag.')) continue;
     const raw = attrs[key] as JsonValue;
     const dot = key.indexOf('.', 3);

@@ -45,22 +45,24 @@ const EXACT: ReadonlyMap<string, string> = new Map([
 
 const REQUEST = 'gen_ai.request.';
 
-export const genAiSemconvAdapter: SemconvAdapter = (attrs) => {
+export const genAiSemconvAdapter: SemconvAdapter = (attrs, { keys }) => {
   let out: FlatAttributes | undefined;
   let spanType: string | undefined;
-  for (const key in attrs) {
-    const value = attrs[key] as JsonValue;
+  for (const key of keys) {
+    // Values are read only for keys that match: each read is a dictionary lookup.
     const mapped = EXACT.get(key);
     if (mapped !== undefined) {
-      (out ??= {})[mapped] = value;
+      (out ??= {})[mapped] = attrs[key] as JsonValue;
     } else if (key === 'gen_ai.operation.name') {
+      const value = attrs[key];
       spanType = (typeof value === 'string' ? OPERATION_TO_SPAN_TYPE[value] : undefined) ?? 'task';
     } else if (key.startsWith(REQUEST)) {
       const name = key.slice(REQUEST.length);
       if (name === 'type') {
+        const value = attrs[key];
         if (typeof value === 'string') spanType = value;
       } else {
-        (out ??= {})[`ag.meta.request.${name}`] = value;
+        (out ??= {})[`ag.meta.request.${name}`] = attrs[key] as JsonValue;
       }
     }
   }

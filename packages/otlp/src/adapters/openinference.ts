@@ -3,6 +3,7 @@
 import type { JsonValue } from '@llm/span-model';
 import type { FlatAttributes } from '../flat-attributes.ts';
 import { parseJson } from './json-values.ts';
+import { PrefixMap, prefixTarget } from './prefix-map.ts';
 import { NO_OUTPUT, type SemconvAdapter } from './semconv-adapter.ts';
 
 const KIND_TO_SPAN_TYPE: Readonly<Record<string, string>> = {
@@ -59,13 +60,13 @@ const EXACT: ReadonlyMap<string, string> = new Map([
   ['metadata', 'ag.meta.metadata'],
 ]);
 
-const PREFIXES: ReadonlyArray<readonly [string, string]> = [
+const PREFIXES = new PrefixMap([
   ['embedding.embeddings', 'ag.data.inputs.embeddings'],
   ['reranker.input_documents', 'ag.data.inputs.reranker.input_documents'],
   ['reranker.output_documents', 'ag.data.outputs.reranker.output_documents'],
   ['retrieval.documents', 'ag.data.outputs.retrieval.documents'],
   ['message.contents', 'ag.data.inputs.message_contents'],
-];
+]);
 
 const INPUT_MESSAGES = 'llm.input_messages.';
 const OUTPUT_MESSAGES = 'llm.output_messages.';
@@ -83,44 +84,44 @@ const TOKEN_DETAIL_NAMES: Readonly<Record<string, string>> = {
   'completion_details.reasoning': 'reasoning',
 };
 
-export const openInferenceAdapter: SemconvAdapter = (attrs) => {
+export const openInferenceAdapter: SemconvAdapter = (attrs, { keys }) => {
   let out: FlatAttributes | undefined;
   let spanType: string | undefined;
   let hasInputMessages = false;
   let hasOutputMessages = false;
-  for (const key in attrs) {
-    const value = attrs[key] as JsonValue;
+  for (const key of keys) {
+    // Values are read only for keys that match: each read is a dictionary lookup.
     const mapped = EXACT.get(key);
     if (mapped !== undefined) {
-      (out ??= {})[mapped] = value;
+      (out ??= {})[mapped] = attrs[key] as JsonValue;
     } else if (key === 'openinference.span.kind') {
+      const value = attrs[key];
       if (typeof value === 'string') spanType = KIND_TO_SPAN_TYPE[value.toUpperCase()] ?? spanType;
     } else if (key.startsWith('llm.')) {
       if (key.startsWith(INPUT_MESSAGES)) {
-        (out ??= {})[`ag.data.inputs.prompt.${messageSuffix(key.slice(INPUT_MESSAGES.length))}`] = value;
+        (out ??= {})[`ag.data.inputs.prompt.${messageSuffix(key.slice(INPUT_MESSAGES.length))}`] = attrs[key] as JsonValue;
         hasInputMessages = true;
       } else if (key.startsWith(OUTPUT_MESSAGES)) {
-        (out ??= {})[`ag.data.outputs.completion.${messageSuffix(key.slice(OUTPUT_MESSAGES.length))}`] = value;
+        (out ??= {})[`ag.data.outputs.completion.${messageSuffix(key.slice(OUTPUT_MESSAGES.length))}`] =
+          attrs[key] as JsonValue;
         hasOutputMessages = true;
       } else if (key.startsWith(TOKEN_COUNT)) {
         const name = key.slice(TOKEN_COUNT.length);
-        (out ??= {})[`ag.metrics.tokens.incremental.${TOKEN_DETAIL_NAMES[name] ?? name.replaceAll('.', '_')}`] = value;
+        (out ??= {})[`ag.metrics.tokens.incremental.${TOKEN_DETAIL_NAMES[name] ?? name.replaceAll('.', '_')}`] =
+          attrs[key] as JsonValue;
       } else if (key.startsWith('llm.tools.')) {
         const index = TOOL_SCHEMA.exec(key)?.[1];
         if (index !== undefined) {
           // The schema is the whole OpenAI tool object as JSON; unparseable text is kept verbatim.
+          const value = attrs[key] as JsonValue;
           const parsed = parseJson(value);
           if (typeof parsed === 'object' && parsed !== null) (out ??= {})[`ag.data.inputs.tools.${index}`] = parsed;
           else (out ??= {})[`ag.data.inputs.tools.${index}.tool.json_schema`] = value;
         }
       }
     } else {
-      for (const [prefix, target] of PREFIXES) {
-        if (key === prefix || (key.startsWith(prefix) && key.charCodeAt(prefix.length) === 0x2e)) {
-          (out ??= {})[target + key.slice(prefix.length)] = value;
-          break;
-        }
-      }
+      const target = prefixTarget(key, PREFIXES);
+      if (target !== undefined) (out ??= {})[target] = attrs[key] as JsonValue;
     }
   }
   if (out === undefined) return spanType === undefined ? NO_OUTPUT : { attributes: {}, spanType };

@@ -3,6 +3,7 @@
 import type { JsonValue } from '@llm/span-model';
 import type { FlatAttributes } from '../flat-attributes.ts';
 import { isJsonObject, parseJson } from './json-values.ts';
+import { PrefixMap, prefixTarget } from './prefix-map.ts';
 import { NO_OUTPUT, type SemconvAdapter } from './semconv-adapter.ts';
 
 const TOKENS = 'ag.metrics.tokens.incremental.';
@@ -28,34 +29,31 @@ const EXACT: ReadonlyMap<string, string> = new Map([
 const TYPE_KEYS: ReadonlySet<string> = new Set(['llm.request.type', 'traceloop.span.kind']);
 
 /** Indexed families (`gen_ai.prompt.0.role`) keep their suffix under the new prefix. */
-const PREFIXES: ReadonlyArray<readonly [string, string]> = [
+const PREFIXES = new PrefixMap([
   ['gen_ai.prompt', 'ag.data.inputs.prompt'],
   ['gen_ai.completion', 'ag.data.outputs.completion'],
   ['llm.request.functions', 'ag.data.inputs.functions'],
   ['llm.request.tools', 'ag.data.inputs.tools'],
-];
+]);
 
-export const openLlmetryAdapter: SemconvAdapter = (attrs) => {
+export const openLlmetryAdapter: SemconvAdapter = (attrs, { keys }) => {
   let out: FlatAttributes | undefined;
   let spanType: string | undefined;
-  for (const key in attrs) {
-    const value = attrs[key] as JsonValue;
+  for (const key of keys) {
+    // Values are read only for keys that match: each read is a dictionary lookup.
     const mapped = EXACT.get(key);
     if (mapped !== undefined) {
-      (out ??= {})[mapped] = value;
+      (out ??= {})[mapped] = attrs[key] as JsonValue;
     } else if (TYPE_KEYS.has(key)) {
+      const value = attrs[key];
       if (typeof value === 'string') spanType = value;
     } else if (key === 'traceloop.entity.input') {
-      (out ??= {})['ag.data.inputs'] = entityPayload(value, 'inputs');
+      (out ??= {})['ag.data.inputs'] = entityPayload(attrs[key] as JsonValue, 'inputs');
     } else if (key === 'traceloop.entity.output') {
-      (out ??= {})['ag.data.outputs'] = entityPayload(value, 'outputs');
-    } else if (key.startsWith('gen_ai.') || key.startsWith('llm.request.')) {
-      for (const [prefix, target] of PREFIXES) {
-        if (key === prefix || (key.startsWith(prefix) && key.charCodeAt(prefix.length) === 0x2e)) {
-          (out ??= {})[target + key.slice(prefix.length)] = value;
-          break;
-        }
-      }
+      (out ??= {})['ag.data.outputs'] = entityPayload(attrs[key] as JsonValue, 'outputs');
+    } else {
+      const target = prefixTarget(key, PREFIXES);
+      if (target !== undefined) (out ??= {})[target] = attrs[key] as JsonValue;
     }
   }
   if (out === undefined && spanType === undefined) return NO_OUTPUT;

@@ -2,6 +2,11 @@ import type { FlatAttributes } from '../flat-attributes.ts';
 
 export interface AdapterContext {
   readonly spanName: string;
+  /**
+   * `Object.keys(attrs)`, computed once per span for all adapters: attribute maps are large
+   * dictionary-mode objects, on which every `for…in` would enumerate and sort the keys again.
+   */
+  readonly keys: readonly string[];
 }
 
 /** What one semantic-convention adapter derives from a span's raw flat attributes. */

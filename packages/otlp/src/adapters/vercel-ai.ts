@@ -33,7 +33,7 @@ const SETTING_NAMES: Readonly<Record<string, string>> = {
 
 const SETTINGS = 'ai.settings.';
 
-export const vercelAiAdapter: SemconvAdapter = (attrs) => {
+export const vercelAiAdapter: SemconvAdapter = (attrs, { keys }) => {
   let out: FlatAttributes | undefined;
   let spanType: string | undefined;
   // Response parts are combined after the loop: they share ag.data.outputs.
@@ -42,9 +42,9 @@ export const vercelAiAdapter: SemconvAdapter = (attrs) => {
   let toolCalls: JsonValue | undefined;
   let reasoning: JsonValue | undefined;
   let toolResult: JsonValue | undefined;
-  for (const key in attrs) {
+  for (const key of keys) {
     if (!key.startsWith('ai.')) continue;
-    const value = attrs[key] as JsonValue;
+    const value = attrs[key] as JsonValue; // only ai.* keys pay for the lookup
     const mapped = EXACT.get(key);
     if (mapped !== undefined) {
       (out ??= {})[mapped] = value;

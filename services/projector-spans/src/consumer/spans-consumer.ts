@@ -23,6 +23,8 @@ export interface SpansConsumerDeps {
   groupId: string;
   table: string;
   cacheSpans?: number;
+  /** Explicit start positions (replay catch-up); otherwise the group's committed offsets. */
+  startOffsets?: (topic: string, partition: number) => Promise<bigint | undefined>;
   /** Called after each applied batch (replay progress, lag metrics). */
   onApplied?: (batch: IncomingBatch) => void;
 }
@@ -39,7 +41,10 @@ export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
   const { ch, topics, log, table } = deps;
   const writer = new BatchingWriter<SpanRow>(ch, { table, log });
   const cache = new TraceCache(deps.cacheSpans ?? 100_000);
-  const consumer = deps.kafka.consumer({ groupId: deps.groupId, topics: [topics.spans], fromBeginning: true, concurrency: 6 });
+  const consumer = deps.kafka.consumer({
+    groupId: deps.groupId, topics: [topics.spans], fromBeginning: true, concurrency: 6,
+    ...(deps.startOffsets ? { startOffsets: deps.startOffsets } : {}),
+  });
 
   async function deadLetter(rec: IncomingRecord, error: string): Promise<void> {
     log.error({ topic: rec.topic, partition: rec.partition, offset: rec.offset.toString(), error }, 'span record dead-lettered');

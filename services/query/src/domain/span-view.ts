@@ -24,7 +24,8 @@ export function spanView(r: StoredSpanRow): Span {
   const metrics = ag ? obj(ag.metrics) : undefined;
   if (metrics) {
     const overlay = (name: 'tokens' | 'costs', v: Record<string, number>) => {
-      if (Object.keys(v).length === 0) return;
+      // All-zero roll-ups are not written (a client-sent cumulative then stays as sent).
+      if (!Object.values(v).some((x) => x !== 0)) return;
       const m = obj(metrics[name]) ?? {};
       m.cumulative = { ...v };
       metrics[name] = m;

@@ -1,5 +1,5 @@
 // KafkaClient over kafkajs.
-import { Kafka, logLevel, CompressionTypes, type Consumer as KConsumer } from 'kafkajs';
+import { Kafka, logLevel, CompressionTypes, Partitioners, type Consumer as KConsumer } from 'kafkajs';
 import type { Admin, Consumer, ConsumerOptions, IncomingBatch, KafkaClient, KafkaSettings, Producer } from './ports.ts';
 
 export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
@@ -8,6 +8,9 @@ export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
     brokers: settings.brokers,
     logLevel: logLevel.WARN,
     logCreator: () => ({ level, log }) => {
+      // Retries are bounded on purpose: an ingest request must fail (503) rather than hang when the
+      // cluster is gone; the idempotent producer still de-duplicates the retries it does make.
+      if (/Limiting retries for the idempotent producer/.test(log.message)) return;
       const lv = level === logLevel.ERROR ? 'error' : level === logLevel.WARN ? 'warn' : 'info';
       settings.log?.(lv, `kafkajs: ${log.message}`, { broker: log.broker, error: log.error });
     },
@@ -15,7 +18,8 @@ export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
   });
 
   async function producer(): Promise<Producer> {
-    const p = kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false });
+    // The Java-compatible murmur2 partitioner: other clients place the same keys on the same partitions.
+    const p = kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
     await p.connect();
     return {
       async send(topic, records) {

@@ -155,6 +155,7 @@ function readSpan(r: ProtoReader, end: number, batch: Batch): void {
   let endLo = 0;
   let endHi = 0;
   const attributes: FlatAttributes = {};
+  const attributeKeys: string[] = [];
   const events: NonNullable<RawSpan['events']> = [];
   let links: NonNullable<RawSpan['links']> | undefined;
   let linkError: string | undefined;
@@ -196,7 +197,7 @@ function readSpan(r: ProtoReader, end: number, batch: Batch): void {
         endHi = r.hi;
         break;
       case TAG.span.attributes:
-        readKeyValue(r, r.lengthDelimitedEnd(), attributes, 0);
+        attributeKeys.push(readKeyValue(r, r.lengthDelimitedEnd(), attributes, 0));
         break;
       case TAG.span.events:
         events.push(readEvent(r, r.lengthDelimitedEnd()));
@@ -246,7 +247,7 @@ function readSpan(r: ProtoReader, end: number, batch: Batch): void {
     span_name: name,
     span_kind: spanKind,
     status_code: status,
-    attributes: batch.adapt ? applyAdapters(attributes, name) : attributes,
+    attributes: batch.adapt ? applyAdapters(attributes, name, attributeKeys) : attributes,
     events,
   };
   // An all-zero parent is what some exporters send for "no parent".
@@ -330,8 +331,8 @@ function readLink(r: ProtoReader, end: number): NonNullable<RawSpan['links']>[nu
   };
 }
 
-/** One KeyValue into `target`; a later duplicate key wins. */
-function readKeyValue(r: ProtoReader, end: number, target: Record<string, JsonValue>, depth: number): void {
+/** One KeyValue into `target` (a later duplicate key wins); returns the key. */
+function readKeyValue(r: ProtoReader, end: number, target: Record<string, JsonValue>, depth: number): string {
   let key = '';
   let value: JsonValue = null;
   while (r.pos < end) {
@@ -346,6 +347,7 @@ function readKeyValue(r: ProtoReader, end: number, target: Record<string, JsonVa
   }
   r.expectEnd(end);
   setAttribute(target, key, value);
+  return key;
 }
 
 /** AnyValue → JSON: an empty AnyValue is null, ints beyond 2^53 become decimal strings, bytes base64. */

@@ -14,6 +14,7 @@ export interface TestApp {
   adminToken: string;
   /** The run's broker list and this app's topic prefix / ClickHouse location, for white-box checks. */
   kafkaBrokers: string;
+  databaseUrl: string;
   topicPrefix: string;
   clickhouse: { dataDir: string; database: string };
   app: AllInOne;
@@ -46,7 +47,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   const app = await startAllInOne(parsed.config, log);
   return {
     baseUrl: `http://127.0.0.1:${app.port}`, adminToken, app, stop: () => app.stop(),
-    kafkaBrokers: parsed.config.KAFKA_BROKERS, topicPrefix: parsed.config.KAFKA_TOPIC_PREFIX,
+    kafkaBrokers: parsed.config.KAFKA_BROKERS, databaseUrl: parsed.config.DATABASE_URL, topicPrefix: parsed.config.KAFKA_TOPIC_PREFIX,
     clickhouse: { dataDir: parsed.config.CLICKHOUSE_DATA_DIR, database: parsed.config.CLICKHOUSE_DATABASE },
   };
 }

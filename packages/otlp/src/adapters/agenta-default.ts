@@ -5,7 +5,7 @@ import type { JsonValue } from '@llm/span-model';
 import type { FlatAttributes } from '../flat-attributes.ts';
 import { toSpanType } from '../span-type.ts';
 import { parseJson } from './json-values.ts';
-import { NO_OUTPUT, type SemconvAdapter } from './semconv-adapter.ts';
+import { NO_OUTPUT, type SemconvAdapter, type SemconvAdapterDefinition } from './semconv-adapter.ts';
 
 const JSON_TAG = '@ag.type=json:';
 const NONE_TAG = '@ag.type=none:';
@@ -89,6 +89,12 @@ export const agentaDefaultAdapter: SemconvAdapter = (attrs, { keys }) => {
   if (spanType !== undefined) result.spanType = spanType;
   if (removes !== undefined) result.removes = removes;
   return result;
+};
+
+export const agentaDefault: SemconvAdapterDefinition = {
+  name: 'agenta',
+  handlesKey: (key) => key.startsWith('ag.'),
+  adapt: agentaDefaultAdapter,
 };
 
 /**

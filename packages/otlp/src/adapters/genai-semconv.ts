@@ -5,7 +5,7 @@ import type { JsonValue } from '@llm/span-model';
 import type { FlatAttributes } from '../flat-attributes.ts';
 import { fromLogfireEvents, splitConversation, systemMessage, toChatMessages } from './genai-messages.ts';
 import { parseJsonOrKeep, toFiniteNumber } from './json-values.ts';
-import { NO_OUTPUT, type SemconvAdapter } from './semconv-adapter.ts';
+import { NO_OUTPUT, type SemconvAdapter, type SemconvAdapterDefinition } from './semconv-adapter.ts';
 
 const TOKENS = 'ag.metrics.tokens.incremental.';
 
@@ -45,14 +45,26 @@ const EXACT: ReadonlyMap<string, string> = new Map([
 
 const REQUEST = 'gen_ai.request.';
 
+/** Read by name in mapMessages; listed so that a span carrying only these still counts as GenAI. */
+const MESSAGE_KEYS: ReadonlySet<string> = new Set([
+  'gen_ai.input.messages',
+  'gen_ai.output.messages',
+  'gen_ai.system_instructions',
+  'gen_ai.tool.call.arguments',
+  'gen_ai.tool.call.result',
+  'pydantic_ai.all_messages',
+]);
+
 export const genAiSemconvAdapter: SemconvAdapter = (attrs, { keys }) => {
   let out: FlatAttributes | undefined;
   let spanType: string | undefined;
+  let isGenAi = false;
   for (const key of keys) {
-    // Values are read only for keys that match: each read is a dictionary lookup.
     const mapped = EXACT.get(key);
     if (mapped !== undefined) {
       (out ??= {})[mapped] = attrs[key] as JsonValue;
+    } else if (MESSAGE_KEYS.has(key)) {
+      isGenAi = true;
     } else if (key === 'gen_ai.operation.name') {
       const value = attrs[key];
       spanType = (typeof value === 'string' ? OPERATION_TO_SPAN_TYPE[value] : undefined) ?? 'task';
@@ -68,7 +80,7 @@ export const genAiSemconvAdapter: SemconvAdapter = (attrs, { keys }) => {
   }
   // The data mappings below only make sense on spans that speak GenAI at all (upstream gates them
   // the same way); `events` in particular is too generic an attribute name to trust on its own.
-  if (out === undefined && spanType === undefined) return NO_OUTPUT;
+  if (out === undefined && spanType === undefined && !isGenAi) return NO_OUTPUT;
   out ??= {};
 
   const prompt = out[`${TOKENS}prompt`];
@@ -81,6 +93,12 @@ export const genAiSemconvAdapter: SemconvAdapter = (attrs, { keys }) => {
 
   mapMessages(attrs, out);
   return spanType === undefined ? { attributes: out } : { attributes: out, spanType };
+};
+
+export const genAiSemconv: SemconvAdapterDefinition = {
+  name: 'genai-semconv',
+  handlesKey: (key) => EXACT.has(key) || MESSAGE_KEYS.has(key) || key === 'gen_ai.operation.name' || key.startsWith(REQUEST),
+  adapt: genAiSemconvAdapter,
 };
 
 /** Later sources win: Logfire v1 events, then semconv messages, then agent runs, then tool calls. */

@@ -4,7 +4,7 @@ import type { JsonValue } from '@llm/span-model';
 import type { FlatAttributes } from '../flat-attributes.ts';
 import { parseJson } from './json-values.ts';
 import { PrefixMap, prefixTarget } from './prefix-map.ts';
-import { NO_OUTPUT, type SemconvAdapter } from './semconv-adapter.ts';
+import { NO_OUTPUT, type SemconvAdapter, type SemconvAdapterDefinition } from './semconv-adapter.ts';
 
 const KIND_TO_SPAN_TYPE: Readonly<Record<string, string>> = {
   CHAIN: 'chain',
@@ -90,7 +90,6 @@ export const openInferenceAdapter: SemconvAdapter = (attrs, { keys }) => {
   let hasInputMessages = false;
   let hasOutputMessages = false;
   for (const key of keys) {
-    // Values are read only for keys that match: each read is a dictionary lookup.
     const mapped = EXACT.get(key);
     if (mapped !== undefined) {
       (out ??= {})[mapped] = attrs[key] as JsonValue;
@@ -131,6 +130,19 @@ export const openInferenceAdapter: SemconvAdapter = (attrs, { keys }) => {
     if (hasOutputMessages) delete out['ag.data.outputs'];
   }
   return spanType === undefined ? { attributes: out } : { attributes: out, spanType };
+};
+
+export const openInference: SemconvAdapterDefinition = {
+  name: 'openinference',
+  handlesKey: (key) =>
+    EXACT.has(key) ||
+    key === 'openinference.span.kind' ||
+    key.startsWith(INPUT_MESSAGES) ||
+    key.startsWith(OUTPUT_MESSAGES) ||
+    key.startsWith(TOKEN_COUNT) ||
+    TOOL_SCHEMA.test(key) ||
+    prefixTarget(key, PREFIXES) !== undefined,
+  adapt: openInferenceAdapter,
 };
 
 /** `0.message.tool_calls.1.tool_call.function.name` → `0.tool_calls.1.function.name`. */

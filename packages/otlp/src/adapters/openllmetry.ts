@@ -4,7 +4,7 @@ import type { JsonValue } from '@llm/span-model';
 import type { FlatAttributes } from '../flat-attributes.ts';
 import { isJsonObject, parseJson } from './json-values.ts';
 import { PrefixMap, prefixTarget } from './prefix-map.ts';
-import { NO_OUTPUT, type SemconvAdapter } from './semconv-adapter.ts';
+import { NO_OUTPUT, type SemconvAdapter, type SemconvAdapterDefinition } from './semconv-adapter.ts';
 
 const TOKENS = 'ag.metrics.tokens.incremental.';
 
@@ -40,7 +40,6 @@ export const openLlmetryAdapter: SemconvAdapter = (attrs, { keys }) => {
   let out: FlatAttributes | undefined;
   let spanType: string | undefined;
   for (const key of keys) {
-    // Values are read only for keys that match: each read is a dictionary lookup.
     const mapped = EXACT.get(key);
     if (mapped !== undefined) {
       (out ??= {})[mapped] = attrs[key] as JsonValue;
@@ -71,3 +70,14 @@ function entityPayload(value: JsonValue, member: 'inputs' | 'outputs'): JsonValu
   if (isJsonObject(parsed) && Object.hasOwn(parsed, member)) return parsed[member] ?? null;
   return parsed;
 }
+
+export const openLlmetry: SemconvAdapterDefinition = {
+  name: 'openllmetry',
+  handlesKey: (key) =>
+    EXACT.has(key) ||
+    TYPE_KEYS.has(key) ||
+    key === 'traceloop.entity.input' ||
+    key === 'traceloop.entity.output' ||
+    prefixTarget(key, PREFIXES) !== undefined,
+  adapt: openLlmetryAdapter,
+};

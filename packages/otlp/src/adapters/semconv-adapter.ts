@@ -3,8 +3,8 @@ import type { FlatAttributes } from '../flat-attributes.ts';
 export interface AdapterContext {
   readonly spanName: string;
   /**
-   * `Object.keys(attrs)`, computed once per span for all adapters: attribute maps are large
-   * dictionary-mode objects, on which every `for…in` would enumerate and sort the keys again.
+   * The attribute keys to look at: all of `Object.keys(attrs)` is always correct; applyAdapters
+   * passes only those the adapter's `handlesKey` accepted, so adapters skip foreign conventions.
    */
   readonly keys: readonly string[];
 }
@@ -21,6 +21,13 @@ export interface AdapterOutput {
 
 /** Adapters see only the raw attributes, never each other's output: order matters only when merging. */
 export type SemconvAdapter = (attrs: Readonly<FlatAttributes>, ctx: AdapterContext) => AdapterOutput;
+
+/** An adapter plus the cheap test of which attribute keys concern it (memoised per key). */
+export interface SemconvAdapterDefinition {
+  readonly name: string;
+  readonly handlesKey: (key: string) => boolean;
+  readonly adapt: SemconvAdapter;
+}
 
 /** Shared result for spans an adapter has nothing to say about: no allocation on the common path. */
 export const NO_OUTPUT: AdapterOutput = Object.freeze({ attributes: Object.freeze({}) as FlatAttributes });

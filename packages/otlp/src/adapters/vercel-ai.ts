@@ -3,7 +3,7 @@
 import type { JsonObject, JsonValue } from '@llm/span-model';
 import type { FlatAttributes } from '../flat-attributes.ts';
 import { isJsonObject, parseJsonOrKeep, toFiniteNumber } from './json-values.ts';
-import { NO_OUTPUT, type SemconvAdapter } from './semconv-adapter.ts';
+import { NO_OUTPUT, type SemconvAdapter, type SemconvAdapterDefinition } from './semconv-adapter.ts';
 
 const TOKENS = 'ag.metrics.tokens.incremental.';
 
@@ -44,7 +44,7 @@ export const vercelAiAdapter: SemconvAdapter = (attrs, { keys }) => {
   let toolResult: JsonValue | undefined;
   for (const key of keys) {
     if (!key.startsWith('ai.')) continue;
-    const value = attrs[key] as JsonValue; // only ai.* keys pay for the lookup
+    const value = attrs[key] as JsonValue;
     const mapped = EXACT.get(key);
     if (mapped !== undefined) {
       (out ??= {})[mapped] = value;
@@ -101,6 +101,12 @@ export const vercelAiAdapter: SemconvAdapter = (attrs, { keys }) => {
     out[`${TOKENS}total`] = prompt + completion;
   }
   return spanType === undefined ? { attributes: out } : { attributes: out, spanType };
+};
+
+export const vercelAi: SemconvAdapterDefinition = {
+  name: 'vercel-ai',
+  handlesKey: (key) => key.startsWith('ai.'),
+  adapt: vercelAiAdapter,
 };
 
 function operationSpanType(value: JsonValue): string {

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { envFragments } from '@llm/config';
+
+export const commandConfig = envFragments.logging
+  .extend(envFragments.http.shape)
+  .extend(envFragments.kafka.shape)
+  .extend(envFragments.postgres.shape)
+  .extend(envFragments.admin.shape)
+  .extend({
+    OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+    JSON_MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  });
+export type CommandConfig = z.infer<typeof commandConfig>;

@@ -1,0 +1,29 @@
+// The gateway of the split deployment: one base URL, each route proxied to the side that serves it
+// according to the shared route table (the all-in-one app mounts the same table directly).
+import express, { type Express } from 'express';
+import { ROUTES, stripApiPrefix, type RouteId, type Side } from '@llm/contracts';
+import { errorHandler, mountHealth, requestContext, type Readiness } from '@llm/http';
+import type { Logger } from '@llm/logging';
+import { proxyTo } from './http/proxy.ts';
+
+export function createGateway(upstreams: Record<Side, string>, log: Logger, readiness: Readiness): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestContext(log));
+  mountHealth(app, readiness);
+  const proxies = Object.fromEntries(Object.entries(upstreams).map(([side, url]) => [side, proxyTo(url)])) as Record<Side, express.RequestHandler>;
+  const router = express.Router();
+  for (const id of Object.keys(ROUTES) as RouteId[]) {
+    const r = ROUTES[id];
+    router[r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](r.path, proxies[r.side]);
+  }
+  // Match on the /api-stripped path but forward the path as the client sent it (the upstream strips too).
+  app.use((req, res, next) => {
+    const original = req.url;
+    req.url = stripApiPrefix(req.url);
+    router(req, res, (err?: unknown) => { req.url = original; next(err); });
+  });
+  app.use((_req, res) => { res.status(404).json({ detail: 'Not Found' }); });
+  app.use(errorHandler());
+  return app;
+}

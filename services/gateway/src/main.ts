@@ -1,0 +1,19 @@
+// The gateway alone (split deployment): proxies by the route table to the command, query and
+// projector-spans services.
+import { parseConfig } from '@llm/config';
+import { createReadiness, listen } from '@llm/http';
+import { createLogger } from '@llm/logging';
+import { exitOnBadConfig, onSignals, runShutdown } from '@llm/runtime';
+import { gatewayConfig } from './config.ts';
+import { createGateway } from './app.ts';
+
+const config = exitOnBadConfig(parseConfig(gatewayConfig, process.env));
+const log = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
+const readiness = createReadiness();
+const app = createGateway({ command: config.COMMAND_URL, query: config.QUERY_URL, projector: config.PROJECTOR_URL }, log, readiness);
+const server = await listen(app, config.PORT, config.HOST);
+log.info({ port: server.port }, 'gateway listening');
+onSignals(() => runShutdown([
+  { name: 'readiness', run: async () => { readiness.shuttingDown = true; } },
+  { name: 'http', run: () => server.close() },
+], log), log);

@@ -1,0 +1,27 @@
+// projector-accounts alone: accounts topic → Postgres, plus /healthz and /readyz on PORT.
+import { parseConfig } from '@llm/config';
+import { createHttpApp, createReadiness, listen } from '@llm/http';
+import { createLogger } from '@llm/logging';
+import { openPostgres } from '@llm/postgres';
+import { connectKafka, exitOnBadConfig, onSignals, runShutdown } from '@llm/runtime';
+import { accountsProjectorConfig } from './config.ts';
+import { createAccountsProjector } from './app.ts';
+
+const config = exitOnBadConfig(parseConfig(accountsProjectorConfig, process.env));
+const log = createLogger({ name: 'projector-accounts', level: config.LOG_LEVEL });
+const { kafka, topics } = await connectKafka(config, log);
+const producer = await kafka.producer();
+const pool = openPostgres(config.DATABASE_URL);
+const projector = createAccountsProjector({ kafka, producer, pool, topics, log });
+await projector.start();
+const readiness = createReadiness();
+readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });
+const server = await listen(createHttpApp({ log, readiness, jsonLimitBytes: 1024 }, []), config.PORT, config.HOST);
+log.info({ port: server.port }, 'projector-accounts running');
+onSignals(() => runShutdown([
+  { name: 'readiness', run: async () => { readiness.shuttingDown = true; } },
+  { name: 'projector', run: () => projector.stop() },
+  { name: 'http', run: () => server.close() },
+  { name: 'producer', run: () => producer.close() },
+  { name: 'postgres', run: () => pool.end() },
+], log), log);

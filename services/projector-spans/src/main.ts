@@ -1,0 +1,33 @@
+// projector-spans alone: spans topic → ClickHouse, plus a small HTTP server for health and the
+// replay operation (PORT, default 8000).
+import { parseConfig } from '@llm/config';
+import { openClickhouse } from '@llm/clickhouse';
+import { adminAuthenticator } from '@llm/auth';
+import { createHttpApp, createReadiness, listen } from '@llm/http';
+import { createLogger } from '@llm/logging';
+import { connectKafka, exitOnBadConfig, onSignals, runShutdown } from '@llm/runtime';
+import { spansProjectorConfig } from './config.ts';
+import { createSpansProjector } from './app.ts';
+import { replayRoutes } from './http/replay-route.ts';
+
+const config = exitOnBadConfig(parseConfig(spansProjectorConfig, process.env));
+const log = createLogger({ name: 'projector-spans', level: config.LOG_LEVEL });
+const { kafka, topics } = await connectKafka(config, log);
+const producer = await kafka.producer();
+const ch = await openClickhouse({ url: config.CLICKHOUSE_URL, dataDir: config.CLICKHOUSE_DATA_DIR, database: config.CLICKHOUSE_DATABASE });
+const projector = createSpansProjector({ kafka, producer, ch, topics, log, cacheSpans: config.PROJECTOR_TRACE_CACHE_SPANS });
+await projector.start();
+const readiness = createReadiness();
+readiness.checks.push({ name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } });
+const app = createHttpApp({ log, readiness, jsonLimitBytes: 1024 * 1024 }, [
+  { side: 'projector', handlers: replayRoutes({ kafka, producer, ch, topics, log }, adminAuthenticator(config.ADMIN_TOKEN)) },
+]);
+const server = await listen(app, config.PORT, config.HOST);
+log.info({ port: server.port }, 'projector-spans running');
+onSignals(() => runShutdown([
+  { name: 'readiness', run: async () => { readiness.shuttingDown = true; } },
+  { name: 'projector', run: () => projector.stop() },
+  { name: 'http', run: () => server.close() },
+  { name: 'producer', run: () => producer.close() },
+  { name: 'clickhouse', run: () => ch.close() },
+], log), log);

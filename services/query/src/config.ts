@@ -1,0 +1,9 @@
+import { z } from 'zod';
+import { envFragments } from '@llm/config';
+
+export const queryConfig = envFragments.logging
+  .extend(envFragments.http.shape)
+  .extend(envFragments.postgres.shape)
+  .extend(envFragments.clickhouse.shape)
+  .extend({ JSON_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024) });
+export type QueryConfig = z.infer<typeof queryConfig>;

@@ -1,0 +1,29 @@
+// The query service alone: HTTP read side over ClickHouse and Postgres. With the embedded ClickHouse
+// it must share the process with projector-spans, so run it alone only with CLICKHOUSE_URL.
+import { parseConfig } from '@llm/config';
+import { openClickhouse } from '@llm/clickhouse';
+import { createHttpApp, createReadiness, listen } from '@llm/http';
+import { createLogger } from '@llm/logging';
+import { openPostgres } from '@llm/postgres';
+import { exitOnBadConfig, onSignals, runShutdown } from '@llm/runtime';
+import { queryConfig } from './config.ts';
+import { queryHandlers } from './app.ts';
+
+const config = exitOnBadConfig(parseConfig(queryConfig, process.env));
+const log = createLogger({ name: 'query', level: config.LOG_LEVEL });
+const pool = openPostgres(config.DATABASE_URL);
+const ch = await openClickhouse({ url: config.CLICKHOUSE_URL, dataDir: config.CLICKHOUSE_DATA_DIR, database: config.CLICKHOUSE_DATABASE });
+const readiness = createReadiness();
+readiness.checks.push(
+  { name: 'postgres', check: async () => { await pool.query('SELECT 1'); } },
+  { name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } },
+);
+const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [{ side: 'query', handlers: queryHandlers({ ch, pool }) }]);
+const server = await listen(app, config.PORT, config.HOST);
+log.info({ port: server.port }, 'query service listening');
+onSignals(() => runShutdown([
+  { name: 'readiness', run: async () => { readiness.shuttingDown = true; } },
+  { name: 'http', run: () => server.close() },
+  { name: 'postgres', run: () => pool.end() },
+  { name: 'clickhouse', run: () => ch.close() },
+], log), log);

@@ -13,6 +13,9 @@ if (!process.env.KAFKA_BROKERS) {
     process.exit(1);
   }
   ensureKafkaJars();
+  // The schema-registry tests start a real Apicurio Registry; install it once, outside the tests.
+  const { ensureSchemaRegistry } = await import('../local/schema-registry.mjs');
+  ensureSchemaRegistry({ log: console.log });
 }
 const r = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...process.argv.slice(2)], { cwd: repoRoot, stdio: 'inherit' });
 process.exit(r.status ?? 1);

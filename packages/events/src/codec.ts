@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { lookup } from './proto-root.ts';
 import { EVENT_TYPES, isEventType, type EventPayloads, type EventType } from './event-types.ts';
 import type { Result } from '@llm/errors';
+import { stripRegistryFrame } from './schema-registry.ts';
 
 const Envelope = lookup('Envelope');
 const payloadTypes = new Map(Object.entries(EVENT_TYPES).map(([t, d]) => [t, lookup(d.message)]));
@@ -54,9 +55,11 @@ export function encodeEvent<T extends EventType>(type: T, payload: EventPayloads
   return Buffer.from(env.buffer, env.byteOffset, env.byteLength);
 }
 
+/** Decodes a record value: a bare Envelope, or one in a schema-registry frame (stripped locally). */
 export function decodeEvent(buf: Uint8Array): Result<DecodedEvent> {
   try {
-    const env = Envelope.toObject(Envelope.decode(buf), toObjectOpts) as {
+    const bare = stripRegistryFrame(Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength));
+    const env = Envelope.toObject(Envelope.decode(bare), toObjectOpts) as {
       event_id: string; type: string; schema_version: number; project_id: string; organization_id: string; time_us: number;
       request_id: string; actor_id: string; aggregate_id: string; expected_version: number; payload: Uint8Array;
     };

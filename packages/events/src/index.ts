@@ -6,3 +6,5 @@ export { encodeEvent, decodeEvent, isEvent } from './codec.ts';
 export type { EventMeta, DecodedEvent } from './codec.ts';
 export { protoFiles } from './proto-root.ts';
 export type { SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, AccountProvisioned, UserDeleted } from './payloads.ts';
+export { createRegistryFraming, plainFraming, stripRegistryFrame } from './schema-registry.ts';
+export type { EventFraming, RegistryFramingOptions } from './schema-registry.ts';

@@ -1,5 +1,6 @@
 // /healthz (process alive) and /readyz (dependencies up and not shutting down).
 import type { Express } from 'express';
+import { renderMetrics } from '@llm/metrics';
 
 export interface Readiness {
   /** Flipped to false first on SIGTERM so load balancers stop sending traffic. */
@@ -13,6 +14,7 @@ export function createReadiness(): Readiness {
 
 export function mountHealth(app: Express, readiness: Readiness): void {
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
+  app.get('/metrics', (_req, res) => { res.type('text/plain; version=0.0.4').send(renderMetrics()); });
   app.get('/readyz', async (_req, res) => {
     if (readiness.shuttingDown) { res.status(503).json({ status: 'shutting_down' }); return; }
     const failed: string[] = [];

@@ -2,6 +2,6 @@ export { createKafkaClient } from './kafka-client.ts';
 export type { KafkaClientKind } from './kafka-client.ts';
 export type {
   Admin, Consumer, ConsumerOptions, IncomingBatch, IncomingRecord, KafkaClient, KafkaSettings, OutgoingRecord,
-  Producer, RecordPosition,
+  Producer,
 } from './ports.ts';
 export { sendToDlq } from './dead-letter.ts';

@@ -1,15 +1,27 @@
-// Chooses the Kafka client implementation (KAFKA_CLIENT: kafkajs | platformatic). Both implement the
-// same port; the benchmark (npm run bench:ingest) compares them.
+// Chooses the Kafka client implementation (KAFKA_CLIENT: kafkajs | platformatic) and puts the linger
+// batcher in front of its producer. Both implement the same port; `npm run bench:kafka` and
+// `npm run bench:ingest` compare them.
 import type { KafkaClient, KafkaSettings } from './ports.ts';
 import { createKafkajsClient } from './kafkajs-client.ts';
-// platformatic-client.ts is added with the client comparison (see README).
+import { LingerProducer } from './linger-producer.ts';
 
 export type KafkaClientKind = 'kafkajs' | 'platformatic';
 
 export async function createKafkaClient(settings: KafkaSettings, kind: KafkaClientKind = 'kafkajs'): Promise<KafkaClient> {
+  let base: KafkaClient;
   if (kind === 'platformatic') {
     const { createPlatformaticClient } = await import('./platformatic-client.ts');
-    return createPlatformaticClient(settings);
+    base = createPlatformaticClient(settings);
+  } else {
+    base = createKafkajsClient(settings);
   }
-  return createKafkajsClient(settings);
+  // @platformatic/kafka's idempotent producer answers OUT_OF_ORDER_SEQUENCE_NUMBER to concurrent
+  // sends, so it gets one batch in flight; kafkajs keeps ordering with several.
+  const maxInFlight = kind === 'platformatic' ? 1 : 4;
+  return {
+    ...base,
+    producer: async () => new LingerProducer(await base.producer(), {
+      lingerMs: settings.lingerMs ?? 5, maxBatchRecords: 5_000, maxBatchBytes: 8 * 1024 * 1024, maxInFlight,
+    }),
+  };
 }

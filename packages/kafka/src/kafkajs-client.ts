@@ -23,17 +23,13 @@ export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
     await p.connect();
     return {
       async send(topic, records) {
-        if (records.length === 0) return [];
-        const res = await p.send({
+        if (records.length === 0) return;
+        await p.send({
           topic,
           acks: -1,
           compression: CompressionTypes.None,
           messages: records.map((r) => ({ key: r.key, value: r.value })),
         });
-        // kafkajs reports the base offset per partition; records of one partition are contiguous in
-        // send order.
-        const base = new Map(res.map((m) => [m.partition, BigInt(m.baseOffset ?? '0')]));
-        return res.map((m) => ({ topic, partition: m.partition, offset: base.get(m.partition)! }));
       },
       close: () => p.disconnect(),
     };

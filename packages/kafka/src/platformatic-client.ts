@@ -18,9 +18,8 @@ export function createPlatformaticClient(settings: KafkaSettings): KafkaClient {
     });
     return {
       async send(topic, records) {
-        if (records.length === 0) return [];
-        const r = await p.send({ messages: records.map((m) => ({ topic, key: m.key, value: m.value })) });
-        return (r.offsets ?? []).map((o) => ({ topic: o.topic, partition: o.partition, offset: BigInt(o.offset) }));
+        if (records.length === 0) return;
+        await p.send({ messages: records.map((m) => ({ topic, key: m.key, value: m.value })) });
       },
       close: () => p.close(),
     };

@@ -5,6 +5,8 @@ import type { TopicSpec } from '@llm/events';
 export interface KafkaSettings {
   brokers: string[];
   clientId: string;
+  /** How long the producer waits to gather records from concurrent callers into one send. */
+  lingerMs?: number;
   /** Log sink for client warnings/errors. */
   log?: (level: 'warn' | 'error' | 'info', msg: string, extra?: Record<string, unknown>) => void;
 }
@@ -14,15 +16,9 @@ export interface OutgoingRecord {
   value: Buffer;
 }
 
-export interface RecordPosition {
-  topic: string;
-  partition: number;
-  offset: bigint;
-}
-
 export interface Producer {
   /** Resolves only after every record was acknowledged by all in-sync replicas (acks=all, idempotent). */
-  send(topic: string, records: OutgoingRecord[]): Promise<RecordPosition[]>;
+  send(topic: string, records: OutgoingRecord[]): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
-// Decode + adapt throughput on realistic LLM spans (~1.5 KB each, 100 per request), and protobufjs
-// reflection decoding of the same bytes for comparison. Not a test: run by hand.
+// Decode + adapt throughput on realistic LLM spans (~1.5 KB each, 100 per request), protobufjs
+// reflection decoding of the same bytes for comparison, and decode + adapt per convention on the
+// unit-test fixtures. Not a test: run by hand.
 //   node --import tsx packages/otlp/scripts/measure.ts
 
 import { randomBytes } from 'node:crypto';
@@ -7,7 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 import { decodeOtlpTraces, encodeExportTraceServiceRequest } from '../src/index.ts';
-import type { OtlpSpanInput } from '../src/index.ts';
+import type { OtlpAttributesInput, OtlpSpanInput } from '../src/index.ts';
+import { requestOf, span } from '../test/fixtures/build-request.ts';
+import * as conventions from '../test/fixtures/llm-spans.ts';
 
 const SPANS_PER_REQUEST = 100;
 const REQUESTS = 50;
@@ -114,3 +117,16 @@ measure('protobufjs reflection Type.decode + toObject (no conversion)', bodies, 
   };
   return object.resourceSpans.reduce((n, rs) => n + rs.scopeSpans.reduce((m, ss) => m + ss.spans.length, 0), 0);
 });
+
+console.log('\ndecode + adapt per convention (test fixtures, 100 spans per request):');
+for (const [name, attributes] of Object.entries(conventions) as Array<[string, OtlpAttributesInput]>) {
+  const fixtureBodies = Array.from({ length: 30 }, () =>
+    requestOf(Array.from({ length: SPANS_PER_REQUEST }, () => span({ spanId: randomBytes(8), attributes }))),
+  );
+  const perSpan = Math.round((fixtureBodies[0]?.length ?? 0) / SPANS_PER_REQUEST);
+  measure(`  ${name.padEnd(20)} ${String(perSpan).padStart(5)} B/span`, fixtureBodies, (body) => {
+    const result = decodeOtlpTraces(body);
+    if (!result.ok) throw new Error(result.reason);
+    return result.spans.length;
+  });
+}

@@ -67,7 +67,7 @@ export function applyAdapters(
   for (const output of outputs) {
     if (output.removes !== undefined) for (const key of output.removes) delete attrs[key];
     // Adapter keys all start with "ag.", so plain assignment cannot hit __proto__.
-    Object.assign(attrs, output.attributes);
+    for (const [key, value] of output.attributes) attrs[key] = value;
     spanType = toSpanType(output.spanType) ?? spanType;
   }
   if (spanType !== undefined) attrs['ag.type.span'] = spanType;

@@ -17,7 +17,13 @@ export type {
   OtlpSpanInput,
 } from './encode-export-trace-service-request.ts';
 export { applyAdapters, SEMCONV_ADAPTERS } from './apply-adapters.ts';
-export type { AdapterContext, AdapterOutput, SemconvAdapter } from './adapters/semconv-adapter.ts';
+export type {
+  AdapterContext,
+  AdapterOutput,
+  SemconvAdapter,
+  SemconvAdapterDefinition,
+} from './adapters/semconv-adapter.ts';
 export type { FlatAttributes } from './flat-attributes.ts';
 export { inflateBody, DEFAULT_MAX_INFLATED_BYTES } from './inflate-body.ts';
 export type { InflateResult } from './inflate-body.ts';
+export { decodeRpcStatus, decodeExportTraceServiceResponse } from './decode-responses.ts';

@@ -1,8 +1,9 @@
 // Builds the infrastructure clients every service entry needs from parsed config, so the service
 // mains and the all-in-one entry compose the same pieces instead of copying them.
-import { topicsFor, type Topics } from '@llm/events';
+import { createRegistryFraming, topicsFor, type Topics } from '@llm/events';
 import { createKafkaClient, type KafkaClient, type KafkaClientKind } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
+import { withFraming } from './framed-kafka.ts';
 
 export interface KafkaConfig {
   KAFKA_BROKERS: string;
@@ -13,6 +14,7 @@ export interface KafkaConfig {
   KAFKA_SPANS_RETENTION_MS: number;
   KAFKA_DLQ_RETENTION_MS: number;
   KAFKA_CLIENT?: KafkaClientKind;
+  SCHEMA_REGISTRY_URL?: string;
 }
 
 export function topicsFromConfig(c: KafkaConfig): Topics {
@@ -25,15 +27,22 @@ export function topicsFromConfig(c: KafkaConfig): Topics {
   });
 }
 
-/** Connects to Kafka and makes sure the project's topics exist with their partitions and retention. */
+/**
+ * Connects to Kafka and makes sure the project's topics exist with their partitions and retention.
+ * With SCHEMA_REGISTRY_URL, event records are registered and framed through the registry.
+ */
 export async function connectKafka(c: KafkaConfig, log: Logger): Promise<{ kafka: KafkaClient; topics: Topics }> {
-  const kafka = await createKafkaClient({
+  const raw = await createKafkaClient({
     brokers: c.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean),
     clientId: c.KAFKA_CLIENT_ID,
     log: (level, msg, extra) => log[level](extra ?? {}, msg),
   }, c.KAFKA_CLIENT ?? 'kafkajs');
   const topics = topicsFromConfig(c);
-  const admin = await kafka.admin();
+  const admin = await raw.admin();
   try { await admin.ensureTopics(topics.all); } finally { await admin.close(); }
-  return { kafka, topics };
+  if (!c.SCHEMA_REGISTRY_URL) return { kafka: raw, topics };
+  const eventTopics = [topics.spans, topics.accounts];
+  const framing = await createRegistryFraming(c.SCHEMA_REGISTRY_URL, { topics: eventTopics });
+  log.info({ url: c.SCHEMA_REGISTRY_URL }, 'event schemas registered; records are framed');
+  return { kafka: withFraming(raw, framing, new Set(eventTopics)), topics };
 }

@@ -2,10 +2,16 @@
 // what a client states explicitly in ag.* wins over what the other adapters inferred.
 
 import type { JsonValue } from '@llm/span-model';
-import type { FlatAttributes } from '../flat-attributes.ts';
 import { toSpanType } from '../span-type.ts';
 import { parseJson } from './json-values.ts';
-import { NO_OUTPUT, type SemconvAdapter, type SemconvAdapterDefinition } from './semconv-adapter.ts';
+import { memoizeRename } from './memoize-rename.ts';
+import {
+  NO_ATTRIBUTES,
+  NO_OUTPUT,
+  type AdapterOutput,
+  type SemconvAdapter,
+  type SemconvAdapterDefinition,
+} from './semconv-adapter.ts';
 
 const JSON_TAG = '@ag.type=json:';
 const NONE_TAG = '@ag.type=none:';
@@ -34,58 +40,66 @@ const LEGACY_METRICS: ReadonlyArray<readonly [string, string]> = [
 /** The server recomputes durations; the SDK's accumulated one would only go to ag.unsupported. */
 const DROPPED = 'ag.metrics.acc.duration.total';
 
+/** `ag.<namespace>.…` → namespace. */
+const namespaceOf = memoizeRename((key) => {
+  const dot = key.indexOf('.', 3);
+  return dot < 0 ? key.slice(3) : key.slice(3, dot);
+}) as (key: string) => string;
+
+/** Current spelling of a legacy `ag.refs.*` / `ag.metrics.unit|acc.*` key; undefined if current. */
+const renamed = memoizeRename((key) => {
+  if (key.startsWith('ag.refs')) {
+    const references = `ag.references${key.slice('ag.refs'.length)}`;
+    return LEGACY_REFERENCES.get(references) ?? references;
+  }
+  for (const [legacy, current] of LEGACY_METRICS) {
+    if (key === legacy) return current;
+    if (key.startsWith(legacy) && key.charCodeAt(legacy.length) === 0x2e) return current + key.slice(legacy.length);
+  }
+  return undefined;
+});
+
 export const agentaDefaultAdapter: SemconvAdapter = (attrs, { keys }) => {
-  let out: FlatAttributes | undefined;
+  let out: Map<string, JsonValue> | undefined;
   let removes: string[] | undefined;
   let explicitType: string | undefined;
   let nodeType: string | undefined;
   for (const key of keys) {
     if (!key.startsWith('ag.')) continue;
     const raw = attrs[key] as JsonValue;
-    const dot = key.indexOf('.', 3);
-    const namespace = dot < 0 ? key.slice(3) : key.slice(3, dot);
+    const namespace = namespaceOf(key);
     if (namespace === 'references') {
-      const renamed = LEGACY_REFERENCES.get(key);
-      if (renamed !== undefined) {
+      const legacy = LEGACY_REFERENCES.get(key);
+      if (legacy !== undefined) {
         (removes ??= []).push(key);
-        (out ??= {})[renamed] = raw;
+        (out ??= new Map()).set(legacy, raw);
       }
       continue;
     }
     if (!DECODED_NAMESPACES.has(namespace)) continue;
     const value = decodeTagged(raw);
 
-    let target = key;
-    if (namespace === 'refs') {
-      target = `ag.references${key.slice('ag.refs'.length)}`;
-      target = LEGACY_REFERENCES.get(target) ?? target;
-    } else if (namespace === 'metrics') {
-      if (key === DROPPED) {
-        (removes ??= []).push(key);
-        continue;
-      }
-      target = renameMetric(key);
-    } else if (namespace === 'type') {
-      if (key === 'ag.type.span') explicitType = toSpanType(value);
-      else if (key === 'ag.type.node') {
-        nodeType = toSpanType(value);
-        // A valid node type is consumed into ag.type.span; an invalid one stays and is quarantined
-        // by span cleaning (ag.unsupported.type.node) instead of vanishing.
-        if (nodeType !== undefined) (removes ??= []).push(key);
-        continue;
-      }
-    }
-
-    if (target !== key) {
+    if (key === DROPPED) {
       (removes ??= []).push(key);
-      (out ??= {})[target] = value;
-    } else if (value !== raw) {
-      (out ??= {})[key] = value;
+      continue;
     }
+    if (key === 'ag.type.span') explicitType = toSpanType(value);
+    else if (key === 'ag.type.node') {
+      nodeType = toSpanType(value);
+      // A valid node type is consumed into ag.type.span; an invalid one stays and is quarantined
+      // by span cleaning (ag.unsupported.type.node) instead of vanishing.
+      if (nodeType !== undefined) (removes ??= []).push(key);
+      continue;
+    }
+    const target = renamed(key) ?? key;
+    if (target !== key) (removes ??= []).push(key);
+    // Written even when unchanged: an explicit ag.* attribute must win over what an earlier
+    // adapter derived for the same key.
+    (out ??= new Map()).set(target, value);
   }
   const spanType = explicitType ?? nodeType;
   if (out === undefined && removes === undefined && spanType === undefined) return NO_OUTPUT;
-  const result: { attributes: FlatAttributes; spanType?: string; removes?: readonly string[] } = { attributes: out ?? {} };
+  const result: { -readonly [K in keyof AdapterOutput]: AdapterOutput[K] } = { attributes: out ?? NO_ATTRIBUTES };
   if (spanType !== undefined) result.spanType = spanType;
   if (removes !== undefined) result.removes = removes;
   return result;
@@ -109,12 +123,4 @@ function decodeTagged(value: JsonValue): JsonValue {
     if (parsed !== undefined) return parsed;
   }
   return value;
-}
-
-function renameMetric(key: string): string {
-  for (const [legacy, current] of LEGACY_METRICS) {
-    if (key === legacy) return current;
-    if (key.startsWith(legacy) && key.charCodeAt(legacy.length) === 0x2e) return current + key.slice(legacy.length);
-  }
-  return key;
 }

@@ -5,9 +5,13 @@ import type { JsonValue } from '@llm/span-model';
 import type { FlatAttributes } from '../flat-attributes.ts';
 import { fromLogfireEvents, splitConversation, systemMessage, toChatMessages } from './genai-messages.ts';
 import { parseJsonOrKeep, toFiniteNumber } from './json-values.ts';
+import { memoizeRename } from './memoize-rename.ts';
 import { NO_OUTPUT, type SemconvAdapter, type SemconvAdapterDefinition } from './semconv-adapter.ts';
 
 const TOKENS = 'ag.metrics.tokens.incremental.';
+const PROMPT_TOKENS = `${TOKENS}prompt`;
+const COMPLETION_TOKENS = `${TOKENS}completion`;
+const TOTAL_TOKENS = `${TOKENS}total`;
 
 const OPERATION_TO_SPAN_TYPE: Readonly<Record<string, string>> = {
   chat: 'chat',
@@ -44,6 +48,12 @@ const EXACT: ReadonlyMap<string, string> = new Map([
 ]);
 
 const REQUEST = 'gen_ai.request.';
+const REQUEST_TYPE = 'gen_ai.request.type';
+
+/** `gen_ai.request.<param>` → `ag.meta.request.<param>`. */
+const requestParameter = memoizeRename((key) =>
+  key.startsWith(REQUEST) ? `ag.meta.request.${key.slice(REQUEST.length)}` : undefined,
+);
 
 /** Read by name in mapMessages; listed so that a span carrying only these still counts as GenAI. */
 const MESSAGE_KEYS: ReadonlySet<string> = new Set([
@@ -56,39 +66,37 @@ const MESSAGE_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 export const genAiSemconvAdapter: SemconvAdapter = (attrs, { keys }) => {
-  let out: FlatAttributes | undefined;
+  let out: Map<string, JsonValue> | undefined;
   let spanType: string | undefined;
   let isGenAi = false;
   for (const key of keys) {
     const mapped = EXACT.get(key);
     if (mapped !== undefined) {
-      (out ??= {})[mapped] = attrs[key] as JsonValue;
+      (out ??= new Map()).set(mapped, attrs[key] as JsonValue);
     } else if (MESSAGE_KEYS.has(key)) {
       isGenAi = true;
     } else if (key === 'gen_ai.operation.name') {
       const value = attrs[key];
       spanType = (typeof value === 'string' ? OPERATION_TO_SPAN_TYPE[value] : undefined) ?? 'task';
-    } else if (key.startsWith(REQUEST)) {
-      const name = key.slice(REQUEST.length);
-      if (name === 'type') {
-        const value = attrs[key];
-        if (typeof value === 'string') spanType = value;
-      } else {
-        (out ??= {})[`ag.meta.request.${name}`] = attrs[key] as JsonValue;
-      }
+    } else if (key === REQUEST_TYPE) {
+      const value = attrs[key];
+      if (typeof value === 'string') spanType = value;
+    } else {
+      const target = requestParameter(key);
+      if (target !== undefined) (out ??= new Map()).set(target, attrs[key] as JsonValue);
     }
   }
   // The data mappings below only make sense on spans that speak GenAI at all (upstream gates them
   // the same way); `events` in particular is too generic an attribute name to trust on its own.
   if (out === undefined && spanType === undefined && !isGenAi) return NO_OUTPUT;
-  out ??= {};
+  out ??= new Map();
 
-  const prompt = out[`${TOKENS}prompt`];
-  const completion = out[`${TOKENS}completion`];
-  if (out[`${TOKENS}total`] === undefined && prompt !== undefined && completion !== undefined) {
+  const prompt = out.get(PROMPT_TOKENS);
+  const completion = out.get(COMPLETION_TOKENS);
+  if (!out.has(TOTAL_TOKENS) && prompt !== undefined && completion !== undefined) {
     const p = toFiniteNumber(prompt);
     const c = toFiniteNumber(completion);
-    if (p !== undefined && c !== undefined) out[`${TOKENS}total`] = p + c;
+    if (p !== undefined && c !== undefined) out.set(TOTAL_TOKENS, p + c);
   }
 
   mapMessages(attrs, out);
@@ -102,37 +110,36 @@ export const genAiSemconv: SemconvAdapterDefinition = {
 };
 
 /** Later sources win: Logfire v1 events, then semconv messages, then agent runs, then tool calls. */
-function mapMessages(attrs: Readonly<FlatAttributes>, out: FlatAttributes): void {
+function mapMessages(attrs: Readonly<FlatAttributes>, out: Map<string, JsonValue>): void {
   const logfire = fromLogfireEvents(attrs['events'] ?? attrs['all_messages_events']);
   if (logfire !== undefined) {
-    if (logfire.prompt.length > 0) out['ag.data.inputs.prompt'] = logfire.prompt;
-    if (logfire.completion.length > 0) out['ag.data.outputs.completion'] = logfire.completion;
+    if (logfire.prompt.length > 0) out.set('ag.data.inputs.prompt', logfire.prompt);
+    if (logfire.completion.length > 0) out.set('ag.data.outputs.completion', logfire.completion);
   }
 
   const input = toChatMessages(attrs['gen_ai.input.messages']);
   const system = systemMessage(attrs['gen_ai.system_instructions']);
   if (input !== undefined || system !== undefined) {
-    out['ag.data.inputs.prompt'] = system === undefined ? (input ?? []) : [system, ...(input ?? [])];
+    out.set('ag.data.inputs.prompt', system === undefined ? (input ?? []) : [system, ...(input ?? [])]);
   }
   const output = toChatMessages(attrs['gen_ai.output.messages']);
-  if (output !== undefined) out['ag.data.outputs.completion'] = output;
+  if (output !== undefined) out.set('ag.data.outputs.completion', output);
 
   const conversation = toChatMessages(attrs['pydantic_ai.all_messages']);
   if (conversation !== undefined) {
     const { prompt, completion } = splitConversation(conversation);
-    out['ag.data.inputs.prompt'] = prompt;
-    if (completion.length > 0) out['ag.data.outputs.completion'] = completion;
+    out.set('ag.data.inputs.prompt', prompt);
+    if (completion.length > 0) out.set('ag.data.outputs.completion', completion);
     else if (attrs['final_result'] !== undefined) {
-      out['ag.data.outputs.completion'] = [{ role: 'assistant', content: attrs['final_result'] }];
+      out.set('ag.data.outputs.completion', [{ role: 'assistant', content: attrs['final_result'] }]);
     }
   }
 
   const toolName = attrs['gen_ai.tool.name'];
   if (toolName !== undefined) {
     const args = attrs['gen_ai.tool.call.arguments'] ?? attrs['tool_arguments'];
-    out['ag.data.inputs'] =
-      args === undefined ? { name: toolName } : { name: toolName, arguments: parseJsonOrKeep(args) };
+    out.set('ag.data.inputs', args === undefined ? { name: toolName } : { name: toolName, arguments: parseJsonOrKeep(args) });
     const result = attrs['gen_ai.tool.call.result'] ?? attrs['tool_response'];
-    if (result !== undefined) out['ag.data.outputs'] = parseJsonOrKeep(result);
+    if (result !== undefined) out.set('ag.data.outputs', parseJsonOrKeep(result));
   }
 }

@@ -2,7 +2,7 @@ import type { JsonObject, JsonValue } from '@llm/span-model';
 
 /** `value` parsed as JSON when it is a string that parses, else undefined. */
 export function parseJson(value: JsonValue | undefined): JsonValue | undefined {
-  if (typeof value !== 'string') return undefined;
+  if (typeof value !== 'string' || !mayBeJson(value)) return undefined;
   try {
     return JSON.parse(value) as JsonValue;
   } catch {
@@ -28,4 +28,18 @@ export function toFiniteNumber(value: JsonValue | undefined): number | undefined
     return Number.isFinite(n) ? n : undefined;
   }
   return undefined;
+}
+
+/**
+ * Cheap screen before JSON.parse: plain text ("sunny, 21°C") is common in these attributes, and a
+ * thrown SyntaxError costs far more than the parse itself.
+ */
+function mayBeJson(text: string): boolean {
+  let i = 0;
+  while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x0a || text.charCodeAt(i) === 0x09 || text.charCodeAt(i) === 0x0d)) i++;
+  const c = text.charCodeAt(i);
+  if (c === 0x7b /* { */ || c === 0x5b /* [ */ || c === 0x22 /* " */ || c === 0x2d /* - */) return true;
+  if (c >= 0x30 && c <= 0x39) return true;
+  const rest = text.trim();
+  return rest === 'true' || rest === 'false' || rest === 'null';
 }

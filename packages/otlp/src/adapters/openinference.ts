@@ -1,10 +1,10 @@
 // OpenInference (Arize Phoenix instrumentations). Reference §3.4 (2).
 
 import type { JsonValue } from '@llm/span-model';
-import type { FlatAttributes } from '../flat-attributes.ts';
 import { parseJson } from './json-values.ts';
+import { memoizeRename } from './memoize-rename.ts';
 import { PrefixMap, prefixTarget } from './prefix-map.ts';
-import { NO_OUTPUT, type SemconvAdapter, type SemconvAdapterDefinition } from './semconv-adapter.ts';
+import { NO_ATTRIBUTES, NO_OUTPUT, type SemconvAdapter, type SemconvAdapterDefinition } from './semconv-adapter.ts';
 
 const KIND_TO_SPAN_TYPE: Readonly<Record<string, string>> = {
   CHAIN: 'chain',
@@ -84,64 +84,64 @@ const TOKEN_DETAIL_NAMES: Readonly<Record<string, string>> = {
   'completion_details.reasoning': 'reasoning',
 };
 
+/** Every plain rename of this convention: exact keys, message and token families, prefixes. */
+const renamed = memoizeRename((key) => {
+  const exact = EXACT.get(key);
+  if (exact !== undefined) return exact;
+  if (key.startsWith(INPUT_MESSAGES)) return `ag.data.inputs.prompt.${messageSuffix(key.slice(INPUT_MESSAGES.length))}`;
+  if (key.startsWith(OUTPUT_MESSAGES)) {
+    return `ag.data.outputs.completion.${messageSuffix(key.slice(OUTPUT_MESSAGES.length))}`;
+  }
+  if (key.startsWith(TOKEN_COUNT)) {
+    const name = key.slice(TOKEN_COUNT.length);
+    return `ag.metrics.tokens.incremental.${TOKEN_DETAIL_NAMES[name] ?? name.replaceAll('.', '_')}`;
+  }
+  const index = TOOL_SCHEMA.exec(key)?.[1];
+  if (index !== undefined) return `ag.data.inputs.tools.${index}`;
+  return prefixTarget(key, PREFIXES);
+});
+
 export const openInferenceAdapter: SemconvAdapter = (attrs, { keys }) => {
-  let out: FlatAttributes | undefined;
+  let out: Map<string, JsonValue> | undefined;
   let spanType: string | undefined;
+  // input.value / output.value are held back: for chat spans with messages they are not written.
+  let inputValue: JsonValue | undefined;
+  let outputValue: JsonValue | undefined;
   let hasInputMessages = false;
   let hasOutputMessages = false;
   for (const key of keys) {
-    const mapped = EXACT.get(key);
-    if (mapped !== undefined) {
-      (out ??= {})[mapped] = attrs[key] as JsonValue;
-    } else if (key === 'openinference.span.kind') {
+    if (key === 'openinference.span.kind') {
       const value = attrs[key];
       if (typeof value === 'string') spanType = KIND_TO_SPAN_TYPE[value.toUpperCase()] ?? spanType;
-    } else if (key.startsWith('llm.')) {
-      if (key.startsWith(INPUT_MESSAGES)) {
-        (out ??= {})[`ag.data.inputs.prompt.${messageSuffix(key.slice(INPUT_MESSAGES.length))}`] = attrs[key] as JsonValue;
-        hasInputMessages = true;
-      } else if (key.startsWith(OUTPUT_MESSAGES)) {
-        (out ??= {})[`ag.data.outputs.completion.${messageSuffix(key.slice(OUTPUT_MESSAGES.length))}`] =
-          attrs[key] as JsonValue;
-        hasOutputMessages = true;
-      } else if (key.startsWith(TOKEN_COUNT)) {
-        const name = key.slice(TOKEN_COUNT.length);
-        (out ??= {})[`ag.metrics.tokens.incremental.${TOKEN_DETAIL_NAMES[name] ?? name.replaceAll('.', '_')}`] =
-          attrs[key] as JsonValue;
-      } else if (key.startsWith('llm.tools.')) {
-        const index = TOOL_SCHEMA.exec(key)?.[1];
-        if (index !== undefined) {
-          // The schema is the whole OpenAI tool object as JSON; unparseable text is kept verbatim.
-          const value = attrs[key] as JsonValue;
-          const parsed = parseJson(value);
-          if (typeof parsed === 'object' && parsed !== null) (out ??= {})[`ag.data.inputs.tools.${index}`] = parsed;
-          else (out ??= {})[`ag.data.inputs.tools.${index}.tool.json_schema`] = value;
-        }
-      }
+      continue;
+    }
+    const target = renamed(key);
+    if (target === undefined) continue;
+    const value = attrs[key] as JsonValue;
+    if (target === 'ag.data.inputs') inputValue = value;
+    else if (target === 'ag.data.outputs') outputValue = value;
+    else if (key.startsWith('llm.tools.')) {
+      // The schema is the whole OpenAI tool object as JSON; unparseable text is kept verbatim.
+      const parsed = parseJson(value);
+      if (typeof parsed === 'object' && parsed !== null) (out ??= new Map()).set(target, parsed);
+      else (out ??= new Map()).set(`${target}.tool.json_schema`, value);
     } else {
-      const target = prefixTarget(key, PREFIXES);
-      if (target !== undefined) (out ??= {})[target] = attrs[key] as JsonValue;
+      (out ??= new Map()).set(target, value);
+      if (key.startsWith(INPUT_MESSAGES)) hasInputMessages = true;
+      else if (key.startsWith(OUTPUT_MESSAGES)) hasOutputMessages = true;
     }
   }
-  if (out === undefined) return spanType === undefined ? NO_OUTPUT : { attributes: {}, spanType };
   // Structured messages describe chat/completion I/O better than the generic input/output values.
-  if (spanType === 'chat' || spanType === 'completion') {
-    if (hasInputMessages) delete out['ag.data.inputs'];
-    if (hasOutputMessages) delete out['ag.data.outputs'];
-  }
+  const messageSpan = spanType === 'chat' || spanType === 'completion';
+  if (inputValue !== undefined && !(messageSpan && hasInputMessages)) (out ??= new Map()).set('ag.data.inputs', inputValue);
+  if (outputValue !== undefined && !(messageSpan && hasOutputMessages)) (out ??= new Map()).set('ag.data.outputs', outputValue);
+  if (out === undefined) return spanType === undefined ? NO_OUTPUT : { attributes: NO_ATTRIBUTES, spanType };
   return spanType === undefined ? { attributes: out } : { attributes: out, spanType };
 };
 
 export const openInference: SemconvAdapterDefinition = {
   name: 'openinference',
-  handlesKey: (key) =>
-    EXACT.has(key) ||
-    key === 'openinference.span.kind' ||
-    key.startsWith(INPUT_MESSAGES) ||
-    key.startsWith(OUTPUT_MESSAGES) ||
-    key.startsWith(TOKEN_COUNT) ||
-    TOOL_SCHEMA.test(key) ||
-    prefixTarget(key, PREFIXES) !== undefined,
+  handlesKey: (key) => key === 'openinference.span.kind' || renamed(key) !== undefined,
   adapt: openInferenceAdapter,
 };
 

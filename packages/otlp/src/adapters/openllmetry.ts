@@ -1,10 +1,10 @@
 // OpenLLMetry / Traceloop (`traceloop.*`, `llm.*`, legacy `gen_ai.prompt.N.*`). Reference §3.4 (1).
 
 import type { JsonValue } from '@llm/span-model';
-import type { FlatAttributes } from '../flat-attributes.ts';
 import { isJsonObject, parseJson } from './json-values.ts';
+import { memoizeRename } from './memoize-rename.ts';
 import { PrefixMap, prefixTarget } from './prefix-map.ts';
-import { NO_OUTPUT, type SemconvAdapter, type SemconvAdapterDefinition } from './semconv-adapter.ts';
+import { NO_ATTRIBUTES, NO_OUTPUT, type SemconvAdapter, type SemconvAdapterDefinition } from './semconv-adapter.ts';
 
 const TOKENS = 'ag.metrics.tokens.incremental.';
 
@@ -36,27 +36,29 @@ const PREFIXES = new PrefixMap([
   ['llm.request.tools', 'ag.data.inputs.tools'],
 ]);
 
+const prefixRenamed = memoizeRename((key) => prefixTarget(key, PREFIXES));
+
 export const openLlmetryAdapter: SemconvAdapter = (attrs, { keys }) => {
-  let out: FlatAttributes | undefined;
+  let out: Map<string, JsonValue> | undefined;
   let spanType: string | undefined;
   for (const key of keys) {
     const mapped = EXACT.get(key);
     if (mapped !== undefined) {
-      (out ??= {})[mapped] = attrs[key] as JsonValue;
+      (out ??= new Map()).set(mapped, attrs[key] as JsonValue);
     } else if (TYPE_KEYS.has(key)) {
       const value = attrs[key];
       if (typeof value === 'string') spanType = value;
     } else if (key === 'traceloop.entity.input') {
-      (out ??= {})['ag.data.inputs'] = entityPayload(attrs[key] as JsonValue, 'inputs');
+      (out ??= new Map()).set('ag.data.inputs', entityPayload(attrs[key] as JsonValue, 'inputs'));
     } else if (key === 'traceloop.entity.output') {
-      (out ??= {})['ag.data.outputs'] = entityPayload(attrs[key] as JsonValue, 'outputs');
+      (out ??= new Map()).set('ag.data.outputs', entityPayload(attrs[key] as JsonValue, 'outputs'));
     } else {
-      const target = prefixTarget(key, PREFIXES);
-      if (target !== undefined) (out ??= {})[target] = attrs[key] as JsonValue;
+      const target = prefixRenamed(key);
+      if (target !== undefined) (out ??= new Map()).set(target, attrs[key] as JsonValue);
     }
   }
   if (out === undefined && spanType === undefined) return NO_OUTPUT;
-  return spanType === undefined ? { attributes: out ?? {} } : { attributes: out ?? {}, spanType };
+  return spanType === undefined ? { attributes: out ?? NO_ATTRIBUTES } : { attributes: out ?? NO_ATTRIBUTES, spanType };
 };
 
 /**
@@ -78,6 +80,6 @@ export const openLlmetry: SemconvAdapterDefinition = {
     TYPE_KEYS.has(key) ||
     key === 'traceloop.entity.input' ||
     key === 'traceloop.entity.output' ||
-    prefixTarget(key, PREFIXES) !== undefined,
+    prefixRenamed(key) !== undefined,
   adapt: openLlmetryAdapter,
 };

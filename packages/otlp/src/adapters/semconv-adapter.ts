@@ -1,3 +1,4 @@
+import type { JsonValue } from '@llm/span-model';
 import type { FlatAttributes } from '../flat-attributes.ts';
 
 export interface AdapterContext {
@@ -11,8 +12,12 @@ export interface AdapterContext {
 
 /** What one semantic-convention adapter derives from a span's raw flat attributes. */
 export interface AdapterOutput {
-  /** `ag.*` keys to set (flat dotted keys; values may be objects or arrays). */
-  readonly attributes: FlatAttributes;
+  /**
+   * `ag.*` keys to set (flat dotted keys; values may be objects or arrays), in the order they should
+   * be appended. A Map because merging a Map into the span's attributes is several times cheaper
+   * than Object.assign from a large object.
+   */
+  readonly attributes: ReadonlyMap<string, JsonValue>;
   /** Span type the adapter derived, not yet validated or lower-cased. */
   readonly spanType?: string;
   /** Raw keys this adapter renamed (legacy `ag.*` spellings); they are removed from the output. */
@@ -29,5 +34,8 @@ export interface SemconvAdapterDefinition {
   readonly adapt: SemconvAdapter;
 }
 
+/** Shared empty attribute set, for outputs that only carry a span type. */
+export const NO_ATTRIBUTES: ReadonlyMap<string, JsonValue> = new Map();
+
 /** Shared result for spans an adapter has nothing to say about: no allocation on the common path. */
-export const NO_OUTPUT: AdapterOutput = Object.freeze({ attributes: Object.freeze({}) as FlatAttributes });
+export const NO_OUTPUT: AdapterOutput = Object.freeze({ attributes: NO_ATTRIBUTES });

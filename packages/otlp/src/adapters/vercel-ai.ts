@@ -1,11 +1,14 @@
 // Vercel AI SDK telemetry (`ai.*` attributes). Reference §3.4 (4).
 
 import type { JsonObject, JsonValue } from '@llm/span-model';
-import type { FlatAttributes } from '../flat-attributes.ts';
 import { isJsonObject, parseJsonOrKeep, toFiniteNumber } from './json-values.ts';
-import { NO_OUTPUT, type SemconvAdapter, type SemconvAdapterDefinition } from './semconv-adapter.ts';
+import { memoizeRename } from './memoize-rename.ts';
+import { NO_ATTRIBUTES, NO_OUTPUT, type SemconvAdapter, type SemconvAdapterDefinition } from './semconv-adapter.ts';
 
 const TOKENS = 'ag.metrics.tokens.incremental.';
+const PROMPT_TOKENS = `${TOKENS}prompt`;
+const COMPLETION_TOKENS = `${TOKENS}completion`;
+const TOTAL_TOKENS = `${TOKENS}total`;
 
 const EXACT: ReadonlyMap<string, string> = new Map([
   ['ai.model.id', 'ag.meta.request.model'],
@@ -33,8 +36,14 @@ const SETTING_NAMES: Readonly<Record<string, string>> = {
 
 const SETTINGS = 'ai.settings.';
 
+/** `ai.settings.maxRetries` → `ag.meta.request.max_retries`. */
+const setting = memoizeRename((key) => {
+  const name = key.slice(SETTINGS.length);
+  return `ag.meta.request.${SETTING_NAMES[name] ?? snakeCase(name)}`;
+}) as (key: string) => string;
+
 export const vercelAiAdapter: SemconvAdapter = (attrs, { keys }) => {
-  let out: FlatAttributes | undefined;
+  let out: Map<string, JsonValue> | undefined;
   let spanType: string | undefined;
   // Response parts are combined after the loop: they share ag.data.outputs.
   let text: JsonValue | undefined;
@@ -47,7 +56,7 @@ export const vercelAiAdapter: SemconvAdapter = (attrs, { keys }) => {
     const value = attrs[key] as JsonValue;
     const mapped = EXACT.get(key);
     if (mapped !== undefined) {
-      (out ??= {})[mapped] = value;
+      (out ??= new Map()).set(mapped, value);
       continue;
     }
     switch (key) {
@@ -55,10 +64,10 @@ export const vercelAiAdapter: SemconvAdapter = (attrs, { keys }) => {
         spanType = operationSpanType(value);
         break;
       case 'ai.prompt':
-        (out ??= {})['ag.data.inputs'] = parseJsonOrKeep(value);
+        (out ??= new Map()).set('ag.data.inputs', parseJsonOrKeep(value));
         break;
       case 'ai.prompt.messages':
-        (out ??= {})['ag.data.inputs.prompt'] = parseJsonOrKeep(value);
+        (out ??= new Map()).set('ag.data.inputs.prompt', parseJsonOrKeep(value));
         break;
       case 'ai.response.text':
         text = value;
@@ -73,32 +82,29 @@ export const vercelAiAdapter: SemconvAdapter = (attrs, { keys }) => {
         reasoning = value;
         break;
       case 'ai.response.finishReason':
-        (out ??= {})['ag.meta.response.finish_reasons'] = [value];
+        (out ??= new Map()).set('ag.meta.response.finish_reasons', [value]);
         break;
       case 'ai.toolCall.args':
       case 'ai.toolCall.input':
-        (out ??= {})['ag.data.inputs.args'] = parseJsonOrKeep(value);
+        (out ??= new Map()).set('ag.data.inputs.args', parseJsonOrKeep(value));
         break;
       case 'ai.toolCall.result':
       case 'ai.toolCall.output':
         toolResult = parseJsonOrKeep(value);
         break;
       default:
-        if (key.startsWith(SETTINGS)) {
-          const name = key.slice(SETTINGS.length);
-          (out ??= {})[`ag.meta.request.${SETTING_NAMES[name] ?? snakeCase(name)}`] = value;
-        }
+        if (key.startsWith(SETTINGS)) (out ??= new Map()).set(setting(key), value);
     }
   }
   const outputs = combineOutputs(text ?? object ?? toolResult, toolCalls, reasoning);
-  if (outputs !== undefined) (out ??= {})['ag.data.outputs'] = outputs;
-  if (out === undefined) return spanType === undefined ? NO_OUTPUT : { attributes: {}, spanType };
+  if (outputs !== undefined) (out ??= new Map()).set('ag.data.outputs', outputs);
+  if (out === undefined) return spanType === undefined ? NO_OUTPUT : { attributes: NO_ATTRIBUTES, spanType };
 
   // The SDK (v4) reports no total; roll-ups and analytics need one.
-  const prompt = toFiniteNumber(out[`${TOKENS}prompt`]);
-  const completion = toFiniteNumber(out[`${TOKENS}completion`]);
-  if (out[`${TOKENS}total`] === undefined && prompt !== undefined && completion !== undefined) {
-    out[`${TOKENS}total`] = prompt + completion;
+  const prompt = toFiniteNumber(out.get(PROMPT_TOKENS));
+  const completion = toFiniteNumber(out.get(COMPLETION_TOKENS));
+  if (!out.has(TOTAL_TOKENS) && prompt !== undefined && completion !== undefined) {
+    out.set(TOTAL_TOKENS, prompt + completion);
   }
   return spanType === undefined ? { attributes: out } : { attributes: out, spanType };
 };

@@ -3,6 +3,9 @@
 import { encodeEvent, spansKey, type SpanRecord, type Topics } from '@llm/events';
 import type { OutgoingRecord, Producer } from '@llm/kafka';
 import { unavailable } from '@llm/errors';
+import { counter } from '@llm/metrics';
+
+const accepted = counter('spans_accepted_total', 'Spans acknowledged by Kafka on the ingest paths.');
 
 export interface AppendMeta {
   projectId: string;
@@ -17,10 +20,13 @@ export class SpanAppender {
   async upsert(byTrace: Map<string, SpanRecord[]>, meta: AppendMeta): Promise<void> {
     const records: OutgoingRecord[] = [];
     const timeUs = Date.now() * 1000;
+    let n = 0;
     for (const [traceId, spans] of byTrace) {
+      n += spans.length;
       records.push({ key: spansKey(meta.projectId, traceId), value: encodeEvent('tracing.spans.upserted', { trace_id: traceId, spans }, this.metaOf(meta, traceId, timeUs)) });
     }
     await this.send(records);
+    accepted(n);
   }
 
   async replace(traceId: string, spans: SpanRecord[], meta: AppendMeta): Promise<void> {

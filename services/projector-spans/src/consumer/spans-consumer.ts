@@ -11,6 +11,10 @@ import type { SpanRow } from '../domain/span-row.ts';
 import { loadTraces } from '../adapters/span-store.ts';
 import { BatchingWriter } from '../adapters/batching-writer.ts';
 import { TraceCache } from './trace-cache.ts';
+import { counter } from '@llm/metrics';
+
+const rowsWritten = counter('projector_span_rows_written_total', 'Span rows (including re-rolled ancestors and tombstones) written to ClickHouse.');
+const deadLettered = counter('projector_span_records_dead_lettered_total', 'Spans-topic records sent to the dead-letter topic.');
 
 type TraceEvent = DecodedEvent<'tracing.spans.upserted'> | DecodedEvent<'tracing.trace.replaced'> | DecodedEvent<'tracing.trace.deleted'>;
 
@@ -49,6 +53,7 @@ export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
   async function deadLetter(rec: IncomingRecord, error: string): Promise<void> {
     log.error({ topic: rec.topic, partition: rec.partition, offset: rec.offset.toString(), error }, 'span record dead-lettered');
     await sendToDlq(deps.producer, topics.dlq(topics.spans), rec, error);
+    deadLettered();
   }
 
   async function apply(batch: IncomingBatch): Promise<void> {
@@ -100,6 +105,7 @@ export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
       cache.clear();
       throw err;
     }
+    rowsWritten(writes.length);
     cache.evict(writer.flushedSeq);
     deps.onApplied?.(batch);
   }

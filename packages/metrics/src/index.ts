@@ -1,0 +1,1 @@
+export { counter, renderMetrics } from './counters.ts';

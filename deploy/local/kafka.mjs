@@ -79,7 +79,7 @@ export async function startKafka({ dataDir, port, controllerPort, log = console.
   const jvm = [`-Xmx${heap}`, `-Xms${heap}`, '-XX:+UseG1GC', `-Dlog4j2.configurationFile=${path.join(kafkaDir, 'log4j2.yaml')}`];
   if (!existsSync(path.join(logDir, 'meta.properties'))) {
     const clusterId = randomBytes(16).toString('base64url');
-    const f = spawnSync('java', [...jvm, ...cp, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props], { encoding: 'utf8' });
+    const f = spawnSync('java', [...jvm, ...cp, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', props], { encoding: 'utf8' });
     if (f.status !== 0) throw new Error(`kafka storage format failed: ${f.stderr || f.stdout}`);
   }
   const child = spawn('java', [...jvm, ...cp, 'kafka.Kafka', props], { stdio: ['ignore', 'pipe', 'pipe'] });

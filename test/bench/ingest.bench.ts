@@ -20,6 +20,7 @@ const { values: opt } = parseArgs({ options: {
   connections: { type: 'string', default: '8' },
   client: { type: 'string', default: 'kafkajs' },
   profile: { type: 'boolean', default: false },
+  replay: { type: 'boolean', default: false },
 } });
 const SECONDS = Number(opt.seconds);
 const RATE = Number(opt.rate);
@@ -56,6 +57,14 @@ const rssTimer = setInterval(() => {
     if (m) peakRss = Math.max(peakRss, Number(m[1]) * 1024);
   } catch { /* exited */ }
 }, 250);
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch { return NaN; }
+}
 
 async function shutdown(): Promise<void> {
   clearInterval(rssTimer);
@@ -181,6 +190,7 @@ async function metric(name: string): Promise<number> {
 
 console.log(`bench: ${SECONDS}s at ${RATE} spans/s target, ${CONNS} connections, ${SPANS_PER_REQ} spans/request, ~${Math.round(avgSpanBytes)} B/span, kafka client ${opt.client}`);
 const poller = pollVisibility();
+const cpu0 = { server: cpuSeconds(server.pid), kafka: cpuSeconds(kafka.pid), bench: process.cpuUsage() };
 const start = performance.now();
 const written0 = await metric('projector_span_rows_written_total');
 const visibleSamples: Array<{ t: number; n: number }> = [];
@@ -198,9 +208,13 @@ while (performance.now() - start < SECONDS * 1000) {
 }
 await Promise.all(inflight);
 const acceptEnd = performance.now();
+const benchCpu = process.cpuUsage(cpu0.bench);
+const cpu = { server: cpuSeconds(server.pid) - cpu0.server, kafka: cpuSeconds(kafka.pid) - cpu0.kafka, bench: (benchCpu.user + benchCpu.system) / 1e6 };
+const loadSecs = (acceptEnd - start) / 1000;
+console.log(`  load done: ${Math.round(acceptedSpans / loadSecs)} spans/s accepted; server CPU ${(cpu.server / loadSecs * 100).toFixed(0)}%, ${(cpu.server * 1e6 / acceptedSpans).toFixed(0)} µs/span; draining …`);
 // Drain: wait until every accepted span is visible (bounded).
 const expected = acceptedSpans;
-const drainDeadline = performance.now() + 120_000;
+const drainDeadline = performance.now() + Number(process.env.BENCH_DRAIN_MS ?? 120_000);
 while ((await metric('projector_span_rows_written_total')) - written0 < expected && performance.now() < drainDeadline) await new Promise((r) => setTimeout(r, 250));
 const visibleEnd = performance.now();
 clearInterval(sampler);
@@ -220,7 +234,19 @@ console.log(`
   accept latency          p50 ${pct(acceptLat, 50).toFixed(1)} ms   p99 ${pct(acceptLat, 99).toFixed(1)} ms
   accept→visible lag      p50 ${pct(lags, 50).toFixed(0)} ms   p99 ${pct(lags, 99).toFixed(0)} ms   (${lags.length} probe traces)
   server peak RSS         ${(peakRss / 1024 / 1024).toFixed(0)} MiB
+  CPU while loading       server ${(cpu.server / loadSecs * 100).toFixed(0)}%  kafka ${(cpu.kafka / loadSecs * 100).toFixed(0)}%  generator ${(cpu.bench / loadSecs * 100).toFixed(0)}%  (of 200% on 2 cores); server ${(cpu.server * 1e6 / acceptedSpans).toFixed(0)} µs CPU per span
   protobufjs decode       ${fmt(protobufjsRate)} spans/s (same bodies, reflection decode, one core)
 `);
+if (opt.replay) {
+  // Projector throughput alone: rebuild the span table from everything the run produced.
+  const c0 = cpuSeconds(server.pid);
+  const r0 = performance.now();
+  const res = await fetch(`${base}/admin/replay/spans`, { method: 'POST', headers: { Authorization: `Access ${adminToken}` } });
+  const lines = (await res.text()).trim().split('\n');
+  const secs = (performance.now() - r0) / 1000;
+  const last = JSON.parse(lines[lines.length - 1]!) as { result?: { records: number; rows: number }; error?: string };
+  const rows = last.result?.rows ?? 0;
+  console.log(`  replay                  ${fmt(rows / secs)} spans/s (${fmt(rows)} spans in ${secs.toFixed(1)} s), server ${((cpuSeconds(server.pid) - c0) * 1e6 / rows).toFixed(0)} µs CPU per span${last.error ? ` ERROR ${last.error}` : ''}`);
+}
 await shutdown();
 process.exit(0);

@@ -31,7 +31,7 @@ export const envFragments = {
     KAFKA_ACCOUNTS_PARTITIONS: positiveInt.default(3),
     KAFKA_SPANS_RETENTION_MS: z.coerce.number().int().default(7 * 24 * 3600 * 1000),
     KAFKA_DLQ_RETENTION_MS: z.coerce.number().int().default(14 * 24 * 3600 * 1000),
-    KAFKA_CLIENT: z.enum(['kafkajs', 'platformatic']).default('kafkajs'),
+    KAFKA_CLIENT: z.enum(['kafkajs', 'platformatic']).default('platformatic'),
     SCHEMA_REGISTRY_URL: z.string().url().optional(),
   }),
   postgres: z.object({ DATABASE_URL: z.string().url() }),

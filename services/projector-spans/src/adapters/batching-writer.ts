@@ -35,8 +35,8 @@ export class BatchingWriter<T extends object> {
       this.pending.rows.push(...rows);
       this.pending.waiters.push({ resolve, reject });
       this.writeSeq++;
-      if (this.pending.rows.length >= (this.opts.maxRows ?? 20_000)) this.flushSoon(0);
-      else if (!this.timer) this.flushSoon(this.opts.maxDelayMs ?? 150);
+      if (this.pending.rows.length >= (this.opts.maxRows ?? 50_000)) this.flushSoon(0);
+      else if (!this.timer) this.flushSoon(this.opts.maxDelayMs ?? 300);
     });
   }
 

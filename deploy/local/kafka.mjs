@@ -89,6 +89,9 @@ export async function startKafka({ dataDir, port, controllerPort, log = console.
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const exited = new Promise((resolve) => child.on('exit', (code) => { alive = false; resolve(code); }));
+  // If the owning process ends without stop() (crash, another library calling process.exit), the
+  // broker still gets its SIGTERM and shuts down cleanly on its own.
+  process.on('exit', () => { if (alive) child.kill('SIGTERM'); });
   try {
     await waitForPort(port, { name: 'kafka', isAlive: () => alive, timeoutMs: 90_000 });
   } catch (err) {

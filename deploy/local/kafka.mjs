@@ -72,7 +72,8 @@ export async function startKafka({ dataDir, port, controllerPort, log = console.
     'share.coordinator.state.topic.replication.factor=1',
     'share.coordinator.state.topic.min.isr=1',
     'group.initial.rebalance.delay.ms=0',
-    'log.flush.interval.ms=1000',
+    'message.max.bytes=8388608',
+    'replica.fetch.max.bytes=8388608',
     '',
   ].join('\n'));
   const cp = ['-cp', path.join(jarDir, '*')];

@@ -89,6 +89,22 @@ describe('native ingest', () => {
     expect(got.body.spans.map((s: { span_id: string }) => s.span_id)).toEqual([good]);
   });
 
+  it('when one trace is larger than a Kafka record may be, then it is split and read back whole', async () => {
+    const trace_id = hex(16);
+    const root = hex(8);
+    const big = 'x'.repeat(12_000);
+    const spans = [{ trace_id, span_id: root, span_name: 'root' }, ...Array.from({ length: 250 }, (_, i) => ({
+      trace_id, span_id: hex(8), parent_id: root, span_name: `c${i}`, attributes: { 'ag.data.outputs': big, 'ag.metrics.tokens.incremental.total': 1 },
+    }))];
+    const r = await call('POST', '/tracing/spans/ingest', { spans });
+    expect(r.status).toBe(202);
+    expect(r.body.count).toBe(251);
+    const got = await eventually(() => call('GET', `/spans/${trace_id}/${root}`), (x) => x.body.span?.attributes.ag.metrics.tokens.cumulative?.total === 250, 30_000);
+    expect(got.body.span.attributes.ag.metrics.tokens.cumulative.total).toBe(250);
+    const all = await call('GET', `/spans/?trace_id=${trace_id}`);
+    expect(all.body.count).toBe(251);
+  });
+
   it('when the body has the wrong shape, then 422 in the HTTPValidationError shape', async () => {
     const r = await call('POST', '/tracing/spans/ingest', { spans: [{ span_id: hex(8), span_kind: 'NOPE' }] });
     expect(r.status).toBe(422);

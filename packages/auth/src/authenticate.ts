@@ -2,7 +2,7 @@
 // reference's legacy form) and for operator routes (`Authorization: Access <ADMIN_TOKEN>`).
 // Resolved scopes are cached briefly: the ingest hot path must not hit Postgres per request.
 import type { NextFunction, Request, Response } from 'express';
-import { unauthenticated } from '@llm/errors';
+import { unauthenticated, unavailable } from '@llm/errors';
 import { parseApiKey, safeEqual } from './api-key.ts';
 
 export interface Scope {
@@ -44,7 +44,13 @@ export function apiKeyAuthenticator(opts: AuthenticatorOptions) {
     const hit = cache.get(ck);
     const now = Date.now();
     if (hit && hit.until > now) return hit.scope;
-    const scope = await opts.lookup(parsed.prefix, parsed.secretHash);
+    let scope: Scope | undefined;
+    try {
+      scope = await opts.lookup(parsed.prefix, parsed.secretHash);
+    } catch (err) {
+      // The key store being unreachable is not a credential problem: 503 makes clients retry.
+      throw unavailable('auth_unavailable', 'Credentials cannot be checked right now; retry shortly.', err);
+    }
     if (cache.size >= max) cache.delete(cache.keys().next().value!);
     // Misses are cached for a shorter time so a just-created key works almost at once.
     cache.set(ck, { scope, until: now + (scope ? ttl : Math.min(ttl, 1_000)) });

@@ -6,7 +6,11 @@ export interface TopicSpec {
   partitions: number;
   retentionMs: number; // -1 = forever
   cleanupPolicy: 'delete' | 'compact';
+  maxMessageBytes: number;
 }
+
+/** Largest record batch a topic accepts; producers keep records and batches well below it. */
+export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 export interface TopicSettings {
   prefix: string;
@@ -32,10 +36,10 @@ export function topicsFor(s: TopicSettings): Topics {
     accounts,
     dlq,
     all: [
-      { name: spans, partitions: s.spansPartitions, retentionMs: s.spansRetentionMs, cleanupPolicy: 'delete' },
-      { name: accounts, partitions: s.accountsPartitions, retentionMs: -1, cleanupPolicy: 'delete' },
-      { name: dlq(spans), partitions: 1, retentionMs: s.dlqRetentionMs, cleanupPolicy: 'delete' },
-      { name: dlq(accounts), partitions: 1, retentionMs: -1, cleanupPolicy: 'delete' },
+      { name: spans, partitions: s.spansPartitions, retentionMs: s.spansRetentionMs, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
+      { name: accounts, partitions: s.accountsPartitions, retentionMs: -1, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
+      { name: dlq(spans), partitions: 1, retentionMs: s.dlqRetentionMs, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
+      { name: dlq(accounts), partitions: 1, retentionMs: -1, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
     ],
   };
 }

@@ -21,7 +21,7 @@ export async function createKafkaClient(settings: KafkaSettings, kind: KafkaClie
   return {
     ...base,
     producer: async () => new LingerProducer(await base.producer(), {
-      lingerMs: settings.lingerMs ?? 5, maxBatchRecords: 5_000, maxBatchBytes: 8 * 1024 * 1024, maxInFlight,
+      lingerMs: settings.lingerMs ?? 5, maxBatchRecords: 5_000, maxBatchBytes: 4 * 1024 * 1024, maxInFlight,
     }),
   };
 }

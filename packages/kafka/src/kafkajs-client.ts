@@ -119,6 +119,7 @@ export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
               { name: 'retention.ms', value: String(s.retentionMs) },
               { name: 'cleanup.policy', value: s.cleanupPolicy },
               { name: 'min.insync.replicas', value: '1' },
+              { name: 'max.message.bytes', value: String(s.maxMessageBytes) },
             ],
           })),
         });
@@ -126,6 +127,10 @@ export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
       async endOffsets(topic) {
         const r = await a.fetchTopicOffsets(topic);
         return new Map(r.map((p) => [p.partition, BigInt(p.high)]));
+      },
+      async startOffsets(topic) {
+        const r = await a.fetchTopicOffsets(topic);
+        return new Map(r.map((p) => [p.partition, BigInt(p.low)]));
       },
       async committedOffsets(groupId, topic) {
         const r = await a.fetchOffsets({ groupId, topics: [topic] });

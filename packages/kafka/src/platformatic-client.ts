@@ -3,6 +3,7 @@
 import { Consumer as PConsumer, Producer as PProducer, ProduceAcks } from '@platformatic/kafka';
 import type { Consumer, ConsumerOptions, IncomingBatch, IncomingRecord, KafkaClient, KafkaSettings, Producer } from './ports.ts';
 import { createKafkajsClient } from './kafkajs-client.ts';
+import { backoffMs, sleep } from '@llm/errors';
 
 export function createPlatformaticClient(settings: KafkaSettings): KafkaClient {
   const admins = createKafkajsClient(settings);
@@ -41,7 +42,22 @@ export function createPlatformaticClient(settings: KafkaSettings): KafkaClient {
     let stopped = false;
     return {
       async start(handle) {
-        stream = await c.consume({ topics: opts.topics, mode: 'committed', fallbackMode: opts.fromBeginning ? 'earliest' : 'latest', autocommit: false });
+        if (opts.startOffsets) {
+          // Explicit positions (read-model offsets, replay ranges): fetch from them in manual mode;
+          // a partition without one starts at the beginning.
+          const admin = await admins.admin();
+          const offsets: Array<{ topic: string; partition: number; offset: bigint }> = [];
+          try {
+            for (const topic of opts.topics) {
+              for (const partition of (await admin.endOffsets(topic)).keys()) {
+                offsets.push({ topic, partition, offset: (await opts.startOffsets(topic, partition)) ?? 0n });
+              }
+            }
+          } finally { await admin.close(); }
+          stream = await c.consume({ topics: opts.topics, mode: 'manual', offsets, autocommit: false });
+        } else {
+          stream = await c.consume({ topics: opts.topics, mode: 'committed', fallbackMode: opts.fromBeginning ? 'earliest' : 'latest', autocommit: false });
+        }
         joined();
         // Per-partition queues, each drained by one sequential worker: order within a partition is
         // kept, partitions proceed in parallel, and the stream pauses while too much is queued.
@@ -53,19 +69,27 @@ export function createPlatformaticClient(settings: KafkaSettings): KafkaClient {
           if (q.running) return;
           q.running = true;
           try {
-            while (q.records.length && !stopped) {
+            for (let attempt = 0; q.records.length && !stopped; ) {
               const records = q.records.splice(0, q.records.length);
               const last = q.last!;
               const batch: IncomingBatch = { topic: records[0]!.topic, partition: records[0]!.partition, records };
-              await handle(batch);
-              await last.commit();
+              try {
+                await handle(batch);
+                attempt = 0;
+              } catch (err) {
+                // Never skip and never stop silently: the same records are handled again after a
+                // capped backoff (handlers here are idempotent).
+                settings.log?.('error', 'consumer batch failed; retrying', { err, attempt, partition: batch.partition });
+                q.records.unshift(...records);
+                await sleep(backoffMs(attempt++, 200, 10_000));
+                continue;
+              }
+              // A failed commit (e.g. after a rebalance) is not fatal: the next commit covers it, and
+              // re-delivery of these records is harmless.
+              await Promise.resolve(last.commit()).catch((err: unknown) => settings.log?.('warn', 'offset commit failed', { err }));
               queued -= records.length;
               if (queued < 5_000 && s.isPaused()) s.resume();
             }
-          } catch (err) {
-            settings.log?.('error', 'consumer batch failed; stopping consumer', { err });
-            stopped = true;
-            await s.close().catch(() => undefined);
           } finally {
             q.running = false;
           }

@@ -63,6 +63,8 @@ export interface Admin {
   ensureTopics(specs: TopicSpec[]): Promise<void>;
   /** High watermark per partition (the offset the next record will get). */
   endOffsets(topic: string): Promise<Map<number, bigint>>;
+  /** Log-start offset per partition (older records were removed by retention). */
+  startOffsets(topic: string): Promise<Map<number, bigint>>;
   committedOffsets(groupId: string, topic: string): Promise<Map<number, bigint>>;
   deleteGroup(groupId: string): Promise<void>;
   close(): Promise<void>;

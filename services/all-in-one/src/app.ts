@@ -41,7 +41,11 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
     { side: 'command', handlers: commandHandlers({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES }) },
     { side: 'query', handlers: queryHandlers({ ch, pool }) },
-    { side: 'projector', handlers: replayRoutes({ kafka, producer, ch, topics, log }, adminAuthenticator(config.ADMIN_TOKEN)) },
+    { side: 'projector', handlers: replayRoutes({
+      kafka, producer, ch, topics, log,
+      pauseLive: () => spans.stop(),
+      resumeLive: async () => { spans = makeSpans(); await spans.start(); },
+    }, adminAuthenticator(config.ADMIN_TOKEN)) },
   ]);
   const server: RunningServer = await listen(app, config.PORT, config.HOST);
 

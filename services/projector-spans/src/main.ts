@@ -15,12 +15,17 @@ const log = createLogger({ name: 'projector-spans', level: config.LOG_LEVEL });
 const { kafka, topics } = await connectKafka(config, log);
 const producer = await kafka.producer();
 const ch = await openClickhouse({ url: config.CLICKHOUSE_URL, dataDir: config.CLICKHOUSE_DATA_DIR, database: config.CLICKHOUSE_DATABASE });
-const projector = createSpansProjector({ kafka, producer, ch, topics, log, cacheSpans: config.PROJECTOR_TRACE_CACHE_SPANS });
+const makeProjector = () => createSpansProjector({ kafka, producer, ch, topics, log, cacheSpans: config.PROJECTOR_TRACE_CACHE_SPANS });
+let projector = makeProjector();
 await projector.start();
 const readiness = createReadiness();
 readiness.checks.push({ name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } });
 const app = createHttpApp({ log, readiness, jsonLimitBytes: 1024 * 1024 }, [
-  { side: 'projector', handlers: replayRoutes({ kafka, producer, ch, topics, log }, adminAuthenticator(config.ADMIN_TOKEN)) },
+  { side: 'projector', handlers: replayRoutes({
+    kafka, producer, ch, topics, log,
+    pauseLive: () => projector.stop(),
+    resumeLive: async () => { projector = makeProjector(); await projector.start(); },
+  }, adminAuthenticator(config.ADMIN_TOKEN)) },
 ]);
 const server = await listen(app, config.PORT, config.HOST);
 log.info({ port: server.port }, 'projector-spans running');

@@ -16,10 +16,11 @@ import { replaySpans } from './replay.ts';
 const args = process.argv.slice(2);
 const target = args.find((a) => !a.startsWith('--')) ?? 'spans';
 if (target !== 'spans') {
-  console.error(`unknown read model '${target}'. Usage: npm run replay -- spans [--keep-old]`);
+  console.error(`unknown read model '${target}'. Usage: npm run replay -- spans [--keep-old] [--allow-truncated]`);
   process.exit(2);
 }
 const keepOld = args.includes('--keep-old');
+const allowTruncated = args.includes('--allow-truncated');
 const bar = new cliProgress.SingleBar({ format: 'replaying spans [{bar}] {percentage}% | {value}/{total} records | eta {eta}s' }, cliProgress.Presets.shades_classic);
 let started = false;
 const progress = (done: number, total: number): void => {
@@ -34,7 +35,8 @@ async function viaServer(): Promise<{ records: number; rows: number }> {
   const tokenFile = `${process.env.DATA_DIR || '.data'}/admin-token`;
   const token = process.env.ADMIN_TOKEN || (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : '');
   if (!token) throw new Error('ADMIN_TOKEN is not set and .data/admin-token does not exist (is the server started with npm start?)');
-  const res = await fetch(`${base}/admin/replay/spans${keepOld ? '?keep_old=true' : ''}`, { method: 'POST', headers: { Authorization: `Access ${token}` } })
+  const query = new URLSearchParams({ ...(keepOld ? { keep_old: 'true' } : {}), ...(allowTruncated ? { allow_truncated: 'true' } : {}) }).toString();
+  const res = await fetch(`${base}/admin/replay/spans${query ? `?${query}` : ''}`, { method: 'POST', headers: { Authorization: `Access ${token}` } })
     .catch((e: Error) => { throw new Error(`cannot reach the server at ${base} (${e.message}); start it with npm start, or set CLICKHOUSE_URL to replay against a ClickHouse server`); });
   if (res.status !== 200 || !res.body) throw new Error(`server answered ${res.status}: ${await res.text()}`);
   let buf = '';
@@ -62,7 +64,8 @@ async function inProcess(): Promise<{ records: number; rows: number }> {
   const producer = await kafka.producer();
   const ch = await openClickhouse({ url: c.CLICKHOUSE_URL, dataDir: c.CLICKHOUSE_DATA_DIR, database: c.CLICKHOUSE_DATABASE });
   try {
-    const r = await replaySpans({ kafka, producer, ch, topics, log, keepOld, onProgress: (d, t) => progress(Number(d), Number(t)) });
+    console.warn('replaying beside a live projector: stop projector-spans (scale to 0) for an exact swap, or accept that writes during the swap are caught up afterwards');
+    const r = await replaySpans({ kafka, producer, ch, topics, log, keepOld, allowTruncated, onProgress: (d, t) => progress(Number(d), Number(t)) });
     return { records: Number(r.records), rows: r.rows };
   } finally {
     await producer.close();

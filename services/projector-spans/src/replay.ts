@@ -1,14 +1,17 @@
 // Rebuilds the span read model from the spans topic into fresh tables, then swaps them in:
-//  1. create `spans_rebuild_<ts>` with the same migrations,
-//  2. note the topic's end offsets E and consume from offset 0 up to E into the new table,
-//  3. atomically exchange it with the live table,
-//  4. catch up [E, live group's committed offsets) into the now-live table, so spans the live
-//     projector wrote to the old table during the rebuild are not lost (rows are idempotent by
-//     version, so overlap is harmless), then drop the old table.
+//  1. refuse if retention already removed the topic's oldest records (the rebuild would drop spans)
+//     unless `allowTruncated`,
+//  2. create `spans_rebuild_<ts>` with the same migrations and consume [start, E1) into it,
+//  3. pause the live projector (when the caller can: the all-in-one and projector-spans processes
+//     pass hooks), consume [E1, E2) so the rebuild holds everything the live table holds,
+//  4. atomically exchange the tables and resume the live projector with a fresh cache (it re-applies
+//     what it had not committed; rows are idempotent by version),
+//  5. without pause hooks (a separate replay process beside a live projector), catch up after the
+//     swap whatever the live projector committed meanwhile instead.
 import type { Clickhouse } from '@llm/clickhouse';
 import { migrateClickhouse } from '@llm/clickhouse';
 import type { Topics } from '@llm/events';
-import type { IncomingBatch, KafkaClient, Producer } from '@llm/kafka';
+import type { Admin, IncomingBatch, KafkaClient, Producer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import { createSpansConsumer } from './consumer/spans-consumer.ts';
 import { SPANS_GROUP, SPANS_MIGRATIONS, SPANS_TABLE } from './app.ts';
@@ -21,6 +24,10 @@ export interface ReplayDeps {
   log: Logger;
   onProgress?: (done: bigint, total: bigint) => void;
   keepOld?: boolean;
+  allowTruncated?: boolean;
+  /** Stop / restart the live projector around the final catch-up and the swap. */
+  pauseLive?: () => Promise<void>;
+  resumeLive?: () => Promise<void>;
 }
 
 export interface ReplayResult {
@@ -31,14 +38,14 @@ export interface ReplayResult {
 
 type Positions = Map<number, bigint>;
 
-async function consumeRange(deps: ReplayDeps, table: string, groupId: string, from: Positions | undefined, to: Positions, onBatch: (b: IncomingBatch) => void): Promise<void> {
-  const pending = new Set([...to].filter(([p, end]) => end > (from?.get(p) ?? 0n)).map(([p]) => p));
+async function consumeRange(deps: ReplayDeps, table: string, groupId: string, from: Positions, to: Positions, onBatch: (b: IncomingBatch) => void): Promise<void> {
+  const pending = new Set([...to].filter(([p, end]) => end > (from.get(p) ?? 0n)).map(([p]) => p));
   if (pending.size === 0) return;
   let resolveDone!: () => void;
   const done = new Promise<void>((r) => (resolveDone = r));
   const c = createSpansConsumer({
     kafka: deps.kafka, producer: deps.producer, ch: deps.ch, topics: deps.topics, log: deps.log, groupId, table,
-    startOffsets: from ? async (_t, p) => from.get(p) ?? 0n : undefined,
+    startOffsets: async (_t, p) => from.get(p) ?? 0n,
     onApplied: (b) => {
       onBatch(b);
       const last = b.records[b.records.length - 1]!.offset + 1n;
@@ -51,34 +58,54 @@ async function consumeRange(deps: ReplayDeps, table: string, groupId: string, fr
   await c.stop();
 }
 
+const sum = (m: Positions, base?: Positions): bigint => [...m].reduce((a, [p, v]) => a + (v - (base?.get(p) ?? 0n)), 0n);
+
+async function checkRetention(admin: Admin, topic: string, allowTruncated: boolean): Promise<Positions> {
+  const start = await admin.startOffsets(topic);
+  const truncated = [...start].filter(([, o]) => o > 0n);
+  if (truncated.length && !allowTruncated) {
+    throw new Error(`retention already removed the oldest records of ${topic} (partitions ${truncated.map(([p]) => p).join(', ')}); `
+      + 'a rebuild would drop those spans. Re-run with --allow-truncated to rebuild from what the topic retains.');
+  }
+  return start;
+}
+
 export async function replaySpans(deps: ReplayDeps): Promise<ReplayResult> {
   const { ch, log } = deps;
   const stamp = new Date().toISOString().replace(/[-:T.Z]/g, '').slice(0, 14);
   const suffix = `_rebuild_${stamp}`;
   const rebuild = `${SPANS_TABLE}${suffix}`;
-  await migrateClickhouse(ch, SPANS_MIGRATIONS, { suffix });
+  const db = ch.database;
   const admin = await deps.kafka.admin();
+  let paused = false;
   try {
-    const end = await admin.endOffsets(deps.topics.spans);
-    const total = [...end.values()].reduce((a, b) => a + b, 0n);
+    const start = await checkRetention(admin, deps.topics.spans, deps.allowTruncated ?? false);
+    await migrateClickhouse(ch, SPANS_MIGRATIONS, { suffix });
+    const end1 = await admin.endOffsets(deps.topics.spans);
+    let total = sum(end1, start);
     let done = 0n;
     const progress = (b: IncomingBatch): void => { done += BigInt(b.records.length); deps.onProgress?.(done, total); };
     deps.onProgress?.(0n, total);
-    const group = `projector-spans.replay-${stamp}`;
-    await consumeRange(deps, rebuild, group, undefined, end, progress);
-    await admin.deleteGroup(group);
+    await consumeRange(deps, rebuild, `projector-spans.replay-${stamp}`, start, end1, progress);
 
-    const db = ch.database;
+    if (deps.pauseLive) {
+      await deps.pauseLive();
+      paused = true;
+      const end2 = await admin.endOffsets(deps.topics.spans);
+      total += sum(end2, end1);
+      await consumeRange(deps, rebuild, `projector-spans.replay-final-${stamp}`, end1, end2, progress);
+    }
     await ch.client.command({ query: `EXCHANGE TABLES ${db}.${SPANS_TABLE} AND ${db}.${rebuild}` });
     log.info({ table: SPANS_TABLE }, 'rebuilt span table swapped in');
-
-    const committed = await admin.committedOffsets(SPANS_GROUP, deps.topics.spans);
-    const catchUpTo: Positions = new Map([...committed].filter(([p, c]) => c > (end.get(p) ?? 0n)));
-    if (catchUpTo.size) {
-      const cg = `projector-spans.replay-catchup-${stamp}`;
-      await consumeRange(deps, SPANS_TABLE, cg, end, catchUpTo, () => undefined);
-      await admin.deleteGroup(cg);
+    if (paused) {
+      paused = false;
+      await deps.resumeLive!();
+    } else {
+      const committed = await admin.committedOffsets(SPANS_GROUP, deps.topics.spans);
+      const to: Positions = new Map([...committed].filter(([p, c]) => c > (end1.get(p) ?? 0n)));
+      if (to.size) await consumeRange(deps, SPANS_TABLE, `projector-spans.replay-catchup-${stamp}`, end1, to, () => undefined);
     }
+    for (const g of ['replay', 'replay-final', 'replay-catchup']) await admin.deleteGroup(`projector-spans.${g}-${stamp}`);
     if (!deps.keepOld) {
       await ch.client.command({ query: `DROP TABLE IF EXISTS ${db}.${rebuild}` });
       await ch.client.command({ query: `DROP TABLE IF EXISTS ${db}.schema_migrations${suffix}` });
@@ -87,6 +114,7 @@ export async function replaySpans(deps: ReplayDeps): Promise<ReplayResult> {
     const rows = await r.json<{ n: string }>();
     return { records: done, table: SPANS_TABLE, rows: Number(rows[0]?.n ?? 0) };
   } finally {
+    if (paused) await deps.resumeLive!().catch((err: unknown) => log.error({ err }, 'could not resume the live projector'));
     await admin.close();
   }
 }

@@ -17,9 +17,17 @@ function sendStatus(res: Response, http: number, code: number, message: string):
 }
 
 export function otlpRoutes(appender: SpanAppender, auth: RequestHandler, maxBatchBytes: number): Handlers {
+  // Exporters read a google.rpc.Status from any failed export, credentials included.
+  const otlpAuth: RequestHandler = (req, res, next) => {
+    Promise.resolve(auth(req, res, next)).catch((err: unknown) => {
+      if (err instanceof AppError && err.kind === 'unauthenticated') sendStatus(res, 401, RPC.UNAUTHENTICATED, 'Unauthorized');
+      else if (err instanceof AppError && err.kind === 'unavailable') { res.setHeader('Retry-After', '1'); sendStatus(res, 503, RPC.UNAVAILABLE, err.message); }
+      else next(err);
+    });
+  };
   return {
     'otlp.traces.status': [auth, (_req, res) => { res.json({ status: 'ready' }); }],
-    'otlp.traces.export': [auth, async (req: Request, res: Response) => {
+    'otlp.traces.export': [otlpAuth, async (req: Request, res: Response) => {
       const ctype = (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (ctype === 'application/json') {
         sendStatus(res, 415, RPC.INVALID_ARGUMENT, 'OTLP/JSON is not supported; send application/x-protobuf.');

@@ -17,6 +17,8 @@ export interface AccountsConsumerDeps {
   consumerName: string;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 async function readFacts(c: PoolClient, need: { email?: string; userId?: string }): Promise<AccountFacts> {
   const r = await c.query<{ email_taken: boolean; user_exists: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1)) AS email_taken,
@@ -49,6 +51,7 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
         const decoded = rec.value ? decodeEvent(rec.value) : { ok: false as const, error: 'empty record value' };
         if (!decoded.ok) { dead.push({ offset: rec.offset, error: decoded.error }); continue; }
         const e = decoded.value;
+        if (!UUID.test(e.eventId)) { dead.push({ offset: rec.offset, error: `event id '${e.eventId}' is not a UUID` }); continue; }
         const seen = await c.query('SELECT 1 FROM events WHERE event_id = $1', [e.eventId]);
         if (seen.rowCount) continue;
         const facts = await readFacts(c, factsNeeded(e));

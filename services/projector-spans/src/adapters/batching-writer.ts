@@ -40,21 +40,25 @@ export class BatchingWriter<T extends object> {
     });
   }
 
+  /** Inserts whatever is buffered now and resolves when every insert so far has settled. */
   flush(): Promise<void> {
-    this.flushSoon(0);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.cut();
     return this.inFlight;
   }
 
   private flushSoon(delay: number): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      const batch = this.pending;
-      if (batch.rows.length === 0) return;
-      this.pending = { rows: [], waiters: [] };
-      const seqAtCut = this.writeSeq;
-      this.inFlight = this.inFlight.then(() => this.insert(batch, seqAtCut));
-    }, delay);
+    this.timer = setTimeout(() => { this.timer = undefined; this.cut(); }, delay);
+  }
+
+  private cut(): void {
+    const batch = this.pending;
+    if (batch.rows.length === 0) return;
+    this.pending = { rows: [], waiters: [] };
+    const seqAtCut = this.writeSeq;
+    this.inFlight = this.inFlight.then(() => this.insert(batch, seqAtCut));
   }
 
   private async insert(batch: Pending<T>, seq: number): Promise<void> {

@@ -57,7 +57,20 @@ export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
     deadLettered();
   }
 
+  // A partition's traces are cached only while this consumer sees its offsets without gaps. A gap
+  // means another consumer (after a rebalance) applied records in between: the cache may be stale.
+  const nextOffset = new Map<number, bigint>();
+
   async function apply(batch: IncomingBatch): Promise<void> {
+    await applyRecords(batch);
+    // Progress counts every record, dead-lettered ones included (replay waits on it).
+    deps.onApplied?.(batch);
+  }
+
+  async function applyRecords(batch: IncomingBatch): Promise<void> {
+    const first = batch.records[0]?.offset;
+    const expected = nextOffset.get(batch.partition);
+    if (first !== undefined && expected !== undefined && first !== expected) cache.clear();
     const events: Array<{ e: TraceEvent; offset: bigint; key: string }> = [];
     for (const rec of batch.records) {
       const d = rec.value ? decodeEvent(rec.value) : { ok: false as const, error: 'empty record value' };
@@ -71,7 +84,7 @@ export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
       const te = e as TraceEvent;
       events.push({ e: te, offset: rec.offset, key: `${te.projectId}:${te.payload.trace_id}` });
     }
-    if (events.length === 0) return;
+    if (events.length === 0) { markConsumed(batch); return; }
 
     // Load the traces this batch touches that the cache does not hold, one query per project.
     const states = new Map<string, TraceRows>();
@@ -108,19 +121,48 @@ export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
     }
     rowsWritten(writes.length);
     cache.evict(writer.flushedSeq);
-    deps.onApplied?.(batch);
+    markConsumed(batch);
+  }
+
+  function markConsumed(batch: IncomingBatch): void {
+    const last = batch.records[batch.records.length - 1];
+    if (last) nextOffset.set(batch.partition, last.offset + 1n);
   }
 
   // ClickHouse being away is waited out, with capped backoff, batch by batch: nothing is skipped and
-  // nothing is committed until the batch is written.
+  // nothing is committed until the batch is written. When ClickHouse answers but keeps refusing the
+  // batch, the records are applied one by one and the one it refuses goes to the dead-letter topic.
   async function applyWithRetry(batch: IncomingBatch): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try { await apply(batch); return; } catch (err) {
         if (stopping) throw err;
         log.warn({ err, attempt, partition: batch.partition }, 'span batch failed; retrying');
+        if (attempt >= 2 && (await clickhouseAnswers())) { await applyOneByOne(batch); return; }
         await sleep(backoffMs(attempt, 200, 10_000));
       }
     }
+  }
+
+  async function applyOneByOne(batch: IncomingBatch): Promise<void> {
+    for (const rec of batch.records) {
+      const single: IncomingBatch = { ...batch, records: [rec] };
+      for (let attempt = 0; ; attempt++) {
+        try { await apply(single); break; } catch (err) {
+          if (stopping) throw err;
+          if (attempt >= 2 && (await clickhouseAnswers())) {
+            await deadLetter(rec, `could not apply: ${(err as Error).message}`);
+            markConsumed(single);
+            deps.onApplied?.(single);
+            break;
+          }
+          await sleep(backoffMs(attempt, 200, 10_000));
+        }
+      }
+    }
+  }
+
+  async function clickhouseAnswers(): Promise<boolean> {
+    try { await ch.client.query({ query: 'SELECT 1' }); return true; } catch { return false; }
   }
   let stopping = false;
 

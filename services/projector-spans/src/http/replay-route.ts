@@ -21,6 +21,7 @@ export function replayRoutes(deps: Omit<ReplayDeps, 'onProgress'>, auth: Request
         const result = await replaySpans({
           ...deps,
           keepOld: req.query.keep_old === 'true',
+          allowTruncated: req.query.allow_truncated === 'true',
           onProgress: (done, total) => {
             const now = Date.now();
             if (now - last > 200 || done === total) { last = now; line({ done, total }); }

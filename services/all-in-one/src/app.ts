@@ -5,7 +5,7 @@ import { createHttpApp, createReadiness, listen, type RunningServer } from '@llm
 import type { Logger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, runShutdown } from '@llm/runtime';
-import { commandHandlers } from '@llm/service-command';
+import { createCommandSide } from '@llm/service-command';
 import { queryHandlers } from '@llm/service-query';
 import { createSpansProjector, replayRoutes } from '@llm/service-projector-spans';
 import { adminAuthenticator } from '@llm/auth';
@@ -38,8 +38,9 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
     { name: 'postgres', check: async () => { await pool.query('SELECT 1'); } },
     { name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } },
   );
+  const command = createCommandSide({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS });
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
-    { side: 'command', handlers: commandHandlers({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES }) },
+    { side: 'command', handlers: command.handlers },
     { side: 'query', handlers: queryHandlers({ ch, pool }) },
     { side: 'projector', handlers: replayRoutes({
       kafka, producer, ch, topics, log,
@@ -58,6 +59,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
       await runShutdown([
         { name: 'readiness', run: async () => { readiness.shuttingDown = true; } },
         { name: 'http', run: () => server.close() },
+        { name: 'ingest workers', run: () => command.close() },
         { name: 'projector-spans', run: () => spans.stop() },
         { name: 'projector-accounts', run: () => accounts.stop() },
         { name: 'producer', run: () => producer.close() },

@@ -9,6 +9,7 @@ export const allInOneConfig = envFragments.logging
   .extend(envFragments.admin.shape)
   .extend({
     OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+    OTLP_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
     JSON_MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     PROJECTOR_TRACE_CACHE_SPANS: z.coerce.number().int().positive().default(100_000),
   });

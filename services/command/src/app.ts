@@ -8,6 +8,7 @@ import { SpanAppender } from './adapters/span-appender.ts';
 import { AccountAppender } from './adapters/account-appender.ts';
 import { tracingRoutes } from './http/tracing-routes.ts';
 import { otlpRoutes } from './http/otlp-routes.ts';
+import { OtlpWorkerPool } from './adapters/otlp-worker-pool.ts';
 import { adminRoutes } from './http/admin-routes.ts';
 
 export interface CommandDeps {
@@ -16,14 +17,25 @@ export interface CommandDeps {
   pool: Pool;
   adminToken: string;
   otlpMaxBatchBytes: number;
+  /** Worker threads preparing OTLP bodies (0 = on the request thread). */
+  otlpWorkers: number;
 }
 
-export function commandHandlers(deps: CommandDeps): Handlers {
+export interface CommandSide {
+  handlers: Handlers;
+  close(): Promise<void>;
+}
+
+export function createCommandSide(deps: CommandDeps): CommandSide {
   const auth = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
   const spans = new SpanAppender(deps.producer, deps.topics);
+  const workers = new OtlpWorkerPool(deps.otlpWorkers);
   return {
-    ...tracingRoutes(spans, auth),
-    ...otlpRoutes(spans, auth, deps.otlpMaxBatchBytes),
-    ...adminRoutes(new AccountAppender(deps.producer, deps.topics), deps.pool, adminAuthenticator(deps.adminToken)),
+    handlers: {
+      ...tracingRoutes(spans, auth),
+      ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes),
+      ...adminRoutes(new AccountAppender(deps.producer, deps.topics), deps.pool, adminAuthenticator(deps.adminToken)),
+    },
+    close: () => workers.close(),
   };
 }

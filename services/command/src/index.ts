@@ -1,2 +1,2 @@
-export { commandHandlers } from './app.ts';
-export type { CommandDeps } from './app.ts';
+export { createCommandSide } from './app.ts';
+export type { CommandDeps, CommandSide } from './app.ts';

@@ -5,7 +5,7 @@ import { createLogger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, exitOnBadConfig, onSignals, runShutdown } from '@llm/runtime';
 import { commandConfig } from './config.ts';
-import { commandHandlers } from './app.ts';
+import { createCommandSide } from './app.ts';
 
 const config = exitOnBadConfig(parseConfig(commandConfig, process.env));
 const log = createLogger({ name: 'command', level: config.LOG_LEVEL });
@@ -14,14 +14,16 @@ const producer = await kafka.producer();
 const pool = openPostgres(config.DATABASE_URL);
 const readiness = createReadiness();
 readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });
+const command = createCommandSide({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS });
 const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
-  { side: 'command', handlers: commandHandlers({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES }) },
+  { side: 'command', handlers: command.handlers },
 ]);
 const server = await listen(app, config.PORT, config.HOST);
 log.info({ port: server.port }, 'command service listening');
 onSignals(() => runShutdown([
   { name: 'readiness', run: async () => { readiness.shuttingDown = true; } },
   { name: 'http', run: () => server.close() },
+  { name: 'ingest workers', run: () => command.close() },
   { name: 'producer', run: () => producer.close() },
   { name: 'postgres', run: () => pool.end() },
 ], log), log);

@@ -1,12 +1,11 @@
 // OTLP/HTTP protobuf ingest. Answers are protobuf: an ExportTraceServiceResponse (with
 // partial_success when some spans were rejected) or a google.rpc.Status on failure.
 import type { Request, RequestHandler, Response } from 'express';
-import { decodeOtlpTraces, encodeExportTraceServiceResponse, encodeRpcStatus } from '@llm/otlp';
+import { encodeExportTraceServiceResponse, encodeRpcStatus } from '@llm/otlp';
 import { AppError } from '@llm/errors';
 import { inflateBounded, readBoundedBody, statusOf, type Handlers } from '@llm/http';
 import type { SpanAppender } from '../adapters/span-appender.ts';
-import { groupByTrace } from '../domain/span-records.ts';
-import { prepareSpans, rejectionSummary } from '../domain/prepare-spans.ts';
+import type { OtlpWorkerPool } from '../adapters/otlp-worker-pool.ts';
 
 const PROTOBUF = 'application/x-protobuf';
 // google.rpc.Code values for the Status body.
@@ -16,7 +15,7 @@ function sendStatus(res: Response, http: number, code: number, message: string):
   res.status(http).type(PROTOBUF).send(Buffer.from(encodeRpcStatus(code, message)));
 }
 
-export function otlpRoutes(appender: SpanAppender, auth: RequestHandler, maxBatchBytes: number): Handlers {
+export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: RequestHandler, maxBatchBytes: number): Handlers {
   // Exporters read a google.rpc.Status from any failed export, credentials included.
   const otlpAuth: RequestHandler = (req, res, next) => {
     Promise.resolve(auth(req, res, next)).catch((err: unknown) => {
@@ -49,23 +48,28 @@ export function otlpRoutes(appender: SpanAppender, auth: RequestHandler, maxBatc
         }
         throw err;
       }
-      const decoded = decodeOtlpTraces(body);
-      if (!decoded.ok) {
-        sendStatus(res, 400, RPC.INVALID_ARGUMENT, `Invalid request body: not a valid OTLP ExportTraceServiceRequest (${decoded.reason}).`);
+      const meta = { projectId: req.scope.projectId, organizationId: req.scope.organizationId, requestId: req.id, actorId: req.scope.userId };
+      let prepared;
+      try {
+        prepared = await pool.run(body, meta);
+      } catch (err) {
+        req.log.error({ err }, 'preparing spans failed');
+        res.setHeader('Retry-After', '1');
+        sendStatus(res, 503, RPC.UNAVAILABLE, 'Failed to prepare spans for processing. Retry later.');
         return;
       }
-      const p = prepareSpans(decoded.spans);
-      const rejectedCount = decoded.rejected + p.rejected.length;
-      const reasons = [...decoded.rejectReasons.slice(0, 5), p.rejected.length ? rejectionSummary(p.rejected) : ''].filter(Boolean).join('; ');
-      if (p.accepted.length === 0 && rejectedCount > 0) {
+      if (!prepared.ok) {
+        sendStatus(res, 400, RPC.INVALID_ARGUMENT, `Invalid request body: not a valid OTLP ExportTraceServiceRequest (${prepared.reason}).`);
+        return;
+      }
+      const { accepted, rejected: rejectedCount, reasons } = prepared;
+      if (accepted === 0 && rejectedCount > 0) {
         // 400, not 500: a 5xx makes exporters retry a poison batch forever.
         sendStatus(res, 400, RPC.INVALID_ARGUMENT, `All ${rejectedCount} spans were rejected: ${reasons}`);
         return;
       }
       try {
-        await appender.upsert(groupByTrace(p.accepted), {
-          projectId: req.scope.projectId, organizationId: req.scope.organizationId, requestId: req.id, actorId: req.scope.userId,
-        });
+        await appender.appendEncoded(prepared.records.map((r) => ({ key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength) })), accepted);
       } catch (err) {
         req.log.error({ err }, 'queueing spans failed');
         res.setHeader('Retry-After', '1');

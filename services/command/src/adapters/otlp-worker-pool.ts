@@ -1,0 +1,62 @@
+// A small pool of worker threads running prepareOtlp. Size 0 runs it on the request thread.
+// Requests go to the worker with the fewest in flight; a worker that dies is replaced and its
+// requests fail (the client gets a 503 and retries: nothing was acknowledged).
+import { Worker } from 'node:worker_threads';
+import { unavailable } from '@llm/errors';
+import { prepareOtlp, type OtlpScopeMeta, type PreparedOtlp } from '../domain/prepare-otlp.ts';
+
+interface Slot {
+  worker: Worker;
+  inFlight: Map<number, { resolve: (r: PreparedOtlp) => void; reject: (e: Error) => void }>;
+}
+
+const WORKER_URL = new URL('../workers/prepare-otlp-worker.mjs', import.meta.url);
+
+export class OtlpWorkerPool {
+  private readonly slots: Slot[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(size: number) {
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_URL);
+    const slot: Slot = { worker, inFlight: new Map() };
+    worker.on('message', (m: { id: number; result?: PreparedOtlp; error?: string }) => {
+      const p = slot.inFlight.get(m.id);
+      if (!p) return;
+      slot.inFlight.delete(m.id);
+      if (m.result) p.resolve(m.result);
+      else p.reject(unavailable('ingest_worker_failed', `The ingest worker failed (${m.error ?? 'unknown error'}); retry the request.`));
+    });
+    worker.on('error', (err) => this.fail(slot, err));
+    worker.on('exit', (code) => {
+      this.fail(slot, new Error(`ingest worker exited with code ${code}`));
+      if (!this.closed) this.slots[this.slots.indexOf(slot)] = this.spawn();
+    });
+    worker.unref();
+    return slot;
+  }
+
+  private fail(slot: Slot, err: Error): void {
+    for (const p of slot.inFlight.values()) p.reject(unavailable('ingest_worker_failed', 'The ingest worker failed; retry the request.', err));
+    slot.inFlight.clear();
+  }
+
+  run(body: Uint8Array, meta: OtlpScopeMeta): Promise<PreparedOtlp> {
+    if (this.slots.length === 0) return Promise.resolve(prepareOtlp(body, meta));
+    const slot = this.slots.reduce((a, b) => (b.inFlight.size < a.inFlight.size ? b : a));
+    const id = this.nextId++;
+    return new Promise<PreparedOtlp>((resolve, reject) => {
+      slot.inFlight.set(id, { resolve, reject });
+      slot.worker.postMessage({ id, body, meta });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+}

@@ -36,4 +36,4 @@ CREATE TABLE IF NOT EXISTS {db}.spans{suffix} (
 )
 ENGINE = ReplacingMergeTree(version, is_deleted)
 ORDER BY (project_id, trace_id, span_id)
-SETTINGS index_granularity = 1024;
+SETTINGS index_granularity = 256;

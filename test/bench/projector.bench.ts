@@ -15,7 +15,7 @@ import { normalizeBatch } from '@llm/span-model';
 import { createSpansProjector } from '@llm/service-projector-spans';
 import { groupByTrace } from '../../services/command/src/domain/span-records.ts';
 
-const { values: opt } = parseArgs({ options: { spans: { type: 'string', default: '200000' }, client: { type: 'string', default: 'platformatic' } } });
+const { values: opt } = parseArgs({ options: { spans: { type: 'string', default: '200000' }, client: { type: 'string', default: 'platformatic' }, 'cpu-profile': { type: 'boolean', default: false } } });
 const TOTAL = Number(opt.spans);
 const root = path.resolve(import.meta.dirname, '../..');
 // @ts-expect-error plain .mjs without types
@@ -56,6 +56,9 @@ try {
   let resolveDone!: () => void;
   const finished = new Promise<void>((r) => (resolveDone = r));
   const projector = createSpansProjector({ kafka, producer, ch, topics, log });
+  // --cpu-profile: profile only the projection phase (not the topic filling) with the inspector.
+  const inspector = opt['cpu-profile'] ? new (await import('node:inspector/promises')).Session() : undefined;
+  if (inspector) { inspector.connect(); await inspector.post('Profiler.enable'); await inspector.post('Profiler.start'); }
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   // Count applied records through the consumer's hook by polling the table instead: it is what "visible" means.
@@ -69,6 +72,12 @@ try {
   await finished;
   clearInterval(poll);
   const secs = (performance.now() - t0) / 1000;
+  if (inspector) {
+    const { profile } = await inspector.post('Profiler.stop');
+    const file = path.join(root, '.data', `projector-${Date.now()}.cpuprofile`);
+    (await import('node:fs')).writeFileSync(file, JSON.stringify(profile));
+    console.log(`cpu profile: ${file}`);
+  }
   const cpu = process.cpuUsage(c0);
   console.log(`projector (${opt.client}): ${Math.round(produced / secs)} spans/s (${produced} spans, ${totalRecords} records, ${secs.toFixed(1)} s), ${((cpu.user + cpu.system) / produced).toFixed(0)} µs CPU per span (all threads)`);
   await projector.stop();

@@ -47,7 +47,6 @@ export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
     let joined!: () => void;
     const joinedP = new Promise<void>((r) => (joined = r));
     c.on(c.events.GROUP_JOIN, () => joined());
-    let failed: ((e: Error) => void) | undefined;
     return {
       async start(handle) {
         await c.connect();
@@ -83,11 +82,13 @@ export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
                 timestampMs: Number(m.timestamp),
               })),
             };
+            // Handlers may retry a batch for a long time (a store being down): keep the group session
+            // alive meanwhile so the partition is not reassigned under them.
+            const beat = setInterval(() => { heartbeat().catch(() => undefined); }, 3_000);
             try {
               await handle(b);
-            } catch (err) {
-              failed?.(err as Error);
-              throw err;
+            } finally {
+              clearInterval(beat);
             }
             const last = batch.messages[batch.messages.length - 1]!.offset;
             resolveOffset(last);

@@ -10,10 +10,13 @@ export function ensureDeps() {
   const marker = path.join(repoRoot, 'node_modules', '.package-lock.json');
   const lock = path.join(repoRoot, 'package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
-  console.log('installing npm dependencies (npm ci) …');
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: repoRoot, stdio: 'inherit' });
+  // `npm install`, not `npm ci`: npm 11 leaves other platforms' optional packages (chdb's and
+  // rollup's per-platform builds) out of the lockfile and then refuses `npm ci` on it. `install`
+  // still follows the lockfile's versions.
+  console.log('installing npm dependencies (npm install) …');
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: repoRoot, stdio: 'inherit' });
   if (r.status !== 0) {
-    console.error('npm ci failed');
+    console.error('npm install failed');
     process.exit(1);
   }
 }

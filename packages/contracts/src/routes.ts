@@ -24,9 +24,11 @@ export const ROUTES = {
   'traces.delete': { method: 'DELETE', path: '/traces/:trace_id', side: 'command' },
   'traces.list': { method: 'GET', path: '/traces', side: 'query' },
   'traces.fetch': { method: 'GET', path: '/traces/:trace_id', side: 'query' },
+  'traces.query': { method: 'POST', path: '/traces/query', side: 'query' },
   // canonical spans
   'spans.list': { method: 'GET', path: '/spans', side: 'query' },
   'spans.fetch': { method: 'GET', path: '/spans/:trace_id/:span_id', side: 'query' },
+  'spans.query': { method: 'POST', path: '/spans/query', side: 'query' },
   // simple traces
   'simple.traces.create': { method: 'POST', path: '/simple/traces', side: 'command' },
   // deprecated tracing

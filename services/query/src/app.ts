@@ -5,6 +5,7 @@ import { apiKeyAuthenticator, postgresApiKeyLookup } from '@llm/auth';
 import type { Handlers } from '@llm/http';
 import { SpanReader } from './adapters/span-reader.ts';
 import { readRoutes } from './http/read-routes.ts';
+import { queryRoutes } from './http/query-routes.ts';
 
 export interface QueryDeps {
   ch: Clickhouse;
@@ -13,5 +14,6 @@ export interface QueryDeps {
 
 export function queryHandlers(deps: QueryDeps): Handlers {
   const auth = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
-  return { ...readRoutes(new SpanReader(deps.ch), auth) };
+  const reader = new SpanReader(deps.ch);
+  return { ...readRoutes(reader, auth), ...queryRoutes(reader, auth) };
 }

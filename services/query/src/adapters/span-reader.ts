@@ -35,6 +35,30 @@ const COLUMNS = `trace_id, span_id, parent_id, span_name, span_kind, span_type, 
 export class SpanReader {
   constructor(private readonly ch: Clickhouse, private readonly table = 'spans') {}
 
+  /** Spans matching a compiled filter and window, in window order (limit + 1 rows: the extra one
+   * tells whether a next page exists). */
+  async search(q: { where: string; orderBy: string; limit: number; params: Record<string, unknown> }): Promise<StoredSpanRow[]> {
+    return this.run(`SELECT ${COLUMNS} FROM ${this.ch.database}.${this.table} FINAL
+      WHERE ${q.where} AND is_deleted = 0 ORDER BY ${q.orderBy} LIMIT ${q.limit + 1}`, q.params);
+  }
+
+  /** Trace ids whose spans match, with their sort key, in window order (limit + 1 rows). */
+  async searchTraces(q: { where: string; having: string; orderBy: string; traceKey: string; limit: number; params: Record<string, unknown> }): Promise<Array<{ trace_id: string; trace_key: string }>> {
+    return this.run(`SELECT trace_id, toString(${q.traceKey}) AS trace_key FROM ${this.ch.database}.${this.table} FINAL
+      WHERE ${q.where} AND is_deleted = 0 GROUP BY trace_id HAVING ${q.having} ORDER BY ${q.orderBy} LIMIT ${q.limit + 1}`, q.params);
+  }
+
+  private async run<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
+    try {
+      // Aliases such as `toString(start_time) AS start_time` must not shadow the columns that the
+      // compiled filter and ordering refer to.
+      const res = await this.ch.client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: { prefer_column_name_to_alias: 1 } });
+      return await res.json<T>();
+    } catch (err) {
+      throw unavailable('read_model_unavailable', 'The span store could not answer; retry shortly.', err);
+    }
+  }
+
   async byIds(projectId: string, traceIds: string[], spanIds: string[]): Promise<StoredSpanRow[]> {
     const where = ['project_id = {p:String}', 'is_deleted = 0'];
     if (traceIds.length) where.push('trace_id IN {t:Array(String)}');

@@ -1,0 +1,76 @@
+// POST /spans/query and POST /traces/query over the real read model: attribute filters, cursor
+// walks that return every item exactly once, and clear errors for bad filters and cursors.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, eventually, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+
+const hex = (n: number): string => randomBytes(n).toString('hex');
+let t: TestApp;
+let acc: TestAccount;
+const marker = `m-${hex(4)}`;
+const traceIds = Array.from({ length: 4 }, () => hex(16));
+
+async function post(path: string, body: unknown, a: TestAccount = acc): Promise<{ status: number; body: any }> {
+  const r = await fetch(`${t.baseUrl}${path}`, { method: 'POST', headers: { ...a.auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: r.status, body: await r.json() };
+}
+const byMarker = { conditions: [{ field: 'attributes', key: 'tags.marker', value: marker }] };
+
+beforeAll(async () => {
+  t = await startTestApp();
+  acc = await createAccount(t.baseUrl, t.adminToken);
+  // 4 traces × 3 spans, all sharing one start time (ties must still page exactly once).
+  const spans = traceIds.flatMap((trace_id) => {
+    const root = hex(8);
+    return [
+      { trace_id, span_id: root, span_name: 'root', start_time: '2025-03-01T00:00:00Z', end_time: '2025-03-01T00:00:01Z', attributes: { 'tags.marker': marker } },
+      ...[1, 2].map(() => ({ trace_id, span_id: hex(8), parent_id: root, span_name: 'child', start_time: '2025-03-01T00:00:00Z', end_time: '2025-03-01T00:00:01Z', attributes: { 'tags.marker': marker, 'tags.n': 2 } })),
+    ];
+  });
+  const r = await post('/tracing/spans/ingest', { spans });
+  expect(r.status).toBe(202);
+  await eventually(() => post('/spans/query', { filtering: byMarker, windowing: { limit: 100 } }), (x) => x.body.count === 12, 30_000);
+});
+afterAll(async () => { await t?.stop(); });
+
+describe('span and trace queries', () => {
+  it('when spans are walked two at a time, then each matching span comes exactly once', async () => {
+    const seen: string[] = [];
+    let next: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const r = await post('/spans/query', { filtering: byMarker, windowing: { limit: 5, ...(next ? { next } : {}) } });
+      expect(r.status).toBe(200);
+      seen.push(...r.body.spans.map((s: { span_id: string }) => s.span_id));
+      next = r.body.windowing?.next;
+      if (!next) break;
+    }
+    expect(seen.length).toBe(12);
+    expect(new Set(seen).size).toBe(12);
+  });
+
+  it('when traces are queried, then whole traces come back nested, paged by trace', async () => {
+    const r = await post('/traces/query', { filtering: { conditions: [{ field: 'attributes', key: 'tags.n', operator: 'gte', value: 2 }] }, windowing: { limit: 3 } });
+    expect(r.status).toBe(200);
+    expect(r.body.count).toBe(3);
+    expect(Object.keys(r.body.traces[0].spans.root.spans.child ? r.body.traces[0].spans.root.spans : {})).toEqual(['child']);
+    const rest = await post('/traces/query', { filtering: { conditions: [{ field: 'attributes', key: 'tags.n', operator: 'gte', value: 2 }] }, windowing: { limit: 3, next: r.body.windowing.next } });
+    const all = [...r.body.traces, ...rest.body.traces].map((x: { trace_id: string }) => x.trace_id);
+    expect(new Set(all)).toEqual(new Set(traceIds));
+  });
+
+  it("when another project queries, then it sees none of this project's spans", async () => {
+    const other = await createAccount(t.baseUrl, t.adminToken);
+    const r = await post('/spans/query', { filtering: byMarker }, other);
+    expect(r.body).toEqual({ count: 0, spans: [] });
+  });
+
+  it('when the filter or cursor is invalid, then 400 / 422 naming the problem, never an empty 200', async () => {
+    const bad = await post('/traces/query', { filtering: { conditions: [{ field: 'span_name', operator: 'invalid_operator', value: 'x' }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toMatch(/invalid_operator|operator/);
+    const cursor = await post('/spans/query', { windowing: { next: 'not-a-cursor' } });
+    expect(cursor.status).toBe(422);
+    const window = await post('/spans/query', { windowing: { oldest: '2025-01-02T00:00:00Z', newest: '2025-01-01T00:00:00Z' } });
+    expect(window.status).toBe(422);
+  });
+});

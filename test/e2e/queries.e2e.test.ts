@@ -74,3 +74,16 @@ describe('span and trace queries', () => {
     expect(window.status).toBe(422);
   });
 });
+
+describe('deprecated flat query', () => {
+  it('when /tracing/spans/query gets a flat body, then focus span lists spans and focus trace returns the trace map', async () => {
+    const spans = await post('/tracing/spans/query', { focus: 'span', filter: byMarker, limit: 50 });
+    expect(spans.status).toBe(200);
+    expect(spans.body.count).toBe(12);
+    const traces = await post('/tracing/spans/query', { filter: JSON.stringify(byMarker) });
+    expect(traces.status).toBe(200);
+    expect(new Set(Object.keys(traces.body.traces))).toEqual(new Set(traceIds));
+    const unknownKey = await post('/tracing/spans/query', { filtering: byMarker });
+    expect(unknownKey.status).toBe(422);
+  });
+});

@@ -37,6 +37,7 @@ export const ROUTES = {
   'tracing.traces.edit': { method: 'PUT', path: '/tracing/traces/:trace_id', side: 'command', deprecated: true },
   'tracing.traces.delete': { method: 'DELETE', path: '/tracing/traces/:trace_id', side: 'command', deprecated: true },
   'tracing.traces.fetch': { method: 'GET', path: '/tracing/traces/:trace_id', side: 'query', deprecated: true },
+  'tracing.spans.query': { method: 'POST', path: '/tracing/spans/query', side: 'query', deprecated: true },
   // admin
   'admin.accounts.create': { method: 'POST', path: '/admin/simple/accounts', side: 'command' },
   'admin.accounts.delete': { method: 'DELETE', path: '/admin/simple/accounts', side: 'command' },

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { compileFilter, compileWindowing, spanCursor, traceCursor, type CompiledWindowing, type SqlParams } from '@llm/span-filter';
 import { invalid } from '@llm/errors';
 import { RequestValidationError, type Handlers } from '@llm/http';
-import { buildTraceTree, childrenByName } from '@llm/span-model';
+import { buildTraceTree, childrenByName, toOtelTracingTree } from '@llm/span-model';
 import type { SpanReader } from '../adapters/span-reader.ts';
 import { spanView } from '../domain/span-view.ts';
 
@@ -14,40 +14,92 @@ const PROJECT = 'project_id_param';
 
 const values = (p: SqlParams): Record<string, unknown> => Object.fromEntries(Object.entries(p).map(([k, v]) => [k, v.value]));
 
-function compile(req: Request, focus: 'span' | 'trace'): { where: string; params: Record<string, unknown>; w: CompiledWindowing } {
+interface Compiled { where: string; params: Record<string, unknown>; w: CompiledWindowing }
+
+function compileParts(req: Request, filtering: unknown, windowing: unknown, focus: 'span' | 'trace'): Compiled {
+  const f = compileFilter(filtering, { projectParam: PROJECT });
+  if (!f.ok) throw invalid('invalid_filtering', f.errors.map((e) => e.message).join('; '));
+  const w = compileWindowing(windowing, focus);
+  if (!w.ok) throw new RequestValidationError(w.errors.map((e) => ({ loc: ['body', ...e.path], msg: e.message, type: 'value_error' })));
+  return { where: `${f.sql} AND ${w.where}`, params: { ...values(f.params), ...values(w.params), [PROJECT]: req.scope.projectId }, w };
+}
+
+function compile(req: Request, focus: 'span' | 'trace'): Compiled {
   const b = body.safeParse(req.body ?? {});
   if (!b.success) throw new RequestValidationError([{ loc: ['body'], msg: 'body must be an object', type: 'type_error' }]);
   if (b.data.query_ref || b.data.query_variant_ref || b.data.query_revision_ref) {
     throw invalid('not_supported', 'Saved query references are not supported yet.');
   }
-  const f = compileFilter(b.data.filtering, { projectParam: PROJECT });
-  if (!f.ok) throw invalid('invalid_filtering', f.errors.map((e) => e.message).join('; '));
-  const w = compileWindowing(b.data.windowing, focus);
-  if (!w.ok) throw new RequestValidationError(w.errors.map((e) => ({ loc: ['body', ...e.path], msg: e.message, type: 'value_error' })));
-  return { where: `${f.sql} AND ${w.where}`, params: { ...values(f.params), ...values(w.params), [PROJECT]: req.scope.projectId }, w };
+  return compileParts(req, b.data.filtering, b.data.windowing, focus);
+}
+
+// The deprecated flat style: query parameters and/or a flat body with the same names; the body wins
+// per name. An unexpected key is a 422 (the reference silently ignored the whole body).
+const flat = z.strictObject({
+  focus: z.enum(['trace', 'span']).optional(),
+  format: z.enum(['agenta', 'opentelemetry']).optional(),
+  oldest: z.union([z.string(), z.number()]).optional(),
+  newest: z.union([z.string(), z.number()]).optional(),
+  limit: z.coerce.number().int().optional(),
+  rate: z.coerce.number().optional(),
+  interval: z.coerce.number().optional(),
+  filter: z.unknown().optional(),
+});
+
+function flatInputs(req: Request): z.infer<typeof flat> {
+  const merged = { ...(req.query as Record<string, unknown>), ...((req.body && typeof req.body === 'object') ? req.body as Record<string, unknown> : {}) };
+  const r = flat.safeParse(merged);
+  if (!r.success) throw new RequestValidationError(r.error.issues.map((i) => ({ loc: ['body', ...i.path.map(String)], msg: i.message, type: i.code })));
+  return r.data;
+}
+
+/** Whole traces (all their spans) of which some span matches, in window order. */
+async function tracePage(reader: SpanReader, c: Compiled, projectId: string) {
+  const keys = await reader.searchTraces({ where: c.where, having: c.w.having, orderBy: c.w.orderBy, traceKey: c.w.traceKey, limit: c.w.limit, params: c.params });
+  const page = keys.slice(0, c.w.limit);
+  const spans = page.length ? (await reader.byIds(projectId, page.map((k) => k.trace_id), [])).map(spanView) : [];
+  const last = page[page.length - 1];
+  return { order: page.map((k) => k.trace_id), spans, next: keys.length > c.w.limit && last ? traceCursor({ key: last.trace_key, trace_id: last.trace_id }) : undefined };
+}
+
+async function spanPage(reader: SpanReader, c: Compiled) {
+  const rows = await reader.search({ where: c.where, orderBy: c.w.orderBy, limit: c.w.limit, params: c.params });
+  const page = rows.slice(0, c.w.limit);
+  const last = page[page.length - 1];
+  return { spans: page.map(spanView), next: rows.length > c.w.limit && last ? spanCursor(last) : undefined };
 }
 
 export function queryRoutes(reader: SpanReader, auth: RequestHandler): Handlers {
   return {
     'spans.query': [auth, async (req, res) => {
-      const { where, params, w } = compile(req, 'span');
-      const rows = await reader.search({ where, orderBy: w.orderBy, limit: w.limit, params });
-      const page = rows.slice(0, w.limit);
-      const out: Record<string, unknown> = { count: page.length, spans: page.map(spanView) };
-      const last = page[page.length - 1];
-      if (rows.length > w.limit && last) out.windowing = { limit: w.limit, order: w.order, next: spanCursor(last) };
+      const c = compile(req, 'span');
+      const { spans, next } = await spanPage(reader, c);
+      const out: Record<string, unknown> = { count: spans.length, spans };
+      if (next) out.windowing = { limit: c.w.limit, order: c.w.order, next };
+      res.json(out);
+    }],
+    'tracing.spans.query': [auth, async (req, res) => {
+      const i = flatInputs(req);
+      const windowing = Object.fromEntries(Object.entries({ oldest: i.oldest, newest: i.newest, limit: i.limit, rate: i.rate }).filter(([, v]) => v !== undefined));
+      const focus = i.focus ?? 'trace';
+      const c = compileParts(req, i.filter, windowing, focus);
+      const p = focus === 'span' ? await spanPage(reader, c) : await tracePage(reader, c, req.scope.projectId);
+      let out: Record<string, unknown>;
+      if (focus === 'span' || i.format === 'opentelemetry') out = { count: p.spans.length, spans: p.spans };
+      else {
+        const t = toOtelTracingTree(p.spans);
+        out = { count: Object.keys(t.traces).length, traces: t.traces };
+      }
+      if (p.next) out.windowing = { limit: c.w.limit, next: p.next };
       res.json(out);
     }],
     'traces.query': [auth, async (req, res) => {
-      const { where, params, w } = compile(req, 'trace');
-      const keys = await reader.searchTraces({ where, having: w.having, orderBy: w.orderBy, traceKey: w.traceKey, limit: w.limit, params });
-      const page = keys.slice(0, w.limit);
-      const spans = page.length ? (await reader.byIds(req.scope.projectId, page.map((k) => k.trace_id), [])).map(spanView) : [];
-      const trees = new Map(buildTraceTree(spans).map((t) => [t.trace_id, { trace_id: t.trace_id, spans: childrenByName([...t.roots, ...t.orphans]) }]));
-      const traces = page.map((k) => trees.get(k.trace_id)).filter((t) => t !== undefined);
+      const c = compile(req, 'trace');
+      const p = await tracePage(reader, c, req.scope.projectId);
+      const trees = new Map(buildTraceTree(p.spans).map((t) => [t.trace_id, { trace_id: t.trace_id, spans: childrenByName([...t.roots, ...t.orphans]) }]));
+      const traces = p.order.map((id) => trees.get(id)).filter((t) => t !== undefined);
       const out: Record<string, unknown> = { count: traces.length, traces };
-      const last = page[page.length - 1];
-      if (keys.length > w.limit && last) out.windowing = { limit: w.limit, order: w.order, next: traceCursor({ key: last.trace_key, trace_id: last.trace_id }) };
+      if (p.next) out.windowing = { limit: c.w.limit, order: c.w.order, next: p.next };
       res.json(out);
     }],
   };

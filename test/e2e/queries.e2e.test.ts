@@ -87,3 +87,30 @@ describe('deprecated flat query', () => {
     expect(unknownKey.status).toBe(422);
   });
 });
+
+describe('sessions and users', () => {
+  it('when sessions are walked one per page, then every session comes once, ordered by first activity', async () => {
+    const sessions = [`s-${hex(3)}`, `s-${hex(3)}`, `s-${hex(3)}`];
+    const spans = sessions.flatMap((sid, i) => [0, 1].map((k) => ({
+      trace_id: hex(16), span_id: hex(8), start_time: `2025-04-0${i + 1}T00:00:0${k}Z`, end_time: `2025-04-0${i + 1}T00:00:0${k}Z`,
+      attributes: { ag: { session: { id: sid }, user: { id: `u-${i % 2}-${marker}` } } },
+    })));
+    expect((await post('/tracing/spans/ingest', { spans })).status).toBe(202);
+    const window = { oldest: '2025-04-01T00:00:00Z', newest: '2025-04-10T00:00:00Z' };
+    await eventually(() => post('/spans/sessions/query', { windowing: window }), (x) => x.body.count === 3, 30_000);
+    const seen: string[] = [];
+    let next: string | undefined;
+    for (let i = 0; i < 10; i++) {
+      const r = await post('/spans/sessions/query', { windowing: { ...window, limit: 1, ...(next ? { next } : {}) } });
+      expect(r.status).toBe(200);
+      seen.push(...r.body.session_ids);
+      next = r.body.windowing?.next;
+      if (!next) break;
+    }
+    expect(seen).toEqual([...sessions].reverse());
+    const users = await post('/tracing/users/query', { realtime: true, windowing: window });
+    expect(new Set(users.body.user_ids)).toEqual(new Set([`u-0-${marker}`, `u-1-${marker}`]));
+    expect((await post('/spans/users/query', { windowing: { next: 'garbage' } })).status).toBe(422);
+    expect((await post('/spans/users/query', { surprise: 1 })).status).toBe(422);
+  });
+});

@@ -29,6 +29,8 @@ export const ROUTES = {
   'spans.list': { method: 'GET', path: '/spans', side: 'query' },
   'spans.fetch': { method: 'GET', path: '/spans/:trace_id/:span_id', side: 'query' },
   'spans.query': { method: 'POST', path: '/spans/query', side: 'query' },
+  'spans.sessions.query': { method: 'POST', path: '/spans/sessions/query', side: 'query' },
+  'spans.users.query': { method: 'POST', path: '/spans/users/query', side: 'query' },
   // simple traces
   'simple.traces.create': { method: 'POST', path: '/simple/traces', side: 'command' },
   // deprecated tracing
@@ -38,6 +40,8 @@ export const ROUTES = {
   'tracing.traces.delete': { method: 'DELETE', path: '/tracing/traces/:trace_id', side: 'command', deprecated: true },
   'tracing.traces.fetch': { method: 'GET', path: '/tracing/traces/:trace_id', side: 'query', deprecated: true },
   'tracing.spans.query': { method: 'POST', path: '/tracing/spans/query', side: 'query', deprecated: true },
+  'tracing.sessions.query': { method: 'POST', path: '/tracing/sessions/query', side: 'query', deprecated: true },
+  'tracing.users.query': { method: 'POST', path: '/tracing/users/query', side: 'query', deprecated: true },
   // admin
   'admin.accounts.create': { method: 'POST', path: '/admin/simple/accounts', side: 'command' },
   'admin.accounts.delete': { method: 'DELETE', path: '/admin/simple/accounts', side: 'command' },

@@ -6,6 +6,7 @@ import type { Handlers } from '@llm/http';
 import { SpanReader } from './adapters/span-reader.ts';
 import { readRoutes } from './http/read-routes.ts';
 import { queryRoutes } from './http/query-routes.ts';
+import { activityRoutes } from './http/activity-routes.ts';
 
 export interface QueryDeps {
   ch: Clickhouse;
@@ -15,5 +16,5 @@ export interface QueryDeps {
 export function queryHandlers(deps: QueryDeps): Handlers {
   const auth = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
   const reader = new SpanReader(deps.ch);
-  return { ...readRoutes(reader, auth), ...queryRoutes(reader, auth) };
+  return { ...readRoutes(reader, auth), ...queryRoutes(reader, auth), ...activityRoutes(reader, auth) };
 }

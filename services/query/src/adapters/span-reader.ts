@@ -48,6 +48,29 @@ export class SpanReader {
       WHERE ${q.where} AND is_deleted = 0 GROUP BY trace_id HAVING ${q.having} ORDER BY ${q.orderBy} LIMIT ${q.limit + 1}`, q.params);
   }
 
+  /**
+   * Distinct `ag.session.id` / `ag.user.id` values of any span in the project, with their activity
+   * time (first or last span start), ordered by (activity, id) and cut after a cursor.
+   */
+  async activity(q: {
+    projectId: string; kind: 'session' | 'user'; realtime: boolean; oldestUs?: number; newestUs?: number;
+    order: 'ascending' | 'descending'; limit: number; after?: { t: number; id: string };
+  }): Promise<Array<{ id: string; activity_us: string }>> {
+    const dir = q.order === 'ascending' ? 'ASC' : 'DESC';
+    const cmp = q.order === 'ascending' ? '>' : '<';
+    const where = ['project_id = {p:String}', 'is_deleted = 0'];
+    if (q.oldestUs !== undefined) where.push('start_time >= fromUnixTimestamp64Micro({oldest:Int64})');
+    if (q.newestUs !== undefined) where.push('start_time < fromUnixTimestamp64Micro({newest:Int64})');
+    // `kind` is one of two literals chosen by the route, never user text.
+    const id = `JSONExtractString(attributes, 'ag', '${q.kind === 'user' ? 'user' : 'session'}', 'id')`;
+    return this.run(`SELECT id, toString(activity_us) AS activity_us FROM (
+        SELECT ${id} AS id, toUnixTimestamp64Micro(${q.realtime ? 'max' : 'min'}(start_time)) AS activity_us
+        FROM ${this.ch.database}.${this.table} FINAL WHERE ${where.join(' AND ')} GROUP BY id HAVING id != '')
+      ${q.after ? `WHERE (activity_us, id) ${cmp} ({ct:Int64}, {cid:String})` : ''}
+      ORDER BY activity_us ${dir}, id ${dir} LIMIT ${q.limit + 1}`,
+    { p: q.projectId, oldest: q.oldestUs, newest: q.newestUs, ct: q.after?.t, cid: q.after?.id });
+  }
+
   private async run<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
     try {
       // Aliases such as `toString(start_time) AS start_time` must not shadow the columns that the

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitForPort } from './ports.mjs';
+import { missingTools } from './prerequisites.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const kafkaDir = path.resolve(here, '../kafka');
@@ -17,17 +18,7 @@ function kafkaVersion() {
   return pom.stdout.replace('<kafka.version>', '').trim() || 'unknown';
 }
 
-export function checkPrerequisites() {
-  const missing = [];
-  for (const [cmd, args, hint] of [
-    ['java', ['-version'], 'Java 17+ (e.g. `apt-get install openjdk-17-jre-headless`)'],
-    ['mvn', ['-v'], 'Maven (e.g. `apt-get install maven`)'],
-  ]) {
-    const r = spawnSync(cmd, args, { encoding: 'utf8' });
-    if (r.error || r.status !== 0) missing.push(`${cmd}: install ${hint}`);
-  }
-  return missing;
-}
+export const checkPrerequisites = () => missingTools();
 
 /** Fetches the broker jars once (idempotent) and returns the folder holding them. */
 export function ensureKafkaJars({ log = console.log } = {}) {

@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { missingTools } from './prerequisites.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -16,20 +17,7 @@ export const APICURIO_VERSION = '3.0.9';
 const runnerJar = `apicurio-registry-app-${APICURIO_VERSION}-runner.jar`;
 const registryDir = path.join(repoRoot, '.deps', `apicurio-registry-${APICURIO_VERSION}`);
 
-export function checkPrerequisites() {
-  const missing = [];
-  const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
-  const major = Number(/version "(\d+)/.exec(java.stderr ?? '')?.[1] ?? 0);
-  if (java.error || java.status !== 0 || major < 17) missing.push('java: install Java 17+ (e.g. `apt-get install openjdk-17-jre-headless`)');
-  for (const [cmd, args, hint] of [
-    ['mvn', ['-v'], 'Maven (e.g. `apt-get install maven`)'],
-    ['tar', ['--version'], 'tar'],
-  ]) {
-    const r = spawnSync(cmd, args, { encoding: 'utf8' });
-    if (r.error || r.status !== 0) missing.push(`${cmd}: install ${hint}`);
-  }
-  return missing;
-}
+export const checkPrerequisites = () => missingTools([['tar', ['--version'], 'tar']]);
 
 /** Fetches and unpacks the registry once (idempotent) and returns the folder holding the runner jar. */
 export function ensureSchemaRegistry({ log = console.log } = {}) {

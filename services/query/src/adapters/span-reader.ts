@@ -1,7 +1,10 @@
 // Reads spans by id from the ClickHouse read model. Every query is scoped to one project and goes
 // through the (project_id, trace_id, span_id) ordering key.
 import type { Clickhouse } from '@llm/clickhouse';
-import { unavailable } from '@llm/errors';
+import { invalid, unavailable } from '@llm/errors';
+
+/** Most spans one read by id returns. */
+export const MAX_SPANS_BY_ID = 100_000;
 
 export interface StoredSpanRow {
   trace_id: string;
@@ -86,16 +89,22 @@ export class SpanReader {
     const where = ['project_id = {p:String}', 'is_deleted = 0'];
     if (traceIds.length) where.push('trace_id IN {t:Array(String)}');
     if (spanIds.length) where.push('span_id IN {s:Array(String)}');
+    let rows: StoredSpanRow[];
     try {
       const res = await this.ch.client.query({
         query: `SELECT ${COLUMNS} FROM ${this.ch.database}.${this.table} FINAL WHERE ${where.join(' AND ')}
-                ORDER BY start_time, span_id LIMIT 100000`,
+                ORDER BY start_time, span_id LIMIT ${MAX_SPANS_BY_ID + 1}`,
         query_params: { p: projectId, t: traceIds, s: spanIds },
         format: 'JSONEachRow',
       });
-      return await res.json<StoredSpanRow>();
+      rows = await res.json<StoredSpanRow>();
     } catch (err) {
       throw unavailable('read_model_unavailable', 'The span store is not available; retry shortly.', err);
     }
+    // Never a silently cut answer: above the cap the caller must page with POST /spans/query.
+    if (rows.length > MAX_SPANS_BY_ID) {
+      throw invalid('too_many_spans', `More than ${MAX_SPANS_BY_ID} spans match these ids; page through them with POST /spans/query.`);
+    }
+    return rows;
   }
 }

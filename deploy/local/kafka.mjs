@@ -1,13 +1,14 @@
 // Local single-node Apache Kafka 4.x (KRaft) from Maven Central jars, run with the machine's Java.
 // Used by `npm start` and `npm test` when KAFKA_BROKERS is not set. No Docker, no downloads outside
 // Maven Central: `mvn dependency:copy-dependencies` on deploy/kafka/pom.xml, cached under .deps/.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitForPort } from './ports.mjs';
 import { missingTools } from './prerequisites.mjs';
+import { startSupervised } from './supervised-process.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const kafkaDir = path.resolve(here, '../kafka');
@@ -74,31 +75,8 @@ export async function startKafka({ dataDir, port, controllerPort, log = console.
     const f = spawnSync('java', [...jvm, ...cp, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', props], { encoding: 'utf8' });
     if (f.status !== 0) throw new Error(`kafka storage format failed: ${f.stderr || f.stdout}`);
   }
-  const child = spawn('java', [...jvm, ...cp, 'kafka.Kafka', props], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let alive = true;
-  let tail = '';
-  const keep = (b) => { tail = (tail + b.toString()).slice(-4000); };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise((resolve) => child.on('exit', (code) => { alive = false; resolve(code); }));
-  // If the owning process ends without stop() (crash, another library calling process.exit), the
-  // broker still gets its SIGTERM and shuts down cleanly on its own.
-  process.on('exit', () => { if (alive) child.kill('SIGTERM'); });
-  try {
-    await waitForPort(port, { name: 'kafka', isAlive: () => alive, timeoutMs: 90_000 });
-  } catch (err) {
-    child.kill('SIGKILL');
-    throw new Error(`${err.message}\n${tail}`);
-  }
-  return {
-    brokers: `127.0.0.1:${port}`,
-    pid: child.pid,
-    async stop() {
-      if (!alive) return;
-      child.kill('SIGTERM');
-      const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(t);
-    },
-  };
+  const proc = await startSupervised('java', [...jvm, ...cp, 'kafka.Kafka', props], {
+    ready: (isAlive) => waitForPort(port, { name: 'kafka', isAlive, timeoutMs: 90_000 }),
+  });
+  return { brokers: `127.0.0.1:${port}`, pid: proc.pid, stop: () => proc.stop() };
 }

@@ -3,10 +3,11 @@
 // tests when SCHEMA_REGISTRY_URL is not set. No Docker, no downloads outside Maven Central:
 // `mvn dependency:copy` of the app's `-all.tar.gz` distribution, unpacked once under .deps/.
 // Karapace (the other candidate) is not published on PyPI, so it cannot be installed here.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { missingTools } from './prerequisites.mjs';
+import { startSupervised } from './supervised-process.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -80,32 +81,13 @@ export async function startSchemaRegistry({ kafkaBrokers, port, dataDir, log = c
     ...storage,
     '-jar', path.join(dir, runnerJar),
   ];
-  const child = spawn('java', args, { cwd: dataDir, stdio: ['ignore', 'pipe', 'pipe'] });
-  let alive = true;
-  let tail = '';
-  const keep = (b) => { tail = (tail + b.toString()).slice(-4000); };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise((resolve) => child.on('exit', (code) => { alive = false; resolve(code); }));
   const root = `http://127.0.0.1:${port}`;
   const url = `${root}/apis/ccompat/v7`;
-  try {
-    await waitForHttp([`${root}/health/ready`, `${url}/subjects`], { isAlive: () => alive, timeoutMs: 90_000 });
-  } catch (err) {
-    child.kill('SIGKILL');
-    throw new Error(`${err.message}\n${tail}`);
-  }
-  return {
-    url,
-    pid: child.pid,
-    async stop() {
-      if (!alive) return;
-      child.kill('SIGTERM');
-      const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(t);
-    },
-  };
+  const proc = await startSupervised('java', args, {
+    cwd: dataDir,
+    ready: (isAlive) => waitForHttp([`${root}/health/ready`, `${url}/subjects`], { isAlive, timeoutMs: 90_000 }),
+  });
+  return { url, pid: proc.pid, stop: () => proc.stop() };
 }
 
 // Ready means the readiness probe is UP (for kafkasql: the journal is replayed) and the Confluent

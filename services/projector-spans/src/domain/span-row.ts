@@ -1,38 +1,9 @@
 // The ClickHouse row of a span, and the mapping from the event's SpanRecord.
 import type { SpanRecord } from '@llm/events';
+import type { SpanTableRow } from '@llm/span-table';
 
-export interface SpanRow {
-  project_id: string;
-  trace_id: string;
-  span_id: string;
-  parent_id: string;
-  span_name: string;
-  span_kind: string;
-  span_type: string;
-  trace_type: string;
-  status_code: string;
-  status_message: string;
-  /** DateTime64(6) input: unix seconds with 6 decimals when written, 'YYYY-MM-DD hh:mm:ss.ffffff' when read back. */
-  start_time: string;
-  end_time: string;
-  duration_ms: number;
-  attributes: string;
-  events: string;
-  links: string;
-  references: string;
-  hashes: string;
-  session_id: string;
-  user_id: string;
-  tokens_incremental: Record<string, number>;
-  costs_incremental: Record<string, number>;
-  errors_incremental: number;
-  tokens_cumulative: Record<string, number>;
-  costs_cumulative: Record<string, number>;
-  errors_cumulative: number;
-  created_at: string;
-  version: string; // UInt64 as decimal text
-  is_deleted: number;
-}
+/** A span table row (the shared contract). */
+export type SpanRow = SpanTableRow;
 
 /** Unix microseconds → DateTime64(6) input. The numeric form is several times cheaper to build than
  * a calendar string; times before 1970 keep the calendar form. */

@@ -1,39 +1,16 @@
 // Reads spans by id from the ClickHouse read model. Every query is scoped to one project and goes
 // through the (project_id, trace_id, span_id) ordering key.
 import type { Clickhouse } from '@llm/clickhouse';
+import { SPAN_TABLE_COLUMNS, type SpanTableRow } from '@llm/span-table';
 import { invalid, unavailable } from '@llm/errors';
 
 /** Most spans one read by id returns. */
 export const MAX_SPANS_BY_ID = 100_000;
 
-export interface StoredSpanRow {
-  trace_id: string;
-  span_id: string;
-  parent_id: string;
-  span_name: string;
-  span_kind: string;
-  span_type: string;
-  trace_type: string;
-  status_code: string;
-  status_message: string;
-  start_time: string;
-  end_time: string;
-  attributes: string;
-  events: string;
-  links: string;
-  references: string;
-  hashes: string;
-  session_id: string;
-  user_id: string;
-  tokens_cumulative: Record<string, number>;
-  costs_cumulative: Record<string, number>;
-  errors_cumulative: number;
-  created_at: string;
-}
+/** Reads return whole table rows (the shared contract of the span table). */
+export type StoredSpanRow = SpanTableRow;
 
-const COLUMNS = `trace_id, span_id, parent_id, span_name, span_kind, span_type, trace_type, status_code, status_message,
-  toString(start_time) AS start_time, toString(end_time) AS end_time, attributes, events, links, references, hashes,
-  session_id, user_id, tokens_cumulative, costs_cumulative, errors_cumulative, toString(created_at) AS created_at`;
+const COLUMNS = SPAN_TABLE_COLUMNS;
 
 export class SpanReader {
   constructor(private readonly ch: Clickhouse, private readonly table = 'spans') {}

@@ -58,6 +58,8 @@ export interface CompiledWindowing {
   traceKey: string;
   interval?: number;
   rate?: number;
+  /** The decoded `next` cursor (already part of `where`/`having`), for readers that page by scanning. */
+  cursor?: { t: number; trace_id: string; span_id: string };
 }
 
 export type WindowingResult = CompiledWindowing | { ok: false; errors: FilterError[] };
@@ -134,6 +136,7 @@ export function compileWindowing(input: unknown, focus: Focus, opts: CompileWind
     params,
     traceKey: TRACE_KEY,
   };
+  if (cursor?.ok === true) out.cursor = cursor.value;
   if (w.interval != null) out.interval = w.interval;
   if (w.rate != null) out.rate = w.rate;
   return out;

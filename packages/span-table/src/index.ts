@@ -1,2 +1,4 @@
 export { SPAN_TABLE_COLUMNS } from './span-table-row.ts';
 export type { SpanTableRow } from './span-table-row.ts';
+export { spanTables, type SpanTables } from './tables.ts';
+export { locateTraces, timeRangesPredicate, tableTime, timeUs, type TraceRange } from './trace-locator.ts';

@@ -41,7 +41,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const command = createCommandSide({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS });
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
     { side: 'command', handlers: command.handlers },
-    { side: 'query', handlers: queryHandlers({ ch, pool }) },
+    { side: 'query', handlers: queryHandlers({ ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS }) },
     { side: 'projector', handlers: replayRoutes({
       kafka, producer, ch, topics, log,
       pauseLive: () => spans.stop(),

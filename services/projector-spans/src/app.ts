@@ -4,11 +4,13 @@ import { migrateClickhouse, type Clickhouse } from '@llm/clickhouse';
 import type { Topics } from '@llm/events';
 import type { KafkaClient, Producer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
+import { spanTables } from '@llm/span-table';
 import { createSpansConsumer, type SpansConsumer } from './consumer/spans-consumer.ts';
 
 export const SPANS_MIGRATIONS = fileURLToPath(new URL('../migrations/', import.meta.url));
 export const SPANS_GROUP = 'projector-spans.clickhouse';
-export const SPANS_TABLE = 'spans';
+/** The live table set (replay builds a suffixed one beside it). */
+export const SPAN_TABLES = spanTables();
 
 export interface SpansProjectorDeps {
   kafka: KafkaClient;
@@ -21,7 +23,7 @@ export interface SpansProjectorDeps {
 
 export function createSpansProjector(deps: SpansProjectorDeps): { start(): Promise<void>; stop(): Promise<void>; consumer: SpansConsumer } {
   const log = deps.log.child({ component: 'projector-spans' });
-  const consumer = createSpansConsumer({ ...deps, log, groupId: SPANS_GROUP, table: SPANS_TABLE });
+  const consumer = createSpansConsumer({ ...deps, log, groupId: SPANS_GROUP, tables: SPAN_TABLES });
   return {
     consumer,
     async start() {

@@ -1,4 +1,4 @@
-export { createSpansProjector, migrateSpans, SPANS_GROUP, SPANS_TABLE, SPANS_MIGRATIONS } from './app.ts';
+export { createSpansProjector, migrateSpans, SPANS_GROUP, SPAN_TABLES, SPANS_MIGRATIONS } from './app.ts';
 export type { SpansProjectorDeps } from './app.ts';
 export { replaySpans } from './replay.ts';
 export type { ReplayDeps, ReplayResult } from './replay.ts';

@@ -1,7 +1,7 @@
 // Rebuilds the span read model from the spans topic into fresh tables, then swaps them in:
 //  1. refuse if retention already removed the topic's oldest records (the rebuild would drop spans)
 //     unless `allowTruncated`,
-//  2. create `spans_rebuild_<ts>` with the same migrations and consume [start, E1) into it,
+//  2. create `spans_rebuild_<ts>` and `trace_index_rebuild_<ts>` with the same migrations and consume [start, E1) into it,
 //  3. pause the live projector (when the caller can: the all-in-one and projector-spans processes
 //     pass hooks), consume [E1, E2) so the rebuild holds everything the live table holds,
 //  4. atomically exchange the tables and resume the live projector with a fresh cache (it re-applies
@@ -14,7 +14,8 @@ import type { Topics } from '@llm/events';
 import type { Admin, IncomingBatch, KafkaClient, Producer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import { createSpansConsumer } from './consumer/spans-consumer.ts';
-import { SPANS_GROUP, SPANS_MIGRATIONS, SPANS_TABLE } from './app.ts';
+import { spanTables, type SpanTables } from '@llm/span-table';
+import { SPANS_GROUP, SPANS_MIGRATIONS, SPAN_TABLES } from './app.ts';
 
 export interface ReplayDeps {
   kafka: KafkaClient;
@@ -38,13 +39,13 @@ export interface ReplayResult {
 
 type Positions = Map<number, bigint>;
 
-async function consumeRange(deps: ReplayDeps, table: string, groupId: string, from: Positions, to: Positions, onBatch: (b: IncomingBatch) => void): Promise<void> {
+async function consumeRange(deps: ReplayDeps, tables: SpanTables, groupId: string, from: Positions, to: Positions, onBatch: (b: IncomingBatch) => void): Promise<void> {
   const pending = new Set([...to].filter(([p, end]) => end > (from.get(p) ?? 0n)).map(([p]) => p));
   if (pending.size === 0) return;
   let resolveDone!: () => void;
   const done = new Promise<void>((r) => (resolveDone = r));
   const c = createSpansConsumer({
-    kafka: deps.kafka, producer: deps.producer, ch: deps.ch, topics: deps.topics, log: deps.log, groupId, table,
+    kafka: deps.kafka, producer: deps.producer, ch: deps.ch, topics: deps.topics, log: deps.log, groupId, tables,
     startOffsets: async (_t, p) => from.get(p) ?? 0n,
     onApplied: (b) => {
       onBatch(b);
@@ -74,7 +75,7 @@ export async function replaySpans(deps: ReplayDeps): Promise<ReplayResult> {
   const { ch, log } = deps;
   const stamp = new Date().toISOString().replace(/[-:T.Z]/g, '').slice(0, 14);
   const suffix = `_rebuild_${stamp}`;
-  const rebuild = `${SPANS_TABLE}${suffix}`;
+  const rebuild = spanTables(suffix);
   const db = ch.database;
   const admin = await deps.kafka.admin();
   let paused = false;
@@ -95,24 +96,28 @@ export async function replaySpans(deps: ReplayDeps): Promise<ReplayResult> {
       total += sum(end2, end1);
       await consumeRange(deps, rebuild, `projector-spans.replay-final-${stamp}`, end1, end2, progress);
     }
-    await ch.client.command({ query: `EXCHANGE TABLES ${db}.${SPANS_TABLE} AND ${db}.${rebuild}` });
-    log.info({ table: SPANS_TABLE }, 'rebuilt span table swapped in');
+    // Both tables in one statement: readers never see a rebuilt span table with the old index.
+    await ch.client.command({
+      query: `EXCHANGE TABLES ${db}.${SPAN_TABLES.spans} AND ${db}.${rebuild.spans}, ${db}.${SPAN_TABLES.traceIndex} AND ${db}.${rebuild.traceIndex}`,
+    });
+    log.info({ tables: SPAN_TABLES }, 'rebuilt span tables swapped in');
     if (paused) {
       paused = false;
       await deps.resumeLive!();
     } else {
       const committed = await admin.committedOffsets(SPANS_GROUP, deps.topics.spans);
       const to: Positions = new Map([...committed].filter(([p, c]) => c > (end1.get(p) ?? 0n)));
-      if (to.size) await consumeRange(deps, SPANS_TABLE, `projector-spans.replay-catchup-${stamp}`, end1, to, () => undefined);
+      if (to.size) await consumeRange(deps, SPAN_TABLES, `projector-spans.replay-catchup-${stamp}`, end1, to, () => undefined);
     }
     for (const g of ['replay', 'replay-final', 'replay-catchup']) await admin.deleteGroup(`projector-spans.${g}-${stamp}`);
     if (!deps.keepOld) {
-      await ch.client.command({ query: `DROP TABLE IF EXISTS ${db}.${rebuild}` });
+      await ch.client.command({ query: `DROP TABLE IF EXISTS ${db}.${rebuild.spans}` });
+      await ch.client.command({ query: `DROP TABLE IF EXISTS ${db}.${rebuild.traceIndex}` });
       await ch.client.command({ query: `DROP TABLE IF EXISTS ${db}.schema_migrations${suffix}` });
     }
-    const r = await ch.client.query({ query: `SELECT count() AS n FROM ${db}.${SPANS_TABLE} FINAL WHERE is_deleted = 0`, format: 'JSONEachRow' });
+    const r = await ch.client.query({ query: `SELECT count() AS n FROM ${db}.${SPAN_TABLES.spans} FINAL WHERE is_deleted = 0`, format: 'JSONEachRow' });
     const rows = await r.json<{ n: string }>();
-    return { records: done, table: SPANS_TABLE, rows: Number(rows[0]?.n ?? 0) };
+    return { records: done, table: SPAN_TABLES.spans, rows: Number(rows[0]?.n ?? 0) };
   } finally {
     if (paused) await deps.resumeLive!().catch((err: unknown) => log.error({ err }, 'could not resume the live projector'));
     await admin.close();

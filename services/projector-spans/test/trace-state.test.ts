@@ -48,6 +48,22 @@ describe('trace state', () => {
     expect([...replaced.next.keys()].sort()).toEqual(['a', 'c']);
   });
 
+  it('given a stored span, when it comes again with another start time, then its old row (old ordering key) gets a tombstone', () => {
+    const first = applyTraceEvent(new Map(), event('tracing.spans.upserted', [rec('a')]), 10n);
+    const moved = { ...rec('a'), start_time_us: 1_700_000_100_000_000, end_time_us: 1_700_000_100_500_000 };
+    const second = applyTraceEvent(first.next, event('tracing.spans.upserted', [moved]), 11n);
+    expect(second.writes.map((w) => [w.start_time, w.is_deleted, w.version])).toEqual([
+      ['1700000000.000000', 1, '11'],
+      ['1700000100.000000', 0, '11'],
+    ]);
+  });
+
+  it('given a stored span read back from ClickHouse (calendar time), when the same start time comes again, then nothing is tombstoned', () => {
+    const stored = { ...applyTraceEvent(new Map(), event('tracing.spans.upserted', [rec('a')]), 10n).writes[0]!, start_time: '2023-11-14 22:13:20.000000' };
+    const again = applyTraceEvent(new Map([['a', stored]]), event('tracing.spans.upserted', [rec('a')]), 11n);
+    expect(again.writes.filter((w) => w.is_deleted === 1)).toEqual([]);
+  });
+
   it('given stored spans, when the trace is deleted, then every span gets a tombstone with the deletion version', () => {
     const first = applyTraceEvent(new Map(), event('tracing.spans.upserted', [rec('a'), rec('b', 'a')]), 10n);
     const del = applyTraceEvent(first.next, event('tracing.trace.deleted'), 13n);

@@ -3,7 +3,9 @@ import type { Clickhouse } from '@llm/clickhouse';
 import type { Pool } from '@llm/postgres';
 import { apiKeyAuthenticator, postgresApiKeyLookup } from '@llm/auth';
 import type { Handlers } from '@llm/http';
+import { ReadModel } from './adapters/read-model.ts';
 import { SpanReader } from './adapters/span-reader.ts';
+import { SpanSearcher } from './adapters/span-search.ts';
 import { readRoutes } from './http/read-routes.ts';
 import { queryRoutes } from './http/query-routes.ts';
 import { activityRoutes } from './http/activity-routes.ts';
@@ -11,10 +13,14 @@ import { activityRoutes } from './http/activity-routes.ts';
 export interface QueryDeps {
   ch: Clickhouse;
   pool: Pool;
+  /** Longest a read-model query may run before the request answers 503 (default 15 s). */
+  queryTimeoutMs?: number;
 }
 
 export function queryHandlers(deps: QueryDeps): Handlers {
   const auth = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
-  const reader = new SpanReader(deps.ch);
-  return { ...readRoutes(reader, auth), ...queryRoutes(reader, auth), ...activityRoutes(reader, auth) };
+  const rm = new ReadModel(deps.ch, deps.queryTimeoutMs);
+  const reader = new SpanReader(rm);
+  const searcher = new SpanSearcher(rm);
+  return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher }, auth), ...activityRoutes(reader, auth) };
 }

@@ -18,7 +18,7 @@ readiness.checks.push(
   { name: 'postgres', check: async () => { await pool.query('SELECT 1'); } },
   { name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } },
 );
-const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [{ side: 'query', handlers: queryHandlers({ ch, pool }) }]);
+const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [{ side: 'query', handlers: queryHandlers({ ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS }) }]);
 const server = await listen(app, config.PORT, config.HOST);
 log.info({ port: server.port }, 'query service listening');
 onSignals(() => runShutdown([

@@ -1,8 +1,7 @@
-// A batching ClickHouse writer: rows are buffered and inserted when the buffer reaches `maxRows` or
+// A batching writer: rows are buffered and inserted when the buffer reaches `maxRows` or
 // `maxDelayMs` after the first buffered row, whichever comes first. `write()` resolves only once its
 // rows are in ClickHouse (so the consumer commits offsets after that). Bounded attempts with backoff;
 // `flush()` drains on shutdown.
-import type { Clickhouse } from '@llm/clickhouse';
 import { backoffMs, sleep } from '@llm/errors';
 import type { Logger } from '@llm/logging';
 
@@ -11,8 +10,9 @@ interface Pending<T> {
   waiters: Array<{ resolve: () => void; reject: (e: Error) => void }>;
 }
 
-export interface BatchingWriterOptions {
-  table: string;
+export interface BatchingWriterOptions<T> {
+  /** Writes one batch (all or nothing from the caller's point of view; retried as a whole). */
+  insert: (rows: T[]) => Promise<void>;
   maxRows?: number;
   maxDelayMs?: number;
   attempts?: number;
@@ -27,7 +27,7 @@ export class BatchingWriter<T extends object> {
   flushedSeq = 0;
   writeSeq = 0;
 
-  constructor(private readonly ch: Clickhouse, private readonly opts: BatchingWriterOptions) {}
+  constructor(private readonly opts: BatchingWriterOptions<T>) {}
 
   write(rows: T[]): Promise<void> {
     if (rows.length === 0) return Promise.resolve();
@@ -65,7 +65,7 @@ export class BatchingWriter<T extends object> {
     const attempts = this.opts.attempts ?? 5;
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.ch.client.insert({ table: `${this.ch.database}.${this.opts.table}`, values: batch.rows, format: 'JSONEachRow' });
+        await this.opts.insert(batch.rows);
         this.flushedSeq = Math.max(this.flushedSeq, seq);
         for (const w of batch.waiters) w.resolve();
         return;

@@ -10,6 +10,8 @@ import { applyTraceEvent, type TraceRows } from '../domain/trace-state.ts';
 import type { SpanRow } from '../domain/span-row.ts';
 import { loadTraces } from '../adapters/span-store.ts';
 import { BatchingWriter } from '../adapters/batching-writer.ts';
+import { insertSpanRows } from '../adapters/span-table-writer.ts';
+import type { SpanTables } from '@llm/span-table';
 import { TraceCache } from './trace-cache.ts';
 import { backoffMs, sleep } from '@llm/errors';
 import { counter } from '@llm/metrics';
@@ -26,7 +28,7 @@ export interface SpansConsumerDeps {
   topics: Topics;
   log: Logger;
   groupId: string;
-  table: string;
+  tables: SpanTables;
   cacheSpans?: number;
   /** Explicit start positions (replay catch-up); otherwise the group's committed offsets. */
   startOffsets?: (topic: string, partition: number) => Promise<bigint | undefined>;
@@ -43,8 +45,8 @@ export interface SpansConsumer {
 }
 
 export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
-  const { ch, topics, log, table } = deps;
-  const writer = new BatchingWriter<SpanRow>(ch, { table, log });
+  const { ch, topics, log, tables } = deps;
+  const writer = new BatchingWriter<SpanRow>({ insert: (rows) => insertSpanRows(ch, tables, rows), log });
   const cache = new TraceCache(deps.cacheSpans ?? 100_000);
   const consumer = deps.kafka.consumer({
     groupId: deps.groupId, topics: [topics.spans], fromBeginning: true, concurrency: 6,
@@ -99,7 +101,7 @@ export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
       s.add(e.payload.trace_id);
     }
     for (const [projectId, traceIds] of missing) {
-      for (const row of await loadTraces(ch, table, projectId, [...traceIds])) {
+      for (const row of await loadTraces(ch, tables, projectId, [...traceIds])) {
         states.get(`${projectId}:${row.trace_id}`)!.set(row.span_id, row);
       }
     }

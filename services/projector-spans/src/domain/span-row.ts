@@ -1,17 +1,10 @@
 // The ClickHouse row of a span, and the mapping from the event's SpanRecord.
 import type { SpanRecord } from '@llm/events';
-import type { SpanTableRow } from '@llm/span-table';
+import { tableTime as chTime, type SpanTableRow } from '@llm/span-table';
 
 /** A span table row (the shared contract). */
 export type SpanRow = SpanTableRow;
 
-/** Unix microseconds → DateTime64(6) input. The numeric form is several times cheaper to build than
- * a calendar string; times before 1970 keep the calendar form. */
-export function chTime(us: number): string {
-  const frac = String(((us % 1_000_000) + 1_000_000) % 1_000_000).padStart(6, '0');
-  if (us >= 0) return `${Math.floor(us / 1_000_000)}.${frac}`;
-  return `${new Date(Math.floor(us / 1000)).toISOString().slice(0, 19).replace('T', ' ')}.${frac}`;
-}
 
 export function rowFromRecord(projectId: string, r: SpanRecord, createdAtUs: number, version: bigint): SpanRow {
   return {

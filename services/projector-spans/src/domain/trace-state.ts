@@ -4,6 +4,7 @@
 // even when the trace's spans arrive in several requests.
 import { rollupTrace, type MetricSkeleton } from '@llm/span-model';
 import type { DecodedEvent } from '@llm/events';
+import { timeUs } from '@llm/span-table';
 import { rowFromRecord, type SpanRow } from './span-row.ts';
 
 export type TraceRows = Map<string, SpanRow>;
@@ -26,9 +27,12 @@ export function applyTraceEvent(current: TraceRows, e: TraceEvent, version: bigi
         next.set(rec.span_id, rowFromRecord(e.projectId, rec, e.timeUs, version));
         touched.add(rec.span_id);
       }
+      // A row leaves the table through a tombstone under its own key: a span the replacement does
+      // not carry, or a span whose start_time (part of the table's ordering key) moved.
       const writes: SpanRow[] = [];
-      if (e.type === 'tracing.trace.replaced') {
-        for (const [id, row] of current) if (!next.has(id)) writes.push({ ...row, version: v, is_deleted: 1 });
+      for (const [id, row] of current) {
+        const now = next.get(id);
+        if (now === undefined || timeUs(now.start_time) !== timeUs(row.start_time)) writes.push({ ...row, version: v, is_deleted: 1 });
       }
       for (const row of rerolled(next, touched, v)) writes.push(row);
       return { next, writes };

@@ -7,6 +7,7 @@ import { invalid } from '@llm/errors';
 import { RequestValidationError, type Handlers } from '@llm/http';
 import { buildTraceTree, childrenByName, toOtelTracingTree } from '@llm/span-model';
 import type { SpanReader } from '../adapters/span-reader.ts';
+import type { SpanSearcher } from '../adapters/span-search.ts';
 import { spanView } from '../domain/span-view.ts';
 
 const body = z.object({ filtering: z.unknown().optional(), windowing: z.unknown().optional() }).passthrough();
@@ -53,27 +54,35 @@ function flatInputs(req: Request): z.infer<typeof flat> {
   return r.data;
 }
 
+export interface QueryRouteDeps {
+  reader: SpanReader;
+  searcher: SpanSearcher;
+}
+
 /** Whole traces (all their spans) of which some span matches, in window order. */
-async function tracePage(reader: SpanReader, c: Compiled, projectId: string) {
-  const keys = await reader.searchTraces({ where: c.where, having: c.w.having, orderBy: c.w.orderBy, traceKey: c.w.traceKey, limit: c.w.limit, params: c.params });
+async function tracePage(d: QueryRouteDeps, c: Compiled, projectId: string) {
+  const keys = await d.searcher.traces({
+    where: c.where, having: c.w.having, orderBy: c.w.orderBy, order: c.w.order, traceKey: c.w.traceKey, limit: c.w.limit,
+    params: c.params, projectId, ...(c.w.cursor ? { cursor: c.w.cursor } : {}),
+  });
   const page = keys.slice(0, c.w.limit);
-  const spans = page.length ? (await reader.byIds(projectId, page.map((k) => k.trace_id), [])).map(spanView) : [];
+  const spans = page.length ? (await d.reader.byIds(projectId, page.map((k) => k.trace_id), [])).map(spanView) : [];
   const last = page[page.length - 1];
   return { order: page.map((k) => k.trace_id), spans, next: keys.length > c.w.limit && last ? traceCursor({ key: last.trace_key, trace_id: last.trace_id }) : undefined };
 }
 
-async function spanPage(reader: SpanReader, c: Compiled) {
-  const rows = await reader.search({ where: c.where, orderBy: c.w.orderBy, limit: c.w.limit, params: c.params });
+async function spanPage(d: QueryRouteDeps, c: Compiled) {
+  const rows = await d.searcher.spans({ where: c.where, orderBy: c.w.orderBy, order: c.w.order, limit: c.w.limit, params: c.params });
   const page = rows.slice(0, c.w.limit);
   const last = page[page.length - 1];
   return { spans: page.map(spanView), next: rows.length > c.w.limit && last ? spanCursor(last) : undefined };
 }
 
-export function queryRoutes(reader: SpanReader, auth: RequestHandler): Handlers {
+export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
   return {
     'spans.query': [auth, async (req, res) => {
       const c = compile(req, 'span');
-      const { spans, next } = await spanPage(reader, c);
+      const { spans, next } = await spanPage(d, c);
       const out: Record<string, unknown> = { count: spans.length, spans };
       if (next) out.windowing = { limit: c.w.limit, order: c.w.order, next };
       res.json(out);
@@ -83,7 +92,7 @@ export function queryRoutes(reader: SpanReader, auth: RequestHandler): Handlers 
       const windowing = Object.fromEntries(Object.entries({ oldest: i.oldest, newest: i.newest, limit: i.limit, rate: i.rate }).filter(([, v]) => v !== undefined));
       const focus = i.focus ?? 'trace';
       const c = compileParts(req, i.filter, windowing, focus);
-      const p = focus === 'span' ? await spanPage(reader, c) : await tracePage(reader, c, req.scope.projectId);
+      const p = focus === 'span' ? await spanPage(d, c) : await tracePage(d, c, req.scope.projectId);
       let out: Record<string, unknown>;
       if (focus === 'span' || i.format === 'opentelemetry') out = { count: p.spans.length, spans: p.spans };
       else {
@@ -95,7 +104,7 @@ export function queryRoutes(reader: SpanReader, auth: RequestHandler): Handlers 
     }],
     'traces.query': [auth, async (req, res) => {
       const c = compile(req, 'trace');
-      const p = await tracePage(reader, c, req.scope.projectId);
+      const p = await tracePage(d, c, req.scope.projectId);
       const trees = new Map(buildTraceTree(p.spans).map((t) => [t.trace_id, { trace_id: t.trace_id, spans: childrenByName([...t.roots, ...t.orphans]) }]));
       const traces = p.order.map((id) => trees.get(id)).filter((t) => t !== undefined);
       const out: Record<string, unknown> = { count: traces.length, traces };

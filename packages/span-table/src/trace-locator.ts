@@ -1,0 +1,68 @@
+// Reads by trace id on a time-ordered span table: look the traces up in the trace index (ordered by
+// project and trace id, a few granules), then read only the time ranges they occupy. Ranges closer
+// than MERGE_GAP_US are merged, so a page of traces becomes a handful of primary-key ranges.
+import type { Clickhouse } from '@llm/clickhouse';
+import type { SpanTables } from './tables.ts';
+
+export interface TraceRange {
+  trace_id: string;
+  /** Unix microseconds, inclusive. */
+  first_us: number;
+  last_us: number;
+}
+
+const MERGE_GAP_US = 3_600_000_000;
+
+/** The time ranges of the given traces (traces unknown to the index are absent). */
+export async function locateTraces(ch: Clickhouse, tables: SpanTables, projectId: string, traceIds: string[]): Promise<TraceRange[]> {
+  if (traceIds.length === 0) return [];
+  const res = await ch.client.query({
+    query: `SELECT trace_id, toString(toUnixTimestamp64Micro(min(first_start))) AS f, toString(toUnixTimestamp64Micro(max(last_start))) AS l
+            FROM ${ch.database}.${tables.traceIndex} WHERE project_id = {p:String} AND trace_id IN {t:Array(String)} GROUP BY trace_id`,
+    query_params: { p: projectId, t: traceIds },
+    format: 'JSONEachRow',
+  });
+  return (await res.json<{ trace_id: string; f: string; l: string }>()).map((r) => ({ trace_id: r.trace_id, first_us: Number(r.f), last_us: Number(r.l) }));
+}
+
+/**
+ * A WHERE fragment restricting `start_time` to the traces' ranges (merged), with its parameters
+ * named `<prefix>0_lo`, `<prefix>0_hi`, …. Callers still filter on trace_id.
+ */
+export function timeRangesPredicate(ranges: TraceRange[], prefix = 'tr'): { sql: string; params: Record<string, number> } {
+  const sorted = ranges.map((r) => [r.first_us, r.last_us] as [number, number]).sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const [lo, hi] of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && lo - last[1] <= MERGE_GAP_US) last[1] = Math.max(last[1], hi);
+    else merged.push([lo, hi]);
+  }
+  if (merged.length === 0) return { sql: '0', params: {} };
+  const params: Record<string, number> = {};
+  const parts = merged.map(([lo, hi], i) => {
+    params[`${prefix}${i}_lo`] = lo;
+    params[`${prefix}${i}_hi`] = hi;
+    return `start_time BETWEEN fromUnixTimestamp64Micro({${prefix}${i}_lo:Int64}) AND fromUnixTimestamp64Micro({${prefix}${i}_hi:Int64})`;
+  });
+  return { sql: `(${parts.join(' OR ')})`, params };
+}
+
+/** Unix microseconds → DateTime64(6) input. The numeric form is several times cheaper to build than
+ * a calendar string; times before 1970 keep the calendar form. */
+export function tableTime(us: number): string {
+  const frac = String(((us % 1_000_000) + 1_000_000) % 1_000_000).padStart(6, '0');
+  if (us >= 0) return `${Math.floor(us / 1_000_000)}.${frac}`;
+  return `${new Date(Math.floor(us / 1000)).toISOString().slice(0, 19).replace('T', ' ')}.${frac}`;
+}
+
+/** Unix microseconds of a span-table time in either form the row type carries ("sec.ffffff" as
+ * written, "YYYY-MM-DD hh:mm:ss.ffffff" as read back). */
+export function timeUs(s: string): number {
+  const calendar = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?/.exec(s);
+  if (calendar) {
+    const ms = Date.parse(`${calendar[1]}T${calendar[2]}Z`);
+    return ms * 1000 + Number((calendar[3] ?? '').padEnd(6, '0'));
+  }
+  const [sec = '0', frac = ''] = s.split('.');
+  return Number(sec) * 1_000_000 + Number(frac.padEnd(6, '0').slice(0, 6));
+}

@@ -1,0 +1,148 @@
+// Span and trace searches (compiled filter + window) over the time-ordered span table.
+//
+// ClickHouse reads a table in its ordering-key order and stops at the LIMIT — but not under FINAL,
+// which must merge every version of the range first. So a page is found in two steps:
+//  1. scan without FINAL, in order, for candidate keys. Every current row is physically present, so
+//     the candidates are a superset of the answer in the right order (plus superseded versions and
+//     rows whose newer version no longer matches);
+//  2. re-check only those candidates with FINAL (a few granules, found through the time range and
+//     the bloom filters), keeping the ones whose current version matches.
+// If too few survive, the scan continues after the last candidate with a larger step.
+import { SPAN_TABLE_COLUMNS, locateTraces, timeRangesPredicate, timeUs } from '@llm/span-table';
+import type { ReadModel } from './read-model.ts';
+import type { StoredSpanRow } from './span-reader.ts';
+
+export interface SpanSearch {
+  /** Compiled filter AND window (cursor included for span focus). */
+  where: string;
+  orderBy: string;
+  order: 'ascending' | 'descending';
+  limit: number;
+  params: Record<string, unknown>;
+}
+
+export interface TraceSearch extends SpanSearch {
+  projectId: string;
+  /** Trace focus: predicate on grouped traces (the cursor) and the trace sort key expression. */
+  having: string;
+  traceKey: string;
+  cursor?: { t: number; trace_id: string };
+}
+
+export interface TraceHit { trace_id: string; trace_key: string }
+
+const FIRST_SCAN = 256;
+const GROWTH = 4;
+
+export class SpanSearcher {
+  constructor(private readonly rm: ReadModel) {}
+
+  /** Spans in window order, `limit + 1` of them when there are that many (the extra one tells that
+   * a next page exists). */
+  async spans(q: SpanSearch): Promise<StoredSpanRow[]> {
+    const want = q.limit + 1;
+    const after = q.order === 'descending' ? '<' : '>';
+    const out: StoredSpanRow[] = [];
+    let scan = Math.max(FIRST_SCAN, want * 2);
+    let from: { t: string; trace_id: string; span_id: string } | undefined;
+    for (;;) {
+      const resume = from
+        ? ` AND start_time ${after}= {s_t:DateTime64(6, 'UTC')} AND (start_time, trace_id, span_id) ${after} ({s_t:DateTime64(6, 'UTC')}, {s_trace:String}, {s_span:String})`
+        : '';
+      const keys = await this.rm.run<{ t: string; trace_id: string; span_id: string }>(
+        `SELECT toString(start_time) AS t, trace_id, span_id FROM ${this.rm.spans}
+         WHERE ${q.where} AND is_deleted = 0${resume} ORDER BY ${q.orderBy} LIMIT ${scan}`,
+        { ...q.params, s_t: from?.t, s_trace: from?.trace_id, s_span: from?.span_id },
+      );
+      if (keys.length > 0) out.push(...(await this.currentSpans(q, keys)));
+      if (out.length >= want || keys.length < scan) break;
+      from = keys[keys.length - 1];
+      scan *= GROWTH;
+    }
+    return out.slice(0, want);
+  }
+
+  /** The current versions of candidate spans that still match, in window order. */
+  private async currentSpans(q: SpanSearch, keys: Array<{ t: string; trace_id: string; span_id: string }>): Promise<StoredSpanRow[]> {
+    let lo = keys[0]!.t;
+    let hi = lo;
+    for (const k of keys) { if (k.t < lo) lo = k.t; if (k.t > hi) hi = k.t; }
+    const wanted = new Set(keys.map((k) => `${k.trace_id}:${k.span_id}`));
+    const rows = await this.rm.run<StoredSpanRow>(
+      `SELECT ${SPAN_TABLE_COLUMNS} FROM ${this.rm.spans} FINAL
+       WHERE ${q.where} AND is_deleted = 0 AND start_time BETWEEN {v_lo:DateTime64(6, 'UTC')} AND {v_hi:DateTime64(6, 'UTC')}
+         AND trace_id IN {v_t:Array(String)} AND span_id IN {v_s:Array(String)}
+       ORDER BY ${q.orderBy}`,
+      { ...q.params, v_lo: lo, v_hi: hi, v_t: [...new Set(keys.map((k) => k.trace_id))], v_s: [...new Set(keys.map((k) => k.span_id))] },
+    );
+    return rows.filter((r) => wanted.has(`${r.trace_id}:${r.span_id}`));
+  }
+
+  /**
+   * Trace ids whose spans match, with their sort key (latest matching start_time in the window), in
+   * window order, `limit + 1` of them when there are that many.
+   */
+  async traces(q: TraceSearch): Promise<TraceHit[]> {
+    // The scan finds each trace at its key only when reading newest first; ascending pages group.
+    if (q.order !== 'descending') return this.groupedTraces(q);
+    const want = q.limit + 1;
+    const cursor = q.cursor ? { us: q.cursor.t, trace_id: q.cursor.trace_id } : undefined;
+    const below = (a: { us: number; trace_id: string }, b: { us: number; trace_id: string }): boolean =>
+      a.us < b.us || (a.us === b.us && a.trace_id < b.trace_id);
+    // Traces found so far with their true key; a trace is final once the scan has passed its key.
+    const found = new Map<string, { us: number; key: string }>();
+    const seen = new Set<string>();
+    let frontier: { t: string; us: number; trace_id: string } | undefined = cursor
+      ? { t: '', us: cursor.us, trace_id: cursor.trace_id }
+      : undefined;
+    let scan = Math.max(FIRST_SCAN, want * 10);
+    for (;;) {
+      const resume = frontier
+        ? ` AND start_time <= fromUnixTimestamp64Micro({s_us:Int64}) AND (start_time, trace_id) < (fromUnixTimestamp64Micro({s_us:Int64}), {s_trace:String})`
+        : '';
+      const rows = await this.rm.run<{ t: string; trace_id: string }>(
+        `SELECT toString(start_time) AS t, trace_id FROM ${this.rm.spans}
+         WHERE ${q.where} AND is_deleted = 0${resume} ORDER BY start_time DESC, trace_id DESC LIMIT ${scan}`,
+        { ...q.params, s_us: frontier?.us, s_trace: frontier?.trace_id },
+      );
+      const fresh = [...new Set(rows.map((r) => r.trace_id))].filter((id) => !seen.has(id));
+      for (const id of fresh) seen.add(id);
+      for (const [id, key] of await this.trueKeys(q, fresh)) {
+        const us = timeUs(key);
+        // A trace whose key is not below the cursor was on an earlier page.
+        if (cursor && !below({ us, trace_id: id }, cursor)) continue;
+        found.set(id, { us, key });
+      }
+      const exhausted = rows.length < scan;
+      const last = rows[rows.length - 1];
+      if (last) frontier = { t: last.t, us: timeUs(last.t), trace_id: last.trace_id };
+      // Every trace whose key is at or above the frontier has been seen by now.
+      const ready = [...found].filter(([id, k]) => exhausted || !frontier || !below({ us: k.us, trace_id: id }, frontier));
+      if (ready.length >= want || exhausted) {
+        ready.sort(([a, ka], [b, kb]) => (kb.us - ka.us) || (a < b ? 1 : a > b ? -1 : 0));
+        return ready.slice(0, want).map(([trace_id, k]) => ({ trace_id, trace_key: k.key }));
+      }
+      scan *= GROWTH;
+    }
+  }
+
+  /** Each trace's key over the current versions of its matching spans in the window (none: absent). */
+  private async trueKeys(q: TraceSearch, traceIds: string[]): Promise<Map<string, string>> {
+    if (traceIds.length === 0) return new Map();
+    const ranges = await this.rm.guard(() => locateTraces(this.rm.ch, this.rm.tables, q.projectId, traceIds));
+    if (ranges.length === 0) return new Map();
+    const time = timeRangesPredicate(ranges, 'k');
+    const rows = await this.rm.run<{ trace_id: string; k: string }>(
+      `SELECT trace_id, toString(${q.traceKey}) AS k FROM ${this.rm.spans} FINAL
+       WHERE ${q.where} AND is_deleted = 0 AND ${time.sql} AND trace_id IN {k_t:Array(String)} GROUP BY trace_id`,
+      { ...q.params, ...time.params, k_t: ranges.map((r) => r.trace_id) },
+    );
+    return new Map(rows.map((r) => [r.trace_id, r.k]));
+  }
+
+  /** Trace search by grouping every matching span of the window (ascending order). */
+  private groupedTraces(q: TraceSearch): Promise<TraceHit[]> {
+    return this.rm.run(`SELECT trace_id, toString(${q.traceKey}) AS trace_key FROM ${this.rm.spans} FINAL
+      WHERE ${q.where} AND is_deleted = 0 GROUP BY trace_id HAVING ${q.having} ORDER BY ${q.orderBy} LIMIT ${q.limit + 1}`, q.params);
+  }
+}

@@ -1,0 +1,164 @@
+// npm run bench:query [-- --traces 1000000 --iterations 40 --fresh]: read latency on a large read
+// model, through the HTTP API, warm. Loads (once; kept in .data/bench-query and reused by later runs)
+// `--traces` traces of 10 spans over 30 days (test/bench/query-dataset.ts) into the all-in-one
+// stack's own ClickHouse, through the projector's own state transition and writer, then measures
+// p50/p95/p99 of the issue's six reads and reports bytes on disk per span.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openClickhouse } from '@llm/clickhouse';
+import { parseConfig } from '@llm/config';
+import { createLogger } from '@llm/logging';
+import { allInOneConfig, startAllInOne } from '@llm/service-all-in-one';
+import { createAccount } from '@llm/testing/accounts';
+import { DAY_US, SPANS_PER_TRACE, loadDataset, type DatasetShape } from './query-dataset.ts';
+
+const { values: opt } = parseArgs({
+  options: {
+    traces: { type: 'string', default: '1000000' },
+    iterations: { type: 'string', default: '40' },
+    fresh: { type: 'boolean', default: false },
+  },
+});
+const TRACES = Number(opt.traces);
+const ITER = Number(opt.iterations);
+const root = path.resolve(import.meta.dirname, '../..');
+const dir = path.join(root, '.data', 'bench-query');
+const datasetFile = path.join(dir, 'dataset.json');
+if (opt.fresh) rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+
+interface Dataset { shape: DatasetShape; apiKey: string; projectId: string; adminToken: string; spans: number; loadSeconds: number }
+let dataset: Dataset | undefined = existsSync(datasetFile) ? JSON.parse(readFileSync(datasetFile, 'utf8')) as Dataset : undefined;
+if (dataset && dataset.shape.traces !== TRACES) {
+  console.log(`dataset in ${dir} has ${dataset.shape.traces} traces, ${TRACES} asked: rebuilding`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  dataset = undefined;
+}
+
+// @ts-expect-error plain .mjs without types
+const { startKafka } = await import('../../deploy/local/kafka.mjs');
+// @ts-expect-error plain .mjs without types
+const { startPostgres } = await import('../../deploy/local/postgres.mjs');
+const kafkaPort = Number(process.env.BENCH_KAFKA_PORT ?? 29092);
+const pgPort = Number(process.env.BENCH_POSTGRES_PORT ?? 25432);
+const quiet = (): void => undefined;
+const kafkaProc = await startKafka({ dataDir: path.join(dir, 'kafka'), port: kafkaPort, controllerPort: kafkaPort + 1, log: quiet });
+const pg = await startPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, log: quiet });
+const adminToken = dataset?.adminToken ?? 'bench-admin-token-0123456789abcdef';
+const parsed = parseConfig(allInOneConfig, {
+  PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+  KAFKA_BROKERS: kafkaProc.brokers, KAFKA_TOPIC_PREFIX: 'bench.',
+  DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`,
+  CLICKHOUSE_DATA_DIR: path.join(dir, 'clickhouse'), ADMIN_TOKEN: adminToken,
+});
+if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+const app = await startAllInOne(parsed.config, createLogger({ name: 'bench', level: 'warn' }));
+const base = `http://127.0.0.1:${app.port}`;
+const ch = await openClickhouse({ dataDir: parsed.config.CLICKHOUSE_DATA_DIR, database: parsed.config.CLICKHOUSE_DATABASE });
+const db = ch.database;
+const scalar = async (query: string): Promise<string> => {
+  const r = await ch.client.query({ query, format: 'JSONEachRow' });
+  const rows = await r.json<Record<string, string>>();
+  return String(Object.values(rows[0] ?? {})[0] ?? '');
+};
+
+try {
+  if (!dataset) {
+    const acc = await createAccount(base, adminToken);
+    const endUs = Math.floor(Date.now() / 3_600_000) * 3_600_000_000;
+    const shape: DatasetShape = { traces: TRACES, days: 30, sessions: 3_000, users: 2_000, endUs };
+    const t0 = performance.now();
+    let lastPrint = 0;
+    const spans = await loadDataset(ch, acc.projectId, shape, (n) => {
+      if (performance.now() - lastPrint > 5_000) {
+        lastPrint = performance.now();
+        const s = (lastPrint - t0) / 1000;
+        process.stdout.write(`loading: ${n.toLocaleString('en')} / ${(TRACES * SPANS_PER_TRACE).toLocaleString('en')} spans, ${Math.round(n / s)} spans/s\n`);
+      }
+    });
+    // What a long-running table looks like: background merges done.
+    await ch.client.command({ query: `OPTIMIZE TABLE ${db}.spans FINAL`, clickhouse_settings: { max_execution_time: 0 } });
+    await ch.client.command({ query: `OPTIMIZE TABLE ${db}.trace_index FINAL`, clickhouse_settings: { max_execution_time: 0 } });
+    const loadSeconds = (performance.now() - t0) / 1000;
+    dataset = { shape, apiKey: acc.apiKey, projectId: acc.projectId, adminToken, spans, loadSeconds };
+    writeFileSync(datasetFile, JSON.stringify(dataset, null, 2));
+    console.log(`loaded ${spans.toLocaleString('en')} spans in ${loadSeconds.toFixed(0)} s (${Math.round(spans / loadSeconds)} spans/s incl. OPTIMIZE)`);
+  }
+  const d = dataset;
+  const auth = { Authorization: `ApiKey ${d.apiKey}`, 'Content-Type': 'application/json' };
+  const liveSpans = Number(await scalar(`SELECT count() FROM ${db}.spans FINAL WHERE is_deleted = 0`));
+  const bytes = Number(await scalar(`SELECT sum(bytes_on_disk) FROM system.parts WHERE database = '${db}' AND table IN ('spans', 'trace_index') AND active`));
+  const spanBytes = Number(await scalar(`SELECT sum(bytes_on_disk) FROM system.parts WHERE database = '${db}' AND table = 'spans' AND active`));
+  console.log(`read model: ${liveSpans.toLocaleString('en')} spans, ${(bytes / 2 ** 30).toFixed(2)} GiB on disk, ${(bytes / liveSpans).toFixed(0)} bytes/span (span table ${(spanBytes / liveSpans).toFixed(0)}, trace index ${((bytes - spanBytes) / liveSpans).toFixed(1)})`);
+
+  const traceIds = (await (await ch.client.query({ query: `SELECT trace_id FROM ${db}.trace_index WHERE project_id = {p:String} ORDER BY cityHash64(trace_id) LIMIT 500`, query_params: { p: d.projectId }, format: 'JSONEachRow' })).json<{ trace_id: string }>()).map((r) => r.trace_id);
+  const endIso = new Date(d.shape.endUs / 1000).toISOString();
+  const dayAgoIso = new Date((d.shape.endUs - DAY_US) / 1000).toISOString();
+  const monthAgoIso = new Date((d.shape.endUs - d.shape.days * DAY_US) / 1000).toISOString();
+  const models = ['gpt-4o', 'gpt-4o-mini', 'claude-3-5-sonnet', 'llama-3.1-70b', 'mistral-large', 'gemini-1.5-pro'];
+
+  interface Probe { name: string; target: number; run: (i: number) => Promise<Response> }
+  const post = (p: string, body: unknown): Promise<Response> => fetch(`${base}${p}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+  const probes: Probe[] = [
+    { name: 'trace by id (GET /traces/{id})', target: 50, run: (i) => fetch(`${base}/traces/${traceIds[i % traceIds.length]}`, { headers: auth }) },
+    {
+      name: 'spans query, 2 attribute filters, 24 h, limit 50', target: 150,
+      run: (i) => post('/spans/query', {
+        filtering: { operator: 'and', conditions: [
+          { field: 'attributes', key: 'ag.meta.request.model', operator: 'is', value: models[i % models.length] },
+          { field: 'attributes', key: 'ag.meta.request.temperature', operator: 'lt', value: 0.5 },
+        ] },
+        windowing: { oldest: dayAgoIso, newest: endIso, limit: 50 },
+      }),
+    },
+    { name: 'traces query, latest 50', target: 150, run: () => post('/traces/query', { windowing: { limit: 50 } }) },
+    {
+      name: 'analytics 24 h, 1-min buckets, 4 specs', target: 300,
+      run: () => post('/spans/analytics/query', {
+        oldest: dayAgoIso, newest: endIso, interval: 60,
+        specs: [
+          { type: 'numeric/continuous', path: 'attributes.ag.metrics.duration.cumulative' },
+          { type: 'numeric/discrete', path: 'attributes.ag.metrics.tokens.cumulative.total' },
+          { type: 'categorical/single', path: 'attributes.ag.meta.app' },
+          { type: 'binary', path: 'attributes.tags.escalated' },
+        ],
+      }),
+    },
+    { name: 'legacy analytics 30 days, 1 h buckets', target: 300, run: () => post('/tracing/spans/analytics', { oldest: monthAgoIso, newest: endIso, interval: 3600 }) },
+    { name: 'sessions query, page of 50', target: 150, run: () => post('/spans/sessions/query', { windowing: { limit: 50 } }) },
+  ];
+
+  const pct = (xs: number[], p: number): number => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+  const results: string[] = [];
+  for (const probe of probes) {
+    const first = await probe.run(0);
+    const firstBody = await first.text();
+    if (first.status !== 200) {
+      results.push(`${probe.name.padEnd(48)} HTTP ${first.status}: ${firstBody.slice(0, 120)}`);
+      continue;
+    }
+    for (let i = 1; i < 4; i++) await (await probe.run(i)).arrayBuffer(); // warm
+    const times: number[] = [];
+    for (let i = 0; i < ITER; i++) {
+      const t0 = performance.now();
+      const res = await probe.run(i + 7);
+      await res.arrayBuffer();
+      times.push(performance.now() - t0);
+      if (res.status !== 200) throw new Error(`${probe.name}: HTTP ${res.status}`);
+    }
+    times.sort((a, b) => a - b);
+    const p95 = pct(times, 95);
+    results.push(`${probe.name.padEnd(48)} p50 ${pct(times, 50).toFixed(1).padStart(7)} ms  p95 ${p95.toFixed(1).padStart(7)} ms  p99 ${pct(times, 99).toFixed(1).padStart(7)} ms  target p95 ≤ ${probe.target} ms ${p95 <= probe.target ? 'OK' : 'MISSED'}  (${firstBody.length} bytes)`);
+    console.log(results[results.length - 1]);
+  }
+  console.log(`\n${d.spans.toLocaleString('en')} spans, ${d.shape.traces.toLocaleString('en')} traces, ${d.shape.days} days, ${ITER} iterations per read, RSS ${(process.memoryUsage().rss / 2 ** 30).toFixed(2)} GiB`);
+  for (const r of results) console.log(r);
+} finally {
+  await ch.close();
+  await app.stop();
+  await pg.stop();
+  await kafkaProc.stop();
+}
+process.exit(0);

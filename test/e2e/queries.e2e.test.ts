@@ -75,6 +75,50 @@ describe('span and trace queries', () => {
   });
 });
 
+describe('trace ids, orphans and changed spans', () => {
+  it('when the filtering is exactly one trace_id condition, then the whole trace comes back whatever the window', async () => {
+    const outside = { oldest: '2030-01-01T00:00:00Z', newest: '2030-01-02T00:00:00Z', rate: 0.0001 };
+    const spans = await post('/spans/query', { filtering: { conditions: [{ field: 'trace_id', value: traceIds[0] }] }, windowing: outside });
+    expect(spans.status).toBe(200);
+    expect(spans.body.count).toBe(3);
+    expect(spans.body.spans.every((x: { trace_id: string }) => x.trace_id === traceIds[0])).toBe(true);
+    const traces = await post('/traces/query', { filtering: { conditions: [{ field: 'trace_id', operator: 'in', value: traceIds.slice(0, 2) }] }, windowing: outside });
+    expect(new Set(traces.body.traces.map((x: { trace_id: string }) => x.trace_id))).toEqual(new Set(traceIds.slice(0, 2)));
+  });
+
+  it('when a span arrives before its parent, then trace reads return it marked as an orphan, never drop it', async () => {
+    const trace_id = hex(16);
+    const tag = `orphan-${hex(3)}`;
+    const r = await post('/tracing/spans/ingest', { spans: [{ trace_id, span_id: hex(8), parent_id: hex(8), span_name: 'late-parent', start_time: '2025-05-01T00:00:00Z', end_time: '2025-05-01T00:00:01Z', attributes: { 'tags.marker': tag } }] });
+    expect(r.status).toBe(202);
+    const q = { filtering: { conditions: [{ field: 'attributes', key: 'tags.marker', value: tag }] } };
+    const found = await eventually(() => post('/traces/query', q), (x) => x.body.count === 1, 30_000);
+    expect(found.body.traces[0]).toMatchObject({ trace_id, root_missing: true, spans: { 'late-parent': { orphan: true } } });
+    const byId = await fetch(`${t.baseUrl}/traces/${trace_id}`, { headers: acc.auth }).then((x) => x.json());
+    expect(byId.trace).toMatchObject({ root_missing: true, spans: { 'late-parent': { orphan: true } } });
+  });
+
+  it('when a trace is replaced with a span at another start time, then queries see only its new version', async () => {
+    const trace_id = hex(16);
+    const span_id = hex(8);
+    const tagOld = `old-${hex(3)}`;
+    const tagNew = `new-${hex(3)}`;
+    const version = (start: string, tag: string) => ({ trace: { trace_id, spans: { root: { trace_id, span_id, span_name: 'root', start_time: start, end_time: start, attributes: { tags: { marker: tag } } } } } });
+    const put = (body: unknown) => fetch(`${t.baseUrl}/traces/${trace_id}`, { method: 'PUT', headers: { ...acc.auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post('/traces/', version('2025-06-01T00:00:00Z', tagOld))).status).toBe(202);
+    const byTag = (tag: string) => post('/spans/query', { filtering: { conditions: [{ field: 'attributes', key: 'tags.marker', value: tag }] } });
+    await eventually(() => byTag(tagOld), (x) => x.body.count === 1, 30_000);
+    expect((await put(version('2025-06-03T00:00:00Z', tagNew))).status).toBe(202);
+    const moved = await eventually(() => byTag(tagNew), (x) => x.body.count === 1, 30_000);
+    expect(moved.body.spans[0].start_time).toMatch(/^2025-06-03T00:00:00/);
+    expect((await byTag(tagOld)).body.count).toBe(0);
+    const all = await post('/spans/query', { filtering: { conditions: [{ field: 'trace_id', value: trace_id }] } });
+    expect(all.body.count).toBe(1);
+    const inOldWindow = await post('/spans/query', { windowing: { oldest: '2025-06-01T00:00:00Z', newest: '2025-06-02T00:00:00Z' } });
+    expect(inOldWindow.body.spans.map((x: { span_id: string }) => x.span_id)).not.toContain(span_id);
+  });
+});
+
 describe('deprecated flat query', () => {
   it('when /tracing/spans/query gets a flat body, then focus span lists spans and focus trace returns the trace map', async () => {
     const spans = await post('/tracing/spans/query', { focus: 'span', filter: byMarker, limit: 50 });

@@ -1,8 +1,12 @@
 import type { Span } from './span.ts';
 import { epochMicros } from './timestamps.ts';
 
-/** A span in a trace-focused response, with its children keyed by span_name (a list when names repeat). */
-export type TraceTreeNode = Span & { spans?: Record<string, TraceTreeNode | TraceTreeNode[]> };
+/**
+ * A span in a trace-focused response, with its children keyed by span_name (a list when names
+ * repeat). `orphan: true` marks a span placed at the top although it has a parent_id: its parent has
+ * not arrived (or never will), or a parent loop was cut there.
+ */
+export type TraceTreeNode = Span & { spans?: Record<string, TraceTreeNode | TraceTreeNode[]>; orphan?: true };
 
 export interface TraceTree {
   trace_id: string;
@@ -135,7 +139,11 @@ function buildOne(traceId: string, group: ReadonlyMap<string, Span>): TraceTree 
   const orphans: TraceTreeNode[] = [];
   parent.forEach((p, i) => {
     if (p !== -1) return;
-    (isOrphan[i] === true ? orphans : roots).push(nodes[i] as TraceTreeNode);
+    const node = nodes[i] as TraceTreeNode;
+    if (isOrphan[i] === true) {
+      node.orphan = true;
+      orphans.push(node);
+    } else roots.push(node);
   });
   return { trace_id: traceId, roots, orphans };
 }

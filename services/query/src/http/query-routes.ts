@@ -5,24 +5,33 @@ import { z } from 'zod';
 import { compileFilter, compileWindowing, spanCursor, traceCursor, type CompiledWindowing, type SqlParams } from '@llm/span-filter';
 import { invalid } from '@llm/errors';
 import { RequestValidationError, type Handlers } from '@llm/http';
-import { buildTraceTree, childrenByName, toOtelTracingTree } from '@llm/span-model';
+import { toOtelTracingTree } from '@llm/span-model';
 import type { SpanReader } from '../adapters/span-reader.ts';
 import type { SpanSearcher } from '../adapters/span-search.ts';
 import { spanView } from '../domain/span-view.ts';
+import { canonicalTraces } from '../domain/trace-view.ts';
+import { traceIdShortcut } from '../domain/trace-id-shortcut.ts';
 
 const body = z.object({ filtering: z.unknown().optional(), windowing: z.unknown().optional() }).passthrough();
 const PROJECT = 'project_id_param';
 
 const values = (p: SqlParams): Record<string, unknown> => Object.fromEntries(Object.entries(p).map(([k, v]) => [k, v.value]));
 
-interface Compiled { where: string; params: Record<string, unknown>; w: CompiledWindowing }
+interface Compiled {
+  where: string;
+  params: Record<string, unknown>;
+  w: CompiledWindowing;
+  /** Set when the filtering is the trace-id shortcut: read these traces whole, ignore the window. */
+  traceIds?: string[];
+}
 
 function compileParts(req: Request, filtering: unknown, windowing: unknown, focus: 'span' | 'trace'): Compiled {
   const f = compileFilter(filtering, { projectParam: PROJECT });
   if (!f.ok) throw invalid('invalid_filtering', f.errors.map((e) => e.message).join('; '));
   const w = compileWindowing(windowing, focus);
   if (!w.ok) throw new RequestValidationError(w.errors.map((e) => ({ loc: ['body', ...e.path], msg: e.message, type: 'value_error' })));
-  return { where: `${f.sql} AND ${w.where}`, params: { ...values(f.params), ...values(w.params), [PROJECT]: req.scope.projectId }, w };
+  const traceIds = traceIdShortcut(filtering);
+  return { where: `${f.sql} AND ${w.where}`, params: { ...values(f.params), ...values(w.params), [PROJECT]: req.scope.projectId }, w, ...(traceIds ? { traceIds } : {}) };
 }
 
 function compile(req: Request, focus: 'span' | 'trace'): Compiled {
@@ -61,6 +70,10 @@ export interface QueryRouteDeps {
 
 /** Whole traces (all their spans) of which some span matches, in window order. */
 async function tracePage(d: QueryRouteDeps, c: Compiled, projectId: string) {
+  if (c.traceIds) {
+    const spans = (await d.reader.byIds(projectId, c.traceIds, [])).map(spanView);
+    return { order: [...new Set(spans.map((s) => s.trace_id))], spans, next: undefined };
+  }
   const keys = await d.searcher.traces({
     where: c.where, having: c.w.having, orderBy: c.w.orderBy, order: c.w.order, traceKey: c.w.traceKey, limit: c.w.limit,
     params: c.params, projectId, ...(c.w.cursor ? { cursor: c.w.cursor } : {}),
@@ -71,7 +84,8 @@ async function tracePage(d: QueryRouteDeps, c: Compiled, projectId: string) {
   return { order: page.map((k) => k.trace_id), spans, next: keys.length > c.w.limit && last ? traceCursor({ key: last.trace_key, trace_id: last.trace_id }) : undefined };
 }
 
-async function spanPage(d: QueryRouteDeps, c: Compiled) {
+async function spanPage(d: QueryRouteDeps, c: Compiled, projectId: string) {
+  if (c.traceIds) return { spans: (await d.reader.byIds(projectId, c.traceIds, [])).map(spanView), next: undefined };
   const rows = await d.searcher.spans({ where: c.where, orderBy: c.w.orderBy, order: c.w.order, limit: c.w.limit, params: c.params });
   const page = rows.slice(0, c.w.limit);
   const last = page[page.length - 1];
@@ -82,7 +96,7 @@ export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
   return {
     'spans.query': [auth, async (req, res) => {
       const c = compile(req, 'span');
-      const { spans, next } = await spanPage(d, c);
+      const { spans, next } = await spanPage(d, c, req.scope.projectId);
       const out: Record<string, unknown> = { count: spans.length, spans };
       if (next) out.windowing = { limit: c.w.limit, order: c.w.order, next };
       res.json(out);
@@ -92,7 +106,7 @@ export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
       const windowing = Object.fromEntries(Object.entries({ oldest: i.oldest, newest: i.newest, limit: i.limit, rate: i.rate }).filter(([, v]) => v !== undefined));
       const focus = i.focus ?? 'trace';
       const c = compileParts(req, i.filter, windowing, focus);
-      const p = focus === 'span' ? await spanPage(d, c) : await tracePage(d, c, req.scope.projectId);
+      const p = focus === 'span' ? await spanPage(d, c, req.scope.projectId) : await tracePage(d, c, req.scope.projectId);
       let out: Record<string, unknown>;
       if (focus === 'span' || i.format === 'opentelemetry') out = { count: p.spans.length, spans: p.spans };
       else {
@@ -105,7 +119,7 @@ export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
     'traces.query': [auth, async (req, res) => {
       const c = compile(req, 'trace');
       const p = await tracePage(d, c, req.scope.projectId);
-      const trees = new Map(buildTraceTree(p.spans).map((t) => [t.trace_id, { trace_id: t.trace_id, spans: childrenByName([...t.roots, ...t.orphans]) }]));
+      const trees = new Map(canonicalTraces(p.spans).map((t) => [t.trace_id, t]));
       const traces = p.order.map((id) => trees.get(id)).filter((t) => t !== undefined);
       const out: Record<string, unknown> = { count: traces.length, traces };
       if (p.next) out.windowing = { limit: c.w.limit, order: c.w.order, next: p.next };

@@ -2,9 +2,10 @@
 import type { Request, RequestHandler } from 'express';
 import { AppError, invalid } from '@llm/errors';
 import type { Handlers } from '@llm/http';
-import { buildTraceTree, childrenByName, parseSpanId, parseTraceId, toOtelTracingTree, type Span } from '@llm/span-model';
+import { parseSpanId, parseTraceId, toOtelTracingTree, type Span } from '@llm/span-model';
 import type { SpanReader } from '../adapters/span-reader.ts';
 import { spanView } from '../domain/span-view.ts';
+import { canonicalTraces } from '../domain/trace-view.ts';
 
 const RESERVED = new Set(['query', 'ingest']);
 
@@ -26,12 +27,6 @@ function parseAll(ids: string[], parse: typeof parseTraceId, message: string): s
     if (!r.ok) throw invalid('invalid_id', message);
     return r.value;
   }))];
-}
-
-/** Canonical trace: `{trace_id, spans: {<root name>: Node}}`; spans whose parent has not arrived
- * are returned beside the roots rather than dropped. */
-function canonicalTraces(spans: Span[]) {
-  return buildTraceTree(spans).map((t) => ({ trace_id: t.trace_id, spans: childrenByName([...t.roots, ...t.orphans]) }));
 }
 
 export function readRoutes(reader: SpanReader, auth: RequestHandler): Handlers {

@@ -4,7 +4,7 @@
 -- span rows of each batch (so the index always covers what the table holds); min/max only widen,
 -- which keeps it correct when spans move or are deleted (the range is a superset).
 CREATE TABLE IF NOT EXISTS {db}.trace_index{suffix} (
-  project_id String,
+  project_id LowCardinality(String),
   trace_id String,
   first_start SimpleAggregateFunction(min, DateTime64(6, 'UTC')),
   last_start SimpleAggregateFunction(max, DateTime64(6, 'UTC'))

@@ -61,6 +61,18 @@ describe('projector', () => {
     expect(root.span.attributes.ag.metrics.tokens.cumulative.total).toBe(9);
   });
 
+  it('when a trace continues after a projector restart (empty cache), then its stored spans are read back and rolled up', async () => {
+    const trace_id = hex(16);
+    const root = hex(8);
+    const child = { trace_id, span_id: hex(8), parent_id: root, span_name: 'child', start_time: '2025-07-01T00:00:01Z', end_time: '2025-07-01T00:00:02Z', attributes: { 'ag.metrics.tokens.incremental.total': 4 } };
+    await ingest([child]);
+    await eventually(() => fetch(`${t.baseUrl}/spans/${trace_id}/${child.span_id}`, { headers: acc.auth }).then((r) => r.json() as Promise<any>), (b) => b.count === 1);
+    await t.app.restartSpansProjector();
+    await ingest([{ trace_id, span_id: root, span_name: 'root', start_time: '2025-07-01T00:00:00Z', end_time: '2025-07-01T00:00:03Z', attributes: { 'ag.metrics.tokens.incremental.total': 1 } }]);
+    const got = await eventually(() => fetch(`${t.baseUrl}/spans/${trace_id}/${root}`, { headers: acc.auth }).then((r) => r.json() as Promise<any>), (b) => b.count === 1, 30_000);
+    expect(got.span.attributes.ag.metrics.tokens.cumulative.total).toBe(5);
+  });
+
   it('when an undecodable record lands on the spans topic, then it is dead-lettered and later spans still arrive', async () => {
     const producer = await kafka.producer();
     await producer.send(`${t.topicPrefix}tracing.spans.v1`, [{ key: 'poison', value: Buffer.from('definitely not protobuf \u0000\u00ff') }]);

@@ -94,7 +94,7 @@ describe('trace ids, orphans and changed spans', () => {
     const q = { filtering: { conditions: [{ field: 'attributes', key: 'tags.marker', value: tag }] } };
     const found = await eventually(() => post('/traces/query', q), (x) => x.body.count === 1, 30_000);
     expect(found.body.traces[0]).toMatchObject({ trace_id, root_missing: true, spans: { 'late-parent': { orphan: true } } });
-    const byId = await fetch(`${t.baseUrl}/traces/${trace_id}`, { headers: acc.auth }).then((x) => x.json());
+    const byId = (await fetch(`${t.baseUrl}/traces/${trace_id}`, { headers: acc.auth }).then((x) => x.json())) as { trace: unknown };
     expect(byId.trace).toMatchObject({ root_missing: true, spans: { 'late-parent': { orphan: true } } });
   });
 

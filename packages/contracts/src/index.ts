@@ -7,3 +7,10 @@ export {
 export type { SpanInput, SpanNodeInput } from './tracing.ts';
 export { adminAccountsCreate, adminAccountsDelete, adminAccountInput } from './accounts.ts';
 export type { AdminAccountsCreate, AdminAccountsDelete } from './accounts.ts';
+export {
+  SAVED_QUERY_SLUG, savedQuerySlug, savedQueryRevisionInput, savedQueryCreate, savedQueryCommit, savedQueryRef, savedQueryRefs,
+  savedQueryView, savedQueryVariantView, savedQueryRevisionView, savedQueryResponse, savedQueryRevisionsResponse,
+} from './saved-queries.ts';
+export type {
+  SavedQueryRevisionInput, SavedQueryCreate, SavedQueryCommit, SavedQueryRef, SavedQueryRefs, SavedQueryResponse, SavedQueryRevisionsResponse,
+} from './saved-queries.ts';

@@ -31,6 +31,7 @@ export const ROUTES = {
   'spans.query': { method: 'POST', path: '/spans/query', side: 'query' },
   'spans.sessions.query': { method: 'POST', path: '/spans/sessions/query', side: 'query' },
   'spans.users.query': { method: 'POST', path: '/spans/users/query', side: 'query' },
+  'spans.analytics.query': { method: 'POST', path: '/spans/analytics/query', side: 'query' },
   // simple traces
   'simple.traces.create': { method: 'POST', path: '/simple/traces', side: 'command' },
   // deprecated tracing
@@ -42,6 +43,14 @@ export const ROUTES = {
   'tracing.spans.query': { method: 'POST', path: '/tracing/spans/query', side: 'query', deprecated: true },
   'tracing.sessions.query': { method: 'POST', path: '/tracing/sessions/query', side: 'query', deprecated: true },
   'tracing.users.query': { method: 'POST', path: '/tracing/users/query', side: 'query', deprecated: true },
+  'tracing.analytics.query': { method: 'POST', path: '/tracing/analytics/query', side: 'query', deprecated: true },
+  'tracing.spans.analytics': { method: 'POST', path: '/tracing/spans/analytics', side: 'query', deprecated: true },
+  // saved queries: writes are events on the accounts topic, reads come from their Postgres projection
+  'queries.create': { method: 'POST', path: '/queries', side: 'command' },
+  'queries.revisions.commit': { method: 'POST', path: '/queries/:query_id/revisions', side: 'command' },
+  'queries.revisions.fetch': { method: 'GET', path: '/queries/revisions/:revision_id', side: 'query' },
+  'queries.fetch': { method: 'GET', path: '/queries/:query_id', side: 'query' },
+  'queries.revisions.list': { method: 'GET', path: '/queries/:query_id/revisions', side: 'query' },
   // admin
   'admin.accounts.create': { method: 'POST', path: '/admin/simple/accounts', side: 'command' },
   'admin.accounts.delete': { method: 'DELETE', path: '/admin/simple/accounts', side: 'command' },

@@ -1,6 +1,8 @@
 // The registry of event types: wire name → payload message and schema version.
 // Never reuse or rename a type; a breaking change is a new version with an upcaster.
-import type { AccountProvisioned, SpansUpserted, TraceDeleted, TraceReplaced, UserDeleted } from './payloads.ts';
+import type {
+  AccountProvisioned, QueryCreated, QueryRevisionCommitted, SpansUpserted, TraceDeleted, TraceReplaced, UserDeleted,
+} from './payloads.ts';
 
 export interface EventPayloads {
   'tracing.spans.upserted': SpansUpserted;
@@ -8,6 +10,8 @@ export interface EventPayloads {
   'tracing.trace.deleted': TraceDeleted;
   'accounts.account.provisioned': AccountProvisioned;
   'accounts.user.deleted': UserDeleted;
+  'accounts.query.created': QueryCreated;
+  'accounts.query.revision.committed': QueryRevisionCommitted;
 }
 
 export type EventType = keyof EventPayloads;
@@ -18,6 +22,8 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'tracing.trace.deleted': { message: 'TraceDeleted', version: 1 },
   'accounts.account.provisioned': { message: 'AccountProvisioned', version: 1 },
   'accounts.user.deleted': { message: 'UserDeleted', version: 1 },
+  'accounts.query.created': { message: 'QueryCreated', version: 1 },
+  'accounts.query.revision.committed': { message: 'QueryRevisionCommitted', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

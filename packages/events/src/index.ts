@@ -5,6 +5,10 @@ export type { EventType, EventPayloads } from './event-types.ts';
 export { encodeEvent, decodeEvent, isEvent } from './codec.ts';
 export type { EventMeta, DecodedEvent } from './codec.ts';
 export { protoFiles } from './proto-root.ts';
-export type { SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, AccountProvisioned, UserDeleted } from './payloads.ts';
+export type {
+  SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, AccountProvisioned, UserDeleted, QueryRevisionInfo, QueryCreated, QueryRevisionCommitted,
+} from './payloads.ts';
+export { checkExpectedVersion, isVersionConflict } from './expected-version.ts';
+export type { VersionCheck } from './expected-version.ts';
 export { createRegistryFraming, plainFraming, stripRegistryFrame } from './schema-registry.ts';
 export type { EventFraming, RegistryFramingOptions } from './schema-registry.ts';

@@ -37,3 +37,26 @@ export interface AccountProvisioned {
   api_key?: { id: string; prefix: string; secret_hash: string; expires_at_us: number } | null;
 }
 export interface UserDeleted { user_id: string; email: string }
+
+export interface QueryRevisionInfo {
+  id: string;
+  slug: string;
+  version: number;
+  /** JSON text of the filtering object; '' = none. */
+  filtering_json: string;
+  /** JSON text of the windowing object; '' = none. */
+  windowing_json: string;
+  focus: string;
+  format: string;
+  message: string;
+}
+export interface QueryCreated {
+  query_id: string;
+  slug: string;
+  name: string;
+  description: string;
+  variant_id: string;
+  variant_slug: string;
+  revision: QueryRevisionInfo;
+}
+export interface QueryRevisionCommitted { query_id: string; variant_id: string; revision: QueryRevisionInfo }

@@ -10,6 +10,7 @@ import { tracingRoutes } from './http/tracing-routes.ts';
 import { otlpRoutes } from './http/otlp-routes.ts';
 import { OtlpWorkerPool } from './adapters/otlp-worker-pool.ts';
 import { adminRoutes } from './http/admin-routes.ts';
+import { savedQueryRoutes } from './http/saved-query-routes.ts';
 
 export interface CommandDeps {
   producer: Producer;
@@ -30,11 +31,13 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const auth = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
   const spans = new SpanAppender(deps.producer, deps.topics);
   const workers = new OtlpWorkerPool(deps.otlpWorkers);
+  const accounts = new AccountAppender(deps.producer, deps.topics);
   return {
     handlers: {
       ...tracingRoutes(spans, auth),
       ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes),
-      ...adminRoutes(new AccountAppender(deps.producer, deps.topics), deps.pool, adminAuthenticator(deps.adminToken)),
+      ...adminRoutes(accounts, deps.pool, adminAuthenticator(deps.adminToken)),
+      ...savedQueryRoutes(accounts, deps.pool, auth),
     },
     close: () => workers.close(),
   };

@@ -15,11 +15,13 @@ export interface AccountsProjectorDeps {
   pool: Pool;
   topics: Topics;
   log: Logger;
+  /** Consumer name (offsets in projector_offsets); another name replays the topic into an empty store. */
+  consumerName?: string;
 }
 
 export function createAccountsProjector(deps: AccountsProjectorDeps): { start(): Promise<void>; stop(): Promise<void> } {
   const log = deps.log.child({ component: 'projector-accounts' });
-  const c = createAccountsConsumer({ ...deps, log, consumerName: ACCOUNTS_CONSUMER });
+  const c = createAccountsConsumer({ ...deps, log, consumerName: deps.consumerName ?? ACCOUNTS_CONSUMER });
   return {
     async start() {
       const applied = await migratePostgres(deps.pool, ACCOUNTS_MIGRATIONS);

@@ -9,6 +9,10 @@ import { SpanSearcher } from './adapters/span-search.ts';
 import { readRoutes } from './http/read-routes.ts';
 import { queryRoutes } from './http/query-routes.ts';
 import { activityRoutes } from './http/activity-routes.ts';
+import { SavedQueryStore } from './adapters/saved-query-store.ts';
+import { savedQueryRoutes } from './http/saved-query-routes.ts';
+import { AnalyticsReader } from './adapters/analytics-reader.ts';
+import { analyticsRoutes } from './http/analytics-routes.ts';
 
 export interface QueryDeps {
   ch: Clickhouse;
@@ -22,5 +26,6 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const rm = new ReadModel(deps.ch, deps.queryTimeoutMs);
   const reader = new SpanReader(rm);
   const searcher = new SpanSearcher(rm);
-  return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher }, auth), ...activityRoutes(reader, auth) };
+  const savedQueries = new SavedQueryStore(deps.pool);
+  return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, savedQueries }, auth), ...savedQueryRoutes(savedQueries, auth), ...activityRoutes(reader, auth), ...analyticsRoutes(new AnalyticsReader(rm), auth) };
 }

@@ -1,17 +1,29 @@
 // Appends accounts events (keyed by aggregate) and returns their event ids for read-your-writes.
 import { randomUUID } from 'node:crypto';
-import { encodeEvent, type EventPayloads, type Topics } from '@llm/events';
+import { encodeEvent, type EventPayloads, type EventType, type Topics } from '@llm/events';
 import type { Producer } from '@llm/kafka';
 import { unavailable } from '@llm/errors';
+
+export type AccountsEventType = Extract<EventType, `accounts.${string}`>;
+
+export interface AccountEventMeta {
+  requestId: string;
+  organizationId?: string;
+  projectId?: string;
+  /** The aggregate inside the partition key (default: the key itself). */
+  aggregateId?: string;
+  /** The user or API key that caused the event (default: the operator). */
+  actorId?: string;
+  /** Optimistic concurrency: the aggregate version the command read (0 = none). */
+  expectedVersion?: number;
+}
 
 export class AccountAppender {
   constructor(private readonly producer: Producer, private readonly topics: Topics) {}
 
-  async append<T extends 'accounts.account.provisioned' | 'accounts.user.deleted'>(
-    type: T, key: string, payload: EventPayloads[T], meta: { requestId: string; organizationId?: string; projectId?: string },
-  ): Promise<string> {
+  async append<T extends AccountsEventType>(type: T, key: string, payload: EventPayloads[T], meta: AccountEventMeta): Promise<string> {
     const eventId = randomUUID();
-    const value = encodeEvent(type, payload, { ...meta, eventId, aggregateId: key, actorId: 'admin' });
+    const value = encodeEvent(type, payload, { aggregateId: key, actorId: 'admin', ...meta, eventId });
     try {
       await this.producer.send(this.topics.accounts, [{ key, value }]);
     } catch (err) {
@@ -23,3 +35,9 @@ export class AccountAppender {
 
 /** Aggregate key of a user account: the lowercased email (uniqueness is decided on one partition). */
 export const userKey = (email: string): string => `user:${email.toLowerCase()}`;
+
+/**
+ * Partition key of every saved-query event of a project: slugs are unique per project, so their
+ * uniqueness (and each variant's version order) is decided on one partition.
+ */
+export const savedQueriesKey = (projectId: string): string => `project:${projectId}:queries`;

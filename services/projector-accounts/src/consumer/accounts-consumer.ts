@@ -6,7 +6,8 @@ import { sendToDlq, type IncomingBatch, type KafkaClient, type Producer, type Co
 import type { Logger } from '@llm/logging';
 import { withTransaction, type Pool, type PoolClient } from '@llm/postgres';
 import { backoffMs, sleep } from '@llm/errors';
-import { factsNeeded, projectAccountEvent, type AccountFacts } from '../domain/account-projection.ts';
+import { factsNeeded, projectAccountEvent, type AccountFacts, type FactsNeeded } from '../domain/account-projection.ts';
+import { readSavedQueryFacts } from './saved-query-facts.ts';
 
 export interface AccountsConsumerDeps {
   kafka: KafkaClient;
@@ -19,13 +20,15 @@ export interface AccountsConsumerDeps {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function readFacts(c: PoolClient, need: { email?: string; userId?: string }): Promise<AccountFacts> {
+async function readFacts(c: PoolClient, need: FactsNeeded): Promise<AccountFacts> {
   const r = await c.query<{ email_taken: boolean; user_exists: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1)) AS email_taken,
             EXISTS (SELECT 1 FROM users WHERE id::text = $2) AS user_exists`,
     [need.email ?? '', need.userId ?? ''],
   );
-  return { emailTaken: r.rows[0]!.email_taken, userExists: r.rows[0]!.user_exists };
+  const facts: AccountFacts = { emailTaken: r.rows[0]!.email_taken, userExists: r.rows[0]!.user_exists };
+  if (need.savedQuery) facts.savedQuery = await readSavedQueryFacts(c, need.savedQuery);
+  return facts;
 }
 
 export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: Consumer; start(): Promise<void>; stop(): Promise<void> } {

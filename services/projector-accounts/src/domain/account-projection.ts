@@ -2,21 +2,28 @@
 // model, like email uniqueness) are decided by `decide` against facts the adapter reads first, so
 // the same ordered partition always yields the same facts on every replay.
 import type { DecodedEvent } from '@llm/events';
+import type { Projection, SqlStatement } from './projection.ts';
+import {
+  projectSavedQueryEvent, savedQueryFactsNeeded, type SavedQueryEvent, type SavedQueryFacts, type SavedQueryFactsNeeded,
+} from './saved-query-projection.ts';
 
-export interface SqlStatement {
-  text: string;
-  values: unknown[];
-}
+export type { Projection, SqlStatement };
 
 /** What the projector needs to know about the current read model to apply an event. */
 export interface AccountFacts {
   emailTaken: boolean;
   userExists: boolean;
+  /** Read only for saved-query events. */
+  savedQuery?: SavedQueryFacts;
 }
 
-export type Projection = { status: 'applied'; statements: SqlStatement[] } | { status: 'rejected'; reason: string };
+export interface FactsNeeded {
+  email?: string;
+  userId?: string;
+  savedQuery?: SavedQueryFactsNeeded;
+}
 
-export function factsNeeded(e: DecodedEvent): { email?: string; userId?: string } {
+export function factsNeeded(e: DecodedEvent): FactsNeeded {
   switch (e.type) {
     case 'accounts.account.provisioned': {
       const p = (e as DecodedEvent<'accounts.account.provisioned'>).payload;
@@ -24,6 +31,9 @@ export function factsNeeded(e: DecodedEvent): { email?: string; userId?: string 
     }
     case 'accounts.user.deleted':
       return { userId: (e as DecodedEvent<'accounts.user.deleted'>).payload.user_id };
+    case 'accounts.query.created':
+    case 'accounts.query.revision.committed':
+      return { savedQuery: savedQueryFactsNeeded(e as SavedQueryEvent) };
     default:
       return {};
   }
@@ -65,6 +75,10 @@ export function projectAccountEvent(e: DecodedEvent, facts: AccountFacts): Proje
         ],
       };
     }
+    case 'accounts.query.created':
+    case 'accounts.query.revision.committed':
+      if (!facts.savedQuery) return { status: 'rejected', reason: `the saved-query facts of ${e.type} were not read` };
+      return projectSavedQueryEvent(e as SavedQueryEvent, facts.savedQuery);
     case 'tracing.spans.upserted':
     case 'tracing.trace.replaced':
     case 'tracing.trace.deleted':

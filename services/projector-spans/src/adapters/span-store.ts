@@ -15,6 +15,9 @@ export async function loadTraces(ch: Clickhouse, tables: SpanTables, projectId: 
             WHERE project_id = {p:String} AND ${time.sql} AND trace_id IN {t:Array(String)} AND is_deleted = 0`,
     query_params: { p: projectId, t: ranges.map((r) => r.trace_id), ...time.params },
     format: 'JSONEachRow',
+    // SPAN_TABLE_COLUMNS aliases `toString(start_time) AS start_time`; the time ranges must compare
+    // the column, not the alias.
+    clickhouse_settings: { prefer_column_name_to_alias: 1 },
   });
   return res.json<SpanRow>();
 }

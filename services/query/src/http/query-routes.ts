@@ -4,11 +4,15 @@ import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import { compileFilter, compileWindowing, spanCursor, traceCursor, type CompiledWindowing, type SqlParams } from '@llm/span-filter';
 import { invalid } from '@llm/errors';
+import { savedQueryRefs } from '@llm/contracts';
 import { RequestValidationError, type Handlers } from '@llm/http';
 import { toOtelTracingTree } from '@llm/span-model';
 import type { SpanReader } from '../adapters/span-reader.ts';
 import type { SpanSearcher } from '../adapters/span-search.ts';
+import type { SavedQueryStore } from '../adapters/saved-query-store.ts';
+import { resolveSavedQuery } from '../domain/resolve-saved-query.ts';
 import { spanView } from '../domain/span-view.ts';
+import { flatInputs } from './flat-inputs.ts';
 import { canonicalTraces } from '../domain/trace-view.ts';
 import { traceIdShortcut } from '../domain/trace-id-shortcut.ts';
 
@@ -34,38 +38,21 @@ function compileParts(req: Request, filtering: unknown, windowing: unknown, focu
   return { where: `${f.sql} AND ${w.where}`, params: { ...values(f.params), ...values(w.params), [PROJECT]: req.scope.projectId }, w, ...(traceIds ? { traceIds } : {}) };
 }
 
-function compile(req: Request, focus: 'span' | 'trace'): Compiled {
+async function compile(req: Request, focus: 'span' | 'trace', savedQueries: SavedQueryStore): Promise<Compiled> {
   const b = body.safeParse(req.body ?? {});
   if (!b.success) throw new RequestValidationError([{ loc: ['body'], msg: 'body must be an object', type: 'type_error' }]);
-  if (b.data.query_ref || b.data.query_variant_ref || b.data.query_revision_ref) {
-    throw invalid('not_supported', 'Saved query references are not supported yet.');
-  }
-  return compileParts(req, b.data.filtering, b.data.windowing, focus);
-}
-
-// The deprecated flat style: query parameters and/or a flat body with the same names; the body wins
-// per name. An unexpected key is a 422 (the reference silently ignored the whole body).
-const flat = z.strictObject({
-  focus: z.enum(['trace', 'span']).optional(),
-  format: z.enum(['agenta', 'opentelemetry']).optional(),
-  oldest: z.union([z.string(), z.number()]).optional(),
-  newest: z.union([z.string(), z.number()]).optional(),
-  limit: z.coerce.number().int().optional(),
-  rate: z.coerce.number().optional(),
-  interval: z.coerce.number().optional(),
-  filter: z.unknown().optional(),
-});
-
-function flatInputs(req: Request): z.infer<typeof flat> {
-  const merged = { ...(req.query as Record<string, unknown>), ...((req.body && typeof req.body === 'object') ? req.body as Record<string, unknown> : {}) };
-  const r = flat.safeParse(merged);
-  if (!r.success) throw new RequestValidationError(r.error.issues.map((i) => ({ loc: ['body', ...i.path.map(String)], msg: i.message, type: i.code })));
-  return r.data;
+  // With a saved-query ref, the stored revision's filtering and windowing replace the request's
+  // (reference §5.5; the request keeps only `limit` and `next`).
+  const refs = savedQueryRefs.safeParse(b.data);
+  if (!refs.success) throw new RequestValidationError(refs.error.issues.map((i) => ({ loc: ['body', ...i.path.map(String)], msg: i.message, type: i.code })));
+  const saved = await resolveSavedQuery(refs.data, b.data.windowing, focus, (lookup) => savedQueries.findRevision(req.scope.projectId, lookup));
+  return saved ? compileParts(req, saved.filtering, saved.windowing, focus) : compileParts(req, b.data.filtering, b.data.windowing, focus);
 }
 
 export interface QueryRouteDeps {
   reader: SpanReader;
   searcher: SpanSearcher;
+  savedQueries: SavedQueryStore;
 }
 
 /** Whole traces (all their spans) of which some span matches, in window order. */
@@ -95,7 +82,7 @@ async function spanPage(d: QueryRouteDeps, c: Compiled, projectId: string) {
 export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
   return {
     'spans.query': [auth, async (req, res) => {
-      const c = compile(req, 'span');
+      const c = await compile(req, 'span', d.savedQueries);
       const { spans, next } = await spanPage(d, c, req.scope.projectId);
       const out: Record<string, unknown> = { count: spans.length, spans };
       if (next) out.windowing = { limit: c.w.limit, order: c.w.order, next };
@@ -117,7 +104,7 @@ export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
       res.json(out);
     }],
     'traces.query': [auth, async (req, res) => {
-      const c = compile(req, 'trace');
+      const c = await compile(req, 'trace', d.savedQueries);
       const p = await tracePage(d, c, req.scope.projectId);
       const trees = new Map(canonicalTraces(p.spans).map((t) => [t.trace_id, t]));
       const traces = p.order.map((id) => trees.get(id)).filter((t) => t !== undefined);

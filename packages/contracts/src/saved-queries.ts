@@ -1,0 +1,106 @@
+// zod schemas of the saved-query bodies: creating a query with its first revision, committing a
+// revision, and the `query_ref` / `query_variant_ref` / `query_revision_ref` of span and trace
+// queries. Whether a filtering or windowing object is usable is checked by the filtering-language
+// compiler where it is used (the command at commit time), not here.
+import { z } from 'zod';
+
+/** Lowercase letters, digits, `-` and `_`, starting with a letter or digit, at most 64 characters. */
+export const SAVED_QUERY_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const SLUG_RULE = 'must be 1-64 characters of lowercase letters, digits, "-" or "_", starting with a letter or digit';
+
+export const savedQuerySlug = z.string().regex(SAVED_QUERY_SLUG, { error: `slug ${SLUG_RULE}` });
+
+const focus = z.enum(['trace', 'span'], { error: 'focus must be one of: trace, span' });
+const format = z.enum(['agenta', 'opentelemetry'], { error: 'format must be one of: agenta, opentelemetry' });
+
+export const savedQueryRevisionInput = z.strictObject({
+  /** The filtering and windowing objects of span/trace queries (reference §5.2, §5.3). */
+  data: z.strictObject({ filtering: z.unknown().optional(), windowing: z.unknown().optional() }).default({}),
+  /** `focus` decides which endpoint may use the revision (the other answers 409). */
+  formatting: z.strictObject({ focus: focus.optional(), format: format.optional() }).default({}),
+  message: z.string().max(2000).optional(),
+});
+export type SavedQueryRevisionInput = z.infer<typeof savedQueryRevisionInput>;
+
+/** `POST /queries/`: a query, its default variant and revision 1. */
+export const savedQueryCreate = z.strictObject({
+  query: z.strictObject({
+    /** Unique in the project; generated from the name (or at random) when absent. */
+    slug: savedQuerySlug.optional(),
+    name: z.string().max(200).optional(),
+    description: z.string().max(2000).optional(),
+  }).default({}),
+  query_revision: savedQueryRevisionInput.default({ data: {}, formatting: {} }),
+});
+export type SavedQueryCreate = z.infer<typeof savedQueryCreate>;
+
+/** `POST /queries/{query_id}/revisions/`: the next revision of the default variant. */
+export const savedQueryCommit = z.strictObject({
+  query_revision: savedQueryRevisionInput,
+  /** Optimistic concurrency: the version the client last saw; a different current version → 409. */
+  expected_version: z.number().int().min(1).optional(),
+});
+export type SavedQueryCommit = z.infer<typeof savedQueryCommit>;
+
+const version = z.union([
+  z.number().int().min(1),
+  z.string().regex(/^[1-9][0-9]{0,8}$/).transform(Number),
+], { error: 'version must be a positive integer' });
+
+/** `{id?, slug?, version?}` as in the interface's references; version only on revision refs. */
+export const savedQueryRef = z.strictObject({
+  id: z.uuid({ error: 'id must be a UUID' }).nullish(),
+  slug: z.string().min(1).max(64).nullish(),
+  version: version.nullish(),
+});
+export type SavedQueryRef = z.infer<typeof savedQueryRef>;
+
+export const savedQueryRefs = z.object({
+  query_ref: savedQueryRef.nullish(),
+  query_variant_ref: savedQueryRef.nullish(),
+  query_revision_ref: savedQueryRef.nullish(),
+});
+export type SavedQueryRefs = z.infer<typeof savedQueryRefs>;
+
+const stamp = z.string();
+
+export const savedQueryView = z.object({
+  id: z.uuid(),
+  slug: z.string(),
+  name: z.string().nullable(),
+  description: z.string().nullable(),
+  created_at: stamp,
+  created_by_id: z.string().nullable(),
+});
+export const savedQueryVariantView = z.object({
+  id: z.uuid(),
+  slug: z.string(),
+  query_id: z.uuid(),
+  created_at: stamp,
+});
+export const savedQueryRevisionView = z.object({
+  id: z.uuid(),
+  slug: z.string(),
+  version: z.number().int(),
+  query_id: z.uuid(),
+  query_variant_id: z.uuid(),
+  data: z.object({ filtering: z.unknown().optional(), windowing: z.unknown().optional() }),
+  formatting: z.object({ focus: focus.optional(), format: format.optional() }),
+  message: z.string().nullable(),
+  created_at: stamp,
+  created_by_id: z.string().nullable(),
+});
+
+/** The answer of create, commit and the fetches: the query, its variant and one revision. */
+export const savedQueryResponse = z.object({
+  query: savedQueryView,
+  query_variant: savedQueryVariantView,
+  query_revision: savedQueryRevisionView,
+});
+export type SavedQueryResponse = z.infer<typeof savedQueryResponse>;
+
+export const savedQueryRevisionsResponse = z.object({
+  count: z.number().int(),
+  query_revisions: z.array(savedQueryRevisionView),
+});
+export type SavedQueryRevisionsResponse = z.infer<typeof savedQueryRevisionsResponse>;

@@ -1,0 +1,37 @@
+// GET /queries/{query_id}, GET /queries/{query_id}/revisions/, GET /queries/revisions/{revision_id}:
+// saved queries as projected into Postgres by projector-accounts. Another project's query answers
+// exactly like a missing one.
+import type { RequestHandler } from 'express';
+import { notFound } from '@llm/errors';
+import type { Handlers } from '@llm/http';
+import type { SavedQueryStore } from '../adapters/saved-query-store.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const queryNotFound = () => notFound('query_not_found', 'Query not found.');
+const revisionNotFound = () => notFound('query_revision_not_found', 'Query revision not found.');
+
+/** A malformed id names nothing: 404, like an unknown one. */
+const idParam = (v: unknown): string | undefined => (typeof v === 'string' && UUID.test(v) ? v : undefined);
+
+export function savedQueryRoutes(store: SavedQueryStore, auth: RequestHandler): Handlers {
+  return {
+    'queries.fetch': [auth, async (req, res) => {
+      const id = idParam(req.params.query_id);
+      const view = id ? await store.latest(req.scope.projectId, id) : undefined;
+      if (!view) throw queryNotFound();
+      res.json(view);
+    }],
+    'queries.revisions.list': [auth, async (req, res) => {
+      const id = idParam(req.params.query_id);
+      const list = id ? await store.revisions(req.scope.projectId, id) : undefined;
+      if (!list) throw queryNotFound();
+      res.json(list);
+    }],
+    'queries.revisions.fetch': [auth, async (req, res) => {
+      const id = idParam(req.params.revision_id);
+      const view = id ? await store.revision(req.scope.projectId, id) : undefined;
+      if (!view) throw revisionNotFound();
+      res.json(view);
+    }],
+  };
+}

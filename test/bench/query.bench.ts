@@ -86,6 +86,11 @@ try {
     writeFileSync(datasetFile, JSON.stringify(dataset, null, 2));
     console.log(`loaded ${spans.toLocaleString('en')} spans in ${loadSeconds.toFixed(0)} s (${Math.round(spans / loadSeconds)} spans/s incl. OPTIMIZE)`);
   }
+  // A dataset loaded before a newer migration: wait for its background column materialisation.
+  for (let waited = 0; Number(await scalar(`SELECT count() FROM system.mutations WHERE database = '${db}' AND NOT is_done`)) > 0; waited++) {
+    if (waited % 10 === 0) console.log('waiting for background mutations of the read model …');
+    await new Promise((r) => setTimeout(r, 1000));
+  }
   const d = dataset;
   const auth = { Authorization: `ApiKey ${d.apiKey}`, 'Content-Type': 'application/json' };
   const liveSpans = Number(await scalar(`SELECT count() FROM ${db}.spans FINAL WHERE is_deleted = 0`));

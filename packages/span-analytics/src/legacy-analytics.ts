@@ -39,10 +39,10 @@ const HAS_EXCEPTION_EVENT = 'errors_incremental > 0';
 
 export function buildLegacyQuery(table: string, scope: Scope, plan: BucketPlan, focus: Focus): Statement {
   const bag = new ParamBag();
-  const costs = focus === 'trace' ? 'costs_cumulative' : 'costs_incremental';
-  const tokens = focus === 'trace' ? 'tokens_cumulative' : 'tokens_incremental';
-  // A missing map key reads as 0.
-  const scan = `SELECT ${bucketSql(plan, bag)} AS bucket, duration_ms AS d, ${costs}['total'] AS c, ${tokens}['total'] AS t, ${HAS_EXCEPTION_EVENT} AS err
+  // The maps' `total` entries as materialized Float64 columns (migration 0003; a missing key is 0).
+  const costs = focus === 'trace' ? 'costs_total_cumulative' : 'costs_total_incremental';
+  const tokens = focus === 'trace' ? 'tokens_total_cumulative' : 'tokens_total_incremental';
+  const scan = `SELECT ${bucketSql(plan, bag)} AS bucket, duration_ms AS d, ${costs} AS c, ${tokens} AS t, ${HAS_EXCEPTION_EVENT} AS err
     FROM ${qualifiedTable(table)} FINAL WHERE ${scope.where}`;
   const sql = `SELECT bucket,
       count() AS total_count, sum(d) AS total_duration, sum(c) AS total_costs, sum(t) AS total_tokens,

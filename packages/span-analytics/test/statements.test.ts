@@ -44,7 +44,7 @@ describe('statements', () => {
       expect(sql).not.toContain('DROP');
       expect(sql).not.toContain('9.75');
       expect(sql).toContain('(project_id = {a_project:String})');
-      expect(sql).toContain("(parent_id = '')");
+      expect(sql).toContain('(is_root = 1)');
       expect(sql).toMatch(/start_time >= fromUnixTimestamp64Micro\(\{a_oldest:Int64\}/);
     }
     const values = Object.values(st.params).map((p) => p.value);

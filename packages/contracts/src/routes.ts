@@ -51,6 +51,8 @@ export const ROUTES = {
   'queries.revisions.fetch': { method: 'GET', path: '/queries/revisions/:revision_id', side: 'query' },
   'queries.fetch': { method: 'GET', path: '/queries/:query_id', side: 'query' },
   'queries.revisions.list': { method: 'GET', path: '/queries/:query_id/revisions', side: 'query' },
+  // access
+  'access.plans': { method: 'GET', path: '/access/plans', side: 'query' },
   // admin
   'admin.accounts.create': { method: 'POST', path: '/admin/simple/accounts', side: 'command' },
   'admin.accounts.delete': { method: 'DELETE', path: '/admin/simple/accounts', side: 'command' },

@@ -10,6 +10,7 @@ import { queryHandlers } from '@llm/service-query';
 import { createSpansProjector, replayRoutes } from '@llm/service-projector-spans';
 import { adminAuthenticator } from '@llm/auth';
 import { createAccountsProjector } from '@llm/service-projector-accounts';
+import { loadAccessCatalog } from '@llm/access';
 import type { AllInOneConfig } from './config.ts';
 
 export interface AllInOne {
@@ -22,6 +23,8 @@ export interface AllInOne {
 }
 
 export async function startAllInOne(config: AllInOneConfig, log: Logger): Promise<AllInOne> {
+  const access = loadAccessCatalog(config);
+  if (!access.ok) throw new Error(`invalid configuration:\n  ${access.problems.join('\n  ')}`);
   const readiness = createReadiness();
   const { kafka, topics } = await connectKafka(config, log);
   const producer = await kafka.producer();
@@ -41,7 +44,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const command = createCommandSide({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS });
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
     { side: 'command', handlers: command.handlers },
-    { side: 'query', handlers: queryHandlers({ ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS }) },
+    { side: 'query', handlers: queryHandlers({ ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, access: access.config }) },
     { side: 'projector', handlers: replayRoutes({
       kafka, producer, ch, topics, log,
       pauseLive: () => spans.stop(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envFragments } from '@llm/config';
+import { accessEnv } from '@llm/access';
 
 export const allInOneConfig = envFragments.logging
   .extend(envFragments.http.shape)
@@ -7,6 +8,7 @@ export const allInOneConfig = envFragments.logging
   .extend(envFragments.postgres.shape)
   .extend(envFragments.clickhouse.shape)
   .extend(envFragments.admin.shape)
+  .extend(accessEnv.shape)
   .extend({
     OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     OTLP_WORKERS: z.coerce.number().int().min(0).max(64).default(1),

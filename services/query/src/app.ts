@@ -9,6 +9,8 @@ import { SpanSearcher } from './adapters/span-search.ts';
 import { readRoutes } from './http/read-routes.ts';
 import { queryRoutes } from './http/query-routes.ts';
 import { activityRoutes } from './http/activity-routes.ts';
+import { accessRoutes } from './http/access-routes.ts';
+import type { AccessCatalog } from '@llm/access';
 import { SavedQueryStore } from './adapters/saved-query-store.ts';
 import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { AnalyticsReader } from './adapters/analytics-reader.ts';
@@ -19,6 +21,8 @@ export interface QueryDeps {
   pool: Pool;
   /** Longest a read-model query may run before the request answers 503 (default 15 s). */
   queryTimeoutMs?: number;
+  /** Plan catalog (GET /access/plans, entitlement flags). */
+  access: AccessCatalog;
 }
 
 export function queryHandlers(deps: QueryDeps): Handlers {
@@ -27,5 +31,5 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const reader = new SpanReader(rm);
   const searcher = new SpanSearcher(rm);
   const savedQueries = new SavedQueryStore(deps.pool);
-  return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, savedQueries }, auth), ...savedQueryRoutes(savedQueries, auth), ...activityRoutes(reader, auth), ...analyticsRoutes(new AnalyticsReader(rm), auth) };
+  return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, savedQueries }, auth), ...savedQueryRoutes(savedQueries, auth), ...activityRoutes(reader, auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth) };
 }

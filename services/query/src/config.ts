@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { envFragments } from '@llm/config';
+import { accessEnv } from '@llm/access';
 
 export const queryConfig = envFragments.logging
   .extend(envFragments.http.shape)
   .extend(envFragments.postgres.shape)
   .extend(envFragments.clickhouse.shape)
+  .extend(accessEnv.shape)
   .extend({
     JSON_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
     /** Longest a read-model query may run; beyond it the request answers 503 with Retry-After. */

@@ -8,8 +8,10 @@ import { openPostgres } from '@llm/postgres';
 import { exitOnBadConfig, onSignals, runShutdown } from '@llm/runtime';
 import { queryConfig } from './config.ts';
 import { queryHandlers } from './app.ts';
+import { loadAccessCatalog } from '@llm/access';
 
 const config = exitOnBadConfig(parseConfig(queryConfig, process.env));
+const access = exitOnBadConfig(loadAccessCatalog(config));
 const log = createLogger({ name: 'query', level: config.LOG_LEVEL });
 const pool = openPostgres(config.DATABASE_URL);
 const ch = await openClickhouse({ url: config.CLICKHOUSE_URL, dataDir: config.CLICKHOUSE_DATA_DIR, database: config.CLICKHOUSE_DATABASE });
@@ -18,7 +20,7 @@ readiness.checks.push(
   { name: 'postgres', check: async () => { await pool.query('SELECT 1'); } },
   { name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } },
 );
-const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [{ side: 'query', handlers: queryHandlers({ ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS }) }]);
+const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [{ side: 'query', handlers: queryHandlers({ ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, access }) }]);
 const server = await listen(app, config.PORT, config.HOST);
 log.info({ port: server.port }, 'query service listening');
 onSignals(() => runShutdown([

@@ -3,3 +3,4 @@ export type { GeneratedApiKey } from './api-key.ts';
 export { apiKeyAuthenticator, adminAuthenticator } from './authenticate.ts';
 export type { Scope, ApiKeyLookup, AuthenticatorOptions } from './authenticate.ts';
 export { postgresApiKeyLookup } from './postgres-lookup.ts';
+export { organizationGuard, NOT_ENTITLED, NOT_A_MEMBER, type OrganizationGuardOptions } from './organization-guard.ts';

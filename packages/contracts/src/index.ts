@@ -14,3 +14,7 @@ export {
 export type {
   SavedQueryRevisionInput, SavedQueryCreate, SavedQueryCommit, SavedQueryRef, SavedQueryRefs, SavedQueryResponse, SavedQueryRevisionsResponse,
 } from './saved-queries.ts';
+export {
+  domainCreate, domainVerify, domainView,
+} from './organization-domains.ts';
+export type { DomainCreate, DomainRow, DomainView } from './organization-domains.ts';

@@ -51,6 +51,13 @@ export const ROUTES = {
   'queries.revisions.fetch': { method: 'GET', path: '/queries/revisions/:revision_id', side: 'query' },
   'queries.fetch': { method: 'GET', path: '/queries/:query_id', side: 'query' },
   'queries.revisions.list': { method: 'GET', path: '/queries/:query_id/revisions', side: 'query' },
+  // organization domains: writes are events on the accounts topic (keyed by domain name)
+  'organizations.domains.list': { method: 'GET', path: '/organizations/domains', side: 'query' },
+  'organizations.domains.create': { method: 'POST', path: '/organizations/domains', side: 'command' },
+  'organizations.domains.verify': { method: 'POST', path: '/organizations/domains/verify', side: 'command' },
+  'organizations.domains.refresh': { method: 'POST', path: '/organizations/domains/:domain_id/refresh', side: 'command' },
+  'organizations.domains.reset': { method: 'POST', path: '/organizations/domains/:domain_id/reset', side: 'command' },
+  'organizations.domains.delete': { method: 'DELETE', path: '/organizations/domains/:domain_id', side: 'command' },
   // access
   'access.plans': { method: 'GET', path: '/access/plans', side: 'query' },
   // admin

@@ -38,12 +38,12 @@ export type SavedQueryCreate = z.infer<typeof savedQueryCreate>;
 export const savedQueryCommit = z.strictObject({
   query_revision: savedQueryRevisionInput,
   /** Optimistic concurrency: the version the client last saw; a different current version → 409. */
-  expected_version: z.number().int().min(1).optional(),
+  expected_version: z.number().int().min(1).max(2_147_483_647).optional(),
 });
 export type SavedQueryCommit = z.infer<typeof savedQueryCommit>;
 
 const version = z.union([
-  z.number().int().min(1),
+  z.number().int().min(1).max(2_147_483_647),
   z.string().regex(/^[1-9][0-9]{0,8}$/).transform(Number),
 ], { error: 'version must be a positive integer' });
 

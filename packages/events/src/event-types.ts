@@ -1,7 +1,7 @@
 // The registry of event types: wire name → payload message and schema version.
 // Never reuse or rename a type; a breaking change is a new version with an upcaster.
 import type {
-  AccountProvisioned, QueryCreated, QueryRevisionCommitted, SpansUpserted, TraceDeleted, TraceReplaced, UserDeleted,
+  AccountProvisioned, DomainDeleted, DomainTokenIssued, DomainVerified, QueryCreated, QueryRevisionCommitted, SpansUpserted, TraceDeleted, TraceReplaced, UserDeleted,
 } from './payloads.ts';
 
 export interface EventPayloads {
@@ -12,6 +12,9 @@ export interface EventPayloads {
   'accounts.user.deleted': UserDeleted;
   'accounts.query.created': QueryCreated;
   'accounts.query.revision.committed': QueryRevisionCommitted;
+  'accounts.domain.token_issued': DomainTokenIssued;
+  'accounts.domain.verified': DomainVerified;
+  'accounts.domain.deleted': DomainDeleted;
 }
 
 export type EventType = keyof EventPayloads;
@@ -24,6 +27,9 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.user.deleted': { message: 'UserDeleted', version: 1 },
   'accounts.query.created': { message: 'QueryCreated', version: 1 },
   'accounts.query.revision.committed': { message: 'QueryRevisionCommitted', version: 1 },
+  'accounts.domain.token_issued': { message: 'DomainTokenIssued', version: 1 },
+  'accounts.domain.verified': { message: 'DomainVerified', version: 1 },
+  'accounts.domain.deleted': { message: 'DomainDeleted', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

@@ -6,7 +6,7 @@ export { encodeEvent, decodeEvent, isEvent } from './codec.ts';
 export type { EventMeta, DecodedEvent } from './codec.ts';
 export { protoFiles } from './proto-root.ts';
 export type {
-  SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, AccountProvisioned, UserDeleted, QueryRevisionInfo, QueryCreated, QueryRevisionCommitted,
+  SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, AccountProvisioned, UserDeleted, QueryRevisionInfo, QueryCreated, QueryRevisionCommitted, DomainTokenIssued, DomainVerified, DomainDeleted,
 } from './payloads.ts';
 export { checkExpectedVersion, isVersionConflict } from './expected-version.ts';
 export type { VersionCheck } from './expected-version.ts';

@@ -60,3 +60,9 @@ export interface QueryCreated {
   revision: QueryRevisionInfo;
 }
 export interface QueryRevisionCommitted { query_id: string; variant_id: string; revision: QueryRevisionInfo }
+
+export interface DomainTokenIssued {
+  domain_id: string; organization_id: string; domain: string; name: string; description: string; token: string; issued_at_us: number;
+}
+export interface DomainVerified { domain_id: string; organization_id: string; domain: string; token: string }
+export interface DomainDeleted { domain_id: string; organization_id: string; domain: string }

@@ -47,11 +47,16 @@ export function timeRangesPredicate(ranges: TraceRange[], prefix = 'tr'): { sql:
   return { sql: `(${parts.join(' OR ')})`, params };
 }
 
+/** Numeric DateTime64 input is read as seconds only with 9 or 10 integer digits (1973-03-03 to
+ * 2286-11-20); outside that span ClickHouse parses it differently or not at all. */
+const NUMERIC_FROM_US = 1e14;
+const NUMERIC_UNTIL_US = 1e16;
+
 /** Unix microseconds → DateTime64(6) input. The numeric form is several times cheaper to build than
- * a calendar string; times before 1970 keep the calendar form. */
+ * a calendar string; times outside the range it is unambiguous for keep the calendar form. */
 export function tableTime(us: number): string {
   const frac = String(((us % 1_000_000) + 1_000_000) % 1_000_000).padStart(6, '0');
-  if (us >= 0) return `${Math.floor(us / 1_000_000)}.${frac}`;
+  if (us >= NUMERIC_FROM_US && us < NUMERIC_UNTIL_US) return `${Math.floor(us / 1_000_000)}.${frac}`;
   return `${new Date(Math.floor(us / 1000)).toISOString().slice(0, 19).replace('T', ' ')}.${frac}`;
 }
 

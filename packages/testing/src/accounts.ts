@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 export interface TestAccount {
   apiKey: string;
   projectId: string;
+  organizationId: string;
   userId: string;
   email: string;
   auth: { Authorization: string };
@@ -17,9 +18,9 @@ export async function createAccount(baseUrl: string, adminToken: string): Promis
     body: JSON.stringify({ accounts: { user: { user: { email }, options: { create_api_keys: true, return_api_keys: true, seed_defaults: false } } } }),
   });
   if (res.status !== 200) throw new Error(`account creation failed: ${res.status} ${await res.text()}`);
-  const body = (await res.json()) as { accounts: { user: { api_keys: { key: string }; projects: { prj: { id: string } }; user: { id: string } } } };
+  const body = (await res.json()) as { accounts: { user: { api_keys: { key: string }; projects: { prj: { id: string; organization_id: string } }; user: { id: string } } } };
   const acc = body.accounts.user;
-  return { apiKey: acc.api_keys.key, projectId: acc.projects.prj.id, userId: acc.user.id, email, auth: { Authorization: `ApiKey ${acc.api_keys.key}` } };
+  return { apiKey: acc.api_keys.key, projectId: acc.projects.prj.id, organizationId: acc.projects.prj.organization_id, userId: acc.user.id, email, auth: { Authorization: `ApiKey ${acc.api_keys.key}` } };
 }
 
 /** Polls `fn` until `until` holds (spans are visible within seconds, by contract not at once). */

@@ -41,7 +41,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
     { name: 'postgres', check: async () => { await pool.query('SELECT 1'); } },
     { name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } },
   );
-  const command = createCommandSide({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS });
+  const command = createCommandSide({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS } });
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
     { side: 'command', handlers: command.handlers },
     { side: 'query', handlers: queryHandlers({ ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, access: access.config }) },

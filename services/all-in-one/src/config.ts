@@ -1,3 +1,4 @@
+import { dnsVerifyEnv } from '@llm/dns-verify';
 import { z } from 'zod';
 import { envFragments } from '@llm/config';
 import { accessEnv } from '@llm/access';
@@ -9,6 +10,7 @@ export const allInOneConfig = envFragments.logging
   .extend(envFragments.clickhouse.shape)
   .extend(envFragments.admin.shape)
   .extend(accessEnv.shape)
+  .extend(dnsVerifyEnv.shape)
   .extend({
     OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     OTLP_WORKERS: z.coerce.number().int().min(0).max(64).default(1),

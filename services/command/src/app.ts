@@ -2,7 +2,7 @@
 import type { Topics } from '@llm/events';
 import type { Producer } from '@llm/kafka';
 import type { Pool } from '@llm/postgres';
-import { adminAuthenticator, apiKeyAuthenticator, postgresApiKeyLookup } from '@llm/auth';
+import { adminAuthenticator, apiKeyAuthenticator, organizationGuard, postgresApiKeyLookup } from '@llm/auth';
 import type { Handlers } from '@llm/http';
 import { SpanAppender } from './adapters/span-appender.ts';
 import { AccountAppender } from './adapters/account-appender.ts';
@@ -11,6 +11,9 @@ import { otlpRoutes } from './http/otlp-routes.ts';
 import { OtlpWorkerPool } from './adapters/otlp-worker-pool.ts';
 import { adminRoutes } from './http/admin-routes.ts';
 import { savedQueryRoutes } from './http/saved-query-routes.ts';
+import { domainRoutes } from './http/domain-routes.ts';
+import { verifyTxt } from '@llm/dns-verify';
+import { planHasFlag, type AccessCatalog } from '@llm/access';
 
 export interface CommandDeps {
   producer: Producer;
@@ -20,6 +23,10 @@ export interface CommandDeps {
   otlpMaxBatchBytes: number;
   /** Worker threads preparing OTLP bodies (0 = on the request thread). */
   otlpWorkers: number;
+  /** Plan catalog: entitlement flags of organization features. */
+  access: AccessCatalog;
+  /** Resolvers for domain verification (validated `ip[:port]`); empty = the system's. */
+  dns: { servers: string[]; timeoutMs: number };
 }
 
 export interface CommandSide {
@@ -38,6 +45,9 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes),
       ...adminRoutes(accounts, deps.pool, adminAuthenticator(deps.adminToken)),
       ...savedQueryRoutes(accounts, deps.pool, auth),
+      ...domainRoutes(accounts, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
+        auth, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') }),
+      ]),
     },
     close: () => workers.close(),
   };

@@ -1,11 +1,15 @@
+import { dnsVerifyEnv } from '@llm/dns-verify';
 import { z } from 'zod';
 import { envFragments } from '@llm/config';
+import { accessEnv } from '@llm/access';
 
 export const commandConfig = envFragments.logging
   .extend(envFragments.http.shape)
   .extend(envFragments.kafka.shape)
   .extend(envFragments.postgres.shape)
   .extend(envFragments.admin.shape)
+  .extend(dnsVerifyEnv.shape)
+  .extend(accessEnv.shape)
   .extend({
     OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     OTLP_WORKERS: z.coerce.number().int().min(0).max(64).default(1),

@@ -4,7 +4,7 @@
 //  2. create `spans_rebuild_<ts>` and `trace_index_rebuild_<ts>` with the same migrations and consume [start, E1) into it,
 //  3. pause the live projector (when the caller can: the all-in-one and projector-spans processes
 //     pass hooks), consume [E1, E2) so the rebuild holds everything the live table holds,
-//  4. atomically exchange the tables and resume the live projector with a fresh cache (it re-applies
+//  4. exchange the tables (index first) and resume the live projector with a fresh cache (it re-applies
 //     what it had not committed; rows are idempotent by version),
 //  5. without pause hooks (a separate replay process beside a live projector), catch up after the
 //     swap whatever the live projector committed meanwhile instead.
@@ -96,9 +96,11 @@ export async function replaySpans(deps: ReplayDeps): Promise<ReplayResult> {
       total += sum(end2, end1);
       await consumeRange(deps, rebuild, `projector-spans.replay-final-${stamp}`, end1, end2, progress);
     }
-    // Both tables in one statement: readers never see a rebuilt span table with the old index.
+    // One statement, but ClickHouse swaps the pairs one after the other (not atomically across
+    // pairs). The index goes first: in the instant between, readers see the rebuilt index beside the
+    // old span table, and both hold the same traces (the index only ever widens a trace's range).
     await ch.client.command({
-      query: `EXCHANGE TABLES ${db}.${SPAN_TABLES.spans} AND ${db}.${rebuild.spans}, ${db}.${SPAN_TABLES.traceIndex} AND ${db}.${rebuild.traceIndex}`,
+      query: `EXCHANGE TABLES ${db}.${SPAN_TABLES.traceIndex} AND ${db}.${rebuild.traceIndex}, ${db}.${SPAN_TABLES.spans} AND ${db}.${rebuild.spans}`,
     });
     log.info({ tables: SPAN_TABLES }, 'rebuilt span tables swapped in');
     if (paused) {

@@ -1,7 +1,7 @@
 // The query side: answers every read from the read models only.
 import type { Clickhouse } from '@llm/clickhouse';
 import type { Pool } from '@llm/postgres';
-import { apiKeyAuthenticator, postgresApiKeyLookup } from '@llm/auth';
+import { apiKeyAuthenticator, organizationGuard, postgresApiKeyLookup } from '@llm/auth';
 import type { Handlers } from '@llm/http';
 import { ReadModel } from './adapters/read-model.ts';
 import { SpanReader } from './adapters/span-reader.ts';
@@ -10,6 +10,8 @@ import { readRoutes } from './http/read-routes.ts';
 import { queryRoutes } from './http/query-routes.ts';
 import { activityRoutes } from './http/activity-routes.ts';
 import { accessRoutes } from './http/access-routes.ts';
+import { domainRoutes } from './http/domain-routes.ts';
+import { planHasFlag } from '@llm/access';
 import type { AccessCatalog } from '@llm/access';
 import { SavedQueryStore } from './adapters/saved-query-store.ts';
 import { savedQueryRoutes } from './http/saved-query-routes.ts';
@@ -31,5 +33,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const reader = new SpanReader(rm);
   const searcher = new SpanSearcher(rm);
   const savedQueries = new SavedQueryStore(deps.pool);
-  return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, savedQueries }, auth), ...savedQueryRoutes(savedQueries, auth), ...activityRoutes(reader, auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth) };
+  return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, savedQueries }, auth), ...savedQueryRoutes(savedQueries, auth), ...activityRoutes(reader, auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
+    ...domainRoutes(deps.pool, [auth, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') })]),
+  };
 }

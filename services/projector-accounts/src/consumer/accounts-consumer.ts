@@ -8,6 +8,7 @@ import { withTransaction, type Pool, type PoolClient } from '@llm/postgres';
 import { backoffMs, sleep } from '@llm/errors';
 import { factsNeeded, projectAccountEvent, type AccountFacts, type FactsNeeded } from '../domain/account-projection.ts';
 import { readSavedQueryFacts } from './saved-query-facts.ts';
+import { readDomainFacts } from './domain-facts.ts';
 
 export interface AccountsConsumerDeps {
   kafka: KafkaClient;
@@ -28,6 +29,7 @@ async function readFacts(c: PoolClient, need: FactsNeeded): Promise<AccountFacts
   );
   const facts: AccountFacts = { emailTaken: r.rows[0]!.email_taken, userExists: r.rows[0]!.user_exists };
   if (need.savedQuery) facts.savedQuery = await readSavedQueryFacts(c, need.savedQuery);
+  if (need.domain) facts.domain = await readDomainFacts(c, need.domain);
   return facts;
 }
 

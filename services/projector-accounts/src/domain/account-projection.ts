@@ -6,6 +6,7 @@ import type { Projection, SqlStatement } from './projection.ts';
 import {
   projectSavedQueryEvent, savedQueryFactsNeeded, type SavedQueryEvent, type SavedQueryFacts, type SavedQueryFactsNeeded,
 } from './saved-query-projection.ts';
+import { domainFactsNeeded, projectDomainEvent, type DomainEvent, type DomainFacts, type DomainFactsNeeded } from './domain-projection.ts';
 
 export type { Projection, SqlStatement };
 
@@ -15,12 +16,15 @@ export interface AccountFacts {
   userExists: boolean;
   /** Read only for saved-query events. */
   savedQuery?: SavedQueryFacts;
+  /** Read only for domain events. */
+  domain?: DomainFacts;
 }
 
 export interface FactsNeeded {
   email?: string;
   userId?: string;
   savedQuery?: SavedQueryFactsNeeded;
+  domain?: DomainFactsNeeded;
 }
 
 export function factsNeeded(e: DecodedEvent): FactsNeeded {
@@ -34,6 +38,10 @@ export function factsNeeded(e: DecodedEvent): FactsNeeded {
     case 'accounts.query.created':
     case 'accounts.query.revision.committed':
       return { savedQuery: savedQueryFactsNeeded(e as SavedQueryEvent) };
+    case 'accounts.domain.token_issued':
+    case 'accounts.domain.verified':
+    case 'accounts.domain.deleted':
+      return { domain: domainFactsNeeded(e as DomainEvent) };
     default:
       return {};
   }
@@ -79,6 +87,11 @@ export function projectAccountEvent(e: DecodedEvent, facts: AccountFacts): Proje
     case 'accounts.query.revision.committed':
       if (!facts.savedQuery) return { status: 'rejected', reason: `the saved-query facts of ${e.type} were not read` };
       return projectSavedQueryEvent(e as SavedQueryEvent, facts.savedQuery);
+    case 'accounts.domain.token_issued':
+    case 'accounts.domain.verified':
+    case 'accounts.domain.deleted':
+      if (!facts.domain) return { status: 'rejected', reason: `the domain facts of ${e.type} were not read` };
+      return projectDomainEvent(e as DomainEvent, facts.domain);
     case 'tracing.spans.upserted':
     case 'tracing.trace.replaced':
     case 'tracing.trace.deleted':

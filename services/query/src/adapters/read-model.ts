@@ -29,12 +29,14 @@ export class ReadModel {
     return this.guard(async () => {
       // Aliases such as `toString(start_time) AS start_time` must not shadow the columns that the
       // compiled filter and ordering refer to (prefer_column_name_to_alias). Skip indexes stay on
-      // under FINAL: they index columns of the sorting key, identical in every version of a row.
+      // under FINAL, in exact mode: the session and user bloom filters index columns that a newer
+      // version of a row may change, so granules they select are widened to the newer parts.
       const res = await this.ch.client.query({
         query, query_params: params, format: 'JSONEachRow',
         clickhouse_settings: {
           prefer_column_name_to_alias: 1,
           use_skip_indexes_if_final: 1,
+          use_skip_indexes_if_final_exact_mode: 1,
           max_execution_time: Math.max(1, Math.ceil(this.timeoutMs / 1000)),
           timeout_overflow_mode: 'throw',
         },

@@ -26,8 +26,8 @@ export class SpanReader {
     const cmp = q.order === 'ascending' ? '>' : '<';
     // `kind` picks one of two column names, never user text.
     const id = q.kind === 'user' ? 'any_user_id' : 'any_session_id';
-    // Spans without the id are dropped before FINAL merges versions (a third less work than
-    // grouping them and dropping the empty group after).
+    // Spans without the id are filtered out in WHERE (applied to the merged current versions), a
+    // third less work than grouping them and dropping the empty group after.
     const where = ['project_id = {p:String}', 'is_deleted = 0', `${id} != ''`];
     if (q.oldestUs !== undefined) where.push('start_time >= fromUnixTimestamp64Micro({oldest:Int64})');
     if (q.newestUs !== undefined) where.push('start_time < fromUnixTimestamp64Micro({newest:Int64})');

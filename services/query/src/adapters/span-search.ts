@@ -33,6 +33,9 @@ export interface TraceHit { trace_id: string; trace_key: string }
 
 const FIRST_SCAN = 256;
 const GROWTH = 4;
+/** Largest scan step: candidate keys travel back as query parameters, so a round stays well inside
+ * the server's URL and query-size limits however sparse the matches are. */
+const MAX_SCAN = 4096;
 
 export class SpanSearcher {
   constructor(private readonly rm: ReadModel) {}
@@ -43,7 +46,7 @@ export class SpanSearcher {
     const want = q.limit + 1;
     const after = q.order === 'descending' ? '<' : '>';
     const out: StoredSpanRow[] = [];
-    let scan = Math.max(FIRST_SCAN, want * 2);
+    let scan = Math.min(Math.max(FIRST_SCAN, want * 2), MAX_SCAN);
     let from: { t: string; trace_id: string; span_id: string } | undefined;
     for (;;) {
       const resume = from
@@ -57,7 +60,7 @@ export class SpanSearcher {
       if (keys.length > 0) out.push(...(await this.currentSpans(q, keys)));
       if (out.length >= want || keys.length < scan) break;
       from = keys[keys.length - 1];
-      scan *= GROWTH;
+      scan = Math.min(scan * GROWTH, MAX_SCAN);
     }
     return out.slice(0, want);
   }
@@ -67,15 +70,19 @@ export class SpanSearcher {
     let lo = keys[0]!.t;
     let hi = lo;
     for (const k of keys) { if (k.t < lo) lo = k.t; if (k.t > hi) hi = k.t; }
-    const wanted = new Set(keys.map((k) => `${k.trace_id}:${k.span_id}`));
-    const rows = await this.rm.run<StoredSpanRow>(
-      `SELECT ${SPAN_TABLE_COLUMNS} FROM ${this.rm.spans} FINAL
+    // Keyed by the whole sort key: a span moved to another start time has a superseded row at its old
+    // key, and that candidate must not stand for (or duplicate) the current row found elsewhere.
+    const wanted = new Set(keys.map((k) => `${k.t}|${k.trace_id}|${k.span_id}`));
+    const rows = await this.rm.run<StoredSpanRow & { k_t: string }>(
+      `SELECT ${SPAN_TABLE_COLUMNS}, toString(start_time) AS k_t FROM ${this.rm.spans} FINAL
        WHERE ${q.where} AND is_deleted = 0 AND start_time BETWEEN {v_lo:DateTime64(6, 'UTC')} AND {v_hi:DateTime64(6, 'UTC')}
          AND trace_id IN {v_t:Array(String)} AND span_id IN {v_s:Array(String)}
        ORDER BY ${q.orderBy}`,
       { ...q.params, v_lo: lo, v_hi: hi, v_t: [...new Set(keys.map((k) => k.trace_id))], v_s: [...new Set(keys.map((k) => k.span_id))] },
     );
-    return rows.filter((r) => wanted.has(`${r.trace_id}:${r.span_id}`));
+    return rows
+      .filter((r) => wanted.has(`${r.k_t}|${r.trace_id}|${r.span_id}`))
+      .map(({ k_t: _k, ...row }) => row);
   }
 
   /**
@@ -95,7 +102,7 @@ export class SpanSearcher {
     let frontier: { t: string; us: number; trace_id: string } | undefined = cursor
       ? { t: '', us: cursor.us, trace_id: cursor.trace_id }
       : undefined;
-    let scan = Math.max(FIRST_SCAN, want * 10);
+    let scan = Math.min(Math.max(FIRST_SCAN, want * 10), MAX_SCAN);
     for (;;) {
       const resume = frontier
         ? ` AND start_time <= fromUnixTimestamp64Micro({s_us:Int64}) AND (start_time, trace_id) < (fromUnixTimestamp64Micro({s_us:Int64}), {s_trace:String})`
@@ -122,7 +129,7 @@ export class SpanSearcher {
         ready.sort(([a, ka], [b, kb]) => (kb.us - ka.us) || (a < b ? 1 : a > b ? -1 : 0));
         return ready.slice(0, want).map(([trace_id, k]) => ({ trace_id, trace_key: k.key }));
       }
-      scan *= GROWTH;
+      scan = Math.min(scan * GROWTH, MAX_SCAN);
     }
   }
 

@@ -1,0 +1,13 @@
+export { normalizeDomain, domainName } from './domain-name.ts';
+export type { DomainNameResult } from './domain-name.ts';
+export { generateToken, isToken, isTokenExpired, tokenExpiresAt, TOKEN_TTL_MS } from './verification-token.ts';
+export { publishedValue, txtRecord, txtRecordName, txtRecordValue, TXT_RECORD_PREFIX } from './txt-record.ts';
+export type { TxtRecord } from './txt-record.ts';
+export { DEFAULT_DNS_TIMEOUT_MS, dnsServerProblem, dnsVerifyEnv, parseDnsServers } from './dns-servers.ts';
+export type { DnsVerifyEnv } from './dns-servers.ts';
+export { DnsLookupError } from './dns-lookup-error.ts';
+export type { DnsLookupErrorCode } from './dns-lookup-error.ts';
+export { lookupTxt } from './txt-lookup.ts';
+export type { TxtLookupOptions } from './txt-lookup.ts';
+export { verifyTxt } from './verify-txt.ts';
+export type { TxtVerification } from './verify-txt.ts';

@@ -1,0 +1,12 @@
+export { discoverProvider, validateMetadata, parseIssuerUrl, discoveryUrl, REQUIRED_ENDPOINTS } from './discovery.ts';
+export type { ProviderMetadata, DiscoveryFailure, DiscoveryOptions, RequiredEndpoint } from './discovery.ts';
+export { startSignIn, finishSignIn, toOidcError, DEFAULT_SCOPES } from './sign-in.ts';
+export type { OidcClientOptions, StartSignInOptions, StartedSignIn, FinishSignInOptions, SignInChecks, VerifiedClaims } from './sign-in.ts';
+export { OidcError } from './errors.ts';
+export type { OidcErrorCode } from './errors.ts';
+export type { FetchLike, OidcFetchInit } from './fetch-like.ts';
+export { SecretValue, revealSecret } from './secret-value.ts';
+export { encryptSecret, decryptSecret, needsReseal, parseSecretsKeys, SecretsKeyring, SecretBoxError } from './secret-box.ts';
+export type { SealOptions, SecretBoxFailure } from './secret-box.ts';
+export { secretsKeyEnv } from './env.ts';
+export type { SecretsKeyEnv } from './env.ts';

@@ -71,6 +71,16 @@ try {
     if (!existsSync(f)) writeFileSync(f, randomBytes(24).toString('hex'), { mode: 0o600 });
     env.ADMIN_TOKEN = readFileSync(f, 'utf8').trim();
   }
+  // Session signing and stored-secret encryption keys of the embedded default, made once and kept.
+  const persisted = (name, make) => {
+    const f = path.join(dataDir, name);
+    if (!existsSync(f)) writeFileSync(f, make(), { mode: 0o600 });
+    return readFileSync(f, 'utf8').trim();
+  };
+  env.SESSION_SECRETS ||= persisted('session-secret', () => randomBytes(32).toString('hex'));
+  env.SECRETS_KEY ||= persisted('secrets-key', () => randomBytes(32).toString('base64'));
+  // The embedded default serves plain http on loopback.
+  env.SESSION_COOKIE_SECURE ||= 'false';
   env.PORT ||= '8000';
 } catch (err) {
   console.error(`[start] ${err.message}`);

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import protobuf from 'protobufjs';
 import { encodeExportTraceServiceRequest, type OtlpSpanInput } from '@llm/otlp';
+import { testSecretsEnv } from '@llm/testing/secrets';
 
 const { values: opt } = parseArgs({ options: {
   seconds: { type: 'string', default: '60' },
@@ -45,7 +46,7 @@ const [kafka, pg] = await Promise.all([
 const port = await freePort();
 const adminToken = randomBytes(16).toString('hex');
 const server = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean), '--import', 'tsx', ...(opt.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), path.join(root, 'services/all-in-one/src/main.ts')], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: kafka.brokers, DATABASE_URL: pg.url, CLICKHOUSE_DATA_DIR: path.join(dir, 'ch'), ADMIN_TOKEN: adminToken, KAFKA_CLIENT: opt.client },
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: kafka.brokers, DATABASE_URL: pg.url, CLICKHOUSE_DATA_DIR: path.join(dir, 'ch'), ADMIN_TOKEN: adminToken, KAFKA_CLIENT: opt.client, ...testSecretsEnv() },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 await waitForPort(port, { timeoutMs: 60_000, name: 'server' });

@@ -12,6 +12,7 @@ import { createLogger } from '@llm/logging';
 import { allInOneConfig, startAllInOne } from '@llm/service-all-in-one';
 import { createAccount } from '@llm/testing/accounts';
 import { DAY_US, SPANS_PER_TRACE, loadDataset, type DatasetShape } from './query-dataset.ts';
+import { testSecretsEnv } from '@llm/testing/secrets';
 
 const { values: opt } = parseArgs({
   options: {
@@ -51,7 +52,7 @@ const parsed = parseConfig(allInOneConfig, {
   PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
   KAFKA_BROKERS: kafkaProc.brokers, KAFKA_TOPIC_PREFIX: 'bench.',
   DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`,
-  CLICKHOUSE_DATA_DIR: path.join(dir, 'clickhouse'), ADMIN_TOKEN: adminToken,
+  CLICKHOUSE_DATA_DIR: path.join(dir, 'clickhouse'), ADMIN_TOKEN: adminToken, ...testSecretsEnv(),
 });
 if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
 const app = await startAllInOne(parsed.config, createLogger({ name: 'bench', level: 'warn' }));

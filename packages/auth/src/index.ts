@@ -4,3 +4,4 @@ export { apiKeyAuthenticator, adminAuthenticator } from './authenticate.ts';
 export type { Scope, ApiKeyLookup, AuthenticatorOptions } from './authenticate.ts';
 export { postgresApiKeyLookup } from './postgres-lookup.ts';
 export { organizationGuard, NOT_ENTITLED, NOT_A_MEMBER, type OrganizationGuardOptions } from './organization-guard.ts';
+export { sessionGate, sessionReader, type SessionGateOptions, type SessionReader } from './session-gate.ts';

@@ -18,3 +18,4 @@ export {
   domainCreate, domainVerify, domainView,
 } from './organization-domains.ts';
 export type { DomainCreate, DomainRow, DomainView } from './organization-domains.ts';
+export { discoverRequest, accessQuery, ssoPath, ssoThirdPartyId, ssoCallbackPath, ssoStartQuery, type DiscoverRequest } from './auth.ts';

@@ -60,6 +60,15 @@ export const ROUTES = {
   'organizations.domains.delete': { method: 'DELETE', path: '/organizations/domains/:domain_id', side: 'command' },
   // access
   'access.plans': { method: 'GET', path: '/access/plans', side: 'query' },
+  // sessions and SSO sign-in (session cookie; sign-in and sign-out append accounts events)
+  'auth.discover': { method: 'POST', path: '/auth/discover', side: 'query' },
+  'auth.access': { method: 'GET', path: '/auth/access', side: 'query' },
+  'auth.session': { method: 'GET', path: '/auth/session', side: 'query' },
+  'auth.session.identities': { method: 'PATCH', path: '/auth/session/identities', side: 'command' },
+  'auth.signout': { method: 'POST', path: '/auth/signout', side: 'command' },
+  'auth.sso.start': { method: 'GET', path: '/auth/sso/start/:organization_slug/:provider_slug', side: 'command' },
+  'auth.sso.callback': { method: 'GET', path: '/auth/sso/callback/:organization_slug/:provider_slug', side: 'command' },
+  'auth.callback': { method: 'GET', path: '/auth/callback/:third_party_id', side: 'command' },
   // admin
   'admin.accounts.create': { method: 'POST', path: '/admin/simple/accounts', side: 'command' },
   'admin.accounts.delete': { method: 'DELETE', path: '/admin/simple/accounts', side: 'command' },

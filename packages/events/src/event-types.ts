@@ -3,6 +3,7 @@
 import type {
   AccountProvisioned, DomainDeleted, DomainTokenIssued, DomainVerified, QueryCreated, QueryRevisionCommitted, SpansUpserted, TraceDeleted, TraceReplaced, UserDeleted,
 } from './payloads.ts';
+import type { IdentitySignedIn, SessionRevoked } from './payloads.ts';
 
 export interface EventPayloads {
   'tracing.spans.upserted': SpansUpserted;
@@ -15,6 +16,8 @@ export interface EventPayloads {
   'accounts.domain.token_issued': DomainTokenIssued;
   'accounts.domain.verified': DomainVerified;
   'accounts.domain.deleted': DomainDeleted;
+  'accounts.identity.signed_in': IdentitySignedIn;
+  'accounts.session.revoked': SessionRevoked;
 }
 
 export type EventType = keyof EventPayloads;
@@ -30,6 +33,8 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.domain.token_issued': { message: 'DomainTokenIssued', version: 1 },
   'accounts.domain.verified': { message: 'DomainVerified', version: 1 },
   'accounts.domain.deleted': { message: 'DomainDeleted', version: 1 },
+  'accounts.identity.signed_in': { message: 'IdentitySignedIn', version: 1 },
+  'accounts.session.revoked': { message: 'SessionRevoked', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

@@ -66,3 +66,8 @@ export interface DomainTokenIssued {
 }
 export interface DomainVerified { domain_id: string; organization_id: string; domain: string; token: string }
 export interface DomainDeleted { domain_id: string; organization_id: string; domain: string }
+
+export interface IdentitySignedIn {
+  user_id: string; email: string; name: string; create_user: boolean; method: string; subject: string; issuer: string; auto_join_organization_id: string;
+}
+export interface SessionRevoked { sid: string; user_id: string; expires_at_us: number }

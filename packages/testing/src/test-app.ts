@@ -2,6 +2,7 @@
 // run: a fresh Postgres database, topics under a random prefix, and a fresh embedded ClickHouse
 // directory, so test files never see each other's data.
 import { randomBytes } from 'node:crypto';
+import { pickSecrets, testSecretsEnv, type TestSecretsEnv } from './secrets.ts';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -18,6 +19,8 @@ export interface TestApp {
   topicPrefix: string;
   clickhouse: { dataDir: string; database: string };
   app: AllInOne;
+  /** The session and secrets keys this app runs with (for processes started beside it). */
+  secrets: TestSecretsEnv;
   stop(): Promise<void>;
 }
 
@@ -29,6 +32,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   await admin.query(`CREATE DATABASE t_${id}`);
   await admin.end();
   const adminToken = randomBytes(16).toString('hex');
+  const secrets = testSecretsEnv();
   const parsed = parseConfig(allInOneConfig, {
     PORT: '0',
     HOST: '127.0.0.1',
@@ -40,14 +44,16 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     DATABASE_URL: serverUrl.replace(/\/[^/]*$/, `/t_${id}`),
     CLICKHOUSE_DATA_DIR: path.join(inject('runDir'), `ch-${id}`),
     ADMIN_TOKEN: adminToken,
+    ...secrets,
     ...overrides,
   });
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
   const log = createLogger({ name: 'test', level: parsed.config.LOG_LEVEL });
   const app = await startAllInOne(parsed.config, log);
   return {
-    baseUrl: `http://127.0.0.1:${app.port}`, adminToken, app, stop: () => app.stop(),
+    baseUrl: `http://127.0.0.1:${app.port}`, adminToken, app, secrets: { ...secrets, ...pickSecrets(overrides) }, stop: () => app.stop(),
     kafkaBrokers: parsed.config.KAFKA_BROKERS, databaseUrl: parsed.config.DATABASE_URL, topicPrefix: parsed.config.KAFKA_TOPIC_PREFIX,
     clickhouse: { dataDir: parsed.config.CLICKHOUSE_DATA_DIR, database: parsed.config.CLICKHOUSE_DATABASE },
   };
 }
+

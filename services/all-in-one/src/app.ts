@@ -5,7 +5,9 @@ import { createHttpApp, createReadiness, listen, type RunningServer } from '@llm
 import type { Logger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, runShutdown } from '@llm/runtime';
-import { createCommandSide } from '@llm/service-command';
+import { createCommandSide, signInOptionsFromEnv } from '@llm/service-command';
+import { deploymentMethodsFromEnv } from '@llm/auth-policy';
+import { sessionOptionsFromEnv } from '@llm/web-session';
 import { queryHandlers } from '@llm/service-query';
 import { createSpansProjector, replayRoutes } from '@llm/service-projector-spans';
 import { adminAuthenticator } from '@llm/auth';
@@ -41,10 +43,10 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
     { name: 'postgres', check: async () => { await pool.query('SELECT 1'); } },
     { name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } },
   );
-  const command = createCommandSide({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS } });
+  const command = createCommandSide({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
     { side: 'command', handlers: command.handlers },
-    { side: 'query', handlers: queryHandlers({ ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, access: access.config }) },
+    { side: 'query', handlers: queryHandlers({ ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config) }) },
     { side: 'projector', handlers: replayRoutes({
       kafka, producer, ch, topics, log,
       pauseLive: () => spans.stop(),

@@ -14,6 +14,13 @@ import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
 import { verifyTxt } from '@llm/dns-verify';
 import { planHasFlag, type AccessCatalog } from '@llm/access';
+import { decryptSecret } from '@llm/oidc';
+import { createOutboundClient } from '@llm/outbound';
+import { sessionReader } from '@llm/auth';
+import { createSessionCodec, createSsoStateCodec } from '@llm/web-session';
+import { ssoRoutes } from './http/sso-routes.ts';
+import { sessionRoutes } from './http/session-routes.ts';
+import type { SignInOptions } from './sign-in-config.ts';
 
 export interface CommandDeps {
   producer: Producer;
@@ -27,6 +34,8 @@ export interface CommandDeps {
   access: AccessCatalog;
   /** Resolvers for domain verification (validated `ip[:port]`); empty = the system's. */
   dns: { servers: string[]; timeoutMs: number };
+  /** Browser sessions, sealed provider secrets, the outbound guard, public URLs. */
+  signIn: SignInOptions;
 }
 
 export interface CommandSide {
@@ -39,12 +48,21 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const spans = new SpanAppender(deps.producer, deps.topics);
   const workers = new OtlpWorkerPool(deps.otlpWorkers);
   const accounts = new AccountAppender(deps.producer, deps.topics);
+  const sessions = createSessionCodec(deps.signIn.session);
+  const readSession = sessionReader({ codec: sessions, pool: deps.pool });
+  const outbound = createOutboundClient(deps.signIn.outbound);
   return {
     handlers: {
       ...tracingRoutes(spans, auth),
       ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes),
       ...adminRoutes(accounts, deps.pool, adminAuthenticator(deps.adminToken)),
       ...savedQueryRoutes(accounts, deps.pool, auth),
+      ...sessionRoutes({ pool: deps.pool, appender: accounts, sessions, readSession }),
+      ...ssoRoutes({
+        pool: deps.pool, appender: accounts, sessions, ssoState: createSsoStateCodec({ secrets: deps.signIn.session.secrets, ...(deps.signIn.session.secure !== undefined && { secure: deps.signIn.session.secure }) }),
+        openSecret: (sealed) => decryptSecret(sealed, deps.signIn.secrets), fetch: (url, init) => outbound.fetch(url, init),
+        allowInsecure: deps.signIn.outbound.allowInsecure === true, publicBaseUrl: deps.signIn.publicBaseUrl, frontendUrl: deps.signIn.frontendUrl,
+      }),
       ...domainRoutes(accounts, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
         auth, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') }),
       ]),

@@ -2,6 +2,7 @@ import { dnsVerifyEnv } from '@llm/dns-verify';
 import { z } from 'zod';
 import { envFragments } from '@llm/config';
 import { accessEnv } from '@llm/access';
+import { signInEnv } from './sign-in-config.ts';
 
 export const commandConfig = envFragments.logging
   .extend(envFragments.http.shape)
@@ -10,6 +11,7 @@ export const commandConfig = envFragments.logging
   .extend(envFragments.admin.shape)
   .extend(dnsVerifyEnv.shape)
   .extend(accessEnv.shape)
+  .extend(signInEnv.shape)
   .extend({
     OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     OTLP_WORKERS: z.coerce.number().int().min(0).max(64).default(1),

@@ -6,6 +6,7 @@ import { openPostgres } from '@llm/postgres';
 import { connectKafka, exitOnBadConfig, onSignals, runShutdown } from '@llm/runtime';
 import { commandConfig } from './config.ts';
 import { createCommandSide } from './app.ts';
+import { signInOptionsFromEnv } from './sign-in-config.ts';
 import { loadAccessCatalog } from '@llm/access';
 
 const config = exitOnBadConfig(parseConfig(commandConfig, process.env));
@@ -16,7 +17,7 @@ const producer = await kafka.producer();
 const pool = openPostgres(config.DATABASE_URL);
 const readiness = createReadiness();
 readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });
-const command = createCommandSide({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS } });
+const command = createCommandSide({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
 const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
   { side: 'command', handlers: command.handlers },
 ]);

@@ -17,6 +17,10 @@ import { SavedQueryStore } from './adapters/saved-query-store.ts';
 import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { AnalyticsReader } from './adapters/analytics-reader.ts';
 import { analyticsRoutes } from './http/analytics-routes.ts';
+import { authRoutes } from './http/auth-routes.ts';
+import { sessionReader } from '@llm/auth';
+import type { DeploymentMethods } from '@llm/auth-policy';
+import { createSessionCodec, type SessionCodecOptions } from '@llm/web-session';
 
 export interface QueryDeps {
   ch: Clickhouse;
@@ -25,6 +29,10 @@ export interface QueryDeps {
   queryTimeoutMs?: number;
   /** Plan catalog (GET /access/plans, entitlement flags). */
   access: AccessCatalog;
+  /** Session cookies (the secrets that verify them). */
+  session: SessionCodecOptions;
+  /** Sign-in methods the deployment offers outside organization policies. */
+  deployment: DeploymentMethods;
 }
 
 export function queryHandlers(deps: QueryDeps): Handlers {
@@ -34,6 +42,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const searcher = new SpanSearcher(rm);
   const savedQueries = new SavedQueryStore(deps.pool);
   return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, savedQueries }, auth), ...savedQueryRoutes(savedQueries, auth), ...activityRoutes(reader, auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
+    ...authRoutes({ pool: deps.pool, readSession: sessionReader({ codec: createSessionCodec(deps.session), pool: deps.pool }), deployment: deps.deployment }),
     ...domainRoutes(deps.pool, [auth, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') })]),
   };
 }

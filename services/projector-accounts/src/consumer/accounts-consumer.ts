@@ -9,6 +9,7 @@ import { backoffMs, sleep } from '@llm/errors';
 import { factsNeeded, projectAccountEvent, type AccountFacts, type FactsNeeded } from '../domain/account-projection.ts';
 import { readSavedQueryFacts } from './saved-query-facts.ts';
 import { readDomainFacts } from './domain-facts.ts';
+import { readIdentityFacts } from './identity-facts.ts';
 
 export interface AccountsConsumerDeps {
   kafka: KafkaClient;
@@ -30,6 +31,7 @@ async function readFacts(c: PoolClient, need: FactsNeeded): Promise<AccountFacts
   const facts: AccountFacts = { emailTaken: r.rows[0]!.email_taken, userExists: r.rows[0]!.user_exists };
   if (need.savedQuery) facts.savedQuery = await readSavedQueryFacts(c, need.savedQuery);
   if (need.domain) facts.domain = await readDomainFacts(c, need.domain);
+  if (need.identity) facts.identity = await readIdentityFacts(c, need.identity);
   return facts;
 }
 

@@ -7,6 +7,7 @@ import {
   projectSavedQueryEvent, savedQueryFactsNeeded, type SavedQueryEvent, type SavedQueryFacts, type SavedQueryFactsNeeded,
 } from './saved-query-projection.ts';
 import { domainFactsNeeded, projectDomainEvent, type DomainEvent, type DomainFacts, type DomainFactsNeeded } from './domain-projection.ts';
+import { identityFactsNeeded, projectIdentityEvent, type IdentityEvent, type IdentityFacts, type IdentityFactsNeeded } from './identity-projection.ts';
 
 export type { Projection, SqlStatement };
 
@@ -18,6 +19,8 @@ export interface AccountFacts {
   savedQuery?: SavedQueryFacts;
   /** Read only for domain events. */
   domain?: DomainFacts;
+  /** Read only for sign-in and session events. */
+  identity?: IdentityFacts;
 }
 
 export interface FactsNeeded {
@@ -25,6 +28,7 @@ export interface FactsNeeded {
   userId?: string;
   savedQuery?: SavedQueryFactsNeeded;
   domain?: DomainFactsNeeded;
+  identity?: IdentityFactsNeeded;
 }
 
 export function factsNeeded(e: DecodedEvent): FactsNeeded {
@@ -42,6 +46,9 @@ export function factsNeeded(e: DecodedEvent): FactsNeeded {
     case 'accounts.domain.verified':
     case 'accounts.domain.deleted':
       return { domain: domainFactsNeeded(e as DomainEvent) };
+    case 'accounts.identity.signed_in':
+    case 'accounts.session.revoked':
+      return { identity: identityFactsNeeded(e as IdentityEvent) };
     default:
       return {};
   }
@@ -92,6 +99,10 @@ export function projectAccountEvent(e: DecodedEvent, facts: AccountFacts): Proje
     case 'accounts.domain.deleted':
       if (!facts.domain) return { status: 'rejected', reason: `the domain facts of ${e.type} were not read` };
       return projectDomainEvent(e as DomainEvent, facts.domain);
+    case 'accounts.identity.signed_in':
+    case 'accounts.session.revoked':
+      if (!facts.identity) return { status: 'rejected', reason: `the identity facts of ${e.type} were not read` };
+      return projectIdentityEvent(e as IdentityEvent, facts.identity);
     case 'tracing.spans.upserted':
     case 'tracing.trace.replaced':
     case 'tracing.trace.deleted':

@@ -1,0 +1,69 @@
+// Reads of the accounts projection that SSO sign-in decides on: the organization and provider
+// behind a third-party id, the user an identity or e-mail belongs to, and the user's identities.
+// Tables: organizations/organization_providers (0004-organization-auth.sql), user_identities
+// (0006-identities-and-sessions.sql).
+import type { Pool } from '@llm/postgres';
+import type { OrganizationAuthFlags } from '@llm/auth-policy';
+
+export interface SsoTarget {
+  organization: { id: string; slug: string; flags: OrganizationAuthFlags };
+  provider?: {
+    id: string; slug: string; isActive: boolean;
+    issuerUrl: string; clientId: string; clientSecretSealed: string; scopes: string[];
+  };
+}
+
+/** The organization by slug and, when it has one by that slug, the provider. */
+export async function findSsoTarget(pool: Pool, organizationSlug: string, providerSlug: string): Promise<SsoTarget | undefined> {
+  const r = await pool.query<{
+    org_id: string; org_slug: string; flags: OrganizationAuthFlags | null;
+    id: string | null; slug: string | null; is_active: boolean | null; issuer_url: string | null; client_id: string | null;
+    client_secret_sealed: string | null; scopes: string[] | null;
+  }>(
+    `SELECT o.id::text AS org_id, o.slug AS org_slug, o.flags,
+            p.id::text AS id, p.slug, (p.flags->>'is_active')::boolean AS is_active, p.issuer_url, p.client_id, p.client_secret_sealed, p.scopes
+       FROM organizations o
+       LEFT JOIN organization_providers p ON p.organization_id = o.id AND p.slug = $2
+      WHERE o.slug = $1`,
+    [organizationSlug, providerSlug],
+  );
+  const row = r.rows[0];
+  if (!row) return undefined;
+  return {
+    organization: { id: row.org_id, slug: row.org_slug, flags: row.flags ?? {} },
+    ...(row.id !== null ? {
+      provider: {
+        id: row.id, slug: row.slug ?? providerSlug, isActive: row.is_active === true, issuerUrl: row.issuer_url ?? '', clientId: row.client_id ?? '',
+        clientSecretSealed: row.client_secret_sealed ?? '', scopes: row.scopes ?? [],
+      },
+    } : {}),
+  };
+}
+
+export interface KnownUser { id: string; email: string }
+
+/** The user this provider subject was linked to, if any. */
+export async function userByIdentity(pool: Pool, method: string, subject: string): Promise<KnownUser | undefined> {
+  const r = await pool.query<KnownUser>(
+    'SELECT u.id::text AS id, u.email FROM user_identities i JOIN users u ON u.id = i.user_id WHERE i.method = $1 AND i.subject = $2',
+    [method, subject],
+  );
+  return r.rows[0];
+}
+
+export async function userByEmail(pool: Pool, email: string): Promise<KnownUser | undefined> {
+  const r = await pool.query<KnownUser>('SELECT id::text AS id, email FROM users WHERE lower(email) = lower($1)', [email]);
+  return r.rows[0];
+}
+
+/** Every method the user has signed in with (the reference's `user_identities`). */
+export async function userIdentities(pool: Pool, userId: string): Promise<string[]> {
+  const r = await pool.query<{ method: string }>('SELECT DISTINCT method FROM user_identities WHERE user_id::text = $1 ORDER BY method', [userId]);
+  return r.rows.map((x) => x.method);
+}
+
+/** Whether the organization has this (lower-case) domain verified. */
+export async function hasVerifiedDomain(pool: Pool, organizationId: string, domain: string): Promise<boolean> {
+  const r = await pool.query('SELECT 1 FROM organization_domains WHERE organization_id::text = $1 AND domain = $2 AND is_verified', [organizationId, domain]);
+  return (r.rowCount ?? 0) > 0;
+}

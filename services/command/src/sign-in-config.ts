@@ -1,0 +1,35 @@
+// Configuration of browser sessions and SSO sign-in on the command side, shared by the command
+// service and the all-in-one process: the env fragment and its mapping to the routes' options.
+import { z } from 'zod';
+import { secretsKeyEnv, type SecretsKeyring } from '@llm/oidc';
+import { outboundEnv, outboundOptionsFromEnv, type OutboundClientOptions } from '@llm/outbound';
+import { sessionEnv, sessionOptionsFromEnv, type SessionCodecOptions } from '@llm/web-session';
+
+const absoluteUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).transform((u) => u.replace(/\/+$/, ''));
+
+export const signInEnv = sessionEnv
+  .extend(secretsKeyEnv.shape)
+  .extend(outboundEnv.shape)
+  .extend({
+    /** Our public base URL, as browsers and identity providers reach it (the SSO redirect URI is built on it). Unset: taken from each request's Host (development only). */
+    PUBLIC_BASE_URL: absoluteUrl.optional(),
+    /** Where the browser lands after sign-in (the sign-in's return path is appended). Unset: this server. */
+    AUTH_FRONTEND_URL: absoluteUrl.optional(),
+  });
+export type SignInEnv = z.output<typeof signInEnv>;
+
+export interface SignInOptions {
+  session: SessionCodecOptions;
+  secrets: SecretsKeyring;
+  outbound: OutboundClientOptions;
+  publicBaseUrl?: string | undefined;
+  frontendUrl?: string | undefined;
+}
+
+export const signInOptionsFromEnv = (env: SignInEnv): SignInOptions => ({
+  session: sessionOptionsFromEnv(env),
+  secrets: env.SECRETS_KEY,
+  outbound: outboundOptionsFromEnv(env),
+  publicBaseUrl: env.PUBLIC_BASE_URL,
+  frontendUrl: env.AUTH_FRONTEND_URL,
+});

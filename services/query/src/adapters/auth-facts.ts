@@ -1,0 +1,67 @@
+// Reads of the accounts projection behind POST /auth/discover and GET /auth/access: organizations
+// with their auth flags, active providers and verified domains, and the user's identities.
+import type { Pool } from '@llm/postgres';
+import type { OrganizationAuthFlags, SsoProviderRef } from '@llm/auth-policy';
+
+export interface OrganizationPolicyFacts {
+  id: string;
+  slug: string;
+  flags: OrganizationAuthFlags | null;
+  ownerId: string;
+  activeProviders: SsoProviderRef[];
+  verifiedDomains: string[];
+}
+
+/** Organizations by id, each with its active (and valid) providers and verified domains. */
+export async function organizationPolicies(pool: Pool, ids: readonly string[]): Promise<OrganizationPolicyFacts[]> {
+  if (ids.length === 0) return [];
+  const r = await pool.query<{ id: string; slug: string; flags: OrganizationAuthFlags | null; owner_id: string; providers: Array<{ id: string; slug: string }> | null; domains: string[] | null }>(
+    `SELECT o.id::text AS id, o.slug, o.flags, o.owner_id::text AS owner_id,
+            (SELECT json_agg(json_build_object('id', p.id::text, 'slug', p.slug) ORDER BY p.slug) FROM organization_providers p
+              WHERE p.organization_id = o.id AND (p.flags->>'is_active')::boolean AND (p.flags->>'is_valid')::boolean) AS providers,
+            (SELECT array_agg(d.domain ORDER BY d.domain) FROM organization_domains d WHERE d.organization_id = o.id AND d.is_verified) AS domains
+       FROM organizations o WHERE o.id::text = ANY($1::text[])`,
+    [ids],
+  );
+  return r.rows.map((o) => ({
+    id: o.id, slug: o.slug, flags: o.flags, ownerId: o.owner_id,
+    activeProviders: (o.providers ?? []).map((p) => ({ ...p, organization_slug: o.slug })),
+    verifiedDomains: o.domains ?? [],
+  }));
+}
+
+/** The user's organizations (any role) and whether the user exists. */
+export async function userOrganizations(pool: Pool, email: string): Promise<{ exists: boolean; organizationIds: string[] }> {
+  const r = await pool.query<{ id: string; orgs: string[] | null }>(
+    `SELECT u.id::text AS id,
+            (SELECT array_agg(m.scope_id::text) FROM memberships m WHERE m.user_id = u.id AND m.scope = 'organization') AS orgs
+       FROM users u WHERE lower(u.email) = lower($1)`,
+    [email],
+  );
+  const row = r.rows[0];
+  return { exists: row !== undefined, organizationIds: row?.orgs ?? [] };
+}
+
+/** The organization that has this domain verified (at most one). */
+export async function domainOwner(pool: Pool, domain: string): Promise<string | undefined> {
+  const r = await pool.query<{ id: string }>('SELECT organization_id::text AS id FROM organization_domains WHERE domain = $1 AND is_verified', [domain]);
+  return r.rows[0]?.id;
+}
+
+/** The user's role in the organization, if a member. */
+export async function organizationRole(pool: Pool, organizationId: string, userId: string): Promise<string | undefined> {
+  const r = await pool.query<{ role: string }>(
+    `SELECT role FROM memberships WHERE scope = 'organization' AND scope_id::text = $1 AND user_id::text = $2`, [organizationId, userId],
+  );
+  return r.rows[0]?.role;
+}
+
+export async function userIdentities(pool: Pool, userId: string): Promise<string[]> {
+  const r = await pool.query<{ method: string }>('SELECT DISTINCT method FROM user_identities WHERE user_id::text = $1 ORDER BY method', [userId]);
+  return r.rows.map((x) => x.method);
+}
+
+export async function userEmail(pool: Pool, userId: string): Promise<string | undefined> {
+  const r = await pool.query<{ email: string }>('SELECT email FROM users WHERE id::text = $1', [userId]);
+  return r.rows[0]?.email;
+}

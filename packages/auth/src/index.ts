@@ -5,3 +5,5 @@ export type { Scope, ApiKeyLookup, AuthenticatorOptions } from './authenticate.t
 export { postgresApiKeyLookup } from './postgres-lookup.ts';
 export { organizationGuard, NOT_ENTITLED, NOT_A_MEMBER, type OrganizationGuardOptions } from './organization-guard.ts';
 export { sessionGate, sessionReader, type SessionGateOptions, type SessionReader } from './session-gate.ts';
+export { apiKeyOrSession, type SessionScopeOptions } from './session-scope.ts';
+export { organizationPolicies, organizationRole, userIdentities, userEmail, userOrganizations, domainOwner, type OrganizationPolicyFacts } from './policy-facts.ts';

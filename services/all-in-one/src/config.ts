@@ -2,7 +2,6 @@ import { dnsVerifyEnv } from '@llm/dns-verify';
 import { z } from 'zod';
 import { envFragments } from '@llm/config';
 import { accessEnv } from '@llm/access';
-import { authMethodsEnv } from '@llm/auth-policy';
 import { signInEnv } from '@llm/service-command';
 
 export const allInOneConfig = envFragments.logging
@@ -14,7 +13,6 @@ export const allInOneConfig = envFragments.logging
   .extend(accessEnv.shape)
   .extend(dnsVerifyEnv.shape)
   .extend(signInEnv.shape)
-  .extend(authMethodsEnv.shape)
   .extend({
     OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     OTLP_WORKERS: z.coerce.number().int().min(0).max(64).default(1),

@@ -16,7 +16,7 @@ import { verifyTxt } from '@llm/dns-verify';
 import { planHasFlag, type AccessCatalog } from '@llm/access';
 import { decryptSecret } from '@llm/oidc';
 import { createOutboundClient } from '@llm/outbound';
-import { sessionReader } from '@llm/auth';
+import { apiKeyOrSession, sessionReader } from '@llm/auth';
 import { createSessionCodec, createSsoStateCodec } from '@llm/web-session';
 import { ssoRoutes } from './http/sso-routes.ts';
 import { sessionRoutes } from './http/session-routes.ts';
@@ -51,6 +51,8 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const sessions = createSessionCodec(deps.signIn.session);
   const readSession = sessionReader({ codec: sessions, pool: deps.pool });
   const outbound = createOutboundClient(deps.signIn.outbound);
+  // Organization routes: an API key, or a browser session admitted by the organization's policy.
+  const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.signIn.deployment });
   return {
     handlers: {
       ...tracingRoutes(spans, auth),
@@ -64,7 +66,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
         allowInsecure: deps.signIn.outbound.allowInsecure === true, publicBaseUrl: deps.signIn.publicBaseUrl, frontendUrl: deps.signIn.frontendUrl,
       }),
       ...domainRoutes(accounts, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
-        auth, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') }),
+        member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') }),
       ]),
     },
     close: () => workers.close(),

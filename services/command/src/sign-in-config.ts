@@ -4,12 +4,14 @@ import { z } from 'zod';
 import { secretsKeyEnv, type SecretsKeyring } from '@llm/oidc';
 import { outboundEnv, outboundOptionsFromEnv, type OutboundClientOptions } from '@llm/outbound';
 import { sessionEnv, sessionOptionsFromEnv, type SessionCodecOptions } from '@llm/web-session';
+import { authMethodsEnv, deploymentMethodsFromEnv, type DeploymentMethods } from '@llm/auth-policy';
 
 const absoluteUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).transform((u) => u.replace(/\/+$/, ''));
 
 export const signInEnv = sessionEnv
   .extend(secretsKeyEnv.shape)
   .extend(outboundEnv.shape)
+  .extend(authMethodsEnv.shape)
   .extend({
     /** Our public base URL, as browsers and identity providers reach it (the SSO redirect URI is built on it). Unset: taken from each request's Host (development only). */
     PUBLIC_BASE_URL: absoluteUrl.optional(),
@@ -24,6 +26,8 @@ export interface SignInOptions {
   outbound: OutboundClientOptions;
   publicBaseUrl?: string | undefined;
   frontendUrl?: string | undefined;
+  /** Sign-in methods the deployment offers outside organization policies. */
+  deployment: DeploymentMethods;
 }
 
 export const signInOptionsFromEnv = (env: SignInEnv): SignInOptions => ({
@@ -32,4 +36,5 @@ export const signInOptionsFromEnv = (env: SignInEnv): SignInOptions => ({
   outbound: outboundOptionsFromEnv(env),
   publicBaseUrl: env.PUBLIC_BASE_URL,
   frontendUrl: env.AUTH_FRONTEND_URL,
+  deployment: deploymentMethodsFromEnv(env),
 });

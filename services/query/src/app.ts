@@ -18,7 +18,7 @@ import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { AnalyticsReader } from './adapters/analytics-reader.ts';
 import { analyticsRoutes } from './http/analytics-routes.ts';
 import { authRoutes } from './http/auth-routes.ts';
-import { sessionReader } from '@llm/auth';
+import { apiKeyOrSession, sessionReader } from '@llm/auth';
 import type { DeploymentMethods } from '@llm/auth-policy';
 import { createSessionCodec, type SessionCodecOptions } from '@llm/web-session';
 
@@ -41,8 +41,11 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const reader = new SpanReader(rm);
   const searcher = new SpanSearcher(rm);
   const savedQueries = new SavedQueryStore(deps.pool);
+  const readSession = sessionReader({ codec: createSessionCodec(deps.session), pool: deps.pool });
+  // Organization routes: an API key, or a browser session admitted by the organization's policy.
+  const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.deployment });
   return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, savedQueries }, auth), ...savedQueryRoutes(savedQueries, auth), ...activityRoutes(reader, auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
-    ...authRoutes({ pool: deps.pool, readSession: sessionReader({ codec: createSessionCodec(deps.session), pool: deps.pool }), deployment: deps.deployment }),
-    ...domainRoutes(deps.pool, [auth, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') })]),
+    ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
+    ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') })]),
   };
 }

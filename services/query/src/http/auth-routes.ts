@@ -5,9 +5,8 @@ import { accessQuery, discoverRequest } from '@llm/contracts';
 import { invalid, notFound, unauthenticated } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import type { SessionReader } from '@llm/auth';
+import { domainOwner, organizationPolicies, organizationRole, userEmail, userIdentities, userOrganizations, type SessionReader } from '@llm/auth';
 import { discoverMethods, evaluateAccess, type DeploymentMethods } from '@llm/auth-policy';
-import { domainOwner, organizationPolicies, organizationRole, userEmail, userIdentities, userOrganizations } from '../adapters/auth-facts.ts';
 
 export interface AuthRouteDeps {
   pool: Pool;

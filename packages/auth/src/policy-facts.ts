@@ -1,5 +1,6 @@
-// Reads of the accounts projection behind POST /auth/discover and GET /auth/access: organizations
-// with their auth flags, active providers and verified domains, and the user's identities.
+// Reads of the accounts projection behind the organization auth policy (GET /auth/access, the policy
+// check of session requests, POST /auth/discover): organizations with their auth flags, active
+// providers and verified domains, memberships, and the user's identities.
 import type { Pool } from '@llm/postgres';
 import type { OrganizationAuthFlags, SsoProviderRef } from '@llm/auth-policy';
 

@@ -234,4 +234,20 @@ describe('credentials and tenancy', () => {
     });
     expect(res.status).toBe(409);
   });
+
+  it('when an organization slug is taken, then account creation answers 409 naming it', async () => {
+    const create = (email: string) => fetch(`${t.baseUrl}/admin/simple/accounts/`, {
+      method: 'POST',
+      headers: { Authorization: `Access ${t.adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ accounts: { u: { user: { email }, organization: { name: 'Taken', slug: `taken-${hex(4)}` } } } }),
+    });
+    const slug = `taken-${hex(4)}`;
+    const body = (email: string) => JSON.stringify({ accounts: { u: { user: { email }, organization: { name: 'Taken', slug } } } });
+    const post = (email: string) => fetch(`${t.baseUrl}/admin/simple/accounts/`, { method: 'POST', headers: { Authorization: `Access ${t.adminToken}`, 'Content-Type': 'application/json' }, body: body(email) });
+    expect((await create(`${hex(6)}@slug.example.com`)).status).toBe(200);
+    expect((await post(`${hex(6)}@slug.example.com`)).status).toBe(200);
+    const again = await post(`${hex(6)}@slug.example.com`);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ detail: `Organization slug '${slug}' already exists.` });
+  });
 });

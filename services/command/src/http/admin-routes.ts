@@ -21,6 +21,7 @@ export function adminRoutes(appender: AccountAppender, pool: Pool, auth: Request
   async function settle(eventId: string, email: string): Promise<void> {
     const outcome = await waitForEvent(pool, eventId);
     if (outcome.status === 'rejected') {
+      if (/^Organization slug/.test(outcome.reason)) throw conflict('organization_slug_exists', outcome.reason);
       if (/already exists/.test(outcome.reason)) throw conflictWithEmail(email);
       throw conflict('rejected', outcome.reason);
     }

@@ -23,12 +23,13 @@ export interface AccountsConsumerDeps {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function readFacts(c: PoolClient, need: FactsNeeded): Promise<AccountFacts> {
-  const r = await c.query<{ email_taken: boolean; user_exists: boolean }>(
+  const r = await c.query<{ email_taken: boolean; user_exists: boolean; slug_taken: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1)) AS email_taken,
-            EXISTS (SELECT 1 FROM users WHERE id::text = $2) AS user_exists`,
-    [need.email ?? '', need.userId ?? ''],
+            EXISTS (SELECT 1 FROM users WHERE id::text = $2) AS user_exists,
+            EXISTS (SELECT 1 FROM organizations WHERE $3 <> '' AND slug = $3) AS slug_taken`,
+    [need.email ?? '', need.userId ?? '', need.orgSlug ?? ''],
   );
-  const facts: AccountFacts = { emailTaken: r.rows[0]!.email_taken, userExists: r.rows[0]!.user_exists };
+  const facts: AccountFacts = { emailTaken: r.rows[0]!.email_taken, userExists: r.rows[0]!.user_exists, orgSlugTaken: r.rows[0]!.slug_taken };
   if (need.savedQuery) facts.savedQuery = await readSavedQueryFacts(c, need.savedQuery);
   if (need.domain) facts.domain = await readDomainFacts(c, need.domain);
   if (need.identity) facts.identity = await readIdentityFacts(c, need.identity);

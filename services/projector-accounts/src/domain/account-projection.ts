@@ -15,6 +15,8 @@ export type { Projection, SqlStatement };
 export interface AccountFacts {
   emailTaken: boolean;
   userExists: boolean;
+  /** An organization already has the slug a provisioned account asks for. */
+  orgSlugTaken?: boolean;
   /** Read only for saved-query events. */
   savedQuery?: SavedQueryFacts;
   /** Read only for domain events. */
@@ -26,6 +28,7 @@ export interface AccountFacts {
 export interface FactsNeeded {
   email?: string;
   userId?: string;
+  orgSlug?: string;
   savedQuery?: SavedQueryFactsNeeded;
   domain?: DomainFactsNeeded;
   identity?: IdentityFactsNeeded;
@@ -35,7 +38,7 @@ export function factsNeeded(e: DecodedEvent): FactsNeeded {
   switch (e.type) {
     case 'accounts.account.provisioned': {
       const p = (e as DecodedEvent<'accounts.account.provisioned'>).payload;
-      return { email: p.user.email, userId: p.user.id };
+      return { email: p.user.email, userId: p.user.id, orgSlug: p.organization.slug };
     }
     case 'accounts.user.deleted':
       return { userId: (e as DecodedEvent<'accounts.user.deleted'>).payload.user_id };
@@ -60,6 +63,7 @@ export function projectAccountEvent(e: DecodedEvent, facts: AccountFacts): Proje
     case 'accounts.account.provisioned': {
       const p = (e as DecodedEvent<'accounts.account.provisioned'>).payload;
       if (facts.emailTaken || facts.userExists) return { status: 'rejected', reason: `User with email '${p.user.email}' already exists.` };
+      if (facts.orgSlugTaken) return { status: 'rejected', reason: `Organization slug '${p.organization.slug}' already exists.` };
       const s: SqlStatement[] = [
         { text: 'INSERT INTO users (id, email, name, username, created_at) VALUES ($1,$2,$3,$4,$5)', values: [p.user.id, p.user.email, p.user.name, p.user.username, at] },
         { text: 'INSERT INTO organizations (id, name, slug, owner_id, created_at) VALUES ($1,$2,$3,$4,$5)', values: [p.organization.id, p.organization.name, p.organization.slug, p.user.id, at] },

@@ -41,6 +41,13 @@ export function errorHandler() {
       res.status(status).json(err.details !== undefined && status < 500 ? { detail, ...asObject(err.details) } : { detail });
       return;
     }
+    if (isStoreUnreachable(err)) {
+      // A read model or the broker being down is not a bug: 503 tells clients to retry.
+      req.log?.warn({ err }, 'store unavailable');
+      res.setHeader('Retry-After', '1');
+      res.status(503).json({ detail: 'A backing store is not available; retry shortly.' });
+      return;
+    }
     const bp = err as BodyParserError;
     if (bp && typeof bp === 'object' && typeof bp.type === 'string') {
       if (bp.type === 'entity.too.large') { res.status(413).json({ detail: 'Request body too large.' }); return; }
@@ -57,4 +64,15 @@ export function errorHandler() {
 
 function asObject(d: unknown): Record<string, unknown> {
   return d && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : { details: d };
+}
+
+// Connection-level failures of Postgres (and any socket): refused, reset, timed out, or the server
+// shutting down / out of connections (SQLSTATE class 08, 57P01-57P03, 53300).
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
+
+export function isStoreUnreachable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return UNREACHABLE.has(code) || /^08\d{3}$/.test(code);
+  // node-postgres reports a connection lost mid-query without a code.
+  return err instanceof Error && /^Connection terminated/.test(err.message);
 }

@@ -54,7 +54,9 @@ export function savedQueryRoutes(appender: AccountAppender, pool: Pool, auth: Re
       const body = validate(savedQueryCreate, req.body);
       const content = revisionContent(body.query_revision);
       const projectId = req.scope.projectId;
-      const slug = body.query.slug ?? newQuerySlug(body.query.name, hex(3));
+      let slug = body.query.slug ?? newQuerySlug(body.query.name, hex(3));
+      // A generated slug that happens to be taken is generated again; a chosen one is the client's 409.
+      for (let i = 0; body.query.slug === undefined && i < 3 && await querySlugTaken(pool, projectId, slug); i++) slug = newQuerySlug(body.query.name, hex(3));
       // A fast answer for the common case; the projector decides races on the partition.
       if (await querySlugTaken(pool, projectId, slug)) throw slugTaken(slug);
       const queryId = randomUUID();

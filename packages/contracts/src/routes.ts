@@ -58,6 +58,15 @@ export const ROUTES = {
   'organizations.domains.refresh': { method: 'POST', path: '/organizations/domains/:domain_id/refresh', side: 'command' },
   'organizations.domains.reset': { method: 'POST', path: '/organizations/domains/:domain_id/reset', side: 'command' },
   'organizations.domains.delete': { method: 'DELETE', path: '/organizations/domains/:domain_id', side: 'command' },
+  // organization settings and SSO providers: writes are events keyed by organization
+  'organizations.providers.list': { method: 'GET', path: '/organizations/providers', side: 'query' },
+  'organizations.providers.create': { method: 'POST', path: '/organizations/providers', side: 'command' },
+  'organizations.providers.update': { method: 'PATCH', path: '/organizations/providers/:provider_id', side: 'command' },
+  'organizations.providers.delete': { method: 'DELETE', path: '/organizations/providers/:provider_id', side: 'command' },
+  'organizations.providers.test': { method: 'POST', path: '/organizations/providers/:provider_id/test', side: 'command' },
+  'organizations.fetch': { method: 'GET', path: '/organizations/:organization_id', side: 'query' },
+  'organizations.update': { method: 'PATCH', path: '/organizations/:organization_id', side: 'command' },
+  'organizations.replace': { method: 'PUT', path: '/organizations/:organization_id', side: 'command' },
   // access
   'access.plans': { method: 'GET', path: '/access/plans', side: 'query' },
   // sessions and SSO sign-in (session cookie; sign-in and sign-out append accounts events)

@@ -4,6 +4,7 @@ import type {
   AccountProvisioned, DomainDeleted, DomainTokenIssued, DomainVerified, QueryCreated, QueryRevisionCommitted, SpansUpserted, TraceDeleted, TraceReplaced, UserDeleted,
 } from './payloads.ts';
 import type { IdentitySignedIn, SessionRevoked } from './payloads.ts';
+import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderTested, ProviderUpdated } from './payloads.ts';
 
 export interface EventPayloads {
   'tracing.spans.upserted': SpansUpserted;
@@ -18,6 +19,11 @@ export interface EventPayloads {
   'accounts.domain.deleted': DomainDeleted;
   'accounts.identity.signed_in': IdentitySignedIn;
   'accounts.session.revoked': SessionRevoked;
+  'accounts.organization.updated': OrganizationUpdated;
+  'accounts.provider.created': ProviderCreated;
+  'accounts.provider.updated': ProviderUpdated;
+  'accounts.provider.tested': ProviderTested;
+  'accounts.provider.deleted': ProviderDeleted;
 }
 
 export type EventType = keyof EventPayloads;
@@ -35,6 +41,11 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.domain.deleted': { message: 'DomainDeleted', version: 1 },
   'accounts.identity.signed_in': { message: 'IdentitySignedIn', version: 1 },
   'accounts.session.revoked': { message: 'SessionRevoked', version: 1 },
+  'accounts.organization.updated': { message: 'OrganizationUpdated', version: 1 },
+  'accounts.provider.created': { message: 'ProviderCreated', version: 1 },
+  'accounts.provider.updated': { message: 'ProviderUpdated', version: 1 },
+  'accounts.provider.tested': { message: 'ProviderTested', version: 1 },
+  'accounts.provider.deleted': { message: 'ProviderDeleted', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

@@ -9,6 +9,7 @@ export type {
   SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, AccountProvisioned, UserDeleted, QueryRevisionInfo, QueryCreated, QueryRevisionCommitted, DomainTokenIssued, DomainVerified, DomainDeleted,
 } from './payloads.ts';
 export type { IdentitySignedIn, SessionRevoked } from './payloads.ts';
+export type { OrganizationUpdated, ProviderInfo, ProviderCreated, ProviderUpdated, ProviderTested, ProviderDeleted } from './payloads.ts';
 export { checkExpectedVersion, isVersionConflict } from './expected-version.ts';
 export type { VersionCheck } from './expected-version.ts';
 export { createRegistryFraming, plainFraming, stripRegistryFrame } from './schema-registry.ts';

@@ -71,3 +71,13 @@ export interface IdentitySignedIn {
   user_id: string; email: string; name: string; create_user: boolean; method: string; subject: string; issuer: string; auto_join_organization_id: string;
 }
 export interface SessionRevoked { sid: string; user_id: string; expires_at_us: number }
+
+export interface OrganizationUpdated { organization_id: string; name: string; description: string; flags_json: string }
+export interface ProviderInfo {
+  provider_id: string; organization_id: string; slug: string; name: string; description: string; flags_json: string;
+  issuer_url: string; client_id: string; client_secret_sealed: string; scopes: string[]; extra_json: string;
+}
+export interface ProviderCreated { provider: ProviderInfo }
+export interface ProviderUpdated { provider: ProviderInfo }
+export interface ProviderTested { provider_id: string; organization_id: string; passed: boolean; detail: string }
+export interface ProviderDeleted { provider_id: string; organization_id: string }

@@ -14,12 +14,14 @@ import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
 import { verifyTxt } from '@llm/dns-verify';
 import { planHasFlag, type AccessCatalog } from '@llm/access';
-import { decryptSecret } from '@llm/oidc';
+import { decryptSecret, encryptSecret } from '@llm/oidc';
 import { createOutboundClient } from '@llm/outbound';
-import { apiKeyOrSession, sessionReader } from '@llm/auth';
+import { apiKeyOrSession, organizationPolicies, sessionReader } from '@llm/auth';
 import { createSessionCodec, createSsoStateCodec } from '@llm/web-session';
 import { ssoRoutes } from './http/sso-routes.ts';
 import { sessionRoutes } from './http/session-routes.ts';
+import { organizationRoutes } from './http/organization-routes.ts';
+import { providerRoutes } from './http/provider-routes.ts';
 import type { SignInOptions } from './sign-in-config.ts';
 
 export interface CommandDeps {
@@ -65,6 +67,15 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
         openSecret: (sealed) => decryptSecret(sealed, deps.signIn.secrets), fetch: (url, init) => outbound.fetch(url, init),
         allowInsecure: deps.signIn.outbound.allowInsecure === true, publicBaseUrl: deps.signIn.publicBaseUrl, frontendUrl: deps.signIn.frontendUrl,
       }),
+      ...organizationRoutes({
+        pool: deps.pool, appender: accounts, deployment: deps.signIn.deployment,
+        mayChangeFlags: () => planHasFlag(deps.access, deps.access.defaultPlan, 'access'),
+        liveProviders: async (id) => (await organizationPolicies(deps.pool, [id]))[0]?.activeProviders.length ?? 0,
+      }, [member]),
+      ...providerRoutes({
+        pool: deps.pool, appender: accounts, seal: (plaintext) => encryptSecret(plaintext, deps.signIn.secrets),
+        fetch: (url, init) => outbound.fetch(url, init), allowInsecure: deps.signIn.outbound.allowInsecure === true,
+      }, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') })]),
       ...domainRoutes(accounts, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
         member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') }),
       ]),

@@ -18,6 +18,7 @@ import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { AnalyticsReader } from './adapters/analytics-reader.ts';
 import { analyticsRoutes } from './http/analytics-routes.ts';
 import { authRoutes } from './http/auth-routes.ts';
+import { organizationRoutes } from './http/organization-routes.ts';
 import { apiKeyOrSession, sessionReader } from '@llm/auth';
 import type { DeploymentMethods } from '@llm/auth-policy';
 import { createSessionCodec, type SessionCodecOptions } from '@llm/web-session';
@@ -46,6 +47,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.deployment });
   return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, savedQueries }, auth), ...savedQueryRoutes(savedQueries, auth), ...activityRoutes(reader, auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
     ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
+    ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') })]),
     ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') })]),
   };
 }

@@ -13,6 +13,7 @@ import type { Pool } from '@llm/postgres';
 import type { AccountAppender } from '../adapters/account-appender.ts';
 import { waitForEvent } from '../adapters/accounts-store.ts';
 import { findDomainByName, readDomain, verifiedBy } from '../adapters/domain-store.ts';
+import { readOrganization } from '@llm/accounts-read';
 
 /** The DNS proof (`verifyTxt` of @llm/dns-verify bound to the configured resolvers). Throws
  * DnsLookupError when the resolver fails (503), which is not the same as "no such record". */
@@ -52,6 +53,11 @@ export function domainRoutes(appender: AccountAppender, pool: Pool, proof: TxtPr
   async function existing(req: Request): Promise<DomainRow> {
     const row = await readDomain(pool, req.scope.organizationId, String(req.params.domain_id ?? ''));
     if (!row) throw domainNotFound();
+    // auto_join and domains_only rely on verified domains: they must be off before one goes.
+    if (row.is_verified) {
+      const flags = (await readOrganization(pool, req.scope.organizationId))?.flags ?? {};
+      if (flags.domains_only === true || flags.auto_join === true) throw invalid('domain_in_use', 'Disable domains-only and auto-join before modifying verified domains.');
+    }
     return row;
   }
 

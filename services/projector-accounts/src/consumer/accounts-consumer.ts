@@ -10,6 +10,7 @@ import { factsNeeded, projectAccountEvent, type AccountFacts, type FactsNeeded }
 import { readSavedQueryFacts } from './saved-query-facts.ts';
 import { readDomainFacts } from './domain-facts.ts';
 import { readIdentityFacts } from './identity-facts.ts';
+import { readOrganizationAuthFacts } from './organization-auth-facts.ts';
 
 export interface AccountsConsumerDeps {
   kafka: KafkaClient;
@@ -33,6 +34,7 @@ async function readFacts(c: PoolClient, need: FactsNeeded): Promise<AccountFacts
   if (need.savedQuery) facts.savedQuery = await readSavedQueryFacts(c, need.savedQuery);
   if (need.domain) facts.domain = await readDomainFacts(c, need.domain);
   if (need.identity) facts.identity = await readIdentityFacts(c, need.identity);
+  if (need.organizationAuth) facts.organizationAuth = await readOrganizationAuthFacts(c, need.organizationAuth);
   return facts;
 }
 
@@ -117,12 +119,13 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
   };
 }
 
-// The event log keeps payloads for queries, but never secret hashes.
+// The event log keeps payloads for queries, but never secret hashes or sealed secrets.
+const REDACTED = new Set(['secret_hash', 'client_secret_sealed']);
 function redact(p: unknown): unknown {
   if (!p || typeof p !== 'object') return p;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(p as Record<string, unknown>)) {
-    out[k] = k === 'secret_hash' ? '[redacted]' : redact(v);
+    out[k] = REDACTED.has(k) ? '[redacted]' : redact(v);
   }
   return Array.isArray(p) ? Object.values(out) : out;
 }

@@ -7,6 +7,9 @@ import {
   projectSavedQueryEvent, savedQueryFactsNeeded, type SavedQueryEvent, type SavedQueryFacts, type SavedQueryFactsNeeded,
 } from './saved-query-projection.ts';
 import { domainFactsNeeded, projectDomainEvent, type DomainEvent, type DomainFacts, type DomainFactsNeeded } from './domain-projection.ts';
+import {
+  organizationAuthFactsNeeded, projectOrganizationAuthEvent, type OrganizationAuthEvent, type OrganizationAuthFacts, type OrganizationAuthFactsNeeded,
+} from './organization-auth-projection.ts';
 import { identityFactsNeeded, projectIdentityEvent, type IdentityEvent, type IdentityFacts, type IdentityFactsNeeded } from './identity-projection.ts';
 
 export type { Projection, SqlStatement };
@@ -23,6 +26,8 @@ export interface AccountFacts {
   domain?: DomainFacts;
   /** Read only for sign-in and session events. */
   identity?: IdentityFacts;
+  /** Read only for organization flag and provider events. */
+  organizationAuth?: OrganizationAuthFacts;
 }
 
 export interface FactsNeeded {
@@ -32,6 +37,7 @@ export interface FactsNeeded {
   savedQuery?: SavedQueryFactsNeeded;
   domain?: DomainFactsNeeded;
   identity?: IdentityFactsNeeded;
+  organizationAuth?: OrganizationAuthFactsNeeded;
 }
 
 export function factsNeeded(e: DecodedEvent): FactsNeeded {
@@ -52,6 +58,12 @@ export function factsNeeded(e: DecodedEvent): FactsNeeded {
     case 'accounts.identity.signed_in':
     case 'accounts.session.revoked':
       return { identity: identityFactsNeeded(e as IdentityEvent) };
+    case 'accounts.organization.updated':
+    case 'accounts.provider.created':
+    case 'accounts.provider.updated':
+    case 'accounts.provider.tested':
+    case 'accounts.provider.deleted':
+      return { organizationAuth: organizationAuthFactsNeeded(e as OrganizationAuthEvent) };
     default:
       return {};
   }
@@ -107,6 +119,13 @@ export function projectAccountEvent(e: DecodedEvent, facts: AccountFacts): Proje
     case 'accounts.session.revoked':
       if (!facts.identity) return { status: 'rejected', reason: `the identity facts of ${e.type} were not read` };
       return projectIdentityEvent(e as IdentityEvent, facts.identity);
+    case 'accounts.organization.updated':
+    case 'accounts.provider.created':
+    case 'accounts.provider.updated':
+    case 'accounts.provider.tested':
+    case 'accounts.provider.deleted':
+      if (!facts.organizationAuth) return { status: 'rejected', reason: `the organization facts of ${e.type} were not read` };
+      return projectOrganizationAuthEvent(e as OrganizationAuthEvent, facts.organizationAuth);
     case 'tracing.spans.upserted':
     case 'tracing.trace.replaced':
     case 'tracing.trace.deleted':

@@ -33,6 +33,7 @@ export function authRoutes(deps: AuthRouteDeps): Handlers {
 
     'auth.access': async (req, res) => {
       const session = await deps.readSession(req);
+      res.setHeader('Cache-Control', 'no-store');
       const { organization_id: orgId } = validate(accessQuery, req.query, 'query');
       if (!UUID.test(orgId)) throw invalid('invalid_organization_id', 'Invalid organization_id');
       const email = session.email ?? (await userEmail(deps.pool, session.user_id));
@@ -53,6 +54,7 @@ export function authRoutes(deps: AuthRouteDeps): Handlers {
 
     'auth.session': async (req, res) => {
       const session = await deps.readSession(req);
+      res.setHeader('Cache-Control', 'no-store');
       res.status(200).json({
         user_id: session.user_id, email: session.email ?? null, session_identities: session.identities,
         user_identities: await userIdentities(deps.pool, session.user_id),

@@ -1,0 +1,83 @@
+// Organization settings with their auth flags (reference §3.5) and SSO providers (§5): bodies, the
+// projected rows and the responses shared by the command side (writes answer with the projected
+// resource) and the query side (reads).
+import { z } from 'zod';
+
+/** Organization and provider slugs: lowercase letters and hyphens (the reference's rule). */
+export const authSlug = z.string().regex(/^[a-z-]+$/, 'only lowercase letters and hyphens').max(64);
+
+export const organizationAuthFlags = z.strictObject({
+  is_demo: z.boolean().optional(),
+  allow_email: z.boolean().optional(),
+  allow_social: z.boolean().optional(),
+  allow_sso: z.boolean().optional(),
+  allow_root: z.boolean().optional(),
+  domains_only: z.boolean().optional(),
+  auto_join: z.boolean().optional(),
+});
+
+export const organizationUpdate = z.strictObject({
+  name: z.string().min(1).max(200).optional(),
+  slug: authSlug.optional(),
+  description: z.string().max(2000).nullish(),
+  flags: organizationAuthFlags.optional(),
+});
+export type OrganizationUpdate = z.infer<typeof organizationUpdate>;
+
+export interface OrganizationRow {
+  id: string; name: string; slug: string; description: string | null; flags: Record<string, boolean>;
+  owner_id: string; created_at: Date; updated_at: Date | null; version: number;
+}
+
+export const organizationView = (r: OrganizationRow) => ({
+  id: r.id, name: r.name, slug: r.slug, description: r.description, flags: r.flags, owner_id: r.owner_id,
+  created_at: r.created_at.toISOString(), updated_at: r.updated_at ? r.updated_at.toISOString() : null,
+});
+
+const providerFlags = z.record(z.string().max(64), z.boolean()).refine((f) => Object.keys(f).length <= 32, 'at most 32 flags');
+const scopes = z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,128}$/, 'not an OAuth scope')).max(32);
+const extra = z.record(z.string(), z.unknown()).refine((e) => JSON.stringify(e).length <= 8192, 'extra is larger than 8 KiB');
+
+export const providerSettings = z.strictObject({
+  issuer_url: z.string().min(1).max(2048),
+  client_id: z.string().min(1).max(512),
+  client_secret: z.string().min(1).max(4096),
+  scopes: scopes.optional(),
+  extra: extra.optional(),
+});
+
+export const providerCreate = z.strictObject({
+  slug: authSlug,
+  name: z.string().max(200).nullish(),
+  description: z.string().max(2000).nullish(),
+  flags: providerFlags.optional(),
+  settings: providerSettings,
+});
+export type ProviderCreate = z.infer<typeof providerCreate>;
+
+export const providerUpdate = z.strictObject({
+  slug: authSlug.optional(),
+  name: z.string().max(200).nullish(),
+  description: z.string().max(2000).nullish(),
+  flags: providerFlags.optional(),
+  /** Merged key by key into the stored settings. */
+  settings: providerSettings.partial().optional(),
+});
+export type ProviderUpdate = z.infer<typeof providerUpdate>;
+
+/** A row of organization_providers (services/projector-accounts/migrations/0004-organization-auth.sql). */
+export interface ProviderRow {
+  id: string; organization_id: string; slug: string; name: string | null; description: string | null;
+  flags: Record<string, boolean>; issuer_url: string; client_id: string; client_secret_sealed: string; scopes: string[];
+  extra: Record<string, unknown>; version: number; created_at: Date; updated_at: Date | null;
+}
+
+export const DEFAULT_PROVIDER_SCOPES = ['openid', 'profile', 'email'] as const;
+
+/** The response: settings without the client secret, ever (the reference returns it in plaintext). */
+export const providerView = (r: ProviderRow) => ({
+  id: r.id, slug: r.slug, name: r.name, description: r.description,
+  flags: { ...r.flags, is_valid: r.flags.is_valid === true, is_active: r.flags.is_active === true },
+  settings: { issuer_url: r.issuer_url, client_id: r.client_id, scopes: r.scopes.length ? r.scopes : [...DEFAULT_PROVIDER_SCOPES], extra: r.extra, has_client_secret: r.client_secret_sealed !== '' },
+  created_at: r.created_at.toISOString(), updated_at: r.updated_at ? r.updated_at.toISOString() : null, organization_id: r.organization_id,
+});

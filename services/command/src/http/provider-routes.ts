@@ -1,0 +1,135 @@
+// SSO providers of the caller's organization (reference §5). Each change is an accounts.provider.*
+// event keyed by the organization; the command answers with the projected provider once the
+// projector recorded it (read-your-writes). The client secret is sealed before it leaves this
+// process: the topic, the event log and the responses never hold it in plaintext. `test` fetches
+// the discovery document through the outbound guard and records the verdict.
+import { randomUUID } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import { readOrganization, readProvider } from '@llm/accounts-read';
+import { providerCreate, providerUpdate, providerView, type ProviderRow } from '@llm/contracts';
+import { conflict, invalid, notFound, unavailable, type AppError } from '@llm/errors';
+import { isVersionConflict, type EventPayloads, type ProviderInfo } from '@llm/events';
+import { validate, type Handlers } from '@llm/http';
+import { discoverProvider, type FetchLike } from '@llm/oidc';
+import type { Pool } from '@llm/postgres';
+import type { AccountAppender } from '../adapters/account-appender.ts';
+import { waitForEvent } from '../adapters/accounts-store.ts';
+import { organizationKey } from './organization-routes.ts';
+
+export interface ProviderRouteDeps {
+  pool: Pool;
+  appender: AccountAppender;
+  seal: (plaintext: string) => string;
+  /** `fetch` through the outbound guard. */
+  fetch: FetchLike;
+  allowInsecure: boolean;
+}
+
+const NEEDS_FALLBACK = 'To modify domains or SSO providers, enable email or social authentication for this organization, or enable root access for owners.';
+const providerNotFound = (): AppError => notFound('provider_not_found', 'Provider not found');
+const slugTaken = (slug: string): AppError => conflict('provider_slug_exists', `Provider with slug '${slug}' already exists`);
+
+type ProviderEvent = 'accounts.provider.created' | 'accounts.provider.updated' | 'accounts.provider.tested' | 'accounts.provider.deleted';
+
+export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[]): Handlers {
+  /** Changing providers must not lock everyone out: another way in must be on (flags read as stored). */
+  async function requireFallback(req: Request): Promise<void> {
+    const org = await readOrganization(deps.pool, req.scope.organizationId);
+    const f = org?.flags ?? {};
+    if (f.allow_email !== true && f.allow_social !== true && f.allow_root !== true) throw invalid('sso_fallback_required', NEEDS_FALLBACK);
+  }
+
+  async function existing(req: Request): Promise<ProviderRow> {
+    const row = await readProvider(deps.pool, req.scope.organizationId, String(req.params.provider_id ?? ''));
+    if (!row) throw providerNotFound();
+    return row;
+  }
+
+  async function commit<T extends ProviderEvent>(req: Request, type: T, payload: EventPayloads[T], expectedVersion = 0): Promise<void> {
+    const orgId = req.scope.organizationId;
+    const eventId = await deps.appender.append(type, organizationKey(orgId), payload, {
+      requestId: req.id, organizationId: orgId, projectId: req.scope.projectId, aggregateId: organizationKey(orgId), actorId: req.scope.userId, expectedVersion,
+    });
+    const outcome = await waitForEvent(deps.pool, eventId);
+    if (outcome.status === 'timeout') throw unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
+    if (outcome.status === 'applied') return;
+    if (outcome.reason === 'Provider not found') throw providerNotFound();
+    if (isVersionConflict(outcome.reason)) throw conflict('provider_changed', 'The provider changed meanwhile; read it again and retry.');
+    const slug = /^Provider with slug '(.*)' already exists$/.exec(outcome.reason);
+    if (slug) throw slugTaken(slug[1]!);
+    throw invalid('provider_rejected', outcome.reason);
+  }
+
+  async function answer(req: Request, id: string, res: { status(n: number): { json(b: unknown): void } }): Promise<void> {
+    const row = await readProvider(deps.pool, req.scope.organizationId, id);
+    if (!row) throw providerNotFound();
+    res.status(200).json(providerView(row));
+  }
+
+  const info = (row: ProviderRow, over: Partial<ProviderInfo> = {}): ProviderInfo => ({
+    provider_id: row.id, organization_id: row.organization_id, slug: row.slug, name: row.name ?? '', description: row.description ?? '',
+    flags_json: JSON.stringify(row.flags), issuer_url: row.issuer_url, client_id: row.client_id, client_secret_sealed: row.client_secret_sealed,
+    scopes: row.scopes, extra_json: JSON.stringify(row.extra), ...over,
+  });
+
+  return {
+    'organizations.providers.create': [...guard, async (req, res) => {
+      const body = validate(providerCreate, req.body);
+      await requireFallback(req);
+      const id = randomUUID();
+      // A provider becomes active by passing its test, whatever the client says.
+      const flags = { ...(body.flags ?? {}), is_valid: false, is_active: false };
+      await commit(req, 'accounts.provider.created', {
+        provider: {
+          provider_id: id, organization_id: req.scope.organizationId, slug: body.slug, name: body.name ?? '', description: body.description ?? '',
+          flags_json: JSON.stringify(flags), issuer_url: body.settings.issuer_url, client_id: body.settings.client_id,
+          client_secret_sealed: deps.seal(body.settings.client_secret), scopes: body.settings.scopes ?? [], extra_json: JSON.stringify(body.settings.extra ?? {}),
+        },
+      });
+      await answer(req, id, res);
+    }],
+
+    'organizations.providers.update': [...guard, async (req, res) => {
+      const body = validate(providerUpdate, req.body);
+      await requireFallback(req);
+      const row = await existing(req);
+      const flags: Record<string, boolean> = { ...row.flags, ...(body.flags ?? {}) };
+      const s = body.settings;
+      // New settings have not been tested: the provider is invalid and inactive until it is.
+      if (s !== undefined) { flags.is_valid = false; flags.is_active = false; }
+      if (flags.is_active === true && flags.is_valid !== true) throw invalid('provider_untested', 'A provider becomes active by passing its test.');
+      if (body.flags?.is_valid === true && row.flags.is_valid !== true) throw invalid('provider_untested', 'A provider becomes valid by passing its test.');
+      await commit(req, 'accounts.provider.updated', {
+        provider: info(row, {
+          slug: body.slug ?? row.slug,
+          name: body.name === undefined ? row.name ?? '' : body.name ?? '',
+          description: body.description === undefined ? row.description ?? '' : body.description ?? '',
+          flags_json: JSON.stringify(flags),
+          issuer_url: s?.issuer_url ?? row.issuer_url,
+          client_id: s?.client_id ?? row.client_id,
+          client_secret_sealed: s?.client_secret !== undefined ? deps.seal(s.client_secret) : row.client_secret_sealed,
+          scopes: s?.scopes ?? row.scopes,
+          extra_json: JSON.stringify(s?.extra !== undefined ? { ...row.extra, ...s.extra } : row.extra),
+        }),
+      }, row.version);
+      await answer(req, row.id, res);
+    }],
+
+    'organizations.providers.delete': [...guard, async (req, res) => {
+      const row = await existing(req);
+      await commit(req, 'accounts.provider.deleted', { provider_id: row.id, organization_id: row.organization_id });
+      res.status(204).end();
+    }],
+
+    'organizations.providers.test': [...guard, async (req, res) => {
+      await requireFallback(req);
+      const row = await existing(req);
+      const found = await discoverProvider(row.issuer_url, { fetch: deps.fetch, allowInsecure: deps.allowInsecure });
+      if (!found.ok) req.log?.info({ provider: row.id, failure: found.error.kind }, 'SSO provider test failed');
+      await commit(req, 'accounts.provider.tested', {
+        provider_id: row.id, organization_id: row.organization_id, passed: found.ok, detail: found.ok ? '' : found.error.message.slice(0, 500),
+      });
+      await answer(req, row.id, res);
+    }],
+  };
+}

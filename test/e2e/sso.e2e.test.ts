@@ -1,0 +1,229 @@
+// SSO over OIDC end to end, browser-less: a real OpenID provider on loopback (oidc-provider), the
+// sign-in walked hop by hop with a cookie-keeping test browser, the session cookie it ends with,
+// and everything that reads that session: identities, sign-out, discover and the access policy.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '@llm/testing';
+import { startTxtDnsServer, type TxtDnsServer } from '@llm/testing/dns-server';
+import { startTestOidcProvider, type TestOidcProvider } from '@llm/testing/oidc-provider';
+import { createTestBrowser, type TestBrowser } from '@llm/testing/test-browser';
+
+const letters = (n: number): string => Array.from(randomBytes(n), (b) => String.fromCharCode(97 + (b % 26))).join('');
+
+interface Org { slug: string; organizationId: string; userId: string; email: string; auth: { Authorization: string } }
+
+let t: TestApp;
+let dns: TxtDnsServer;
+let idp: TestOidcProvider;
+let acme: Org;
+let other: Org;
+let provider: { id: string; slug: string };
+const domain = `${letters(8)}.example.org`;
+const employee = { sub: `emp-${letters(6)}`, password: letters(16), email: `kim@${domain}`, email_verified: true, name: 'Kim Employee' };
+const outsider = { sub: `out-${letters(6)}`, password: letters(16), email: `lee@${letters(6)}.example.net`, email_verified: true, name: 'Lee Outsider' };
+const unverified = { sub: `unv-${letters(6)}`, password: letters(16), email: `pat@${letters(6)}.example.net`, email_verified: false };
+
+async function createOrg(): Promise<Org> {
+  const email = `${letters(10)}@owner.example.com`;
+  const slug = `org-${letters(10)}`;
+  const r = await fetch(`${t.baseUrl}/admin/simple/accounts/`, {
+    method: 'POST', headers: { Authorization: `Access ${t.adminToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ accounts: { user: { user: { email }, organization: { name: `Org ${slug}`, slug } } } }),
+  });
+  expect(r.status).toBe(200);
+  const acc = ((await r.json()) as { accounts: { user: any } }).accounts.user;
+  return { slug, organizationId: acc.organizations.org.id, userId: acc.user.id, email, auth: { Authorization: `ApiKey ${acc.api_keys.key}` } };
+}
+
+async function call(method: string, path: string, auth: Record<string, string>, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
+  const r = await fetch(`${t.baseUrl}${path}`, { method, headers: { ...auth, 'Content-Type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), redirect: 'manual' });
+  const text = await r.text();
+  return { status: r.status, body: text && r.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text || undefined, headers: r.headers };
+}
+
+/** The session cookie of a browser as a Cookie header. */
+const cookieOf = (b: TestBrowser): { Cookie: string } =>
+  ({ Cookie: [...b.cookiesFor(t.baseUrl)].map(([k, v]) => `${k}=${v}`).join('; ') });
+
+/** Walks a full sign-in and returns the browser holding the session. */
+async function signIn(account: { sub: string; password: string }, browser = createTestBrowser(), returnTo = '/app'): Promise<TestBrowser> {
+  const started = await browser.follow(`${t.baseUrl}/auth/sso/start/${acme.slug}/${provider.slug}?return_to=${encodeURIComponent(returnTo)}`, {
+    stopAt: (u) => u.origin === idp.issuer,
+  });
+  const back = await idp.signIn(started.url, { login: account.sub, password: account.password });
+  const landed = await browser.follow(back, { stopAt: (u) => u.origin === t.baseUrl && u.pathname === returnTo });
+  expect(landed.url.pathname).toBe(returnTo);
+  return browser;
+}
+
+beforeAll(async () => {
+  dns = await startTxtDnsServer();
+  t = await startTestApp({ DNS_SERVERS: `127.0.0.1:${dns.port}`, OUTBOUND_ALLOW_HOSTS: '127.0.0.1', OUTBOUND_ALLOW_INSECURE_HTTP: 'true', AUTH_EMAIL_METHOD: 'password' });
+  [acme, other] = await Promise.all([createOrg(), createOrg()]);
+  const slug = `okta-${letters(6)}`;
+  idp = await startTestOidcProvider({ redirectUris: [`${t.baseUrl}/auth/sso/callback/${acme.slug}/${slug}`], accounts: [employee, outsider, unverified] });
+  // The organization owns the domain (verified through DNS) and lets its people in by SSO.
+  const claimed = await call('POST', '/organizations/domains/', acme.auth, { domain });
+  dns.publish(claimed.body.dns.name, [claimed.body.dns.value]);
+  expect((await call('POST', '/organizations/domains/verify', acme.auth, { domain_id: claimed.body.id })).status).toBe(200);
+  expect((await call('PATCH', `/organizations/${acme.organizationId}`, acme.auth, { flags: { allow_email: true } })).status).toBe(200);
+  const created = await call('POST', '/organizations/providers/', acme.auth, {
+    slug, name: 'Okta', settings: { issuer_url: idp.issuer, client_id: idp.client.client_id, client_secret: idp.client.client_secret },
+  });
+  expect(created.status).toBe(200);
+  provider = { id: created.body.id, slug };
+  const tested = await call('POST', `/organizations/providers/${provider.id}/test`, acme.auth);
+  expect(tested.body.flags).toMatchObject({ is_valid: true, is_active: true });
+  expect((await call('PATCH', `/organizations/${acme.organizationId}`, acme.auth, { flags: { allow_email: true, allow_sso: true, auto_join: true } })).status).toBe(200);
+});
+afterAll(async () => { await t?.stop(); await idp?.close(); await dns?.close().catch(() => undefined); });
+
+describe('SSO sign-in', () => {
+  it('when an employee signs in, then the user is created, joins by verified domain, and the session carries the SSO identity', async () => {
+    const browser = await signIn(employee);
+    const session = await call('GET', '/auth/session', cookieOf(browser));
+    expect(session.status).toBe(200);
+    expect(session.headers.get('cache-control')).toBe('no-store');
+    const identity = `sso:${acme.slug}:${provider.slug}`;
+    expect(session.body).toMatchObject({ email: employee.email, session_identities: [identity], user_identities: [identity] });
+    // auto_join: the employee is a member (viewer) of the organization, so the access check runs.
+    const access = await call('GET', `/auth/access?organization_id=${acme.organizationId}`, cookieOf(browser));
+    expect(access).toMatchObject({ status: 200, body: { ok: true } });
+
+    // Signing in again links to the same user.
+    const again = await signIn(employee);
+    expect((await call('GET', '/auth/session', cookieOf(again))).body.user_id).toBe(session.body.user_id);
+  });
+
+  it('when a user outside the verified domain signs in, then they get a session but no membership', async () => {
+    const browser = await signIn(outsider);
+    expect((await call('GET', '/auth/session', cookieOf(browser))).body.email).toBe(outsider.email);
+    expect((await call('GET', `/auth/access?organization_id=${acme.organizationId}`, cookieOf(browser))).status).toBe(404);
+    // Without any membership there is no project to act in.
+    expect((await call('GET', '/organizations/domains/', cookieOf(browser))).status).toBe(401);
+    expect((await call('GET', `/organizations/domains/?project_id=${acme.organizationId}`, cookieOf(browser))).status).toBe(401);
+  });
+
+  it('when the provider has not verified the e-mail, then no user is created', async () => {
+    const browser = createTestBrowser();
+    const started = await browser.follow(`${t.baseUrl}/auth/sso/start/${acme.slug}/${provider.slug}`, { stopAt: (u) => u.origin === idp.issuer });
+    const back = await idp.signIn(started.url, { login: unverified.sub, password: unverified.password });
+    const landed = await browser.follow(back, { stopAt: (u) => u.pathname === '/' });
+    expect(landed.response.status).toBe(400);
+    expect(JSON.parse(landed.body).detail).toMatch(/not verified this e-mail/);
+    expect((await call('POST', '/auth/discover', {}, { email: unverified.email })).body.exists).toBe(false);
+  });
+
+  it('when the callback state is forged, the state cookie is missing, or a code is replayed, then the sign-in is refused', async () => {
+    const browser = createTestBrowser();
+    const started = await browser.follow(`${t.baseUrl}/auth/sso/start/${acme.slug}/${provider.slug}`, { stopAt: (u) => u.origin === idp.issuer });
+    const back = await idp.signIn(started.url, { login: employee.sub, password: employee.password });
+    const relay = `/auth/callback/sso:${acme.slug}:${provider.slug}${back.search}`;
+    const stateCookie = cookieOf(browser);
+    // No state cookie (another browser): refused before the code is used.
+    expect((await call('GET', relay, {})).status).toBe(400);
+    // A forged state: refused.
+    const forged = new URL(back);
+    forged.searchParams.set('state', letters(43));
+    expect((await call('GET', `/auth/callback/sso:${acme.slug}:${provider.slug}${forged.search}`, stateCookie)).status).toBe(401);
+    // The genuine callback works once; the same code again is refused by the provider.
+    const first = await call('GET', relay, stateCookie);
+    expect(first.status).toBe(302);
+    expect(first.headers.getSetCookie().some((c) => /llm_session=[^;]+/.test(c))).toBe(true);
+    const replay = await call('GET', relay, stateCookie);
+    expect(replay.status).toBe(401);
+    expect(replay.headers.getSetCookie().some((c) => /llm_session=[^;]+;/.test(c) && !/Max-Age=0|Expires=Thu, 01 Jan 1970/.test(c))).toBe(false);
+  });
+
+  it('when the organization or provider is unknown or inactive, then the callback says so', async () => {
+    expect((await call('GET', `/auth/sso/callback/${letters(12)}/${provider.slug}?code=x&state=y`, {})).status).toBe(404);
+    const unknown = await call('GET', `/auth/sso/callback/${acme.slug}/${letters(12)}?code=x&state=y`, {});
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail).toMatch(/SSO provider '.*' not found for organization/);
+    const ok = await call('GET', `/auth/sso/callback/${acme.slug}/${provider.slug}?code=abc&state=def`, {});
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get('location')).toBe(`/auth/callback/sso:${acme.slug}:${provider.slug}?code=abc&state=def`);
+    expect((await call('GET', `/auth/sso/start/${acme.slug}/${provider.slug}?return_to=https://evil.example`, {})).status).toBe(422);
+    expect((await call('GET', `/auth/callback/not-a-third-party-id?code=x`, {})).status).toBe(422);
+  });
+});
+
+describe('sessions', () => {
+  it('when identities are merged, then only well-formed ones are accepted and SSO identities need a real sign-in', async () => {
+    const browser = await signIn(employee);
+    const identity = `sso:${acme.slug}:${provider.slug}`;
+    const merged = await call('PATCH', '/auth/session/identities', cookieOf(browser), { session_identities: ['email:otp', identity, 'email:otp'] });
+    expect(merged.status).toBe(200);
+    expect(merged.body).toEqual({ session_identities: [identity, 'email:otp'], previous: [identity] });
+    const reissued = merged.headers.getSetCookie().find((c) => c.includes('llm_session='))!;
+    const cookie = { Cookie: reissued.split(';')[0]! };
+    expect((await call('GET', '/auth/session', cookie)).body.session_identities).toEqual([identity, 'email:otp']);
+    const bad = await call('PATCH', '/auth/session/identities', cookie, { session_identities: ['email:*', 'nonsense'] });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([['body', 'session_identities', 0], ['body', 'session_identities', 1]]);
+    const claimed = await call('PATCH', '/auth/session/identities', cookie, { session_identities: [`sso:${other.slug}:okta`] });
+    expect(claimed.status).toBe(422);
+    expect((await call('PATCH', '/auth/session/identities', {}, { session_identities: ['email:otp'] })).status).toBe(401);
+  });
+
+  it('when a session cookie is tampered with, or signed out, then it is refused', async () => {
+    const browser = await signIn(employee);
+    const cookie = cookieOf(browser);
+    expect((await call('GET', '/auth/session', cookie)).status).toBe(200);
+    const [name, value] = cookie.Cookie.split(';').map((c) => c.trim()).find((c) => c.includes('llm_session='))!.split('=') as [string, string];
+    const flipped = `${value.slice(0, -2)}${value.endsWith('A') ? 'B' : 'A'}${value.slice(-1)}`;
+    expect((await call('GET', '/auth/session', { Cookie: `${name}=${flipped}` })).status).toBe(401);
+    expect((await call('GET', '/auth/session', {})).body).toEqual({ detail: 'Unauthorized' });
+    const out = await call('POST', '/auth/signout', cookie);
+    expect(out.status).toBe(204);
+    expect(out.headers.getSetCookie().some((c) => c.includes('llm_session=;') || /llm_session=[^;]*;.*Max-Age=0/.test(c))).toBe(true);
+    // A copy of the cookie kept after sign-out no longer works, on any route.
+    expect((await call('GET', '/auth/session', cookie)).status).toBe(401);
+    expect((await call('GET', `/auth/access?organization_id=${acme.organizationId}`, cookie)).status).toBe(401);
+  });
+});
+
+describe('discover and access policy', () => {
+  it('when an e-mail belongs to a verified domain with an active provider, then only SSO is offered, without organization names', async () => {
+    const r = await call('POST', '/auth/discover', {}, { email: `someone-new@${domain.toUpperCase()}` });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ exists: false, methods: { sso: { providers: [{ id: provider.id, slug: provider.slug, third_party_id: `sso:${acme.slug}:${provider.slug}` }] } } });
+    expect(JSON.stringify(r.body)).not.toContain(`Org ${acme.slug}`);
+    const elsewhere = await call('POST', '/auth/discover', {}, { email: `x@${letters(8)}.example.com` });
+    expect(elsewhere.body).toEqual({ exists: false, methods: { 'email:password': true } });
+    const owner = await call('POST', '/auth/discover', {}, { email: acme.email });
+    expect(owner.body.exists).toBe(true);
+    expect(owner.body.methods).toMatchObject({ 'email:password': true, sso: { providers: [{ slug: provider.slug }] } });
+    expect((await call('POST', '/auth/discover', {}, { email: 'not-an-email' })).status).toBe(422);
+  });
+
+  it('when the session misses what the policy requires, then 403 with the denial body', async () => {
+    const browser = await signIn(employee);
+    const cookie = cookieOf(browser);
+    // The session works on organization routes as an API key does, within the policy.
+    const listed = await call('GET', '/organizations/domains/', cookie);
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((d: { slug: string }) => d.slug)).toContain(domain);
+    // Only e-mail sign-in allowed: an SSO session is denied as such.
+    expect((await call('PATCH', `/organizations/${acme.organizationId}`, acme.auth, { flags: { allow_email: true, allow_sso: false, auto_join: true } })).status).toBe(200);
+    const denied = await call('GET', `/auth/access?organization_id=${acme.organizationId}`, cookie);
+    expect(denied.status).toBe(403);
+    expect(denied.body.detail).toMatchObject({
+      error: 'AUTH_SSO_DENIED', message: 'SSO is denied for this organization', required_methods: ['email:*'],
+      session_identities: [`sso:${acme.slug}:${provider.slug}`], current_domain: domain, allowed_domains: [],
+    });
+    const refused = await call('GET', '/organizations/domains/', cookie);
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail.error).toBe('AUTH_SSO_DENIED');
+    // SSO only, and only people of the verified domain: the employee's SSO session qualifies.
+    expect((await call('PATCH', `/organizations/${acme.organizationId}`, acme.auth, { flags: { allow_email: false, allow_sso: true, auto_join: true, domains_only: true } })).status).toBe(200);
+    expect((await call('GET', `/auth/access?organization_id=${acme.organizationId}`, cookie)).body).toEqual({ ok: true });
+    // Bad input.
+    expect((await call('GET', '/auth/access', cookie)).status).toBe(422);
+    expect((await call('GET', '/auth/access?organization_id=nope', cookie))).toMatchObject({ status: 400, body: { detail: 'Invalid organization_id' } });
+    expect((await call('GET', `/auth/access?organization_id=${other.organizationId}`, cookie)).status).toBe(404);
+    expect((await call('GET', `/auth/access?organization_id=${acme.organizationId}`, {})).status).toBe(401);
+    // Back to the setup of the other tests.
+    expect((await call('PATCH', `/organizations/${acme.organizationId}`, acme.auth, { flags: { allow_email: true, allow_sso: true, auto_join: true, domains_only: false } })).status).toBe(200);
+  });
+});

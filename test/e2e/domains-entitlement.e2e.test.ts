@@ -1,4 +1,5 @@
-// Organization domains need the plan's `domains` flag: an organization on a plan without it gets a 403.
+// Organization features need their plan flags (`domains`, `sso`, `access`): an organization on a plan
+// without them gets a 403 naming the upgrade.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, startTestApp, type TestApp } from '@llm/testing';
 
@@ -14,5 +15,18 @@ describe('entitlement', () => {
       expect(r.status).toBe(403);
       expect(await r.json()).toEqual({ detail: 'You do not have access to this feature. Please upgrade your plan to continue.' });
     }
+  });
+
+  it('when the plan lacks the sso and access flags, then providers and auth flags are 403, other settings are not', async () => {
+    const c = await createAccount(t.baseUrl, t.adminToken);
+    const send = (method: string, path: string, body?: unknown) => fetch(`${t.baseUrl}${path}`, { method, headers: { ...c.auth, 'Content-Type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    for (const [method, path] of [['GET', '/organizations/providers/'], ['POST', '/organizations/providers/']] as const) {
+      const r = await send(method, path, method === 'POST' ? { slug: 'okta', settings: { issuer_url: 'https://idp.example.com', client_id: 'c', client_secret: 's' } } : undefined);
+      expect(r.status).toBe(403);
+    }
+    const flags = await send('PATCH', `/organizations/${c.organizationId}`, { flags: { allow_root: true } });
+    expect(flags.status).toBe(403);
+    expect(await flags.json()).toEqual({ detail: 'You do not have access to this feature. Please upgrade your plan to continue.' });
+    expect((await send('PATCH', `/organizations/${c.organizationId}`, { name: 'Still allowed' })).status).toBe(200);
   });
 });

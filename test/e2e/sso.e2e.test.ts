@@ -204,6 +204,11 @@ describe('discover and access policy', () => {
     const listed = await call('GET', '/organizations/domains/', cookie);
     expect(listed.status).toBe(200);
     expect(listed.body.map((d: { slug: string }) => d.slug)).toContain(domain);
+    // Auto-joined members are viewers: they may read, not change who signs in, nor mint keys.
+    const forbidden = 'You do not have access to perform this action. Please contact your organization admin.';
+    expect(await call('POST', '/organizations/domains/', cookie, { domain: `${letters(8)}.example.org` })).toMatchObject({ status: 403, body: { detail: forbidden } });
+    expect((await call('POST', '/keys', cookie, {})).status).toBe(403);
+    expect((await call('GET', '/keys', cookie)).status).toBe(403);
     // Only e-mail sign-in allowed: an SSO session is denied as such.
     expect((await call('PATCH', `/organizations/${acme.organizationId}`, acme.auth, { flags: { allow_email: true, allow_sso: false, auto_join: true } })).status).toBe(200);
     const denied = await call('GET', `/auth/access?organization_id=${acme.organizationId}`, cookie);

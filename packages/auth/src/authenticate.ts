@@ -1,6 +1,8 @@
 // Authentication middleware for tenant routes (`Authorization: ApiKey <key>`, or a bare key as the
 // reference's legacy form) and for operator routes (`Authorization: Access <ADMIN_TOKEN>`).
-// Resolved scopes are cached briefly: the ingest hot path must not hit Postgres per request.
+// Resolved scopes are cached briefly (5 s): the ingest hot path must not hit Postgres per request.
+// A key revoked through this process is dropped from the cache at once (`invalidate`); other
+// replicas stop accepting it within the cache lifetime. A cached key never outlives its expiry.
 import type { NextFunction, Request, Response } from 'express';
 import { unauthenticated, unavailable } from '@llm/errors';
 import { parseApiKey, safeEqual } from './api-key.ts';
@@ -19,8 +21,18 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** A key's scope, and when it expires (epoch ms), as the lookup found it. */
+export interface ApiKeyRecord extends Scope { expiresAtMs?: number | undefined }
+
 /** Looks up a non-revoked, non-expired key by prefix and secret hash. */
-export type ApiKeyLookup = (prefix: string, secretHash: string) => Promise<Scope | undefined>;
+export type ApiKeyLookup = (prefix: string, secretHash: string) => Promise<ApiKeyRecord | undefined>;
+
+/** The middleware, plus the cache door for revocations handled by this process. */
+export interface ApiKeyAuthenticator {
+  (req: Request, res: Response, next: NextFunction): Promise<void>;
+  /** Forget every cached resolution of keys with this prefix. */
+  invalidate(prefix: string): void;
+}
 
 export interface AuthenticatorOptions {
   lookup: ApiKeyLookup;
@@ -28,12 +40,12 @@ export interface AuthenticatorOptions {
   cacheMax?: number;
 }
 
-export function apiKeyAuthenticator(opts: AuthenticatorOptions) {
-  const ttl = opts.cacheTtlMs ?? 30_000;
+export function apiKeyAuthenticator(opts: AuthenticatorOptions): ApiKeyAuthenticator {
+  const ttl = opts.cacheTtlMs ?? 5_000;
   const max = opts.cacheMax ?? 10_000;
-  const cache = new Map<string, { scope: Scope | undefined; until: number }>();
+  const cache = new Map<string, { scope: ApiKeyRecord | undefined; until: number }>();
 
-  async function resolve(header: string | undefined): Promise<Scope | undefined> {
+  async function resolve(header: string | undefined): Promise<ApiKeyRecord | undefined> {
     if (!header) return undefined;
     let raw = header.trim();
     if (/^apikey\s+/i.test(raw)) raw = raw.replace(/^apikey\s+/i, '');
@@ -44,7 +56,7 @@ export function apiKeyAuthenticator(opts: AuthenticatorOptions) {
     const hit = cache.get(ck);
     const now = Date.now();
     if (hit && hit.until > now) return hit.scope;
-    let scope: Scope | undefined;
+    let scope: ApiKeyRecord | undefined;
     try {
       scope = await opts.lookup(parsed.prefix, parsed.secretHash);
     } catch (err) {
@@ -53,16 +65,23 @@ export function apiKeyAuthenticator(opts: AuthenticatorOptions) {
     }
     if (cache.size >= max) cache.delete(cache.keys().next().value!);
     // Misses are cached for a shorter time so a just-created key works almost at once.
-    cache.set(ck, { scope, until: now + (scope ? ttl : Math.min(ttl, 1_000)) });
+    const until = scope ? Math.min(now + ttl, scope.expiresAtMs ?? Infinity) : now + Math.min(ttl, 1_000);
+    cache.set(ck, { scope, until });
     return scope;
   }
 
-  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
-    const scope = await resolve(req.header('authorization'));
-    if (!scope) throw unauthenticated();
+  const middleware = async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+    const found = await resolve(req.header('authorization'));
+    if (!found) throw unauthenticated();
+    const { expiresAtMs: _expires, ...scope } = found;
     req.scope = scope;
     next();
   };
+  return Object.assign(middleware, {
+    invalidate(prefix: string): void {
+      for (const k of cache.keys()) if (k.startsWith(`${prefix}.`)) cache.delete(k);
+    },
+  });
 }
 
 export function adminAuthenticator(token: string) {

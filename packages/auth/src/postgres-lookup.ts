@@ -1,16 +1,16 @@
 // API-key lookup against the accounts read model (tables owned by projector-accounts).
 import type { Pool } from '@llm/postgres';
-import type { ApiKeyLookup, Scope } from './authenticate.ts';
+import type { ApiKeyLookup, ApiKeyRecord } from './authenticate.ts';
 
 export function postgresApiKeyLookup(pool: Pool): ApiKeyLookup {
-  return async (prefix, secretHash): Promise<Scope | undefined> => {
-    const r = await pool.query<{ id: string; project_id: string; workspace_id: string; organization_id: string; user_id: string }>(
-      `SELECT k.id, k.project_id, p.workspace_id, p.organization_id, k.user_id
+  return async (prefix, secretHash): Promise<ApiKeyRecord | undefined> => {
+    const r = await pool.query<{ id: string; project_id: string; workspace_id: string; organization_id: string; user_id: string; expires_at: Date | null }>(
+      `SELECT k.id, k.project_id, p.workspace_id, p.organization_id, k.user_id, k.expires_at
          FROM api_keys k JOIN projects p ON p.id = k.project_id
         WHERE k.prefix = $1 AND k.secret_hash = $2 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
       [prefix, secretHash],
     );
     const k = r.rows[0];
-    return k ? { projectId: k.project_id, workspaceId: k.workspace_id, organizationId: k.organization_id, userId: k.user_id, apiKeyId: k.id } : undefined;
+    return k ? { projectId: k.project_id, workspaceId: k.workspace_id, organizationId: k.organization_id, userId: k.user_id, apiKeyId: k.id, expiresAtMs: k.expires_at?.getTime() } : undefined;
   };
 }

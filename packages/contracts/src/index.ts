@@ -23,3 +23,4 @@ export {
   authSlug, organizationAuthFlags, organizationUpdate, organizationView, providerSettings, providerCreate, providerUpdate, providerView, DEFAULT_PROVIDER_SCOPES,
   type OrganizationUpdate, type OrganizationRow, type ProviderCreate, type ProviderUpdate, type ProviderRow,
 } from './organization-auth.ts';
+export { apiKeyCreate, apiKeyView, type ApiKeyCreate, type ApiKeyRow } from './api-keys.ts';

@@ -67,6 +67,10 @@ export const ROUTES = {
   'organizations.fetch': { method: 'GET', path: '/organizations/:organization_id', side: 'query' },
   'organizations.update': { method: 'PATCH', path: '/organizations/:organization_id', side: 'command' },
   'organizations.replace': { method: 'PUT', path: '/organizations/:organization_id', side: 'command' },
+  // API keys of the caller's project: events keyed by project
+  'keys.list': { method: 'GET', path: '/keys', side: 'query' },
+  'keys.create': { method: 'POST', path: '/keys', side: 'command' },
+  'keys.revoke': { method: 'DELETE', path: '/keys/:key_id', side: 'command' },
   // access
   'access.plans': { method: 'GET', path: '/access/plans', side: 'query' },
   // sessions and SSO sign-in (session cookie; sign-in and sign-out append accounts events)

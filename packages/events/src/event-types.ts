@@ -3,7 +3,7 @@
 import type {
   AccountProvisioned, DomainDeleted, DomainTokenIssued, DomainVerified, QueryCreated, QueryRevisionCommitted, SpansUpserted, TraceDeleted, TraceReplaced, UserDeleted,
 } from './payloads.ts';
-import type { IdentitySignedIn, SessionRevoked } from './payloads.ts';
+import type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked } from './payloads.ts';
 import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderTested, ProviderUpdated } from './payloads.ts';
 
 export interface EventPayloads {
@@ -24,6 +24,8 @@ export interface EventPayloads {
   'accounts.provider.updated': ProviderUpdated;
   'accounts.provider.tested': ProviderTested;
   'accounts.provider.deleted': ProviderDeleted;
+  'accounts.api_key.created': ApiKeyCreated;
+  'accounts.api_key.revoked': ApiKeyRevoked;
 }
 
 export type EventType = keyof EventPayloads;
@@ -46,6 +48,8 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.provider.updated': { message: 'ProviderUpdated', version: 1 },
   'accounts.provider.tested': { message: 'ProviderTested', version: 1 },
   'accounts.provider.deleted': { message: 'ProviderDeleted', version: 1 },
+  'accounts.api_key.created': { message: 'ApiKeyCreated', version: 1 },
+  'accounts.api_key.revoked': { message: 'ApiKeyRevoked', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

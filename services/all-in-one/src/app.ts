@@ -10,7 +10,7 @@ import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
 import { queryHandlers } from '@llm/service-query';
 import { createSpansProjector, replayRoutes } from '@llm/service-projector-spans';
-import { adminAuthenticator } from '@llm/auth';
+import { adminAuthenticator, apiKeyAuthenticator, postgresApiKeyLookup } from '@llm/auth';
 import { createAccountsProjector } from '@llm/service-projector-accounts';
 import { loadAccessCatalog } from '@llm/access';
 import type { AllInOneConfig } from './config.ts';
@@ -43,10 +43,12 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
     { name: 'postgres', check: async () => { await pool.query('SELECT 1'); } },
     { name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } },
   );
-  const command = createCommandSide({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
+  // One API-key cache for both sides: a key revoked through this process stops working at once.
+  const apiKeys = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(pool) });
+  const command = createCommandSide({ apiKeys, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
     { side: 'command', handlers: command.handlers },
-    { side: 'query', handlers: queryHandlers({ ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config) }) },
+    { side: 'query', handlers: queryHandlers({ apiKeys, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config) }) },
     { side: 'projector', handlers: replayRoutes({
       kafka, producer, ch, topics, log,
       pauseLive: () => spans.stop(),

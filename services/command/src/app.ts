@@ -2,7 +2,7 @@
 import type { Topics } from '@llm/events';
 import type { Producer } from '@llm/kafka';
 import type { Pool } from '@llm/postgres';
-import { adminAuthenticator, apiKeyAuthenticator, organizationGuard, postgresApiKeyLookup } from '@llm/auth';
+import { adminAuthenticator, apiKeyAuthenticator, organizationGuard, postgresApiKeyLookup, requirePermission, type ApiKeyAuthenticator } from '@llm/auth';
 import type { Handlers } from '@llm/http';
 import { SpanAppender } from './adapters/span-appender.ts';
 import { AccountAppender } from './adapters/account-appender.ts';
@@ -22,6 +22,7 @@ import { ssoRoutes } from './http/sso-routes.ts';
 import { sessionRoutes } from './http/session-routes.ts';
 import { organizationRoutes } from './http/organization-routes.ts';
 import { providerRoutes } from './http/provider-routes.ts';
+import { apiKeyRoutes } from './http/api-key-routes.ts';
 import type { SignInOptions } from './sign-in-config.ts';
 
 export interface CommandDeps {
@@ -38,6 +39,8 @@ export interface CommandDeps {
   dns: { servers: string[]; timeoutMs: number };
   /** Browser sessions, sealed provider secrets, the outbound guard, public URLs. */
   signIn: SignInOptions;
+  /** One API-key authenticator shared with the query side in one process (revocations drop its cache). */
+  apiKeys?: ApiKeyAuthenticator;
 }
 
 export interface CommandSide {
@@ -46,7 +49,7 @@ export interface CommandSide {
 }
 
 export function createCommandSide(deps: CommandDeps): CommandSide {
-  const auth = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
+  const auth = deps.apiKeys ?? apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
   const spans = new SpanAppender(deps.producer, deps.topics);
   const workers = new OtlpWorkerPool(deps.otlpWorkers);
   const accounts = new AccountAppender(deps.producer, deps.topics);
@@ -75,9 +78,10 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...providerRoutes({
         pool: deps.pool, appender: accounts, seal: (plaintext) => encryptSecret(plaintext, deps.signIn.secrets),
         fetch: (url, init) => outbound.fetch(url, init), allowInsecure: deps.signIn.outbound.allowInsecure === true,
-      }, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') })]),
+      }, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') }), requirePermission(deps.pool, 'edit_organization_auth')]),
+      ...apiKeyRoutes({ pool: deps.pool, appender: accounts, authenticator: auth }, [member], [requirePermission(deps.pool, 'edit_api_keys')]),
       ...domainRoutes(accounts, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
-        member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') }),
+        member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') }), requirePermission(deps.pool, 'edit_organization_auth'),
       ]),
     },
     close: () => workers.close(),

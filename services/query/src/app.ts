@@ -1,7 +1,7 @@
 // The query side: answers every read from the read models only.
 import type { Clickhouse } from '@llm/clickhouse';
 import type { Pool } from '@llm/postgres';
-import { apiKeyAuthenticator, organizationGuard, postgresApiKeyLookup } from '@llm/auth';
+import { apiKeyAuthenticator, organizationGuard, postgresApiKeyLookup, requirePermission, type ApiKeyAuthenticator } from '@llm/auth';
 import type { Handlers } from '@llm/http';
 import { ReadModel } from './adapters/read-model.ts';
 import { SpanReader } from './adapters/span-reader.ts';
@@ -19,6 +19,7 @@ import { AnalyticsReader } from './adapters/analytics-reader.ts';
 import { analyticsRoutes } from './http/analytics-routes.ts';
 import { authRoutes } from './http/auth-routes.ts';
 import { organizationRoutes } from './http/organization-routes.ts';
+import { apiKeyRoutes } from './http/api-key-routes.ts';
 import { apiKeyOrSession, sessionReader } from '@llm/auth';
 import type { DeploymentMethods } from '@llm/auth-policy';
 import { createSessionCodec, type SessionCodecOptions } from '@llm/web-session';
@@ -34,10 +35,12 @@ export interface QueryDeps {
   session: SessionCodecOptions;
   /** Sign-in methods the deployment offers outside organization policies. */
   deployment: DeploymentMethods;
+  /** One API-key authenticator shared with the command side in one process. */
+  apiKeys?: ApiKeyAuthenticator;
 }
 
 export function queryHandlers(deps: QueryDeps): Handlers {
-  const auth = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
+  const auth = deps.apiKeys ?? apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
   const rm = new ReadModel(deps.ch, deps.queryTimeoutMs);
   const reader = new SpanReader(rm);
   const searcher = new SpanSearcher(rm);
@@ -48,6 +51,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, savedQueries }, auth), ...savedQueryRoutes(savedQueries, auth), ...activityRoutes(reader, auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
     ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
     ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') })]),
+    ...apiKeyRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_api_keys')]),
     ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') })]),
   };
 }

@@ -11,6 +11,7 @@ import { readSavedQueryFacts } from './saved-query-facts.ts';
 import { readDomainFacts } from './domain-facts.ts';
 import { readIdentityFacts } from './identity-facts.ts';
 import { readOrganizationAuthFacts } from './organization-auth-facts.ts';
+import { readApiKeyFacts } from './api-key-facts.ts';
 
 export interface AccountsConsumerDeps {
   kafka: KafkaClient;
@@ -35,6 +36,7 @@ async function readFacts(c: PoolClient, need: FactsNeeded): Promise<AccountFacts
   if (need.domain) facts.domain = await readDomainFacts(c, need.domain);
   if (need.identity) facts.identity = await readIdentityFacts(c, need.identity);
   if (need.organizationAuth) facts.organizationAuth = await readOrganizationAuthFacts(c, need.organizationAuth);
+  if (need.apiKey) facts.apiKey = await readApiKeyFacts(c, need.apiKey);
   return facts;
 }
 

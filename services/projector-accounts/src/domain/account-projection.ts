@@ -10,6 +10,7 @@ import { domainFactsNeeded, projectDomainEvent, type DomainEvent, type DomainFac
 import {
   organizationAuthFactsNeeded, projectOrganizationAuthEvent, type OrganizationAuthEvent, type OrganizationAuthFacts, type OrganizationAuthFactsNeeded,
 } from './organization-auth-projection.ts';
+import { apiKeyFactsNeeded, projectApiKeyEvent, type ApiKeyEvent, type ApiKeyFacts, type ApiKeyFactsNeeded } from './api-key-projection.ts';
 import { identityFactsNeeded, projectIdentityEvent, type IdentityEvent, type IdentityFacts, type IdentityFactsNeeded } from './identity-projection.ts';
 
 export type { Projection, SqlStatement };
@@ -28,6 +29,8 @@ export interface AccountFacts {
   identity?: IdentityFacts;
   /** Read only for organization flag and provider events. */
   organizationAuth?: OrganizationAuthFacts;
+  /** Read only for API key events. */
+  apiKey?: ApiKeyFacts;
 }
 
 export interface FactsNeeded {
@@ -38,6 +41,7 @@ export interface FactsNeeded {
   domain?: DomainFactsNeeded;
   identity?: IdentityFactsNeeded;
   organizationAuth?: OrganizationAuthFactsNeeded;
+  apiKey?: ApiKeyFactsNeeded;
 }
 
 export function factsNeeded(e: DecodedEvent): FactsNeeded {
@@ -64,6 +68,9 @@ export function factsNeeded(e: DecodedEvent): FactsNeeded {
     case 'accounts.provider.tested':
     case 'accounts.provider.deleted':
       return { organizationAuth: organizationAuthFactsNeeded(e as OrganizationAuthEvent) };
+    case 'accounts.api_key.created':
+    case 'accounts.api_key.revoked':
+      return { apiKey: apiKeyFactsNeeded(e as ApiKeyEvent) };
     default:
       return {};
   }
@@ -126,6 +133,10 @@ export function projectAccountEvent(e: DecodedEvent, facts: AccountFacts): Proje
     case 'accounts.provider.deleted':
       if (!facts.organizationAuth) return { status: 'rejected', reason: `the organization facts of ${e.type} were not read` };
       return projectOrganizationAuthEvent(e as OrganizationAuthEvent, facts.organizationAuth);
+    case 'accounts.api_key.created':
+    case 'accounts.api_key.revoked':
+      if (!facts.apiKey) return { status: 'rejected', reason: `the API key facts of ${e.type} were not read` };
+      return projectApiKeyEvent(e as ApiKeyEvent, facts.apiKey);
     case 'tracing.spans.upserted':
     case 'tracing.trace.replaced':
     case 'tracing.trace.deleted':

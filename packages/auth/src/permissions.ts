@@ -1,0 +1,71 @@
+// Roles and permissions (reference §1.4). A member's role in a project is the highest of their
+// memberships in the project, its workspace and its organization; the organization's owner passes
+// every check. Read from the accounts projection on every request (never cached): a removed or
+// demoted member loses access at once.
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, unavailable } from '@llm/errors';
+import type { Pool } from '@llm/postgres';
+
+export const ROLES = ['viewer', 'annotator', 'editor', 'developer', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Each permission with the lowest role that holds it. */
+export const PERMISSIONS = {
+  view_secret: 'viewer',
+  view_webhooks: 'viewer',
+  view_billing: 'viewer',
+  edit_secret: 'editor',
+  edit_webhooks: 'editor',
+  run_sessions: 'editor',
+  use_mounts: 'editor',
+  view_events: 'developer',
+  // Ours: API keys act for their creator in a project, so handing them out is a developer's job.
+  view_api_keys: 'developer',
+  edit_api_keys: 'developer',
+  // Ours: domains and SSO providers decide who may sign in to the whole organization (the
+  // reference lets any member change them).
+  edit_organization_auth: 'admin',
+  edit_billing: 'owner',
+} as const satisfies Record<string, Role>;
+export type Permission = keyof typeof PERMISSIONS;
+
+const rank = (role: string): number => ROLES.indexOf(role as Role);
+
+export const isRole = (value: string): value is Role => rank(value) >= 0;
+
+/** Whether `role` holds `permission`; unknown roles hold nothing. */
+export function can(role: string | undefined, permission: Permission): boolean {
+  return role !== undefined && isRole(role) && rank(role) >= rank(PERMISSIONS[permission]);
+}
+
+/** The highest of the given roles (undefined when none is a known role). */
+export function highestRole(roles: readonly string[]): Role | undefined {
+  let best: Role | undefined;
+  for (const r of roles) if (isRole(r) && (best === undefined || rank(r) > rank(best))) best = r;
+  return best;
+}
+
+export const FORBIDDEN_MESSAGE = 'You do not have access to perform this action. Please contact your organization admin.';
+
+/** The caller's effective role in the request's project ('owner' for the organization's owner). */
+export async function projectRole(pool: Pool, scope: { projectId: string; userId: string }): Promise<Role | undefined> {
+  const r = await pool.query<{ role: string; is_owner: boolean }>(
+    `SELECT m.role, o.owner_id::text = $2 AS is_owner
+       FROM projects p JOIN organizations o ON o.id = p.organization_id
+       LEFT JOIN memberships m ON m.user_id::text = $2 AND (
+         (m.scope = 'project' AND m.scope_id = p.id) OR (m.scope = 'workspace' AND m.scope_id = p.workspace_id)
+         OR (m.scope = 'organization' AND m.scope_id = p.organization_id))
+      WHERE p.id::text = $1`,
+    [scope.projectId, scope.userId],
+  ).catch((err: unknown) => { throw unavailable('accounts_unavailable', 'The account store is not available; retry shortly.', err); });
+  if (r.rows.some((x) => x.is_owner)) return 'owner';
+  return highestRole(r.rows.flatMap((x) => (x.role ? [x.role] : [])));
+}
+
+/** Middleware: 403 with the reference's message unless the caller's role holds `permission`. */
+export function requirePermission(pool: Pool, permission: Permission) {
+  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+    if (!can(await projectRole(pool, req.scope), permission)) throw new AppError({ code: 'forbidden', kind: 'forbidden', message: FORBIDDEN_MESSAGE });
+    next();
+  };
+}

@@ -157,4 +157,41 @@ describe('sessions and users', () => {
     expect((await post('/spans/users/query', { windowing: { next: 'garbage' } })).status).toBe(422);
     expect((await post('/spans/users/query', { surprise: 1 })).status).toBe(422);
   });
+
+  it('when spans move, leave a session or are deleted, then unwindowed pages follow the current spans only', async () => {
+    // A project of its own: the unwindowed pages cover all of it.
+    const own = await createAccount(t.baseUrl, t.adminToken);
+    const [A, B, C] = ['a', 'b', 'c'].map((x) => `${x}-${hex(3)}`) as [string, string, string];
+    const span = (trace_id: string, sid: string, start: string) => ({ trace_id, span_id: hex(8), span_name: 's', start_time: start, end_time: start, attributes: { ag: { session: { id: sid }, user: { id: `u-${sid}` } } } });
+    const [tA, tB, tC, tA2] = [hex(16), hex(16), hex(16), hex(16)];
+    const first = span(tA, A, '2025-05-01T00:00:00Z');
+    expect((await post('/tracing/spans/ingest', { spans: [first, span(tB, B, '2025-05-02T00:00:00Z'), span(tC, C, '2025-05-03T00:00:00Z'), span(tA2, A, '2025-05-04T00:00:00Z')] }, own)).status).toBe(202);
+    const pages = async (body: Record<string, unknown> = {}, kind = 'sessions'): Promise<string[]> => {
+      const seen: string[] = [];
+      let next: string | undefined;
+      for (let i = 0; i < 10; i++) {
+        const r = await post(`/spans/${kind}/query`, { ...body, windowing: { limit: 1, ...(body.windowing as object), ...(next ? { next } : {}) } }, own);
+        expect(r.status).toBe(200);
+        seen.push(...(r.body.session_ids ?? r.body.user_ids));
+        next = r.body.windowing?.next;
+        if (!next) break;
+      }
+      return seen;
+    };
+    await eventually(() => post('/spans/sessions/query', {}, own), (x) => x.body.count === 3, 30_000);
+    expect(await pages()).toEqual([C, B, A]);
+    expect(await pages({ windowing: { order: 'ascending' } })).toEqual([A, B, C]);
+    expect(await pages({ realtime: true })).toEqual([A, C, B]);
+    expect(await pages({ realtime: true }, 'users')).toEqual([`u-${A}`, `u-${C}`, `u-${B}`]);
+    // A's first span moves after every other: its first activity is now its second span's.
+    const put = await fetch(`${t.baseUrl}/traces/${tA}`, { method: 'PUT', headers: { ...own.auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ trace: { trace_id: tA, spans: { s: { ...span(tA, A, '2025-05-06T00:00:00Z'), span_id: first.span_id } } } }) });
+    expect(put.status).toBe(202);
+    const ascending = await eventually(() => pages({ windowing: { order: 'ascending' } }), (x) => x[0] === B, 30_000);
+    expect(ascending).toEqual([B, C, A]);
+    // B's only trace goes: B is gone.
+    expect((await fetch(`${t.baseUrl}/traces/${tB}`, { method: 'DELETE', headers: own.auth })).status).toBe(202);
+    await eventually(() => pages(), (x) => x.length === 2, 30_000);
+    expect(await pages()).toEqual([A, C]);
+    expect(await pages({}, 'users')).toEqual([`u-${A}`, `u-${C}`]);
+  });
 });

@@ -6,6 +6,7 @@ import type { Handlers } from '@llm/http';
 import { ReadModel } from './adapters/read-model.ts';
 import { SpanReader } from './adapters/span-reader.ts';
 import { SpanSearcher } from './adapters/span-search.ts';
+import { ActivitySearcher } from './adapters/activity-search.ts';
 import { readRoutes } from './http/read-routes.ts';
 import { queryRoutes } from './http/query-routes.ts';
 import { activityRoutes } from './http/activity-routes.ts';
@@ -48,7 +49,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const readSession = sessionReader({ codec: createSessionCodec(deps.session), pool: deps.pool });
   // Organization routes: an API key, or a browser session admitted by the organization's policy.
   const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.deployment });
-  return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, savedQueries }, auth), ...savedQueryRoutes(savedQueries, auth), ...activityRoutes(reader, auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
+  return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, savedQueries }, auth), ...savedQueryRoutes(savedQueries, auth), ...activityRoutes(new ActivitySearcher(rm, reader), auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
     ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
     ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') })]),
     ...apiKeyRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_api_keys')]),

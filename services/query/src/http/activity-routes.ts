@@ -5,7 +5,7 @@ import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import { DEFAULT_LIMIT, WindowingSchema, decodeCursor, encodeCursor } from '@llm/span-filter';
 import { RequestValidationError, type Handlers } from '@llm/http';
-import type { SpanReader } from '../adapters/span-reader.ts';
+import type { ActivitySearcher } from '../adapters/activity-search.ts';
 
 const body = z.strictObject({ realtime: z.boolean().nullish(), windowing: WindowingSchema.nullish() });
 
@@ -13,7 +13,7 @@ function validationError(err: z.ZodError): RequestValidationError {
   return new RequestValidationError(err.issues.map((i) => ({ loc: ['body', ...i.path.map(String)], msg: i.message, type: i.code })));
 }
 
-export function activityRoutes(reader: SpanReader, auth: RequestHandler): Handlers {
+export function activityRoutes(reader: ActivitySearcher, auth: RequestHandler): Handlers {
   const handler = (kind: 'session' | 'user'): RequestHandler => async (req: Request, res) => {
     const b = body.safeParse(req.body ?? {});
     if (!b.success) throw validationError(b.error);

@@ -29,8 +29,9 @@ export const deploymentMethodsFromEnv = (env: AuthMethodsEnv): DeploymentMethods
   social: env.AUTH_SOCIAL_PROVIDERS,
 });
 
-/** An organization's auth flags (reference §3.5). Absent keys take their defaults. */
-export const organizationAuthFlags = z.object({
+/** An organization's auth flags (reference §3.5), as a client sends them (unknown keys refused).
+ * Absent keys take their defaults. */
+export const organizationAuthFlags = z.strictObject({
   is_demo: z.boolean().optional(),
   allow_email: z.boolean().optional(),
   allow_social: z.boolean().optional(),

@@ -49,14 +49,6 @@ export async function domainOwner(pool: Pool, domain: string): Promise<string | 
   return r.rows[0]?.id;
 }
 
-/** The user's role in the organization, if a member. */
-export async function organizationRole(pool: Pool, organizationId: string, userId: string): Promise<string | undefined> {
-  const r = await pool.query<{ role: string }>(
-    `SELECT role FROM memberships WHERE scope = 'organization' AND scope_id::text = $1 AND user_id::text = $2`, [organizationId, userId],
-  );
-  return r.rows[0]?.role;
-}
-
 export async function userIdentities(pool: Pool, userId: string): Promise<string[]> {
   const r = await pool.query<{ method: string }>('SELECT DISTINCT method FROM user_identities WHERE user_id::text = $1 ORDER BY method', [userId]);
   return r.rows.map((x) => x.method);

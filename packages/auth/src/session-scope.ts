@@ -9,7 +9,8 @@ import type { Pool } from '@llm/postgres';
 import { evaluateAccess, type DeploymentMethods } from '@llm/auth-policy';
 import type { Scope } from './authenticate.ts';
 import type { SessionReader } from './session-gate.ts';
-import { organizationPolicies, organizationRole, userIdentities, userEmail } from './policy-facts.ts';
+import { memberRole } from '@llm/accounts-read';
+import { organizationPolicies, userIdentities, userEmail } from './policy-facts.ts';
 
 export interface SessionScopeOptions {
   pool: Pool;
@@ -64,7 +65,7 @@ export function apiKeyOrSession(opts: SessionScopeOptions): RequestHandler {
     const project = await resolveProject(opts.pool, session.user_id, projectId, workspaceId);
     if (!project) throw unauthenticated();
     const [role, [org], identities, email] = await Promise.all([
-      organizationRole(opts.pool, project.organization_id, session.user_id), organizationPolicies(opts.pool, [project.organization_id]),
+      memberRole(opts.pool, project.organization_id, session.user_id), organizationPolicies(opts.pool, [project.organization_id]),
       userIdentities(opts.pool, session.user_id), session.email ?? userEmail(opts.pool, session.user_id),
     ]);
     if (org) {

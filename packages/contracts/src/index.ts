@@ -20,7 +20,7 @@ export {
 export type { DomainCreate, DomainRow, DomainView } from './organization-domains.ts';
 export { discoverRequest, accessQuery, ssoPath, ssoThirdPartyId, ssoCallbackPath, ssoStartQuery, type DiscoverRequest } from './auth.ts';
 export {
-  authSlug, organizationAuthFlags, organizationUpdate, organizationView, providerSettings, providerCreate, providerUpdate, providerView, DEFAULT_PROVIDER_SCOPES,
+  authSlug, organizationUpdate, organizationView, providerSettings, providerCreate, providerUpdate, providerView, DEFAULT_PROVIDER_SCOPES,
   type OrganizationUpdate, type OrganizationRow, type ProviderCreate, type ProviderUpdate, type ProviderRow,
 } from './organization-auth.ts';
 export { apiKeyCreate, apiKeyView, type ApiKeyCreate, type ApiKeyRow } from './api-keys.ts';

@@ -2,19 +2,10 @@
 // projected rows and the responses shared by the command side (writes answer with the projected
 // resource) and the query side (reads).
 import { z } from 'zod';
+import { organizationAuthFlags } from '@llm/auth-policy';
 
 /** Organization and provider slugs: lowercase letters and hyphens (the reference's rule). */
 export const authSlug = z.string().regex(/^[a-z-]+$/, 'only lowercase letters and hyphens').max(64);
-
-export const organizationAuthFlags = z.strictObject({
-  is_demo: z.boolean().optional(),
-  allow_email: z.boolean().optional(),
-  allow_social: z.boolean().optional(),
-  allow_sso: z.boolean().optional(),
-  allow_root: z.boolean().optional(),
-  domains_only: z.boolean().optional(),
-  auto_join: z.boolean().optional(),
-});
 
 export const organizationUpdate = z.strictObject({
   name: z.string().min(1).max(200).optional(),

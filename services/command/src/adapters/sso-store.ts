@@ -51,17 +51,6 @@ export async function userByIdentity(pool: Pool, method: string, subject: string
   return r.rows[0];
 }
 
-export async function userByEmail(pool: Pool, email: string): Promise<KnownUser | undefined> {
-  const r = await pool.query<KnownUser>('SELECT id::text AS id, email FROM users WHERE lower(email) = lower($1)', [email]);
-  return r.rows[0];
-}
-
-/** Every method the user has signed in with (the reference's `user_identities`). */
-export async function userIdentities(pool: Pool, userId: string): Promise<string[]> {
-  const r = await pool.query<{ method: string }>('SELECT DISTINCT method FROM user_identities WHERE user_id::text = $1 ORDER BY method', [userId]);
-  return r.rows.map((x) => x.method);
-}
-
 /** Whether the organization has this (lower-case) domain verified. */
 export async function hasVerifiedDomain(pool: Pool, organizationId: string, domain: string): Promise<boolean> {
   const r = await pool.query('SELECT 1 FROM organization_domains WHERE organization_id::text = $1 AND domain = $2 AND is_verified', [organizationId, domain]);

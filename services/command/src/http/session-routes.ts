@@ -5,11 +5,10 @@
 import { conflict, unavailable } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import type { SessionReader } from '@llm/auth';
+import { userIdentities, type SessionReader } from '@llm/auth';
 import { InvalidIdentitiesError, mergeIdentities, sessionIdentitiesUpdateSchema, type SessionCodec } from '@llm/web-session';
 import type { AccountAppender } from '../adapters/account-appender.ts';
 import { waitForEvent } from '../adapters/accounts-store.ts';
-import { userIdentities } from '../adapters/sso-store.ts';
 
 export interface SessionRouteDeps {
   pool: Pool;

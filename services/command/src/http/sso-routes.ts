@@ -16,8 +16,9 @@ import { finishSignIn, startSignIn, type FetchLike, type SecretValue, type Verif
 import type { Pool } from '@llm/postgres';
 import { MAX_SESSION_IDENTITIES, isIdentity, mergeIdentities, ssoIdentity, type SessionCodec, type SsoStateCodec } from '@llm/web-session';
 import { userKey, type AccountAppender } from '../adapters/account-appender.ts';
-import { waitForEvent } from '../adapters/accounts-store.ts';
-import { findSsoTarget, hasVerifiedDomain, userByEmail, userByIdentity, userIdentities, type SsoTarget } from '../adapters/sso-store.ts';
+import { findSsoTarget, hasVerifiedDomain, userByIdentity, type SsoTarget } from '../adapters/sso-store.ts';
+import { findUserByEmail, waitForEvent } from '../adapters/accounts-store.ts';
+import { userIdentities } from '@llm/auth';
 
 export interface SsoDeps {
   pool: Pool;
@@ -66,7 +67,7 @@ export function ssoRoutes(deps: SsoDeps): Handlers {
     const autoJoin = t.organization.flags.auto_join === true && await hasVerifiedDomain(deps.pool, t.organization.id, domain);
     for (let attempt = 0; ; attempt++) {
       // The provider's subject decides first: it stays with the user it was linked to.
-      const known = (await userByIdentity(deps.pool, method, claims.sub)) ?? (await userByEmail(deps.pool, claims.email));
+      const known = (await userByIdentity(deps.pool, method, claims.sub)) ?? (await findUserByEmail(deps.pool, claims.email));
       const user = known ?? { id: randomUUID(), email: claims.email };
       const eventId = await deps.appender.append('accounts.identity.signed_in', userKey(user.email), {
         user_id: user.id, email: user.email, name: claims.name ?? '', create_user: known === undefined, method, subject: claims.sub,

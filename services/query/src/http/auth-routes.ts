@@ -5,7 +5,8 @@ import { accessQuery, discoverRequest } from '@llm/contracts';
 import { invalid, notFound, unauthenticated } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { domainOwner, organizationPolicies, organizationRole, userEmail, userIdentities, userOrganizations, type SessionReader } from '@llm/auth';
+import { memberRole } from '@llm/accounts-read';
+import { domainOwner, organizationPolicies, userEmail, userIdentities, userOrganizations, type SessionReader } from '@llm/auth';
 import { discoverMethods, evaluateAccess, type DeploymentMethods } from '@llm/auth-policy';
 
 export interface AuthRouteDeps {
@@ -39,7 +40,7 @@ export function authRoutes(deps: AuthRouteDeps): Handlers {
       const email = session.email ?? (await userEmail(deps.pool, session.user_id));
       if (!email) throw unauthenticated();
       const [role, [org], identities] = await Promise.all([
-        organizationRole(deps.pool, orgId, session.user_id), organizationPolicies(deps.pool, [orgId]), userIdentities(deps.pool, session.user_id),
+        memberRole(deps.pool, orgId, session.user_id), organizationPolicies(deps.pool, [orgId]), userIdentities(deps.pool, session.user_id),
       ]);
       // A non-member cannot tell an organization exists, nor read its policy.
       if (!org || role === undefined) throw notFound('organization_not_found', 'Organization not found');

@@ -232,3 +232,34 @@ describe('discover and access policy', () => {
     expect((await call('PATCH', `/organizations/${acme.organizationId}`, acme.auth, { flags: { allow_email: true, allow_sso: true, auto_join: true, domains_only: false } })).status).toBe(200);
   });
 });
+
+describe('roles', () => {
+  it('when an operator changes a member\'s role, then what the member may do changes at once', async () => {
+    const browser = await signIn(employee);
+    const cookie = cookieOf(browser);
+    const me = (await call('GET', '/auth/session', cookie)).body.user_id as string;
+    const admin = { Authorization: `Access ${t.adminToken}` };
+    const setRole = (role: string) => call('POST', '/admin/simple/accounts/organizations/memberships/', admin, { organization_id: acme.organizationId, user: { id: me }, role });
+    expect((await call('POST', '/keys', cookie, {})).status).toBe(403);
+    expect(await setRole('developer')).toMatchObject({ status: 200, body: { membership: { user_id: me, role: 'developer' } } });
+    const key = await call('POST', '/keys', cookie, { name: 'mine' });
+    expect(key.status).toBe(200);
+    expect(key.body.created_by).toBe(me);
+    // A developer still may not change who signs in; an admin may.
+    expect((await call('POST', '/organizations/domains/', cookie, { domain: `${letters(8)}.example.org` })).status).toBe(403);
+    expect((await setRole('admin')).status).toBe(200);
+    expect((await call('POST', '/organizations/domains/', cookie, { domain: `${letters(8)}.example.org` })).status).toBe(200);
+    // The owner's role is not for changing, unknown users and roles are refused.
+    expect((await call('POST', '/admin/simple/accounts/organizations/memberships/', admin, { organization_id: acme.organizationId, user: { id: acme.userId }, role: 'viewer' })).status).toBe(409);
+    expect((await call('POST', '/admin/simple/accounts/organizations/memberships/', admin, { organization_id: acme.organizationId, user: { email: 'nobody@nowhere.example' }, role: 'viewer' })).status).toBe(404);
+    expect((await setRole('root')).status).toBe(422);
+    expect((await call('POST', '/admin/simple/accounts/organizations/memberships/', {}, { organization_id: acme.organizationId, user: { id: me }, role: 'viewer' })).status).toBe(401);
+    // Removed: no project to act in, and the organization is not theirs to see.
+    expect((await call('DELETE', '/admin/simple/accounts/organizations/memberships/', admin, { organization_id: acme.organizationId, user: { id: me } })).status).toBe(204);
+    expect((await call('GET', '/organizations/domains/', cookie)).status).toBe(401);
+    expect((await call('GET', `/auth/access?organization_id=${acme.organizationId}`, cookie)).status).toBe(404);
+    // The API key the developer made acts for them: it stops working with the membership.
+    expect((await call('POST', '/keys', { Authorization: `ApiKey ${key.body.key}` }, {})).status).toBe(401);
+    expect((await call('GET', `/traces/${'ab'.repeat(16)}`, { Authorization: `ApiKey ${key.body.key}` })).status).toBe(401);
+  });
+});

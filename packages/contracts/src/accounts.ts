@@ -41,3 +41,14 @@ export const adminAccountsDelete = z.object({
   confirm: z.string().optional(),
 });
 export type AdminAccountsDelete = z.infer<typeof adminAccountsDelete>;
+
+/** An operator sets or removes a user's role in an organization (our sibling of reference §13). */
+const memberRef = z.strictObject({
+  organization_id: z.uuid({ error: 'organization_id must be a UUID' }),
+  user: z.strictObject({ id: z.uuid().optional(), email: z.email().optional() })
+    .refine((u) => u.id !== undefined || u.email !== undefined, 'user needs an id or an email'),
+});
+export const adminMembershipSet = memberRef.extend({
+  role: z.enum(['admin', 'developer', 'editor', 'annotator', 'viewer'], { error: 'role must be one of admin, developer, editor, annotator, viewer' }),
+});
+export const adminMembershipRemove = memberRef;

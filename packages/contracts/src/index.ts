@@ -5,7 +5,7 @@ export {
   linkInput, eventInput, referenceInput,
 } from './tracing.ts';
 export type { SpanInput, SpanNodeInput } from './tracing.ts';
-export { adminAccountsCreate, adminAccountsDelete, adminAccountInput } from './accounts.ts';
+export { adminAccountsCreate, adminAccountsDelete, adminAccountInput, adminMembershipSet, adminMembershipRemove } from './accounts.ts';
 export type { AdminAccountsCreate, AdminAccountsDelete } from './accounts.ts';
 export {
   SAVED_QUERY_SLUG, savedQuerySlug, savedQueryRevisionInput, savedQueryCreate, savedQueryCommit, savedQueryRef, savedQueryRefs,

@@ -85,6 +85,8 @@ export const ROUTES = {
   // admin
   'admin.accounts.create': { method: 'POST', path: '/admin/simple/accounts', side: 'command' },
   'admin.accounts.delete': { method: 'DELETE', path: '/admin/simple/accounts', side: 'command' },
+  'admin.memberships.set': { method: 'POST', path: '/admin/simple/accounts/organizations/memberships', side: 'command' },
+  'admin.memberships.remove': { method: 'DELETE', path: '/admin/simple/accounts/organizations/memberships', side: 'command' },
   // operations, served by the process that runs projector-spans (it owns the span store)
   'admin.replay': { method: 'POST', path: '/admin/replay/:model', side: 'projector' },
 } as const satisfies Record<string, RouteDef>;

@@ -3,7 +3,7 @@
 import type {
   AccountProvisioned, DomainDeleted, DomainTokenIssued, DomainVerified, QueryCreated, QueryRevisionCommitted, SpansUpserted, TraceDeleted, TraceReplaced, UserDeleted,
 } from './payloads.ts';
-import type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked } from './payloads.ts';
+import type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved } from './payloads.ts';
 import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderTested, ProviderUpdated } from './payloads.ts';
 
 export interface EventPayloads {
@@ -26,6 +26,8 @@ export interface EventPayloads {
   'accounts.provider.deleted': ProviderDeleted;
   'accounts.api_key.created': ApiKeyCreated;
   'accounts.api_key.revoked': ApiKeyRevoked;
+  'accounts.membership.set': MembershipSet;
+  'accounts.membership.removed': MembershipRemoved;
 }
 
 export type EventType = keyof EventPayloads;
@@ -50,6 +52,8 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.provider.deleted': { message: 'ProviderDeleted', version: 1 },
   'accounts.api_key.created': { message: 'ApiKeyCreated', version: 1 },
   'accounts.api_key.revoked': { message: 'ApiKeyRevoked', version: 1 },
+  'accounts.membership.set': { message: 'MembershipSet', version: 1 },
+  'accounts.membership.removed': { message: 'MembershipRemoved', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

@@ -8,7 +8,7 @@ export { protoFiles } from './proto-root.ts';
 export type {
   SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, AccountProvisioned, UserDeleted, QueryRevisionInfo, QueryCreated, QueryRevisionCommitted, DomainTokenIssued, DomainVerified, DomainDeleted,
 } from './payloads.ts';
-export type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked } from './payloads.ts';
+export type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved } from './payloads.ts';
 export type { OrganizationUpdated, ProviderInfo, ProviderCreated, ProviderUpdated, ProviderTested, ProviderDeleted } from './payloads.ts';
 export { checkExpectedVersion, isVersionConflict } from './expected-version.ts';
 export type { VersionCheck } from './expected-version.ts';

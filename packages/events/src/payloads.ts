@@ -84,3 +84,6 @@ export interface ProviderDeleted { provider_id: string; organization_id: string 
 
 export interface ApiKeyCreated { key_id: string; project_id: string; user_id: string; prefix: string; secret_hash: string; name: string; expires_at_us: number }
 export interface ApiKeyRevoked { key_id: string; project_id: string }
+
+export interface MembershipSet { organization_id: string; user_id: string; role: string }
+export interface MembershipRemoved { organization_id: string; user_id: string }

@@ -23,6 +23,7 @@ import { sessionRoutes } from './http/session-routes.ts';
 import { organizationRoutes } from './http/organization-routes.ts';
 import { providerRoutes } from './http/provider-routes.ts';
 import { apiKeyRoutes } from './http/api-key-routes.ts';
+import { membershipRoutes } from './http/membership-routes.ts';
 import type { SignInOptions } from './sign-in-config.ts';
 
 export interface CommandDeps {
@@ -63,6 +64,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...tracingRoutes(spans, auth),
       ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes),
       ...adminRoutes(accounts, deps.pool, adminAuthenticator(deps.adminToken)),
+      ...membershipRoutes(accounts, deps.pool, adminAuthenticator(deps.adminToken)),
       ...savedQueryRoutes(accounts, deps.pool, auth),
       ...sessionRoutes({ pool: deps.pool, appender: accounts, sessions, readSession }),
       ...ssoRoutes({

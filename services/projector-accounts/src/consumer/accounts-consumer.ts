@@ -12,6 +12,7 @@ import { readDomainFacts } from './domain-facts.ts';
 import { readIdentityFacts } from './identity-facts.ts';
 import { readOrganizationAuthFacts } from './organization-auth-facts.ts';
 import { readApiKeyFacts } from './api-key-facts.ts';
+import { readMembershipFacts } from './membership-facts.ts';
 
 export interface AccountsConsumerDeps {
   kafka: KafkaClient;
@@ -37,6 +38,7 @@ async function readFacts(c: PoolClient, need: FactsNeeded): Promise<AccountFacts
   if (need.identity) facts.identity = await readIdentityFacts(c, need.identity);
   if (need.organizationAuth) facts.organizationAuth = await readOrganizationAuthFacts(c, need.organizationAuth);
   if (need.apiKey) facts.apiKey = await readApiKeyFacts(c, need.apiKey);
+  if (need.membership) facts.membership = await readMembershipFacts(c, need.membership);
   return facts;
 }
 

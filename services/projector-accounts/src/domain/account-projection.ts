@@ -11,6 +11,7 @@ import {
   organizationAuthFactsNeeded, projectOrganizationAuthEvent, type OrganizationAuthEvent, type OrganizationAuthFacts, type OrganizationAuthFactsNeeded,
 } from './organization-auth-projection.ts';
 import { apiKeyFactsNeeded, projectApiKeyEvent, type ApiKeyEvent, type ApiKeyFacts, type ApiKeyFactsNeeded } from './api-key-projection.ts';
+import { membershipFactsNeeded, projectMembershipEvent, type MembershipEvent, type MembershipFacts, type MembershipFactsNeeded } from './membership-projection.ts';
 import { identityFactsNeeded, projectIdentityEvent, type IdentityEvent, type IdentityFacts, type IdentityFactsNeeded } from './identity-projection.ts';
 
 export type { Projection, SqlStatement };
@@ -31,6 +32,8 @@ export interface AccountFacts {
   organizationAuth?: OrganizationAuthFacts;
   /** Read only for API key events. */
   apiKey?: ApiKeyFacts;
+  /** Read only for membership events. */
+  membership?: MembershipFacts;
 }
 
 export interface FactsNeeded {
@@ -42,6 +45,7 @@ export interface FactsNeeded {
   identity?: IdentityFactsNeeded;
   organizationAuth?: OrganizationAuthFactsNeeded;
   apiKey?: ApiKeyFactsNeeded;
+  membership?: MembershipFactsNeeded;
 }
 
 export function factsNeeded(e: DecodedEvent): FactsNeeded {
@@ -71,6 +75,9 @@ export function factsNeeded(e: DecodedEvent): FactsNeeded {
     case 'accounts.api_key.created':
     case 'accounts.api_key.revoked':
       return { apiKey: apiKeyFactsNeeded(e as ApiKeyEvent) };
+    case 'accounts.membership.set':
+    case 'accounts.membership.removed':
+      return { membership: membershipFactsNeeded(e as MembershipEvent) };
     default:
       return {};
   }
@@ -137,6 +144,10 @@ export function projectAccountEvent(e: DecodedEvent, facts: AccountFacts): Proje
     case 'accounts.api_key.revoked':
       if (!facts.apiKey) return { status: 'rejected', reason: `the API key facts of ${e.type} were not read` };
       return projectApiKeyEvent(e as ApiKeyEvent, facts.apiKey);
+    case 'accounts.membership.set':
+    case 'accounts.membership.removed':
+      if (!facts.membership) return { status: 'rejected', reason: `the membership facts of ${e.type} were not read` };
+      return projectMembershipEvent(e as MembershipEvent, facts.membership);
     case 'tracing.spans.upserted':
     case 'tracing.trace.replaced':
     case 'tracing.trace.deleted':

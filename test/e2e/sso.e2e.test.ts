@@ -249,6 +249,9 @@ describe('roles', () => {
     expect((await call('POST', '/organizations/domains/', cookie, { domain: `${letters(8)}.example.org` })).status).toBe(403);
     expect((await setRole('admin')).status).toBe(200);
     expect((await call('POST', '/organizations/domains/', cookie, { domain: `${letters(8)}.example.org` })).status).toBe(200);
+    // Organization settings stay the owner's.
+    expect(await call('PATCH', `/organizations/${acme.organizationId}`, cookie, { name: 'Taken over' })).toMatchObject({ status: 403, body: { detail: 'You do not have access to perform this action. Please contact your organization admin.' } });
+    expect((await call('GET', `/organizations/${acme.organizationId}`, cookie)).body.name).toBe(`Org ${acme.slug}`);
     // The owner's role is not for changing, unknown users and roles are refused.
     expect((await call('POST', '/admin/simple/accounts/organizations/memberships/', admin, { organization_id: acme.organizationId, user: { id: acme.userId }, role: 'viewer' })).status).toBe(409);
     expect((await call('POST', '/admin/simple/accounts/organizations/memberships/', admin, { organization_id: acme.organizationId, user: { email: 'nobody@nowhere.example' }, role: 'viewer' })).status).toBe(404);

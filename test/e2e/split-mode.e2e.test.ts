@@ -23,7 +23,7 @@ beforeAll(async () => {
   command = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../services/command/src/main.ts')], {
     env: {
       ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: t.kafkaBrokers, KAFKA_TOPIC_PREFIX: t.topicPrefix,
-      KAFKA_SPANS_PARTITIONS: '3', KAFKA_ACCOUNTS_PARTITIONS: '2', DATABASE_URL: t.databaseUrl, ADMIN_TOKEN: t.adminToken, ...t.secrets,
+      KAFKA_SPANS_PARTITIONS: '3', KAFKA_ACCOUNTS_PARTITIONS: '1', DATABASE_URL: t.databaseUrl, ADMIN_TOKEN: t.adminToken, ...t.secrets,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -28,7 +28,9 @@ export const envFragments = {
     KAFKA_CLIENT_ID: z.string().default('llm-backend'),
     KAFKA_TOPIC_PREFIX: z.string().default(''),
     KAFKA_SPANS_PARTITIONS: positiveInt.default(6),
-    KAFKA_ACCOUNTS_PARTITIONS: positiveInt.default(3),
+    // One partition: account rules that span aggregates (a key needs its project, a role its user)
+    // are decided in the topic's total order, which a replay reproduces only with one partition.
+    KAFKA_ACCOUNTS_PARTITIONS: positiveInt.max(1, 'the accounts topic has one partition: account rules spanning aggregates are decided in its total order (README, Decisions)').default(1),
     KAFKA_SPANS_RETENTION_MS: z.coerce.number().int().default(7 * 24 * 3600 * 1000),
     KAFKA_DLQ_RETENTION_MS: z.coerce.number().int().default(14 * 24 * 3600 * 1000),
     KAFKA_CLIENT: z.enum(['kafkajs', 'platformatic']).default('platformatic'),

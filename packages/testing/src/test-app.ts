@@ -40,7 +40,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     KAFKA_BROKERS: inject('kafkaBrokers'),
     KAFKA_TOPIC_PREFIX: `t${id}.`,
     KAFKA_SPANS_PARTITIONS: '3',
-    KAFKA_ACCOUNTS_PARTITIONS: '2',
+    KAFKA_ACCOUNTS_PARTITIONS: '1',
     DATABASE_URL: serverUrl.replace(/\/[^/]*$/, `/t_${id}`),
     CLICKHOUSE_DATA_DIR: path.join(inject('runDir'), `ch-${id}`),
     ADMIN_TOKEN: adminToken,

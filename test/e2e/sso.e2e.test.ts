@@ -22,6 +22,11 @@ const domain = `${letters(8)}.example.org`;
 const employee = { sub: `emp-${letters(6)}`, password: letters(16), email: `kim@${domain}`, email_verified: true, name: 'Kim Employee' };
 const outsider = { sub: `out-${letters(6)}`, password: letters(16), email: `lee@${letters(6)}.example.net`, email_verified: true, name: 'Lee Outsider' };
 const unverified = { sub: `unv-${letters(6)}`, password: letters(16), email: `pat@${letters(6)}.example.net`, email_verified: false };
+const otherDomain = `${letters(8)}.example.org`;
+// Accounts a provider should not be able to vouch for: another organization's verified domain, and
+// an existing user outside this organization's domains.
+const squatter = { sub: `sq-${letters(6)}`, password: letters(16), email: `boss@${otherDomain}`, email_verified: true };
+const impostor = { sub: `imp-${letters(6)}`, password: letters(16), email: '', email_verified: true };
 
 async function createOrg(): Promise<Org> {
   const email = `${letters(10)}@owner.example.com`;
@@ -61,7 +66,11 @@ beforeAll(async () => {
   t = await startTestApp({ DNS_SERVERS: `127.0.0.1:${dns.port}`, OUTBOUND_ALLOW_HOSTS: '127.0.0.1', OUTBOUND_ALLOW_INSECURE_HTTP: 'true', AUTH_EMAIL_METHOD: 'password' });
   [acme, other] = await Promise.all([createOrg(), createOrg()]);
   const slug = `okta-${letters(6)}`;
-  idp = await startTestOidcProvider({ redirectUris: [`${t.baseUrl}/auth/sso/callback/${acme.slug}/${slug}`], accounts: [employee, outsider, unverified] });
+  impostor.email = other.email;
+  idp = await startTestOidcProvider({ redirectUris: [`${t.baseUrl}/auth/sso/callback/${acme.slug}/${slug}`], accounts: [employee, outsider, unverified, squatter, impostor] });
+  const theirs = await call('POST', '/organizations/domains/', other.auth, { domain: otherDomain });
+  dns.publish(theirs.body.dns.name, [theirs.body.dns.value]);
+  expect((await call('POST', '/organizations/domains/verify', other.auth, { domain_id: theirs.body.id })).status).toBe(200);
   // The organization owns the domain (verified through DNS) and lets its people in by SSO.
   const claimed = await call('POST', '/organizations/domains/', acme.auth, { domain });
   dns.publish(claimed.body.dns.name, [claimed.body.dns.value]);
@@ -112,6 +121,18 @@ describe('SSO sign-in', () => {
     expect(landed.response.status).toBe(400);
     expect(JSON.parse(landed.body).detail).toMatch(/not verified this e-mail/);
     expect((await call('POST', '/auth/discover', {}, { email: unverified.email })).body.exists).toBe(false);
+  });
+
+  it("when the provider vouches for another organization's domain or an existing outside account, then it is refused", async () => {
+    for (const account of [squatter, impostor]) {
+      const browser = createTestBrowser();
+      const started = await browser.follow(`${t.baseUrl}/auth/sso/start/${acme.slug}/${provider.slug}`, { stopAt: (u) => u.origin === idp.issuer });
+      const back = await idp.signIn(started.url, { login: account.sub, password: account.password });
+      const landed = await browser.follow(back, { stopAt: (u) => u.pathname === '/' });
+      expect(landed.response.status).toBe(403);
+      expect(JSON.parse(landed.body).detail).toMatch(/^This identity provider cannot sign in users of /);
+    }
+    expect((await call('POST', '/auth/discover', {}, { email: squatter.email })).body.exists).toBe(false);
   });
 
   it('when the callback state is forged, the state cookie is missing, or a code is replayed, then the sign-in is refused', async () => {
@@ -171,7 +192,8 @@ describe('sessions', () => {
     const cookie = cookieOf(browser);
     expect((await call('GET', '/auth/session', cookie)).status).toBe(200);
     const [name, value] = cookie.Cookie.split(';').map((c) => c.trim()).find((c) => c.includes('llm_session='))!.split('=') as [string, string];
-    const flipped = `${value.slice(0, -2)}${value.endsWith('A') ? 'B' : 'A'}${value.slice(-1)}`;
+    const at = value.length - 2;
+    const flipped = `${value.slice(0, at)}${value[at] === 'A' ? 'B' : 'A'}${value.slice(at + 1)}`;
     expect((await call('GET', '/auth/session', { Cookie: `${name}=${flipped}` })).status).toBe(401);
     expect((await call('GET', '/auth/session', {})).body).toEqual({ detail: 'Unauthorized' });
     const out = await call('POST', '/auth/signout', cookie);

@@ -50,9 +50,3 @@ export async function userByIdentity(pool: Pool, method: string, subject: string
   );
   return r.rows[0];
 }
-
-/** Whether the organization has this (lower-case) domain verified. */
-export async function hasVerifiedDomain(pool: Pool, organizationId: string, domain: string): Promise<boolean> {
-  const r = await pool.query('SELECT 1 FROM organization_domains WHERE organization_id::text = $1 AND domain = $2 AND is_verified', [organizationId, domain]);
-  return (r.rowCount ?? 0) > 0;
-}

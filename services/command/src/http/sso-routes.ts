@@ -10,15 +10,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { ssoCallbackPath, ssoPath, ssoStartQuery } from '@llm/contracts';
-import { conflict, invalid, notFound, unavailable, type AppError } from '@llm/errors';
+import { AppError, conflict, invalid, notFound, unavailable } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import { finishSignIn, startSignIn, type FetchLike, type SecretValue, type VerifiedClaims } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { MAX_SESSION_IDENTITIES, isIdentity, mergeIdentities, ssoIdentity, type SessionCodec, type SsoStateCodec } from '@llm/web-session';
 import { userKey, type AccountAppender } from '../adapters/account-appender.ts';
-import { findSsoTarget, hasVerifiedDomain, userByIdentity, type SsoTarget } from '../adapters/sso-store.ts';
+import { findSsoTarget, userByIdentity, type SsoTarget } from '../adapters/sso-store.ts';
 import { findUserByEmail, waitForEvent } from '../adapters/accounts-store.ts';
-import { userIdentities } from '@llm/auth';
+import { domainOwner, userIdentities } from '@llm/auth';
 
 export interface SsoDeps {
   pool: Pool;
@@ -64,10 +64,21 @@ export function ssoRoutes(deps: SsoDeps): Handlers {
     if (!claims.email) throw invalid('sso_email_missing', 'The identity provider did not share an e-mail address.');
     if (!claims.email_verified) throw invalid('sso_email_unverified', 'The identity provider has not verified this e-mail address.');
     const domain = claims.email.slice(claims.email.lastIndexOf('@') + 1).toLowerCase();
-    const autoJoin = t.organization.flags.auto_join === true && await hasVerifiedDomain(deps.pool, t.organization.id, domain);
+    // An organization's identity provider vouches for its own people only: it may bring in an
+    // existing account, or a new one, only for an e-mail domain that no other organization has
+    // verified, and an existing account only when this organization verified the domain. Otherwise
+    // any organization could configure a provider that "verifies" someone else's address.
+    const owner = await domainOwner(deps.pool, domain);
+    const ownDomain = owner === t.organization.id;
+    const autoJoin = t.organization.flags.auto_join === true && ownDomain;
     for (let attempt = 0; ; attempt++) {
       // The provider's subject decides first: it stays with the user it was linked to.
-      const known = (await userByIdentity(deps.pool, method, claims.sub)) ?? (await findUserByEmail(deps.pool, claims.email));
+      const linked = await userByIdentity(deps.pool, method, claims.sub);
+      const byEmail = linked ? undefined : await findUserByEmail(deps.pool, claims.email);
+      if (!linked && ((owner !== undefined && !ownDomain) || (byEmail && !ownDomain))) {
+        throw new AppError({ code: 'sso_domain_not_owned', kind: 'forbidden', message: `This identity provider cannot sign in users of ${domain}.` });
+      }
+      const known = linked ?? byEmail;
       const user = known ?? { id: randomUUID(), email: claims.email };
       const eventId = await deps.appender.append('accounts.identity.signed_in', userKey(user.email), {
         user_id: user.id, email: user.email, name: claims.name ?? '', create_user: known === undefined, method, subject: claims.sub,

@@ -39,7 +39,15 @@ export async function connectKafka(c: KafkaConfig, log: Logger): Promise<{ kafka
   }, c.KAFKA_CLIENT ?? 'kafkajs');
   const topics = topicsFromConfig(c);
   const admin = await raw.admin();
-  try { await admin.ensureTopics(topics.all); } finally { await admin.close(); }
+  try {
+    await admin.ensureTopics(topics.all);
+    // Topics made before the one-partition rule keep their partitions; say what that costs.
+    const accountsPartitions = (await admin.endOffsets(topics.accounts)).size;
+    if (accountsPartitions > 1) {
+      log.warn({ topic: topics.accounts, partitions: accountsPartitions },
+        'the accounts topic has more than one partition: a rebuild of the accounts read model may decide cross-aggregate rules differently (README, Decisions)');
+    }
+  } finally { await admin.close(); }
   if (!c.SCHEMA_REGISTRY_URL) return { kafka: raw, topics };
   const eventTopics = [topics.spans, topics.accounts];
   const framing = await createRegistryFraming(c.SCHEMA_REGISTRY_URL, { topics: eventTopics });

@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'unprocessable'
   | 'too_large'
   | 'unsupported_media_type'
   | 'rate_limited'

@@ -11,6 +11,7 @@ const STATUS: Record<ErrorKind, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  unprocessable: 422,
   too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -31,6 +32,11 @@ export function errorHandler() {
     }
     if (err instanceof RequestValidationError) {
       res.status(422).json({ detail: err.issues });
+      return;
+    }
+    if (err instanceof AppError && err.kind === 'unprocessable') {
+      // The spec's 422 shape: the body was well-formed but its content cannot be accepted.
+      res.status(422).json({ detail: [{ loc: ['body'], msg: err.message, type: err.code }] });
       return;
     }
     if (err instanceof AppError) {

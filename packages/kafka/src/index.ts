@@ -5,3 +5,5 @@ export type {
   Producer,
 } from './ports.ts';
 export { sendToDlq } from './dead-letter.ts';
+export { applyWithPolicy } from './apply-with-policy.ts';
+export type { ApplyPolicy } from './apply-with-policy.ts';

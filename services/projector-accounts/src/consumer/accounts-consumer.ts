@@ -1,11 +1,15 @@
 // Consumes the accounts topic into Postgres. Each batch is one transaction that also stores the
 // consumed positions, so re-delivery after a crash is harmless; events already in `events` are
-// skipped. Undecodable records and records that fail to apply go to the dead-letter topic.
-import { decodeEvent, type Topics } from '@llm/events';
-import { sendToDlq, type IncomingBatch, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
+// skipped. Failures follow the shared consumer policy (@llm/kafka applyWithPolicy with the Postgres
+// classifier): Postgres away or busy → the batch waits and is retried, never skipped; an event the
+// store refuses (NUL text, a value out of range) → recorded as rejected with code `unstorable`
+// (the waiting command answers 422) and dead-lettered; undecodable records → dead-lettered.
+import { decodeEvent, type DecodedEvent, type Topics } from '@llm/events';
+import { applyWithPolicy, sendToDlq, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
-import { withTransaction, type Pool, type PoolClient } from '@llm/postgres';
-import { backoffMs, sleep } from '@llm/errors';
+import { classifyPostgresError, withTransaction, type Pool, type PoolClient } from '@llm/postgres';
+import { failureReason } from '@llm/errors';
+import { counter } from '@llm/metrics';
 import { factsNeeded, projectAccountEvent, type AccountFacts, type FactsNeeded } from '../domain/account-projection.ts';
 import { readSavedQueryFacts } from './saved-query-facts.ts';
 import { readDomainFacts } from './domain-facts.ts';
@@ -13,6 +17,11 @@ import { readIdentityFacts } from './identity-facts.ts';
 import { readOrganizationAuthFacts } from './organization-auth-facts.ts';
 import { readApiKeyFacts } from './api-key-facts.ts';
 import { readMembershipFacts } from './membership-facts.ts';
+import { storableJson, storableText } from './storable.ts';
+
+const rejected = counter('projector_accounts_events_rejected_total', 'Accounts events recorded as rejected (a rule refused them, or the store could not hold their data).');
+const deadLettered = counter('projector_accounts_records_dead_lettered_total', 'Accounts-topic records sent to the dead-letter topic (undecodable or unstorable).');
+const retried = counter('projector_accounts_batch_retries_total', 'Accounts batches retried after a transient failure (Postgres away or busy).');
 
 export interface AccountsConsumerDeps {
   kafka: KafkaClient;
@@ -59,68 +68,95 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
   });
 
   async function applyBatch(batch: IncomingBatch): Promise<void> {
-    const dead: Array<{ offset: bigint; error: string }> = [];
     await withTransaction(pool, async (c) => {
+      const setAside: Array<{ rec: IncomingRecord; error: string }> = [];
       for (const rec of batch.records) {
         const decoded = rec.value ? decodeEvent(rec.value) : { ok: false as const, error: 'empty record value' };
-        if (!decoded.ok) { dead.push({ offset: rec.offset, error: decoded.error }); continue; }
+        if (!decoded.ok) { setAside.push({ rec, error: decoded.error }); continue; }
         const e = decoded.value;
-        if (!UUID.test(e.eventId)) { dead.push({ offset: rec.offset, error: `event id '${e.eventId}' is not a UUID` }); continue; }
+        if (!UUID.test(e.eventId)) { setAside.push({ rec, error: `event id '${storableText(e.eventId)}' is not a UUID` }); continue; }
         const seen = await c.query('SELECT 1 FROM events WHERE event_id = $1', [e.eventId]);
         if (seen.rowCount) continue;
-        const facts = await readFacts(c, factsNeeded(e));
-        const projection = projectAccountEvent(e, facts);
-        let status: 'applied' | 'rejected' = projection.status;
-        let rejection = projection.status === 'rejected' ? projection.reason : null;
-        if (projection.status === 'applied') {
-          await c.query('SAVEPOINT ev');
-          try {
-            for (const st of projection.statements) await c.query(st.text, st.values);
-            await c.query('RELEASE SAVEPOINT ev');
-          } catch (err) {
-            await c.query('ROLLBACK TO SAVEPOINT ev');
-            status = 'rejected';
-            rejection = `could not apply: ${(err as Error).message}`;
-            dead.push({ offset: rec.offset, error: rejection });
-          }
+        // Each event in its own savepoint: an event the store refuses is recorded as rejected and
+        // the batch goes on; a transient failure aborts the whole batch, which is retried.
+        await c.query('SAVEPOINT ev');
+        try {
+          const facts = await readFacts(c, factsNeeded(e));
+          const projection = projectAccountEvent(e, facts);
+          if (projection.status === 'applied') for (const st of projection.statements) await c.query(st.text, st.values);
+          await recordEvent(c, rec, e, projection.status === 'applied' ? { status: 'applied' } : { status: 'rejected', reason: projection.reason, code: null });
+          if (projection.status === 'rejected') rejected();
+          await c.query('RELEASE SAVEPOINT ev');
+        } catch (err) {
+          await c.query('ROLLBACK TO SAVEPOINT ev');
+          if (classifyPostgresError(err) === 'transient') throw err;
+          const reason = `could not apply: ${failureReason(err)}`;
+          await recordEvent(c, rec, e, { status: 'rejected', reason, code: 'unstorable' });
+          rejected();
+          setAside.push({ rec, error: reason });
         }
-        await c.query(
-          `INSERT INTO events (event_id, type, aggregate_id, project_id, organization_id, occurred_at, request_id, topic, partition, "offset", status, rejection, payload)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)`,
-          [e.eventId, e.type, e.aggregateId || rec.key || '', e.projectId, e.organizationId, new Date(e.timeUs / 1000).toISOString(), e.requestId,
-            rec.topic, rec.partition, rec.offset.toString(), status, rejection, JSON.stringify(redact(e.payload))],
-        );
       }
-      const next = batch.records[batch.records.length - 1]!.offset + 1n;
-      await c.query(
-        `INSERT INTO projector_offsets (consumer, topic, partition, next_offset) VALUES ($1,$2,$3,$4)
-         ON CONFLICT (consumer, topic, partition) DO UPDATE SET next_offset = GREATEST(projector_offsets.next_offset, EXCLUDED.next_offset)`,
-        [consumerName, batch.topic, batch.partition, next.toString()],
-      );
+      await storeOffset(c, batch.topic, batch.partition, batch.records[batch.records.length - 1]!.offset + 1n);
+      // Dead letters go out before the commit: a retry after a failed commit may send one twice,
+      // but none is lost.
+      for (const d of setAside) await deadLetter(d.rec, d.error);
     });
-    for (const d of dead) {
-      const rec = batch.records.find((r) => r.offset === d.offset)!;
-      await sendToDlq(deps.producer, topics.dlq(topics.accounts), rec, d.error);
-      log.error({ topic: rec.topic, partition: rec.partition, offset: rec.offset.toString(), error: d.error }, 'accounts record dead-lettered');
-    }
   }
 
+  async function recordEvent(c: PoolClient, rec: IncomingRecord, e: DecodedEvent, outcome: { status: 'applied' } | { status: 'rejected'; reason: string; code: string | null }): Promise<void> {
+    await c.query(
+      `INSERT INTO events (event_id, type, aggregate_id, project_id, organization_id, occurred_at, request_id, topic, partition, "offset", status, rejection, rejection_code, payload)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)`,
+      [e.eventId, storableText(e.type), storableText(e.aggregateId || rec.key || ''), storableText(e.projectId), storableText(e.organizationId),
+        occurredAt(e.timeUs), storableText(e.requestId), rec.topic, rec.partition, rec.offset.toString(), outcome.status,
+        outcome.status === 'rejected' ? storableText(outcome.reason) : null, outcome.status === 'rejected' ? outcome.code : null,
+        storableJson(redact(e.payload))],
+    );
+  }
+
+  async function storeOffset(c: PoolClient, topic: string, partition: number, next: bigint): Promise<void> {
+    await c.query(
+      `INSERT INTO projector_offsets (consumer, topic, partition, next_offset) VALUES ($1,$2,$3,$4)
+       ON CONFLICT (consumer, topic, partition) DO UPDATE SET next_offset = GREATEST(projector_offsets.next_offset, EXCLUDED.next_offset)`,
+      [consumerName, topic, partition, next.toString()],
+    );
+  }
+
+  async function deadLetter(rec: IncomingRecord, error: string): Promise<void> {
+    await sendToDlq(deps.producer, topics.dlq(topics.accounts), rec, error);
+    deadLettered();
+    log.error({ topic: rec.topic, partition: rec.partition, offset: rec.offset.toString(), error }, 'accounts record dead-lettered');
+  }
+
+  // The last resort of the shared policy: a record whose batch keeps failing deterministically even
+  // alone (e.g. its event row cannot be written at all) is dead-lettered and stepped over.
+  async function setAsideRecord(rec: IncomingRecord, reason: string): Promise<void> {
+    await withTransaction(pool, async (c) => {
+      await storeOffset(c, rec.topic, rec.partition, rec.offset + 1n);
+      await deadLetter(rec, `could not apply: ${reason}`);
+    });
+  }
+
+  let stopping = false;
   return {
     consumer,
     async start() {
-      await consumer.start(async (batch) => {
-        // Transient failures (Postgres restarting) are retried with capped backoff; the batch is
-        // never skipped.
-        for (let attempt = 0; ; attempt++) {
-          try { await applyBatch(batch); return; } catch (err) {
-            log.warn({ err, attempt, partition: batch.partition }, 'accounts batch failed; retrying');
-            await sleep(backoffMs(attempt, 200, 10_000));
-          }
-        }
-      });
+      stopping = false;
+      await consumer.start((batch) => applyWithPolicy(batch, {
+        apply: applyBatch,
+        classify: classifyPostgresError,
+        setAside: setAsideRecord,
+        stopping: () => stopping,
+        onRetry: (err, attempt) => { retried(); log.warn({ err, attempt, partition: batch.partition }, 'accounts batch failed; retrying'); },
+      }));
     },
-    stop: () => consumer.stop(),
+    async stop() { stopping = true; await consumer.stop(); },
   };
+}
+
+function occurredAt(timeUs: number): string {
+  const d = new Date(timeUs / 1000);
+  return Number.isNaN(d.getTime()) ? new Date(0).toISOString() : d.toISOString();
 }
 
 // The event log keeps payloads for queries, but never secret hashes or sealed secrets.

@@ -110,10 +110,15 @@ describe('OTLP bad input', () => {
     expect(gz.status).toBe(200);
   });
 
-  it('when credentials are missing, then 401; the liveness GET answers ready', async () => {
+  it('when credentials are missing, then the export is 401 but the liveness GET answers ready (auth: none in the spec)', async () => {
     const res = await fetch(`${t.baseUrl}/otlp/v1/traces`, { method: 'POST', headers: { 'Content-Type': 'application/x-protobuf' }, body: request([]) });
     expect(res.status).toBe(401);
-    const live = await fetch(`${t.baseUrl}/otlp/v1/traces`, { headers: acc.auth });
-    expect(await live.json()).toEqual({ status: 'ready' });
+    for (const path of ['/otlp/v1/traces', '/api/otlp/v1/traces']) {
+      const live = await fetch(`${t.baseUrl}${path}`);
+      expect(live.status).toBe(200);
+      expect(await live.json()).toEqual({ status: 'ready' });
+    }
+    const withKey = await fetch(`${t.baseUrl}/otlp/v1/traces`, { headers: acc.auth });
+    expect(await withKey.json()).toEqual({ status: 'ready' });
   });
 });

@@ -25,7 +25,8 @@ export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: R
     });
   };
   return {
-    'otlp.traces.status': [auth, (_req, res) => { res.json({ status: 'ready' }); }],
+    // The spec's liveness probe (auth: none): exporters and load balancers call it without credentials.
+    'otlp.traces.status': (_req, res) => { res.json({ status: 'ready' }); },
     'otlp.traces.export': [otlpAuth, async (req: Request, res: Response) => {
       const ctype = (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (ctype === 'application/json') {

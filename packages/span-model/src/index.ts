@@ -47,3 +47,4 @@ export {
   type TraceTreeNode,
   type OtelTracingTree,
 } from './trace-tree.ts';
+export { capJsonDepth, MAX_JSON_DEPTH, TOO_DEEP_MARKER } from './json-depth.ts';

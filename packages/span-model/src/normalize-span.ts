@@ -19,6 +19,7 @@ import {
 } from './span.ts';
 import { formatTimestamp, parseTimestampMicros } from './timestamps.ts';
 import { unflatten } from './unflatten.ts';
+import { capJsonDepth } from './json-depth.ts';
 
 export interface NormalizeOptions {
   /** The current time (ISO string or epoch number) for spans sent without any time; default the clock. */
@@ -83,7 +84,7 @@ export function normalizeSpan(raw: RawSpan, options: NormalizeOptions = {}): Nor
   if (rawAttributes !== undefined && rawAttributes !== null && !isJsonObject(rawAttributes)) {
     return failure('attributes: must be an object');
   }
-  const attributes = rawAttributes === undefined || rawAttributes === null ? {} : unflatten(rawAttributes);
+  const attributes = rawAttributes === undefined || rawAttributes === null ? {} : unflatten(capJsonDepth(rawAttributes));
   const draft = cleanAgDraft(getOwn(attributes, 'ag'));
 
   const events: SpanEvent[] = [];
@@ -102,7 +103,7 @@ export function normalizeSpan(raw: RawSpan, options: NormalizeOptions = {}): Nor
       const event: SpanEvent = { name: e.name, timestamp: formatTimestamp(at) };
       if (e.attributes !== undefined && e.attributes !== null) {
         if (!isJsonObject(e.attributes)) return failure(`events[${i}].attributes: must be an object`);
-        event.attributes = e.attributes;
+        event.attributes = capJsonDepth(e.attributes);
       }
       if (e.name === 'exception') exceptions++;
       events.push(event);
@@ -124,7 +125,7 @@ export function normalizeSpan(raw: RawSpan, options: NormalizeOptions = {}): Nor
       // A link without attributes is kept (the reference system drops the whole span).
       const a = l.attributes ?? {};
       if (!isJsonObject(a)) return failure(`links[${i}].attributes: must be an object`);
-      links.push({ trace_id: t.value, span_id: s.value, attributes: a });
+      links.push({ trace_id: t.value, span_id: s.value, attributes: capJsonDepth(a) });
     }
   }
 

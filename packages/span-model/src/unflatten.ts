@@ -6,6 +6,15 @@ type Container = JsonObject | JsonValue[];
 // Numeric segments create arrays, but a key like `x.99999999` must not allocate a huge array:
 // indexes above this are plain object keys.
 const MAX_INDEX_DIGITS = 4;
+// A key of thousands of dot-separated segments must not become thousands of nested objects (every
+// reader of the span recurses through them): past this many segments the rest stays one dotted key.
+export const MAX_PATH_SEGMENTS = 32;
+
+function pathOf(key: string): string[] {
+  const segments = key.split('.');
+  if (segments.length <= MAX_PATH_SEGMENTS) return segments;
+  return [...segments.slice(0, MAX_PATH_SEGMENTS - 1), segments.slice(MAX_PATH_SEGMENTS - 1).join('.')];
+}
 
 /**
  * Reference §1.2 step 1: dotted top-level keys become nested paths, numeric segments array
@@ -31,7 +40,7 @@ export function unflatten(attributes: JsonObject): JsonObject {
     const value = attributes[key];
     if (value === undefined) continue;
     if (key.indexOf('.') === -1) putLeaf(out, key, value, owned);
-    else place(out, key.split('.'), 0, value, owned);
+    else place(out, pathOf(key), 0, value, owned);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 // Stored row → the span returned by the API. Cumulative metrics live in their own columns (the
 // projector recomputes them as a trace's spans arrive) and are laid over the stored attributes.
-import type { JsonObject, JsonValue, Span, SpanKind, SpanType, StatusCode, TraceType } from '@llm/span-model';
+import { capJsonDepth, type JsonObject, type JsonValue, type Span, type SpanKind, type SpanType, type StatusCode, type TraceType } from '@llm/span-model';
 import type { StoredSpanRow } from '../adapters/span-reader.ts';
 
 /** ClickHouse 'YYYY-MM-DD hh:mm:ss.ffffff' → ISO with Z, fraction only when non-zero. */
@@ -13,9 +13,10 @@ export function isoOf(ch: string): string {
 
 const obj = (v: JsonValue | undefined): JsonObject | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? v : undefined);
 
-function parse<T>(s: string, fallback: T): T {
+// Rows stored before depth was capped at ingest must not break reads either (capJsonDepth).
+function parse<T extends JsonValue>(s: string, fallback: T): T {
   if (!s) return fallback;
-  try { return JSON.parse(s) as T; } catch { return fallback; }
+  try { return capJsonDepth(JSON.parse(s) as T); } catch { return fallback; }
 }
 
 export function spanView(r: StoredSpanRow): Span {

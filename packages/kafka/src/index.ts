@@ -7,3 +7,4 @@ export type {
 export { sendToDlq } from './dead-letter.ts';
 export { applyWithPolicy } from './apply-with-policy.ts';
 export type { ApplyPolicy } from './apply-with-policy.ts';
+export { RecordTooLargeError, isRecordRefusal } from './record-too-large.ts';

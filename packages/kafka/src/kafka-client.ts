@@ -4,6 +4,7 @@
 import type { KafkaClient, KafkaSettings } from './ports.ts';
 import { createKafkajsClient } from './kafkajs-client.ts';
 import { LingerProducer } from './linger-producer.ts';
+import { MAX_MESSAGE_BYTES } from '@llm/events';
 
 export type KafkaClientKind = 'kafkajs' | 'platformatic';
 
@@ -22,6 +23,9 @@ export async function createKafkaClient(settings: KafkaSettings, kind: KafkaClie
     ...base,
     producer: async () => new LingerProducer(await base.producer(), {
       lingerMs: settings.lingerMs ?? 5, maxBatchRecords: 5_000, maxBatchBytes: 4 * 1024 * 1024, maxInFlight,
+      // The topics' max.message.bytes bounds a whole record batch; one record keeps 64 KiB of room
+      // for batch and schema-registry framing.
+      maxRecordBytes: MAX_MESSAGE_BYTES - 64 * 1024,
     }),
   };
 }

@@ -1,38 +1,61 @@
 // Kafka's linger.ms, in front of any Producer: records sent by concurrent requests within a few
 // milliseconds travel in one produce call, which is what lets a small number of broker round trips
 // carry tens of thousands of spans per second. Each caller still resolves only when *its* records
-// were acknowledged (or rejects with the batch's error). Call order is kept: batches leave in order,
-// and with maxInFlight = 1 a batch waits for the previous one.
+// were acknowledged (or rejects with the error of a send that carried them). Call order is kept:
+// batches leave in order, and with maxInFlight = 1 a batch waits for the previous one.
+//
+// One caller's records never fail another's: a record above `maxRecordBytes` is refused before it
+// is queued (RecordTooLargeError), sends are cut at `maxBatchBytes`, and when the broker refuses a
+// shared send for its records (size, format) each caller's records are sent again on their own, so
+// only the caller whose records were refused sees the error.
 import type { OutgoingRecord, Producer } from './ports.ts';
+import { RecordTooLargeError, isRecordRefusal } from './record-too-large.ts';
 
 export interface LingerOptions {
   lingerMs: number;
   maxBatchRecords: number;
   maxBatchBytes: number;
   maxInFlight: number;
+  /** Largest single record (key + value) accepted; the topic's max.message.bytes less framing. */
+  maxRecordBytes?: number;
 }
 
-interface Pending {
+interface Waiter {
   records: OutgoingRecord[];
-  bytes: number;
-  waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>;
+  /** Sends still carrying some of this caller's records. */
+  open: number;
+  failed: boolean;
+  resolve: () => void;
+  reject: (e: unknown) => void;
 }
+
+interface Pending { records: OutgoingRecord[]; bytes: number; waiters: Waiter[] }
+interface Send { topic: string; records: OutgoingRecord[]; waiters: Waiter[] }
+
+const sizeOf = (r: OutgoingRecord): number => r.value.length + Buffer.byteLength(r.key);
 
 export class LingerProducer implements Producer {
   private readonly pending = new Map<string, Pending>();
   private timer: NodeJS.Timeout | undefined;
   private inFlight = 0;
-  private readonly ready: Array<{ topic: string; batch: Pending }> = [];
+  private readonly ready: Send[] = [];
 
   constructor(private readonly inner: Producer, private readonly opts: LingerOptions) {}
 
   send(topic: string, records: OutgoingRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
+    const limit = this.opts.maxRecordBytes;
+    if (limit !== undefined) {
+      for (const r of records) {
+        const n = sizeOf(r);
+        if (n > limit) return Promise.reject(new RecordTooLargeError(n, limit));
+      }
+    }
     return new Promise<void>((resolve, reject) => {
       let p = this.pending.get(topic);
       if (!p) this.pending.set(topic, (p = { records: [], bytes: 0, waiters: [] }));
-      for (const r of records) { p.records.push(r); p.bytes += r.value.length + r.key.length; }
-      p.waiters.push({ resolve, reject });
+      p.waiters.push({ records, open: 0, failed: false, resolve, reject });
+      for (const r of records) { p.records.push(r); p.bytes += sizeOf(r); }
       if (p.records.length >= this.opts.maxBatchRecords || p.bytes >= this.opts.maxBatchBytes) this.cut(topic);
       else if (!this.timer) this.timer = setTimeout(() => this.cutAll(), this.opts.lingerMs);
     });
@@ -43,22 +66,59 @@ export class LingerProducer implements Producer {
     for (const topic of [...this.pending.keys()]) this.cut(topic);
   }
 
+  /** Packs the topic's pending records, in order, into sends of at most maxBatchBytes each. */
   private cut(topic: string): void {
     const batch = this.pending.get(topic);
     if (!batch || batch.records.length === 0) return;
     this.pending.delete(topic);
-    this.ready.push({ topic, batch });
+    let cur: Send = { topic, records: [], waiters: [] };
+    let bytes = 0;
+    for (const w of batch.waiters) {
+      for (const r of w.records) {
+        const n = sizeOf(r);
+        if (cur.records.length && (bytes + n > this.opts.maxBatchBytes || cur.records.length >= this.opts.maxBatchRecords)) {
+          this.ready.push(cur);
+          cur = { topic, records: [], waiters: [] };
+          bytes = 0;
+        }
+        cur.records.push(r);
+        bytes += n;
+        if (cur.waiters[cur.waiters.length - 1] !== w) { cur.waiters.push(w); w.open++; }
+      }
+    }
+    this.ready.push(cur);
     this.pump();
   }
 
   private pump(): void {
     while (this.inFlight < this.opts.maxInFlight && this.ready.length) {
-      const { topic, batch } = this.ready.shift()!;
+      const s = this.ready.shift()!;
       this.inFlight++;
-      this.inner.send(topic, batch.records).then(
-        () => { for (const w of batch.waiters) w.resolve(); },
-        (err: unknown) => { for (const w of batch.waiters) w.reject(err); },
-      ).finally(() => { this.inFlight--; this.pump(); });
+      this.deliver(s).finally(() => { this.inFlight--; this.pump(); });
+    }
+  }
+
+  private async deliver(s: Send): Promise<void> {
+    try {
+      await this.inner.send(s.topic, s.records);
+      for (const w of s.waiters) settle(w);
+    } catch (err) {
+      if (s.waiters.length > 1 && isRecordRefusal(err)) {
+        // Isolate: each caller's share of this send on its own. A record the broker refused in the
+        // shared send may have been written for other partitions; sending again can only duplicate
+        // it, which every consumer here tolerates (span versions, event ids).
+        const own = new Set<OutgoingRecord>(s.records);
+        for (const w of s.waiters) {
+          try {
+            await this.inner.send(s.topic, w.records.filter((r) => own.has(r)));
+            settle(w);
+          } catch (e) {
+            fail(w, e);
+          }
+        }
+        return;
+      }
+      for (const w of s.waiters) fail(w, err);
     }
   }
 
@@ -68,4 +128,15 @@ export class LingerProducer implements Producer {
     while (this.inFlight > 0 || this.ready.length) await new Promise((r) => setTimeout(r, 5));
     await this.inner.close();
   }
+}
+
+function settle(w: Waiter): void {
+  if (w.failed) return;
+  if (--w.open === 0) w.resolve();
+}
+
+function fail(w: Waiter, err: unknown): void {
+  if (w.failed) return;
+  w.failed = true;
+  w.reject(err);
 }

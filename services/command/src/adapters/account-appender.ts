@@ -1,8 +1,8 @@
 // Appends accounts events (keyed by aggregate) and returns their event ids for read-your-writes.
 import { randomUUID } from 'node:crypto';
 import { encodeEvent, type EventPayloads, type EventType, type Topics } from '@llm/events';
-import type { Producer } from '@llm/kafka';
-import { unavailable } from '@llm/errors';
+import { RecordTooLargeError, type Producer } from '@llm/kafka';
+import { AppError, unavailable } from '@llm/errors';
 
 export type AccountsEventType = Extract<EventType, `accounts.${string}`>;
 
@@ -27,6 +27,9 @@ export class AccountAppender {
     try {
       await this.producer.send(this.topics.accounts, [{ key, value }]);
     } catch (err) {
+      if (err instanceof RecordTooLargeError) {
+        throw new AppError({ code: 'change_too_large', kind: 'too_large', message: `The change is too large to record: ${err.bytes} bytes, above the ${err.limit} byte limit.`, cause: err });
+      }
       throw unavailable('queue_unavailable', 'Failed to append the account event. Retry later.', err);
     }
     return eventId;

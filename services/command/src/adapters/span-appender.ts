@@ -1,8 +1,8 @@
 // Appends span events to the spans topic, one record per trace, keyed project + trace so a trace's
 // events stay ordered. Resolves only after Kafka acknowledged every record (acks=all).
 import { encodeEvent, spansKey, type SpanRecord, type Topics } from '@llm/events';
-import type { OutgoingRecord, Producer } from '@llm/kafka';
-import { unavailable } from '@llm/errors';
+import { RecordTooLargeError, type OutgoingRecord, type Producer } from '@llm/kafka';
+import { AppError, unavailable } from '@llm/errors';
 import { chunkSpans } from '../domain/chunk-spans.ts';
 import { counter } from '@llm/metrics';
 
@@ -61,6 +61,10 @@ export class SpanAppender {
     try {
       await this.producer.send(this.topics.spans, records);
     } catch (err) {
+      if (err instanceof RecordTooLargeError) {
+        // Refused before anything of this request was queued: the client must split or shrink.
+        throw new AppError({ code: 'span_too_large', kind: 'too_large', message: `A span is too large to queue: its record would be ${err.bytes} bytes, above the ${err.limit} byte limit.`, cause: err });
+      }
       throw unavailable('queue_unavailable', 'Failed to queue spans for processing. Retry later.', err);
     }
   }

@@ -72,6 +72,10 @@ export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: R
       try {
         await appender.appendEncoded(prepared.records.map((r) => ({ key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength) })), accepted);
       } catch (err) {
+        if (err instanceof AppError && err.kind === 'too_large') {
+          sendStatus(res, 413, RPC.INVALID_ARGUMENT, err.message);
+          return;
+        }
         req.log.error({ err }, 'queueing spans failed');
         res.setHeader('Retry-After', '1');
         sendStatus(res, 503, RPC.UNAVAILABLE, 'Failed to queue spans for processing. Retry later.');

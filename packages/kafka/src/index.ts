@@ -8,3 +8,5 @@ export { sendToDlq } from './dead-letter.ts';
 export { applyWithPolicy } from './apply-with-policy.ts';
 export type { ApplyPolicy } from './apply-with-policy.ts';
 export { RecordTooLargeError, isRecordRefusal } from './record-too-large.ts';
+export { redriveDeadLetters } from './redrive.ts';
+export type { RedriveOptions, RedriveResult } from './redrive.ts';

@@ -5,13 +5,17 @@
 //   3. window: for histograms, each bucket's value count and range next to every row, then the
 //      histogram layout (range, bin count, width, raw bin) per row;
 //   4. aggregate per bucket: counts, sums, exact percentiles, and compact maps — value → count for
-//      frequencies, bin → count for histograms — so that no per-row data leaves the database.
+//      frequencies, bin → count for histograms — so that no per-row data leaves the database;
+//   5. cap each frequency map at the `maxDistinct` most frequent values (count desc, value asc), with
+//      the number of distinct values beside it, so a high-cardinality path cannot fill the response
+//      (and this process) with millions of values; shape-analytics marks a cut metric `truncated`.
 // Column names of the result (read by shape-analytics.ts): `bucket`, then `s<i>_<field>` per spec.
 import type { SqlParams } from '@llm/span-filter';
 
 import type { Scope } from './analytics-scope.ts';
 import type { BucketPlan } from './bucket-plan.ts';
 import { binIndexSql, histogramLayoutSql, type HistogramColumns } from './histogram.ts';
+import { MAX_DISTINCT_VALUES } from './limits.ts';
 import { PERCENTILE_LEVELS_SQL } from './percentiles.ts';
 import type { PlannedSpec } from './planned-spec.ts';
 import { ParamBag, qualifiedTable } from './sql-params.ts';
@@ -31,13 +35,38 @@ export function bucketSql(plan: BucketPlan, bag: ParamBag): string {
 const countMapOf = (v: string): string => `sumMap(if(isNull(${v}), [], [assumeNotNull(${v})]), if(isNull(${v}), [], [toUInt64(1)]))`;
 
 /**
+ * A full value → count map (`<s>_fm`) cut to the `cap` most frequent values as `<s>_freq`, plus
+ * `<s>_distinct`. The keys of a sumMap are distinct, so both sorts order by the same total key and
+ * keep keys and counts aligned.
+ */
+function cappedFreq(s: string, cap: string): string[] {
+  const keys = `tupleElement(${s}_fm, 1)`;
+  const counts = `tupleElement(${s}_fm, 2)`;
+  const order = '(-toInt64(c), k)';
+  return [
+    `(arraySlice(arraySort((k, c) -> ${order}, ${keys}, ${counts}), 1, ${cap}), arraySlice(arraySort((c, k) -> ${order}, ${counts}, ${keys}), 1, ${cap})) AS ${s}_freq`,
+    `length(${keys}) AS ${s}_distinct`,
+  ];
+}
+
+export interface AnalyticsQueryOptions {
+  /** Most values one frequency map returns per bucket and spec (default MAX_DISTINCT_VALUES). */
+  maxDistinct?: number;
+}
+
+/**
  * The statement, or undefined when no spec computes anything (the response then has no buckets).
  * `table` is `db.spans`; `scope` comes from compileScope.
  */
-export function buildAnalyticsQuery(table: string, scope: Scope, plan: BucketPlan, specs: readonly PlannedSpec[]): Statement | undefined {
+export function buildAnalyticsQuery(
+  table: string, scope: Scope, plan: BucketPlan, specs: readonly PlannedSpec[], options: AnalyticsQueryOptions = {},
+): Statement | undefined {
   const active = specs.map((p, i) => ({ ...p, i })).filter((p) => p.type !== undefined);
   if (active.length === 0) return undefined;
   const bag = new ParamBag();
+  const maxDistinct = options.maxDistinct ?? MAX_DISTINCT_VALUES;
+  if (!Number.isInteger(maxDistinct) || maxDistinct < 1) throw new Error(`maxDistinct must be a positive integer (${maxDistinct})`);
+  const freqs: string[] = [];
   const raws: string[] = [`${bucketSql(plan, bag)} AS bucket`];
   const views: string[] = ['bucket'];
   const windows: string[] = [];
@@ -60,7 +89,8 @@ export function buildAnalyticsQuery(table: string, scope: Scope, plan: BucketPla
           `quantilesExactInclusive(${PERCENTILE_LEVELS_SQL})(${v}) AS ${s}_pcts`,
         );
         if (type === 'numeric/discrete') {
-          aggregates.push(`${countMapOf(v)} AS ${s}_freq`);
+          aggregates.push(`${countMapOf(v)} AS ${s}_fm`);
+          freqs.push(s);
           break;
         }
         // The histogram needs the bucket's value count and range before any value can be binned.
@@ -79,10 +109,12 @@ export function buildAnalyticsQuery(table: string, scope: Scope, plan: BucketPla
         aggregates.push(`countIf(${v} = 1) AS ${s}_true`, `countIf(${v} = 0) AS ${s}_false`);
         break;
       case 'categorical/single':
-        aggregates.push(`count(${v}) AS ${s}_count`, `${countMapOf(v)} AS ${s}_freq`);
+        aggregates.push(`count(${v}) AS ${s}_count`, `${countMapOf(v)} AS ${s}_fm`);
+        freqs.push(s);
         break;
       case 'categorical/multiple':
-        aggregates.push(`sum(length(${v})) AS ${s}_count`, `sumMap(${v}, arrayMap(e -> toUInt64(1), ${v})) AS ${s}_freq`);
+        aggregates.push(`sum(length(${v})) AS ${s}_count`, `sumMap(${v}, arrayMap(e -> toUInt64(1), ${v})) AS ${s}_fm`);
+        freqs.push(s);
         break;
       case 'string':
         aggregates.push(`count(${v}) AS ${s}_count`);
@@ -97,6 +129,13 @@ export function buildAnalyticsQuery(table: string, scope: Scope, plan: BucketPla
   const binned = windows.length === 0
     ? typed
     : `SELECT *, ${layouts.join(', ')} FROM (SELECT *, ${windows.join(', ')} FROM (${typed}) WINDOW w AS (PARTITION BY bucket))`;
-  const sql = `SELECT ${aggregates.join(', ')} FROM (${binned}) GROUP BY bucket ORDER BY bucket`;
+  const grouped = `SELECT ${aggregates.join(', ')} FROM (${binned}) GROUP BY bucket`;
+  let sql: string;
+  if (freqs.length === 0) sql = `${grouped} ORDER BY bucket`;
+  else {
+    const cap = bag.ref('max_distinct', 'UInt64', maxDistinct);
+    sql = `SELECT * EXCEPT (${freqs.map((s) => `${s}_fm`).join(', ')}), ${freqs.flatMap((s) => cappedFreq(s, cap)).join(', ')}
+      FROM (${grouped}) ORDER BY bucket`;
+  }
   return { sql, params: { ...scope.params, ...bag.params } };
 }

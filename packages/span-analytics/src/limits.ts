@@ -21,3 +21,9 @@ export const MAX_BINS = 1024;
 export const MAX_PATH_SEGMENTS = 32;
 /** Characters of one spec path. */
 export const MAX_PATH_LENGTH = 1024;
+/**
+ * Distinct values one frequency map (`freq`/`uniq` of discrete, categorical and multiple specs)
+ * returns per bucket: the most frequent ones; the metric is marked `truncated` with the rest summed
+ * in `other`. A high-cardinality path (ids, free text) would otherwise put every value in the answer.
+ */
+export const MAX_DISTINCT_VALUES = 1000;

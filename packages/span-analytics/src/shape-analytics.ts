@@ -2,7 +2,7 @@
 // out chronologically; a bucket appears only when some spec has a value in it, and its `metrics`
 // lists only the specs that have (as in the reference).
 import { bucketStartUs, type BucketPlan } from './bucket-plan.ts';
-import { binaryFrequencies, frequencies, type FreqEntry } from './frequencies.ts';
+import { binaryFrequencies, frequencies, type FreqEntry, type Truncation } from './frequencies.ts';
 import { histogramLayout, shapeHistogram, type HistogramBin } from './histogram.ts';
 import { isoUtc } from './iso-time.ts';
 import { percentileStats } from './percentiles.ts';
@@ -21,8 +21,10 @@ interface NumericSummary {
 }
 
 export type ContinuousMetric = { type: 'numeric/continuous' } & NumericSummary & { hist: HistogramBin[] };
-export type DiscreteMetric = { type: 'numeric/discrete' } & NumericSummary & { freq: Array<FreqEntry<number>>; uniq: number[] };
-export interface CategoricalMetric {
+/** `freq`/`uniq` hold at most MAX_DISTINCT_VALUES values per bucket; a cut one says `truncated: true`
+ * and sums the rest in `other` (densities stay over the full count). */
+export type DiscreteMetric = { type: 'numeric/discrete' } & NumericSummary & { freq: Array<FreqEntry<number>>; uniq: number[] } & Truncation;
+export interface CategoricalMetric extends Truncation {
   type: 'categorical/single' | 'categorical/multiple';
   count: number;
   freq: Array<FreqEntry<string>>;
@@ -81,15 +83,15 @@ function metricOf(p: PlannedSpec, i: number, row: Row): Metric | undefined {
     case 'numeric/discrete': {
       const s = numericSummary(col);
       if (s === undefined) return undefined;
-      const f = frequencies(countMap(col('freq'), 'freq').map(([v, c]) => [num(v, 'freq value'), c] as const));
-      return { type: p.type, ...s, freq: f.freq, uniq: f.uniq };
+      const f = frequencies(countMap(col('freq'), 'freq').map(([v, c]) => [num(v, 'freq value'), c] as const), cutOf(col, s.count));
+      return { type: p.type, ...s, ...f };
     }
     case 'categorical/single':
     case 'categorical/multiple': {
       const count = num(col('count'), 'count');
       if (count === 0) return undefined;
-      const f = frequencies(countMap(col('freq'), 'freq').map(([v, c]) => [String(v), c] as const));
-      return { type: p.type, count, freq: f.freq, uniq: f.uniq };
+      const f = frequencies(countMap(col('freq'), 'freq').map(([v, c]) => [String(v), c] as const), cutOf(col, count));
+      return { type: p.type, count, ...f };
     }
     case 'binary': {
       const t = num(col('true'), 'true');
@@ -114,6 +116,12 @@ function numericSummary(col: (field: string) => unknown): NumericSummary | undef
   const q = col('pcts');
   if (!Array.isArray(q)) throw new Error('analytics row: pcts is not an array');
   return { count, sum, mean: sum / count, min, max, range: max - min, ...percentileStats(q.map((x) => num(x, 'percentile'))) };
+}
+
+/** The map's size before the statement capped it (`s<i>_distinct`; absent in rows built without a cap). */
+function cutOf(col: (field: string) => unknown, total: number): { distinct: number; total: number } | undefined {
+  const d = col('distinct');
+  return d === undefined ? undefined : { distinct: num(d, 'distinct'), total };
 }
 
 /** A ClickHouse number as JSON gives it (64-bit integers may come quoted). */

@@ -34,7 +34,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const ch = await openClickhouse({ url: config.CLICKHOUSE_URL, dataDir: config.CLICKHOUSE_DATA_DIR, database: config.CLICKHOUSE_DATABASE });
 
   const accounts = createAccountsProjector({ kafka, producer, pool, topics, log });
-  const makeSpans = () => createSpansProjector({ kafka, producer, ch, topics, log, cacheSpans: config.PROJECTOR_TRACE_CACHE_SPANS });
+  const makeSpans = () => createSpansProjector({ kafka, producer, ch, topics, log, cacheSpans: config.PROJECTOR_TRACE_CACHE_SPANS, cacheBytes: config.PROJECTOR_TRACE_CACHE_BYTES });
   let spans = makeSpans();
   // Projectors migrate their stores before the HTTP side serves the first request.
   await Promise.all([accounts.start(), spans.start()]);
@@ -48,7 +48,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const command = createCommandSide({ apiKeys, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
     { side: 'command', handlers: command.handlers },
-    { side: 'query', handlers: queryHandlers({ apiKeys, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config) }) },
+    { side: 'query', handlers: queryHandlers({ apiKeys, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config) }) },
     { side: 'projector', handlers: replayRoutes({
       kafka, producer, ch, topics, log,
       pauseLive: () => spans.stop(),

@@ -17,7 +17,9 @@ export const allInOneConfig = envFragments.logging
     OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     OTLP_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
     JSON_MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+    PROJECTOR_TRACE_CACHE_BYTES: z.coerce.number().int().positive().default(256 * 1024 * 1024),
     PROJECTOR_TRACE_CACHE_SPANS: z.coerce.number().int().positive().default(100_000),
+    QUERY_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
     QUERY_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
   });
 export type AllInOneConfig = z.infer<typeof allInOneConfig>;

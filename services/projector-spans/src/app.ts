@@ -18,7 +18,9 @@ export interface SpansProjectorDeps {
   ch: Clickhouse;
   topics: Topics;
   log: Logger;
+  /** Bounds of the trace cache (consumer/trace-cache.ts). */
   cacheSpans?: number;
+  cacheBytes?: number;
 }
 
 export function createSpansProjector(deps: SpansProjectorDeps): { start(): Promise<void>; stop(): Promise<void>; consumer: SpansConsumer } {

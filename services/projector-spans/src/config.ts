@@ -6,5 +6,10 @@ export const spansProjectorConfig = envFragments.logging
   .extend(envFragments.kafka.shape)
   .extend(envFragments.clickhouse.shape)
   .extend(envFragments.admin.shape)
-  .extend({ PROJECTOR_TRACE_CACHE_SPANS: z.coerce.number().int().positive().default(100_000) });
+  .extend({
+    /** Approximate bytes of the rows the trace cache holds (default 256 MiB). */
+    PROJECTOR_TRACE_CACHE_BYTES: z.coerce.number().int().positive().default(256 * 1024 * 1024),
+    /** Spans the trace cache holds (a second bound; whichever is reached first evicts). */
+    PROJECTOR_TRACE_CACHE_SPANS: z.coerce.number().int().positive().default(100_000),
+  });
 export type SpansProjectorConfig = z.infer<typeof spansProjectorConfig>;

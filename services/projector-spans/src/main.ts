@@ -15,7 +15,7 @@ const log = createLogger({ name: 'projector-spans', level: config.LOG_LEVEL });
 const { kafka, topics } = await connectKafka(config, log);
 const producer = await kafka.producer();
 const ch = await openClickhouse({ url: config.CLICKHOUSE_URL, dataDir: config.CLICKHOUSE_DATA_DIR, database: config.CLICKHOUSE_DATABASE });
-const makeProjector = () => createSpansProjector({ kafka, producer, ch, topics, log, cacheSpans: config.PROJECTOR_TRACE_CACHE_SPANS });
+const makeProjector = () => createSpansProjector({ kafka, producer, ch, topics, log, cacheSpans: config.PROJECTOR_TRACE_CACHE_SPANS, cacheBytes: config.PROJECTOR_TRACE_CACHE_BYTES });
 let projector = makeProjector();
 await projector.start();
 const readiness = createReadiness();

@@ -30,6 +30,9 @@ export interface QueryDeps {
   pool: Pool;
   /** Longest a read-model query may run before the request answers 503 (default 15 s). */
   queryTimeoutMs?: number;
+  /** Approximate stored bytes one read may return (default 64 MiB): reads by id above it are 413,
+   * pages end early with a cursor. */
+  maxResultBytes?: number;
   /** Plan catalog (GET /access/plans, entitlement flags). */
   access: AccessCatalog;
   /** Session cookies (the secrets that verify them). */
@@ -43,8 +46,8 @@ export interface QueryDeps {
 export function queryHandlers(deps: QueryDeps): Handlers {
   const auth = deps.apiKeys ?? apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
   const rm = new ReadModel(deps.ch, deps.queryTimeoutMs);
-  const reader = new SpanReader(rm);
-  const searcher = new SpanSearcher(rm);
+  const reader = new SpanReader(rm, deps.maxResultBytes);
+  const searcher = new SpanSearcher(rm, deps.maxResultBytes);
   const savedQueries = new SavedQueryStore(deps.pool);
   const readSession = sessionReader({ codec: createSessionCodec(deps.session), pool: deps.pool });
   // Organization routes: an API key, or a browser session admitted by the organization's policy.

@@ -15,5 +15,7 @@ export const queryConfig = envFragments.logging
     JSON_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
     /** Longest a read-model query may run; beyond it the request answers 503 with Retry-After. */
     QUERY_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
+    /** Approximate stored bytes one read may return (reads by id refuse above it, pages are cut). */
+    QUERY_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
   });
 export type QueryConfig = z.infer<typeof queryConfig>;

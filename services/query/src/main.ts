@@ -22,7 +22,7 @@ readiness.checks.push(
   { name: 'postgres', check: async () => { await pool.query('SELECT 1'); } },
   { name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } },
 );
-const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [{ side: 'query', handlers: queryHandlers({ ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, access, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config) }) }]);
+const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [{ side: 'query', handlers: queryHandlers({ ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config) }) }]);
 const server = await listen(app, config.PORT, config.HOST);
 log.info({ port: server.port }, 'query service listening');
 onSignals(() => runShutdown([

@@ -30,6 +30,7 @@ export interface SpansConsumerDeps {
   groupId: string;
   tables: SpanTables;
   cacheSpans?: number;
+  cacheBytes?: number;
   /** Explicit start positions (replay catch-up); otherwise the group's committed offsets. */
   startOffsets?: (topic: string, partition: number) => Promise<bigint | undefined>;
   /** Called after each applied batch (replay progress, lag metrics). */
@@ -47,7 +48,7 @@ export interface SpansConsumer {
 export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
   const { ch, topics, log, tables } = deps;
   const writer = new BatchingWriter<SpanRow>({ insert: (rows) => insertSpanRows(ch, tables, rows), log });
-  const cache = new TraceCache(deps.cacheSpans ?? 100_000);
+  const cache = new TraceCache({ maxSpans: deps.cacheSpans, maxBytes: deps.cacheBytes });
   const consumer = deps.kafka.consumer({
     groupId: deps.groupId, topics: [topics.spans], fromBeginning: true, concurrency: 6,
     ...(deps.startOffsets ? { startOffsets: deps.startOffsets } : {}),

@@ -1,18 +1,46 @@
 // Reads spans by id, and session/user activity, from the ClickHouse read model. Every query is scoped
 // to one project; the span table is ordered by (project_id, start_time), so reads by trace id find
 // the traces' time ranges in the trace index first.
-import { locateTraces, timeRangesPredicate, SPAN_TABLE_COLUMNS, type SpanTableRow } from '@llm/span-table';
-import { invalid } from '@llm/errors';
+import { locateTraces, timeRangesPredicate, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, type SpanTableRow } from '@llm/span-table';
+import { AppError } from '@llm/errors';
 import type { ReadModel } from './read-model.ts';
 
 /** Most spans one read by id returns. */
 export const MAX_SPANS_BY_ID = 100_000;
+/** Default of the approximate stored bytes one read may return (`QUERY_MAX_RESULT_BYTES`). */
+export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024;
+
+const mib = (n: number): string => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+
+/** Above the span-count bound: 413, like the byte bound (the result, not the request, is too large). */
+export function tooManySpans(what: string): AppError {
+  return new AppError({
+    code: 'too_many_spans', kind: 'too_large',
+    message: `More than ${MAX_SPANS_BY_ID} spans match ${what}; page through them with POST /spans/query.`,
+    details: { max_spans: MAX_SPANS_BY_ID },
+  });
+}
+
+/** Above the byte bound: 413 naming the limit, before anything is fetched. */
+export function resultTooLarge(what: string, estimatedBytes: number, maxBytes: number): AppError {
+  return new AppError({
+    code: 'result_too_large', kind: 'too_large',
+    message: `The stored spans of ${what} take about ${mib(estimatedBytes)}, above the ${mib(maxBytes)} limit of one response `
+      + '(QUERY_MAX_RESULT_BYTES); page through them with POST /spans/query.',
+    details: { max_result_bytes: maxBytes, estimated_bytes: estimatedBytes },
+  });
+}
+
+/** Spans and approximate stored bytes of one trace (or of the span ids read without a trace). */
+export interface TraceSize { trace_id: string; spans: number; bytes: number }
+
+interface Selection { where: string; params: Record<string, unknown> }
 
 /** Reads return whole table rows (the shared contract of the span table). */
 export type StoredSpanRow = SpanTableRow;
 
 export class SpanReader {
-  constructor(private readonly rm: ReadModel) {}
+  constructor(private readonly rm: ReadModel, readonly maxResultBytes = DEFAULT_MAX_RESULT_BYTES) {}
 
   /**
    * Distinct `ag.session.id` / `ag.user.id` values of any span in the project, with their activity
@@ -39,23 +67,81 @@ export class SpanReader {
     { p: q.projectId, oldest: q.oldestUs, newest: q.newestUs, ct: q.after?.t, cid: q.after?.id });
   }
 
+  /**
+   * Every current span of the traces and/or span ids. Sized in ClickHouse first (count and the sum
+   * of the rows' estimated bytes), so that a read above MAX_SPANS_BY_ID or `maxResultBytes` is
+   * refused (413) before any row is fetched — never a silently cut answer, never a huge response.
+   */
   async byIds(projectId: string, traceIds: string[], spanIds: string[]): Promise<StoredSpanRow[]> {
+    const sel = await this.select(projectId, traceIds, spanIds);
+    if (!sel) return [];
+    const sizes = await this.sizesOf(sel);
+    const spans = sizes.reduce((n, t) => n + t.spans, 0);
+    const bytes = sizes.reduce((n, t) => n + t.bytes, 0);
+    const what = traceIds.length === 1 && spanIds.length === 0 ? `trace ${traceIds[0]}` : 'these ids';
+    if (spans > MAX_SPANS_BY_ID) throw tooManySpans(what);
+    if (bytes > this.maxResultBytes) throw resultTooLarge(what, bytes, this.maxResultBytes);
+    return spans === 0 ? [] : this.fetch(sel, what);
+  }
+
+  /**
+   * The spans of a page of whole traces (ids in page order), cut after the longest prefix of traces
+   * that stays within MAX_SPANS_BY_ID and `maxResultBytes`: `kept` traces are in `rows`, the caller
+   * returns a cursor after the last of them. A first trace above the bounds alone is refused (413).
+   */
+  async traceRows(projectId: string, traceIds: string[]): Promise<{ rows: StoredSpanRow[]; kept: number }> {
+    if (traceIds.length === 0) return { rows: [], kept: 0 };
+    const sel = await this.select(projectId, traceIds, []);
+    if (!sel) return { rows: [], kept: traceIds.length };
+    const size = new Map((await this.sizesOf(sel)).map((t) => [t.trace_id, t]));
+    let spans = 0;
+    let bytes = 0;
+    let kept = 0;
+    for (const id of traceIds) {
+      const t = size.get(id);
+      if (t) {
+        if (kept === 0 && t.spans > MAX_SPANS_BY_ID) throw tooManySpans(`trace ${id}`);
+        if (kept === 0 && t.bytes > this.maxResultBytes) throw resultTooLarge(`trace ${id}`, t.bytes, this.maxResultBytes);
+        if (spans + t.spans > MAX_SPANS_BY_ID || bytes + t.bytes > this.maxResultBytes) break;
+        spans += t.spans;
+        bytes += t.bytes;
+      }
+      kept++;
+    }
+    if (kept === traceIds.length) return { rows: spans === 0 ? [] : await this.fetch(sel, 'these traces'), kept };
+    // The located time ranges still cover the kept traces; only the id list narrows.
+    return { rows: spans === 0 ? [] : await this.fetch({ where: sel.where, params: { ...sel.params, t: traceIds.slice(0, kept) } }, 'these traces'), kept };
+  }
+
+  /** The WHERE clause of a read by ids; undefined when none of the traces is known. */
+  private async select(projectId: string, traceIds: string[], spanIds: string[]): Promise<Selection | undefined> {
     const where = ['project_id = {p:String}', 'is_deleted = 0'];
     let params: Record<string, unknown> = { p: projectId, t: traceIds, s: spanIds };
     if (traceIds.length) {
       const ranges = await this.rm.guard(() => locateTraces(this.rm.ch, this.rm.tables, projectId, traceIds));
-      if (ranges.length === 0) return [];
+      if (ranges.length === 0) return undefined;
       const time = timeRangesPredicate(ranges);
       where.push(time.sql, 'trace_id IN {t:Array(String)}');
       params = { ...params, ...time.params, t: ranges.map((r) => r.trace_id) };
     }
     if (spanIds.length) where.push('span_id IN {s:Array(String)}');
-    const rows = await this.rm.run<StoredSpanRow>(`SELECT ${SPAN_TABLE_COLUMNS} FROM ${this.rm.spans} FINAL WHERE ${where.join(' AND ')}
-                ORDER BY start_time, span_id LIMIT ${MAX_SPANS_BY_ID + 1}`, params);
-    // Never a silently cut answer: above the cap the caller must page with POST /spans/query.
-    if (rows.length > MAX_SPANS_BY_ID) {
-      throw invalid('too_many_spans', `More than ${MAX_SPANS_BY_ID} spans match these ids; page through them with POST /spans/query.`);
-    }
+    return { where: where.join(' AND '), params };
+  }
+
+  /** Count and estimated bytes per trace, computed in ClickHouse (`length` reads only sizes). */
+  private async sizesOf(sel: Selection): Promise<TraceSize[]> {
+    const rows = await this.rm.run<{ trace_id: string; n: string | number; b: string | number }>(
+      `SELECT trace_id, count() AS n, sum(${SPAN_ROW_BYTES_SQL}) AS b FROM ${this.rm.spans} FINAL WHERE ${sel.where} GROUP BY trace_id`,
+      sel.params,
+    );
+    return rows.map((r) => ({ trace_id: r.trace_id, spans: Number(r.n), bytes: Number(r.b) }));
+  }
+
+  private async fetch(sel: Selection, what: string): Promise<StoredSpanRow[]> {
+    const rows = await this.rm.run<StoredSpanRow>(`SELECT ${SPAN_TABLE_COLUMNS} FROM ${this.rm.spans} FINAL WHERE ${sel.where}
+                ORDER BY start_time, span_id LIMIT ${MAX_SPANS_BY_ID + 1}`, sel.params);
+    // Spans written between sizing and fetching can still cross the count bound: refuse then too.
+    if (rows.length > MAX_SPANS_BY_ID) throw tooManySpans(what);
     return rows;
   }
 }

@@ -8,9 +8,12 @@
 //  2. re-check only those candidates with FINAL (a few granules, found through the time range and
 //     the bloom filters), keeping the ones whose current version matches.
 // If too few survive, the scan continues after the last candidate with a larger step.
-import { SPAN_TABLE_COLUMNS, locateTraces, timeRangesPredicate, timeUs } from '@llm/span-table';
+// A span page is also bounded by bytes: the scan carries each candidate's estimated size (`length`
+// reads only a String's size subcolumn), only candidates within the page's remaining byte budget are
+// fetched, and a page cut by bytes ends early with a cursor (it always holds at least one span).
+import { SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, locateTraces, timeRangesPredicate, timeUs } from '@llm/span-table';
 import type { ReadModel } from './read-model.ts';
-import type { StoredSpanRow } from './span-reader.ts';
+import { DEFAULT_MAX_RESULT_BYTES, type StoredSpanRow } from './span-reader.ts';
 
 export interface SpanSearch {
   /** Compiled filter AND window (cursor included for span focus). */
@@ -31,6 +34,11 @@ export interface TraceSearch extends SpanSearch {
 
 export interface TraceHit { trace_id: string; trace_key: string }
 
+/** A page of spans: at most `limit` rows, and whether more follow (a full page, or one cut by bytes). */
+export interface SpanPage { rows: StoredSpanRow[]; more: boolean }
+
+interface SpanKey { t: string; trace_id: string; span_id: string; b: string | number }
+
 const FIRST_SCAN = 256;
 const GROWTH = 4;
 /** Largest scan step: candidate keys travel back as query parameters, so a round stays well inside
@@ -38,41 +46,66 @@ const GROWTH = 4;
 const MAX_SCAN = 4096;
 
 export class SpanSearcher {
-  constructor(private readonly rm: ReadModel) {}
+  constructor(private readonly rm: ReadModel, readonly maxResultBytes = DEFAULT_MAX_RESULT_BYTES) {}
 
-  /** Spans in window order, `limit + 1` of them when there are that many (the extra one tells that
-   * a next page exists). */
-  async spans(q: SpanSearch): Promise<StoredSpanRow[]> {
+  /** Spans in window order: a page of at most `limit`, cut earlier when the next span would take the
+   * page above `maxResultBytes` (estimated stored bytes). */
+  async spans(q: SpanSearch): Promise<SpanPage> {
     const want = q.limit + 1;
     const after = q.order === 'descending' ? '<' : '>';
     const out: StoredSpanRow[] = [];
+    let budget = this.maxResultBytes;
+    let cut = false;
     let scan = Math.min(Math.max(FIRST_SCAN, want * 2), MAX_SCAN);
-    let from: { t: string; trace_id: string; span_id: string } | undefined;
+    let from: SpanKey | undefined;
     for (;;) {
       const resume = from
         ? ` AND start_time ${after}= {s_t:DateTime64(6, 'UTC')} AND (start_time, trace_id, span_id) ${after} ({s_t:DateTime64(6, 'UTC')}, {s_trace:String}, {s_span:String})`
         : '';
-      const keys = await this.rm.run<{ t: string; trace_id: string; span_id: string }>(
-        `SELECT toString(start_time) AS t, trace_id, span_id FROM ${this.rm.spans}
+      const keys = await this.rm.run<SpanKey>(
+        `SELECT toString(start_time) AS t, trace_id, span_id, ${SPAN_ROW_BYTES_SQL} AS b FROM ${this.rm.spans}
          WHERE ${q.where} AND is_deleted = 0${resume} ORDER BY ${q.orderBy} LIMIT ${scan}`,
         { ...q.params, s_t: from?.t, s_trace: from?.trace_id, s_span: from?.span_id },
       );
-      if (keys.length > 0) out.push(...(await this.currentSpans(q, keys)));
-      if (out.length >= want || keys.length < scan) break;
+      // The candidates that fit the remaining budget; the first one always, while the page is empty.
+      let take = 0;
+      let sum = 0;
+      for (const k of keys) {
+        const b = Number(k.b);
+        if (sum + b > budget && (out.length > 0 || take > 0)) break;
+        sum += b;
+        take++;
+      }
+      const considered = take < keys.length ? keys.slice(0, take) : keys;
+      if (considered.length > 0) {
+        const size = new Map(considered.map((k) => [keyOf(k), Number(k.b)]));
+        for (const row of await this.currentSpans(q, considered)) {
+          out.push(row);
+          budget -= size.get(keyOf({ t: row.start_time, trace_id: row.trace_id, span_id: row.span_id })) ?? 0;
+        }
+      }
+      if (out.length >= want) break;
+      if (take < keys.length) {
+        if (out.length > 0) { cut = true; break; }
+        // Nothing considered survived the re-check: go on right after it, budget untouched.
+        from = considered[considered.length - 1];
+        continue;
+      }
+      if (keys.length < scan) break;
       from = keys[keys.length - 1];
       scan = Math.min(scan * GROWTH, MAX_SCAN);
     }
-    return out.slice(0, want);
+    return { rows: out.slice(0, q.limit), more: cut || out.length > q.limit };
   }
 
   /** The current versions of candidate spans that still match, in window order. */
-  private async currentSpans(q: SpanSearch, keys: Array<{ t: string; trace_id: string; span_id: string }>): Promise<StoredSpanRow[]> {
+  private async currentSpans(q: SpanSearch, keys: readonly SpanKey[]): Promise<StoredSpanRow[]> {
     let lo = keys[0]!.t;
     let hi = lo;
     for (const k of keys) { if (k.t < lo) lo = k.t; if (k.t > hi) hi = k.t; }
     // Keyed by the whole sort key: a span moved to another start time has a superseded row at its old
     // key, and that candidate must not stand for (or duplicate) the current row found elsewhere.
-    const wanted = new Set(keys.map((k) => `${k.t}|${k.trace_id}|${k.span_id}`));
+    const wanted = new Set(keys.map(keyOf));
     const rows = await this.rm.run<StoredSpanRow & { k_t: string }>(
       `SELECT ${SPAN_TABLE_COLUMNS}, toString(start_time) AS k_t FROM ${this.rm.spans} FINAL
        WHERE ${q.where} AND is_deleted = 0 AND start_time BETWEEN {v_lo:DateTime64(6, 'UTC')} AND {v_hi:DateTime64(6, 'UTC')}
@@ -81,7 +114,7 @@ export class SpanSearcher {
       { ...q.params, v_lo: lo, v_hi: hi, v_t: [...new Set(keys.map((k) => k.trace_id))], v_s: [...new Set(keys.map((k) => k.span_id))] },
     );
     return rows
-      .filter((r) => wanted.has(`${r.k_t}|${r.trace_id}|${r.span_id}`))
+      .filter((r) => wanted.has(keyOf({ t: r.k_t, trace_id: r.trace_id, span_id: r.span_id })))
       .map(({ k_t: _k, ...row }) => row);
   }
 
@@ -152,4 +185,9 @@ export class SpanSearcher {
     return this.rm.run(`SELECT trace_id, toString(${q.traceKey}) AS trace_key FROM ${this.rm.spans} FINAL
       WHERE ${q.where} AND is_deleted = 0 GROUP BY trace_id HAVING ${q.having} ORDER BY ${q.orderBy} LIMIT ${q.limit + 1}`, q.params);
   }
+}
+
+/** A span's whole sort key (as the scan returns it) as one string. */
+function keyOf(k: { t: string; trace_id: string; span_id: string }): string {
+  return `${k.t}|${k.trace_id}|${k.span_id}`;
 }

@@ -139,6 +139,9 @@ export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
         for (const t of r) for (const p of t.partitions) if (p.offset !== '-1') out.set(p.partition, BigInt(p.offset));
         return out;
       },
+      async setCommittedOffsets(groupId, topic, offsets) {
+        await a.setOffsets({ groupId, topic, partitions: [...offsets].map(([partition, offset]) => ({ partition, offset: offset.toString() })) });
+      },
       async deleteGroup(groupId) {
         await a.deleteGroups([groupId]).catch(() => undefined);
       },

@@ -66,6 +66,8 @@ export interface Admin {
   /** Log-start offset per partition (older records were removed by retention). */
   startOffsets(topic: string): Promise<Map<number, bigint>>;
   committedOffsets(groupId: string, topic: string): Promise<Map<number, bigint>>;
+  /** Stores a group's committed offsets (the group must have no active members), e.g. a CLI's progress. */
+  setCommittedOffsets(groupId: string, topic: string, offsets: Map<number, bigint>): Promise<void>;
   deleteGroup(groupId: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -3,8 +3,8 @@
 // partition order, hand the rows to the batching writer, and return only when ClickHouse accepted
 // them; the Kafka offsets are committed after that.
 import { decodeEvent, type DecodedEvent, type Topics } from '@llm/events';
-import { sendToDlq, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
-import type { Clickhouse } from '@llm/clickhouse';
+import { applyWithPolicy, sendToDlq, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
+import { classifyClickhouseError, type Clickhouse } from '@llm/clickhouse';
 import type { Logger } from '@llm/logging';
 import { applyTraceEvent, type TraceRows } from '../domain/trace-state.ts';
 import type { SpanRow } from '../domain/span-row.ts';
@@ -13,10 +13,10 @@ import { BatchingWriter } from '../adapters/batching-writer.ts';
 import { insertSpanRows } from '../adapters/span-table-writer.ts';
 import type { SpanTables } from '@llm/span-table';
 import { TraceCache } from './trace-cache.ts';
-import { backoffMs, sleep } from '@llm/errors';
 import { counter } from '@llm/metrics';
 
 const rowsWritten = counter('projector_span_rows_written_total', 'Span rows (including re-rolled ancestors and tombstones) written to ClickHouse.');
+const retried = counter('projector_span_batch_retries_total', 'Span batches retried after a transient failure (ClickHouse away, busy or out of capacity).');
 const deadLettered = counter('projector_span_records_dead_lettered_total', 'Spans-topic records sent to the dead-letter topic.');
 
 type TraceEvent = DecodedEvent<'tracing.spans.upserted'> | DecodedEvent<'tracing.trace.replaced'> | DecodedEvent<'tracing.trace.deleted'>;
@@ -47,7 +47,7 @@ export interface SpansConsumer {
 
 export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
   const { ch, topics, log, tables } = deps;
-  const writer = new BatchingWriter<SpanRow>({ insert: (rows) => insertSpanRows(ch, tables, rows), log });
+  const writer = new BatchingWriter<SpanRow>({ insert: (rows) => insertSpanRows(ch, tables, rows), classify: classifyClickhouseError, log });
   const cache = new TraceCache({ maxSpans: deps.cacheSpans, maxBytes: deps.cacheBytes });
   const consumer = deps.kafka.consumer({
     groupId: deps.groupId, topics: [topics.spans], fromBeginning: true, concurrency: 6,
@@ -132,41 +132,26 @@ export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
     if (last) nextOffset.set(batch.partition, last.offset + 1n);
   }
 
-  // ClickHouse being away is waited out, with capped backoff, batch by batch: nothing is skipped and
-  // nothing is committed until the batch is written. When ClickHouse answers but keeps refusing the
-  // batch, the records are applied one by one and the one it refuses goes to the dead-letter topic.
-  async function applyWithRetry(batch: IncomingBatch): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try { await apply(batch); return; } catch (err) {
-        if (stopping) throw err;
-        log.warn({ err, attempt, partition: batch.partition }, 'span batch failed; retrying');
-        if (attempt >= 2 && (await clickhouseAnswers())) { await applyOneByOne(batch); return; }
-        await sleep(backoffMs(attempt, 200, 10_000));
-      }
-    }
+  // The shared consumer policy (@llm/kafka applyWithPolicy) with the ClickHouse classifier:
+  // ClickHouse away or out of capacity (too many parts, memory, disk, timeouts) → the batch waits
+  // with capped backoff and is never skipped, however long it takes; ClickHouse refusing the data
+  // itself → the batch is split until the refused record is alone, and that record goes to the
+  // dead-letter topic. Nothing is committed until the batch is written.
+  function applyWithRetry(batch: IncomingBatch): Promise<void> {
+    return applyWithPolicy(batch, {
+      apply,
+      classify: classifyClickhouseError,
+      async setAside(rec, reason) {
+        await deadLetter(rec, `could not apply: ${reason}`);
+        const single: IncomingBatch = { ...batch, records: [rec] };
+        markConsumed(single);
+        deps.onApplied?.(single);
+      },
+      stopping: () => stopping,
+      onRetry: (err, attempt) => { retried(); log.warn({ err, attempt, partition: batch.partition }, 'span batch failed; retrying'); },
+    });
   }
 
-  async function applyOneByOne(batch: IncomingBatch): Promise<void> {
-    for (const rec of batch.records) {
-      const single: IncomingBatch = { ...batch, records: [rec] };
-      for (let attempt = 0; ; attempt++) {
-        try { await apply(single); break; } catch (err) {
-          if (stopping) throw err;
-          if (attempt >= 2 && (await clickhouseAnswers())) {
-            await deadLetter(rec, `could not apply: ${(err as Error).message}`);
-            markConsumed(single);
-            deps.onApplied?.(single);
-            break;
-          }
-          await sleep(backoffMs(attempt, 200, 10_000));
-        }
-      }
-    }
-  }
-
-  async function clickhouseAnswers(): Promise<boolean> {
-    try { await ch.client.query({ query: 'SELECT 1' }); return true; } catch { return false; }
-  }
   let stopping = false;
 
   return {

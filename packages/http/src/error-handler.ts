@@ -54,6 +54,11 @@ export function errorHandler() {
       res.status(503).json({ detail: 'A backing store is not available; retry shortly.' });
       return;
     }
+    if (isZlibError(err)) {
+      // body-parser hands on zlib's own error for a corrupt gzip/deflate body.
+      res.status(400).json({ detail: `Body is not valid ${req.header('content-encoding') ?? 'compressed'} data.` });
+      return;
+    }
     const bp = err as BodyParserError;
     if (bp && typeof bp === 'object' && typeof bp.type === 'string') {
       if (bp.type === 'entity.too.large') { res.status(413).json({ detail: 'Request body too large.' }); return; }
@@ -66,6 +71,11 @@ export function errorHandler() {
     req.log?.error({ err }, 'unhandled error');
     res.status(500).json({ detail: 'An internal error has occurred.' });
   };
+}
+
+function isZlibError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^Z_[A-Z_]+$/.test(code);
 }
 
 function asObject(d: unknown): Record<string, unknown> {

@@ -1,0 +1,155 @@
+// Issue 9 ("no 5xx from input"): hostile bodies, paths, headers and encodings against every route of
+// the route table, generated with fast-check, against the real stack. Every answer must be below 500
+// (400/401/403/404/405/413/415/422 with a message), and afterwards the stack must still take an
+// account write and a span ingest.
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES, type RouteId } from '@llm/contracts';
+import { createAccount, eventually, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+
+const hex = (n: number): string => randomBytes(n).toString('hex');
+let t: TestApp;
+let acc: TestAccount;
+
+beforeAll(async () => {
+  t = await startTestApp({ JSON_MAX_BODY_BYTES: String(1024 * 1024), OTLP_MAX_BATCH_BYTES: String(1024 * 1024) });
+  acc = await createAccount(t.baseUrl, t.adminToken);
+});
+afterAll(async () => { await t?.stop(); });
+
+const ROUTE_IDS = Object.keys(ROUTES) as RouteId[];
+
+interface Hostile {
+  body?: Buffer | string;
+  contentType?: string;
+  encoding?: string;
+  auth: 'key' | 'admin' | 'none' | 'garbage';
+  params: string[];
+  query?: string;
+}
+
+function deep(n: number, open = '[', close = ']', leaf = '1'): string {
+  return open.repeat(n) + leaf + close.repeat(n);
+}
+const longDottedKey = Array.from({ length: 5_000 }, (_, i) => `k${i}`).join('.');
+
+/** Hand-picked classics of each class the issue names, for every route. */
+const CLASSICS: Array<{ name: string; body?: Buffer | string; contentType?: string; encoding?: string }> = [
+  { name: 'deep array', body: deep(100_000) },
+  { name: 'deep object', body: deep(50_000, '{"a":', '}') },
+  { name: 'deep nesting inside spans', body: `{"spans":[{"trace_id":"${'a'.repeat(32)}","span_id":"${'b'.repeat(16)}","attributes":{"x":${deep(20_000)}}}]}` },
+  { name: 'thousands of key segments', body: JSON.stringify({ spans: [{ trace_id: 'c'.repeat(32), span_id: 'd'.repeat(16), attributes: { [longDottedKey]: 1 } }] }) },
+  { name: 'many keys', body: JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i]))) },
+  { name: 'huge numbers', body: '{"windowing":{"oldest":1e999999,"newest":-1e308,"limit":123456789012345678901234567890,"interval":1e300},"limit":1e400}' },
+  { name: 'huge interval', body: JSON.stringify({ windowing: { oldest: '0001-01-01T00:00:00Z', newest: '9999-12-31T23:59:59Z', interval: 1 }, specs: [{ type: 'numeric/continuous', path: 'attributes.ag.metrics.duration.cumulative' }] }) },
+  { name: 'long filter list', body: JSON.stringify({ filtering: { operator: 'and', conditions: Array.from({ length: 50_000 }, (_, i) => ({ field: 'attributes', key: `k${i}`, operator: 'is', value: i })) } }) },
+  { name: 'NUL and lone surrogates', body: '{"name":"a\\u0000b","query":{"name":"\\ud800","slug":"x\\u0000"},"spans":[{"trace_id":"\\udc00","span_id":"\\u0000"}]}' },
+  { name: 'invalid UTF-8', body: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]) },
+  { name: 'UTF-16 body', body: Buffer.from('\ufeff{"a":1}', 'utf16le'), contentType: 'application/json; charset=utf-16' },
+  { name: 'truncated JSON', body: '{"spans":[{"trace_id":"ab' },
+  { name: 'wrong content type', body: '<xml/>', contentType: 'application/xml' },
+  { name: 'form body', body: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded' },
+  { name: 'multipart', body: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--', contentType: 'multipart/form-data; boundary=x' },
+  { name: 'gzip bomb', body: gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20)), encoding: 'gzip' },
+  { name: 'corrupt gzip', body: Buffer.from([0x1f, 0x8b, 0x08, 0x00, 1, 2, 3]), encoding: 'gzip' },
+  { name: 'unknown encoding', body: '{}', encoding: 'br, zstd, x-custom' },
+  { name: 'protobuf garbage', body: Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x12, 0x00]), contentType: 'application/x-protobuf' },
+  { name: 'empty body', body: '' },
+  { name: 'null', body: 'null' },
+  { name: 'scalar', body: '"just a string"' },
+];
+
+const hostileString = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom('', '\u0000', '\ud800', '..', '../..', '%', '%00', '%ff', '%c0%af', ' ', '\u202e', 'null', 'undefined', '__proto__', 'constructor',
+    'a'.repeat(10_000), '0'.repeat(400), '-1', '1e999', 'NaN', "'; DROP TABLE users; --", '{{7*7}}', 'ab'.repeat(16), '00000000-0000-0000-0000-000000000000'),
+);
+
+const jsonish: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
+    fc.constantFrom(Number.MAX_SAFE_INTEGER, -Number.MAX_VALUE, 1e308),
+    fc.array(tie('value'), { maxLength: 5 }),
+    fc.dictionary(fc.oneof(hostileString, fc.constantFrom('filtering', 'windowing', 'spans', 'traces', 'trace', 'query', 'accounts', 'specs', 'conditions', 'attributes', 'name', 'slug', 'domain', 'settings', 'flags', 'identities', 'email', 'user', 'organization_id', 'role', 'expires_at', 'focus', 'format', 'interval', 'limit', 'oldest', 'newest', 'next')), tie('value'), { maxKeys: 6 }),
+  ),
+})).value;
+
+const hostileRequest = fc.record({
+  route: fc.constantFrom(...ROUTE_IDS),
+  params: fc.array(hostileString, { minLength: 3, maxLength: 3 }),
+  body: fc.oneof(jsonish.map((v) => JSON.stringify(v) ?? ''), fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a))),
+  contentType: fc.constantFrom('application/json', 'application/json', 'application/x-protobuf', 'text/plain', 'application/json; charset=latin1', undefined),
+  auth: fc.constantFrom('key', 'key', 'admin', 'none', 'garbage'),
+  query: fc.option(fc.dictionary(hostileString, hostileString, { maxKeys: 4 }).map((d) => new URLSearchParams(d as Record<string, string>).toString()), { nil: undefined }),
+});
+
+/** Percent-encodes the UTF-8 bytes (a lone surrogate becomes U+FFFD); `raw:` params go as they are. */
+function encodeParam(s: string): string {
+  if (s.startsWith('raw:')) return s.slice(4);
+  return [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`)).join('');
+}
+
+function pathOf(route: RouteId, params: string[]): string {
+  let i = 0;
+  return ROUTES[route].path.replace(/:[a-z_]+/g, () => encodeParam(params[i++ % params.length] ?? 'x'));
+}
+
+async function send(route: RouteId, h: Hostile): Promise<{ status: number; text: string }> {
+  const r = ROUTES[route];
+  const headers: Record<string, string> = {};
+  if (h.auth === 'key') headers.Authorization = `ApiKey ${acc.apiKey}`;
+  else if (h.auth === 'admin') headers.Authorization = `Access ${t.adminToken}`;
+  else if (h.auth === 'garbage') headers.Authorization = `ApiKey ${'\u00ff'.repeat(3)}${hex(40)}`;
+  if (h.contentType) headers['Content-Type'] = h.contentType;
+  else if (h.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (h.encoding) headers['Content-Encoding'] = h.encoding;
+  const hasBody = r.method !== 'GET' && h.body !== undefined;
+  const url = `${t.baseUrl}${pathOf(route, h.params)}${h.query ? `?${h.query}` : ''}`;
+  const res = await fetch(url, { method: r.method, headers, body: hasBody ? h.body : undefined, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+  return { status: res.status, text: (await res.text()).slice(0, 300) };
+}
+
+async function stillHealthy(): Promise<void> {
+  const email = `${hex(6)}@test.example.com`;
+  const created = await fetch(`${t.baseUrl}/admin/simple/accounts/`, {
+    method: 'POST', headers: { Authorization: `Access ${t.adminToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ accounts: { u: { user: { email } } } }),
+  });
+  expect(created.status).toBe(200);
+  const trace_id = hex(16);
+  const span_id = hex(8);
+  const ingest = await fetch(`${t.baseUrl}/tracing/spans/ingest`, {
+    method: 'POST', headers: { ...acc.auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ spans: [{ trace_id, span_id, span_name: 'after-hostile' }] }),
+  });
+  expect(ingest.status).toBe(202);
+  const got = await eventually(() => fetch(`${t.baseUrl}/spans/${trace_id}/${span_id}`, { headers: acc.auth }).then((r) => r.json() as Promise<{ count: number }>), (b) => b.count === 1, 30_000);
+  expect(got.count).toBe(1);
+  expect((await fetch(`${t.baseUrl}/readyz`)).status).toBe(200);
+}
+
+describe('hostile input', () => {
+  it('when each classic hostile body is sent to every route, then no answer is a 5xx', async () => {
+    const failures: string[] = [];
+    for (const route of ROUTE_IDS) {
+      if (ROUTES[route].method === 'GET' || ROUTES[route].method === 'DELETE') continue;
+      for (const c of CLASSICS) {
+        const { status, text } = await send(route, { ...c, auth: route.startsWith('admin.') ? 'admin' : 'key', params: [hex(16), hex(8), 'x'] });
+        if (status >= 500) failures.push(`${route} ← ${c.name}: ${status} ${text}`);
+      }
+    }
+    expect(failures.slice(0, 40), `${failures.length} failures`).toEqual([]);
+    await stillHealthy();
+  }, 600_000);
+
+  it('when fast-check generates hostile paths, queries, bodies and credentials for the whole route table, then no answer is a 5xx', async () => {
+    await fc.assert(fc.asyncProperty(hostileRequest, async (h) => {
+      const { status, text } = await send(h.route, { body: h.body, contentType: h.contentType, auth: h.auth, params: h.params, query: h.query });
+      if (status >= 500) throw new Error(`${h.route} answered ${status}: ${text}`);
+    }), { numRuns: Number(process.env.HOSTILE_RUNS ?? 1500), seed: process.env.HOSTILE_SEED ? Number(process.env.HOSTILE_SEED) : undefined });
+    await stillHealthy();
+  }, 600_000);
+});

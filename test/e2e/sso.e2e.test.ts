@@ -1,8 +1,12 @@
 // SSO over OIDC end to end, browser-less: a real OpenID provider on loopback (oidc-provider), the
 // sign-in walked hop by hop with a cookie-keeping test browser, the session cookie it ends with,
 // and everything that reads that session: identities, sign-out, discover and the access policy.
+// Identity safety: a provider pointed at another issuer keeps neither its secret nor its links.
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signSessionAssertion } from '@llm/web-session';
 import { startTestApp, type TestApp } from '@llm/testing';
 import { startTxtDnsServer, type TxtDnsServer } from '@llm/testing/dns-server';
 import { startTestOidcProvider, type TestOidcProvider } from '@llm/testing/oidc-provider';
@@ -27,6 +31,13 @@ const otherDomain = `${letters(8)}.example.org`;
 // an existing user outside this organization's domains.
 const squatter = { sub: `sq-${letters(6)}`, password: letters(16), email: `boss@${otherDomain}`, email_verified: true };
 const impostor = { sub: `imp-${letters(6)}`, password: letters(16), email: '', email_verified: true };
+// People outside the organization's verified domains, linked through providers that later move.
+const traveller = { sub: `trv-${letters(6)}`, password: letters(16), email: `ray@${letters(6)}.example.net`, email_verified: true };
+const wanderer = { sub: `wdr-${letters(6)}`, password: letters(16), email: `sam@${letters(6)}.example.net`, email_verified: true };
+const movingSlug = `moving-${letters(6)}`;
+const phoenixSlug = `phoenix-${letters(6)}`;
+// The trusted session service's shared secret (SESSION_ASSERTION_SECRETS).
+const serviceSecret = randomBytes(32).toString('base64url');
 
 async function createOrg(): Promise<Org> {
   const email = `${letters(10)}@owner.example.com`;
@@ -50,24 +61,87 @@ async function call(method: string, path: string, auth: Record<string, string>, 
 const cookieOf = (b: TestBrowser): { Cookie: string } =>
   ({ Cookie: [...b.cookiesFor(t.baseUrl)].map(([k, v]) => `${k}=${v}`).join('; ') });
 
-/** Walks a full sign-in and returns the browser holding the session. */
-async function signIn(account: { sub: string; password: string }, browser = createTestBrowser(), returnTo = '/app'): Promise<TestBrowser> {
-  const started = await browser.follow(`${t.baseUrl}/auth/sso/start/${acme.slug}/${provider.slug}?return_to=${encodeURIComponent(returnTo)}`, {
-    stopAt: (u) => u.origin === idp.issuer,
+/** The session id in the session cookie's payload (signed, not encrypted): what a session service binds its assertions to. */
+function sidOf(b: TestBrowser): string {
+  const token = [...b.cookiesFor(t.baseUrl)].find(([k]) => k.endsWith('llm_session'))![1];
+  return (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sid: string }).sid;
+}
+
+/** Walks a full sign-in through `slug` at `op` and returns the browser holding the session. */
+async function signInVia(op: TestOidcProvider, slug: string, account: { sub: string; password: string }, browser = createTestBrowser(), returnTo = '/app'): Promise<TestBrowser> {
+  const started = await browser.follow(`${t.baseUrl}/auth/sso/start/${acme.slug}/${slug}?return_to=${encodeURIComponent(returnTo)}`, {
+    stopAt: (u) => u.origin === op.issuer,
   });
-  const back = await idp.signIn(started.url, { login: account.sub, password: account.password });
+  const back = await op.signIn(started.url, { login: account.sub, password: account.password });
   const landed = await browser.follow(back, { stopAt: (u) => u.origin === t.baseUrl && u.pathname === returnTo });
   expect(landed.url.pathname).toBe(returnTo);
   return browser;
 }
 
+/** Walks a full sign-in that this server refuses, and returns where it ended. */
+async function refusedSignIn(op: TestOidcProvider, slug: string, account: { sub: string; password: string }): Promise<{ status: number; detail: unknown; browser: TestBrowser }> {
+  const browser = createTestBrowser();
+  const started = await browser.follow(`${t.baseUrl}/auth/sso/start/${acme.slug}/${slug}`, { stopAt: (u) => u.origin === op.issuer });
+  const back = await op.signIn(started.url, { login: account.sub, password: account.password });
+  const landed = await browser.follow(back, { stopAt: (u) => u.pathname === '/' });
+  // A sign-in that went through lands on the frontend page instead of an error body.
+  const detail = landed.response.headers.get('content-type')?.includes('json') ? (JSON.parse(landed.body) as { detail: unknown }).detail : landed.url.pathname;
+  return { status: landed.response.status, detail, browser };
+}
+
+const signIn = (account: { sub: string; password: string }, browser = createTestBrowser(), returnTo = '/app'): Promise<TestBrowser> =>
+  signInVia(idp, provider.slug, account, browser, returnTo);
+
+interface RecordedRequest { method: string; path: string; headers: http.IncomingHttpHeaders; body: string }
+
+/**
+ * An issuer an organization admin controls: a valid discovery document and a token endpoint that
+ * records what it is sent (and refuses every code). Enough to see which client secret we send there.
+ */
+async function startRecordingIssuer(): Promise<{ issuer: string; requests: RecordedRequest[]; close(): Promise<void> }> {
+  const requests: RecordedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      requests.push({ method: req.method ?? '', path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const json = (status: number, body: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)); };
+      if (path === '/.well-known/openid-configuration') {
+        json(200, {
+          issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, userinfo_endpoint: `${issuer}/userinfo`,
+          jwks_uri: `${issuer}/jwks`, response_types_supported: ['code'], subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'],
+        });
+      } else if (path === '/token') json(400, { error: 'invalid_grant' });
+      else if (path === '/jwks') json(200, { keys: [] });
+      else json(404, { error: 'not_found' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { issuer, requests, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+}
+
+/** Everything a recorded request carried, with HTTP Basic credentials decoded. */
+function carried(r: RecordedRequest): string {
+  const auth = String(r.headers.authorization ?? '');
+  const basic = auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString('utf8') : '';
+  return [r.path, JSON.stringify(r.headers), r.body, decodeURIComponent(r.body.replace(/\+/g, ' ')), basic, decodeURIComponent(basic)].join('\n');
+}
+
 beforeAll(async () => {
   dns = await startTxtDnsServer();
-  t = await startTestApp({ DNS_SERVERS: `127.0.0.1:${dns.port}`, OUTBOUND_ALLOW_HOSTS: '127.0.0.1', OUTBOUND_ALLOW_INSECURE_HTTP: 'true', AUTH_EMAIL_METHOD: 'password' });
+  t = await startTestApp({
+    DNS_SERVERS: `127.0.0.1:${dns.port}`, OUTBOUND_ALLOW_HOSTS: '127.0.0.1', OUTBOUND_ALLOW_INSECURE_HTTP: 'true', AUTH_EMAIL_METHOD: 'password',
+    SESSION_ASSERTION_SECRETS: serviceSecret,
+  });
   [acme, other] = await Promise.all([createOrg(), createOrg()]);
   const slug = `okta-${letters(6)}`;
   impostor.email = other.email;
-  idp = await startTestOidcProvider({ redirectUris: [`${t.baseUrl}/auth/sso/callback/${acme.slug}/${slug}`], accounts: [employee, outsider, unverified, squatter, impostor] });
+  idp = await startTestOidcProvider({
+    redirectUris: [slug, movingSlug, phoenixSlug].map((s) => `${t.baseUrl}/auth/sso/callback/${acme.slug}/${s}`),
+    accounts: [employee, outsider, unverified, squatter, impostor, traveller, wanderer],
+  });
   const theirs = await call('POST', '/organizations/domains/', other.auth, { domain: otherDomain });
   dns.publish(theirs.body.dns.name, [theirs.body.dns.value]);
   expect((await call('POST', '/organizations/domains/verify', other.auth, { domain_id: theirs.body.id })).status).toBe(200);
@@ -170,10 +244,28 @@ describe('SSO sign-in', () => {
 });
 
 describe('sessions', () => {
-  it('when identities are merged, then only well-formed ones are accepted and SSO identities need a real sign-in', async () => {
+  it('when identities are merged, then only verified ones are added: by the trusted session service\'s assertion, SSO only by a real sign-in', async () => {
     const browser = await signIn(employee);
     const identity = `sso:${acme.slug}:${provider.slug}`;
-    const merged = await call('PATCH', '/auth/session/identities', cookieOf(browser), { session_identities: ['email:otp', identity, 'email:otp'] });
+    const asked = ['email:otp', identity, 'email:otp'];
+    // Asking is not enough: nobody verified an e-mail sign-in in this session.
+    const unproven = await call('PATCH', '/auth/session/identities', cookieOf(browser), { session_identities: asked });
+    expect(unproven).toMatchObject({ status: 403, body: { unverified_identities: ['email:otp'] } });
+    // Nor is an assertion made for another session, with another secret, or for other identities.
+    const elsewhere = await signIn(employee);
+    for (const assertion of [
+      signSessionAssertion(serviceSecret, { sid: sidOf(elsewhere), identities: asked }),
+      signSessionAssertion(randomBytes(32).toString('base64url'), { sid: sidOf(browser), identities: asked }),
+      signSessionAssertion(serviceSecret, { sid: sidOf(browser), identities: ['email:otp'] }),
+      'garbage',
+    ]) {
+      expect((await call('PATCH', '/auth/session/identities', { ...cookieOf(browser), 'X-Session-Assertion': assertion }, { session_identities: asked })).status).toBe(403);
+    }
+    // Repeating what the session holds needs no proof.
+    expect((await call('PATCH', '/auth/session/identities', cookieOf(browser), { session_identities: [identity] })).body).toEqual({ session_identities: [identity], previous: [identity] });
+    // The trusted session service vouches for this session's e-mail sign-in.
+    const vouched = { ...cookieOf(browser), 'X-Session-Assertion': signSessionAssertion(serviceSecret, { sid: sidOf(browser), identities: asked }) };
+    const merged = await call('PATCH', '/auth/session/identities', vouched, { session_identities: asked });
     expect(merged.status).toBe(200);
     expect(merged.body).toEqual({ session_identities: [identity, 'email:otp'], previous: [identity] });
     const reissued = merged.headers.getSetCookie().find((c) => c.includes('llm_session='))!;
@@ -182,8 +274,10 @@ describe('sessions', () => {
     const bad = await call('PATCH', '/auth/session/identities', cookie, { session_identities: ['email:*', 'nonsense'] });
     expect(bad.status).toBe(422);
     expect(bad.body.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([['body', 'session_identities', 0], ['body', 'session_identities', 1]]);
-    const claimed = await call('PATCH', '/auth/session/identities', cookie, { session_identities: [`sso:${other.slug}:okta`] });
-    expect(claimed.status).toBe(422);
+    // An SSO identity comes only from signing in through that provider, whoever vouches for it.
+    const ssoClaim = [`sso:${other.slug}:okta`];
+    const claimed = await call('PATCH', '/auth/session/identities', { ...cookie, 'X-Session-Assertion': signSessionAssertion(serviceSecret, { sid: sidOf(browser), identities: ssoClaim }) }, { session_identities: ssoClaim });
+    expect(claimed).toMatchObject({ status: 403, body: { unverified_identities: ssoClaim } });
     expect((await call('PATCH', '/auth/session/identities', {}, { session_identities: ['email:otp'] })).status).toBe(401);
   });
 
@@ -286,5 +380,94 @@ describe('roles', () => {
     // The API key the developer made acts for them: it stops working with the membership.
     expect((await call('POST', '/keys', { Authorization: `ApiKey ${key.body.key}` }, {})).status).toBe(401);
     expect((await call('GET', `/traces/${'ab'.repeat(16)}`, { Authorization: `ApiKey ${key.body.key}` })).status).toBe(401);
+  });
+});
+
+describe('identity safety', () => {
+  it('when a provider is re-pointed at another issuer, then its secret stays behind, its links go, and the same subject there is not the linked user', async () => {
+    const created = await call('POST', '/organizations/providers/', acme.auth, {
+      slug: movingSlug, settings: { issuer_url: idp.issuer, client_id: idp.client.client_id, client_secret: idp.client.client_secret },
+    });
+    expect(created.status).toBe(200);
+    const path = `/organizations/providers/${created.body.id}`;
+    expect((await call('POST', `${path}/test`, acme.auth)).body.flags.is_active).toBe(true);
+    const identity = `sso:${acme.slug}:${movingSlug}`;
+    const rays = cookieOf(await signInVia(idp, movingSlug, traveller));
+    expect((await call('GET', '/auth/session', rays)).body.user_identities).toContain(identity);
+
+    const rogue = await startRecordingIssuer();
+    const idp2 = await startTestOidcProvider({
+      redirectUris: [`${t.baseUrl}/auth/sso/callback/${acme.slug}/${movingSlug}`],
+      accounts: [{ ...traveller, password: letters(16) }],
+    });
+    try {
+      // The admin re-points the provider without a new secret: the stored one is dropped, and so are
+      // the links made through the old issuer.
+      const moved = await call('PATCH', path, acme.auth, { settings: { issuer_url: rogue.issuer } });
+      expect(moved).toMatchObject({
+        status: 200,
+        body: { settings: { issuer_url: rogue.issuer, has_client_secret: false }, flags: { is_valid: false, is_active: false }, warnings: [{ code: 'client_secret_dropped' }] },
+      });
+      expect((await call('GET', '/auth/session', rays)).body.user_identities).not.toContain(identity);
+      // Without a secret the provider cannot pass its test, nor start a sign-in: nothing reaches the new issuer.
+      expect((await call('POST', `${path}/test`, acme.auth)).body.flags).toMatchObject({ is_valid: false, is_active: false });
+      expect((await call('GET', `/auth/sso/start/${acme.slug}/${movingSlug}`, {})).status).toBe(400);
+      expect(rogue.requests).toEqual([]);
+
+      // With a new secret it works again, and the new token endpoint receives that one, never the old.
+      const newSecret = randomBytes(24).toString('base64url');
+      const rekeyed = await call('PATCH', path, acme.auth, { settings: { client_secret: newSecret } });
+      expect(rekeyed.body.settings.has_client_secret).toBe(true);
+      expect(rekeyed.body.warnings).toBeUndefined();
+      expect((await call('POST', `${path}/test`, acme.auth)).body.flags.is_active).toBe(true);
+      const browser = createTestBrowser();
+      const started = await browser.follow(`${t.baseUrl}/auth/sso/start/${acme.slug}/${movingSlug}`, { stopAt: (u) => u.origin === rogue.issuer });
+      const state = started.url.searchParams.get('state')!;
+      const landed = await browser.follow(`${t.baseUrl}/auth/sso/callback/${acme.slug}/${movingSlug}?code=${letters(20)}&state=${state}`, { stopAt: (u) => u.pathname === '/' });
+      expect(landed.response.status).toBe(401);
+      const tokenRequests = rogue.requests.filter((r) => r.path === '/token');
+      expect(tokenRequests).toHaveLength(1);
+      expect(carried(tokenRequests[0]!)).toContain(`${idp.client.client_id}:${newSecret}`);
+      for (const r of rogue.requests) expect(carried(r)).not.toContain(idp.client.client_secret);
+
+      // Pointed at yet another issuer (with its client), the same subject there is not Ray: the
+      // link is gone and the subject means nothing at another issuer; Ray's address is not of a
+      // domain this organization verified, so the new issuer cannot vouch for it.
+      expect((await call('PATCH', path, acme.auth, { settings: { issuer_url: idp2.issuer, client_id: idp2.client.client_id, client_secret: idp2.client.client_secret } })).body.settings.has_client_secret).toBe(true);
+      expect((await call('POST', `${path}/test`, acme.auth)).body.flags.is_active).toBe(true);
+      const refused = await refusedSignIn(idp2, movingSlug, { sub: traveller.sub, password: idp2.account.password });
+      expect(refused.status).toBe(403);
+      expect(refused.detail).toMatch(/^This identity provider cannot sign in users of /);
+      expect([...refused.browser.cookiesFor(t.baseUrl).keys()].some((k) => k.endsWith('llm_session'))).toBe(false);
+    } finally {
+      await rogue.close();
+      await idp2.close();
+      await call('DELETE', path, acme.auth);
+    }
+  });
+
+  it('when a provider is deleted and re-created under the same slug at another issuer, then the same subject there is not the user linked before', async () => {
+    const first = await call('POST', '/organizations/providers/', acme.auth, {
+      slug: phoenixSlug, settings: { issuer_url: idp.issuer, client_id: idp.client.client_id, client_secret: idp.client.client_secret },
+    });
+    expect((await call('POST', `/organizations/providers/${first.body.id}/test`, acme.auth)).body.flags.is_active).toBe(true);
+    const sam = (await call('GET', '/auth/session', cookieOf(await signInVia(idp, phoenixSlug, wanderer)))).body;
+    expect(sam.user_identities).toContain(`sso:${acme.slug}:${phoenixSlug}`);
+    expect((await call('DELETE', `/organizations/providers/${first.body.id}`, acme.auth)).status).toBe(204);
+
+    // Same slug, so the same identity string `sso:<org>:<slug>`, but another issuer with the same subject.
+    const idp2 = await startTestOidcProvider({ redirectUris: [`${t.baseUrl}/auth/sso/callback/${acme.slug}/${phoenixSlug}`], accounts: [{ ...wanderer, password: letters(16) }] });
+    const second = await call('POST', '/organizations/providers/', acme.auth, {
+      slug: phoenixSlug, settings: { issuer_url: idp2.issuer, client_id: idp2.client.client_id, client_secret: idp2.client.client_secret },
+    });
+    try {
+      expect((await call('POST', `/organizations/providers/${second.body.id}/test`, acme.auth)).body.flags.is_active).toBe(true);
+      const refused = await refusedSignIn(idp2, phoenixSlug, { sub: wanderer.sub, password: idp2.account.password });
+      expect(refused.status).toBe(403);
+      expect(refused.detail).toMatch(/^This identity provider cannot sign in users of /);
+    } finally {
+      await idp2.close();
+      await call('DELETE', `/organizations/providers/${second.body.id}`, acme.auth);
+    }
   });
 });

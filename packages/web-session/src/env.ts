@@ -26,3 +26,17 @@ export const sessionOptionsFromEnv = (env: SessionEnv): { secrets: string[]; ttl
   ttlSeconds: env.SESSION_TTL_S,
   secure: env.SESSION_COOKIE_SECURE,
 });
+
+/**
+ * Shared secrets of a trusted session service that may vouch for identities it verified (signed
+ * assertions, see session-assertion.ts). Unset: no one may; a session gains identities only by
+ * signing in through this server.
+ */
+export const sessionAssertionEnv = z.object({
+  SESSION_ASSERTION_SECRETS: z
+    .string()
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(z.string().refine((s) => Buffer.byteLength(s, 'utf8') >= MIN_SECRET_BYTES, { message: `each secret must be at least ${MIN_SECRET_BYTES} bytes` })).min(1))
+    .optional(),
+});
+export type SessionAssertionEnv = z.infer<typeof sessionAssertionEnv>;

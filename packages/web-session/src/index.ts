@@ -20,5 +20,9 @@ export { createSsoStateCodec, ssoStateSchema, returnPathSchema, DEFAULT_SSO_STAT
 export type { SsoState, NewSsoState, SsoStateCodec, SsoStateCodecOptions, SsoStateRejection } from './sso-state.ts';
 export { sessionAuthenticator } from './authenticator.ts';
 export type { SessionAuthenticatorOptions, SessionRequest, SessionResponse } from './authenticator.ts';
-export { sessionEnv, sessionOptionsFromEnv } from './env.ts';
-export type { SessionEnv } from './env.ts';
+export { sessionEnv, sessionOptionsFromEnv, sessionAssertionEnv } from './env.ts';
+export type { SessionEnv, SessionAssertionEnv } from './env.ts';
+export {
+  createSessionAssertionVerifier, signSessionAssertion, SESSION_ASSERTION_HEADER, DEFAULT_ASSERTION_TOLERANCE_SECONDS,
+} from './session-assertion.ts';
+export type { SessionAssertionVerifier, SessionAssertionVerifierOptions, SessionAssertionClaim, AssertionRejection } from './session-assertion.ts';

@@ -17,7 +17,7 @@ import { planHasFlag, type AccessCatalog } from '@llm/access';
 import { decryptSecret, encryptSecret } from '@llm/oidc';
 import { createOutboundClient } from '@llm/outbound';
 import { apiKeyOrSession, organizationPolicies, sessionReader } from '@llm/auth';
-import { createSessionCodec, createSsoStateCodec } from '@llm/web-session';
+import { createSessionAssertionVerifier, createSessionCodec, createSsoStateCodec } from '@llm/web-session';
 import { ssoRoutes } from './http/sso-routes.ts';
 import { sessionRoutes } from './http/session-routes.ts';
 import { organizationRoutes } from './http/organization-routes.ts';
@@ -66,7 +66,10 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...adminRoutes(accounts, deps.pool, adminAuthenticator(deps.adminToken)),
       ...membershipRoutes(accounts, deps.pool, adminAuthenticator(deps.adminToken)),
       ...savedQueryRoutes(accounts, deps.pool, auth),
-      ...sessionRoutes({ pool: deps.pool, appender: accounts, sessions, readSession }),
+      ...sessionRoutes({
+        pool: deps.pool, appender: accounts, sessions, readSession,
+        assertions: deps.signIn.sessionAssertionSecrets ? createSessionAssertionVerifier({ secrets: deps.signIn.sessionAssertionSecrets }) : undefined,
+      }),
       ...ssoRoutes({
         pool: deps.pool, appender: accounts, sessions, ssoState: createSsoStateCodec({ secrets: deps.signIn.session.secrets, ...(deps.signIn.session.secure !== undefined && { secure: deps.signIn.session.secure }) }),
         openSecret: (sealed) => decryptSecret(sealed, deps.signIn.secrets), fetch: (url, init) => outbound.fetch(url, init),

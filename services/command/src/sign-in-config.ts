@@ -3,12 +3,13 @@
 import { z } from 'zod';
 import { secretsKeyEnv, type SecretsKeyring } from '@llm/oidc';
 import { outboundEnv, outboundOptionsFromEnv, type OutboundClientOptions } from '@llm/outbound';
-import { sessionEnv, sessionOptionsFromEnv, type SessionCodecOptions } from '@llm/web-session';
+import { sessionAssertionEnv, sessionEnv, sessionOptionsFromEnv, type SessionCodecOptions } from '@llm/web-session';
 import { authMethodsEnv, deploymentMethodsFromEnv, type DeploymentMethods } from '@llm/auth-policy';
 
 const absoluteUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).transform((u) => u.replace(/\/+$/, ''));
 
 export const signInEnv = sessionEnv
+  .extend(sessionAssertionEnv.shape)
   .extend(secretsKeyEnv.shape)
   .extend(outboundEnv.shape)
   .extend(authMethodsEnv.shape)
@@ -22,6 +23,8 @@ export type SignInEnv = z.output<typeof signInEnv>;
 
 export interface SignInOptions {
   session: SessionCodecOptions;
+  /** Secrets of the trusted session service whose signed assertions may add identities to a session; unset = none. */
+  sessionAssertionSecrets?: string[] | undefined;
   secrets: SecretsKeyring;
   outbound: OutboundClientOptions;
   publicBaseUrl?: string | undefined;
@@ -32,6 +35,7 @@ export interface SignInOptions {
 
 export const signInOptionsFromEnv = (env: SignInEnv): SignInOptions => ({
   session: sessionOptionsFromEnv(env),
+  sessionAssertionSecrets: env.SESSION_ASSERTION_SECRETS,
   secrets: env.SECRETS_KEY,
   outbound: outboundOptionsFromEnv(env),
   publicBaseUrl: env.PUBLIC_BASE_URL,

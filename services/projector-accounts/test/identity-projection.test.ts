@@ -21,8 +21,15 @@ describe('identity projection', () => {
     const p = projectIdentityEvent(signedIn(), { userExists: false });
     expect(p.status).toBe('applied');
     expect(texts(p)[0]).toMatch(/^INSERT INTO users/);
-    expect(texts(p)[1]).toMatch(/^INSERT INTO user_identities .* ON CONFLICT \(method, subject\) DO UPDATE SET last_signed_in_at/);
+    expect(texts(p)[1]).toMatch(/^INSERT INTO user_identities .* ON CONFLICT \(method, issuer, subject\) DO UPDATE SET last_signed_in_at/);
     expect(texts(p)).toHaveLength(2);
+  });
+
+  it('when the same subject signs in from another issuer, then it is another identity (keyed by method, issuer and subject)', () => {
+    const p = projectIdentityEvent(signedIn({ create_user: false, issuer: 'https://elsewhere' }), { userExists: true, emailOwner: USER });
+    const [identity] = p.status === 'applied' ? p.statements : [];
+    expect(identity!.values.slice(0, 4)).toEqual([USER, 'sso:acme:okta', 'kim-1', 'https://elsewhere']);
+    expect(identity!.text).toMatch(/ON CONFLICT \(method, issuer, subject\) DO UPDATE SET last_signed_in_at = EXCLUDED.last_signed_in_at\s+WHERE user_identities.user_id = EXCLUDED.user_id/);
   });
 
   it('given the e-mail was taken meanwhile, when a first sign-in arrives, then it is rejected (the command links instead)', () => {

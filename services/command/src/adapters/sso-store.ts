@@ -42,11 +42,15 @@ export async function findSsoTarget(pool: Pool, organizationSlug: string, provid
 
 export interface KnownUser { id: string; email: string }
 
-/** The user this provider subject was linked to, if any. */
-export async function userByIdentity(pool: Pool, method: string, subject: string): Promise<KnownUser | undefined> {
+/**
+ * The user this subject of this issuer was linked to through this provider (`method`), if any. A
+ * subject alone names no one: another issuer may hand out the same one (0008-identities-by-issuer.sql).
+ */
+export async function userByIdentity(pool: Pool, method: string, issuer: string, subject: string): Promise<KnownUser | undefined> {
   const r = await pool.query<KnownUser>(
-    'SELECT u.id::text AS id, u.email FROM user_identities i JOIN users u ON u.id = i.user_id WHERE i.method = $1 AND i.subject = $2',
-    [method, subject],
+    `SELECT u.id::text AS id, u.email FROM user_identities i JOIN users u ON u.id = i.user_id
+      WHERE i.method = $1 AND i.issuer = $2 AND i.subject = $3`,
+    [method, issuer, subject],
   );
   return r.rows[0];
 }

@@ -2,7 +2,9 @@
 // event keyed by the organization; the command answers with the projected provider once the
 // projector recorded it (read-your-writes). The client secret is sealed before it leaves this
 // process: the topic, the event log and the responses never hold it in plaintext. `test` fetches
-// the discovery document through the outbound guard and records the verdict.
+// the discovery document through the outbound guard and records the verdict. Pointing a provider
+// at another issuer or endpoint drops its stored secret (the projector decides, see
+// provider-endpoints.ts) unless the same change sends a new one.
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { readOrganization, readProvider } from '@llm/accounts-read';
@@ -28,6 +30,12 @@ export interface ProviderRouteDeps {
 const NEEDS_FALLBACK = 'To modify domains or SSO providers, enable email or social authentication for this organization, or enable root access for owners.';
 const providerNotFound = (): AppError => notFound('provider_not_found', 'Provider not found');
 const slugTaken = (slug: string): AppError => conflict('provider_slug_exists', `Provider with slug '${slug}' already exists`);
+const SECRET_DROPPED = {
+  code: 'client_secret_dropped',
+  message: 'The issuer or an endpoint changed, so the stored client secret was dropped and the sign-ins linked through this provider were unlinked. '
+    + 'Set settings.client_secret before this provider can pass its test or sign anyone in.',
+};
+const NO_SECRET = 'The provider has no client secret: set settings.client_secret.';
 
 type ProviderEvent = 'accounts.provider.created' | 'accounts.provider.updated' | 'accounts.provider.tested' | 'accounts.provider.deleted';
 
@@ -60,10 +68,12 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
     throw invalid('provider_rejected', outcome.reason);
   }
 
-  async function answer(req: Request, id: string, res: { status(n: number): { json(b: unknown): void } }): Promise<void> {
+  /** The projected provider; with `before`, also says when the change cost it its client secret. */
+  async function answer(req: Request, id: string, res: { status(n: number): { json(b: unknown): void } }, before?: ProviderRow): Promise<void> {
     const row = await readProvider(deps.pool, req.scope.organizationId, id);
     if (!row) throw providerNotFound();
-    res.status(200).json(providerView(row));
+    const dropped = before !== undefined && before.client_secret_sealed !== '' && row.client_secret_sealed === '';
+    res.status(200).json(dropped ? { ...providerView(row), warnings: [SECRET_DROPPED] } : providerView(row));
   }
 
   const info = (row: ProviderRow, over: Partial<ProviderInfo> = {}): ProviderInfo => ({
@@ -112,7 +122,7 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
           extra_json: JSON.stringify(s?.extra !== undefined ? { ...row.extra, ...s.extra } : row.extra),
         }),
       }, row.version);
-      await answer(req, row.id, res);
+      await answer(req, row.id, res, row);
     }],
 
     'organizations.providers.delete': [...guard, async (req, res) => {
@@ -124,11 +134,15 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
     'organizations.providers.test': [...guard, async (req, res) => {
       await requireFallback(req);
       const row = await existing(req);
-      const found = await discoverProvider(row.issuer_url, { fetch: deps.fetch, allowInsecure: deps.allowInsecure });
+      // Without a secret there is nothing to sign in with: no need to ask the (maybe new) issuer.
+      const found = row.client_secret_sealed === ''
+        ? { ok: false as const, error: { kind: 'no_client_secret', message: NO_SECRET } }
+        : await discoverProvider(row.issuer_url, { fetch: deps.fetch, allowInsecure: deps.allowInsecure });
       if (!found.ok) req.log?.info({ provider: row.id, failure: found.error.kind }, 'SSO provider test failed');
+      // At the version tested: a verdict on the old issuer must not activate a provider moved meanwhile.
       await commit(req, 'accounts.provider.tested', {
         provider_id: row.id, organization_id: row.organization_id, passed: found.ok, detail: found.ok ? '' : found.error.message.slice(0, 500),
-      });
+      }, row.version);
       await answer(req, row.id, res);
     }],
   };

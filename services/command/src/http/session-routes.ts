@@ -2,11 +2,14 @@
 // (PATCH /auth/session/identities, reference §3.3) and sign-out. The session is a signed cookie;
 // sign-out also records the session id (accounts.session.revoked) so the cookie stops working on
 // every replica even if a copy of it survives.
-import { conflict, unavailable } from '@llm/errors';
+import { AppError, conflict, unavailable } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { userIdentities, type SessionReader } from '@llm/auth';
-import { InvalidIdentitiesError, mergeIdentities, sessionIdentitiesUpdateSchema, type SessionCodec } from '@llm/web-session';
+import type { SessionReader } from '@llm/auth';
+import {
+  InvalidIdentitiesError, mergeIdentities, sessionIdentitiesUpdateSchema, SESSION_ASSERTION_HEADER,
+  type SessionAssertionVerifier, type SessionCodec,
+} from '@llm/web-session';
 import type { AccountAppender } from '../adapters/account-appender.ts';
 import { waitForEvent } from '../adapters/accounts-store.ts';
 
@@ -15,23 +18,38 @@ export interface SessionRouteDeps {
   appender: AccountAppender;
   sessions: SessionCodec;
   readSession: SessionReader;
+  /** The trusted session service's assertions (SESSION_ASSERTION_SECRETS); undefined = none is trusted. */
+  assertions?: SessionAssertionVerifier | undefined;
 }
+
+const refused = (message: string, identities: string[]): AppError =>
+  new AppError({ code: 'identity_not_verified', kind: 'forbidden', message, details: { unverified_identities: identities } });
 
 export function sessionRoutes(deps: SessionRouteDeps): Handlers {
   return {
     'auth.session.identities': async (req, res) => {
       const session = await deps.readSession(req);
       const body = validate(sessionIdentitiesUpdateSchema, req.body);
-      // Only a sign-in through the provider itself puts an `sso:` identity into a session: the
-      // reference stores any string, which would let a session claim an SSO sign-in it never made.
-      const linked = new Set(await userIdentities(deps.pool, session.user_id));
-      const claimed = body.session_identities
-        .map((id, i) => ({ id, i }))
-        .filter(({ id }) => id.startsWith('sso:') && !session.identities.includes(id) && !linked.has(id));
-      if (claimed.length > 0) {
-        throw new RequestValidationError(claimed.map(({ id, i }) => ({
-          loc: ['body', 'session_identities', i], msg: `'${id}' is added by signing in through that provider, not by this call`, type: 'value_error',
-        })));
+      // The reference stores whatever the caller sends, which would let any session claim an e-mail,
+      // social or SSO sign-in it never made (and so pass an organization's policy). A session gains
+      // an identity only when it was verified: `sso:` by this server's own callback (never here),
+      // others by the trusted session service, whose signed assertion must cover this session and
+      // exactly these identities. Repeating what the session already holds needs no proof.
+      const held = new Set<string>(session.identities);
+      const fresh = [...new Set<string>(body.session_identities)].filter((id) => !held.has(id));
+      const sso = fresh.filter((id) => id.startsWith('sso:'));
+      if (sso.length > 0) {
+        throw refused('An sso: identity is added to a session by signing in through that provider, not by this call.', sso);
+      }
+      if (fresh.length > 0) {
+        if (!deps.assertions) {
+          throw refused('These identities were not verified in this session, and no trusted session service is configured to vouch for them.', fresh);
+        }
+        const verdict = deps.assertions.verify(req.headers[SESSION_ASSERTION_HEADER], { sid: session.sid, identities: body.session_identities });
+        if (!verdict.ok) {
+          req.log?.info({ rejection: verdict.error }, 'session assertion refused');
+          throw refused(`These identities were not verified in this session: the ${SESSION_ASSERTION_HEADER} assertion is ${verdict.error === 'missing' ? 'missing' : 'not valid'}.`, fresh);
+        }
       }
       let merged;
       try {

@@ -50,6 +50,10 @@ export function ssoRoutes(deps: SsoDeps): Handlers {
     if (!t) throw notFound('organization_not_found', `Organization '${org}' not found`);
     if (!t.provider) throw notFound('provider_not_found', `SSO provider '${provider}' not found for organization '${org}'`);
     if (!t.provider.isActive) throw invalid('provider_inactive', `SSO provider '${provider}' is not active`);
+    // Moving a provider to another issuer or endpoint drops its client secret until a new one is set.
+    if (t.provider.clientSecretSealed === '') {
+      throw invalid('provider_secret_missing', `SSO provider '${provider}' has no client secret; set settings.client_secret to use it`);
+    }
     return t as ActiveTarget;
   }
 
@@ -72,8 +76,8 @@ export function ssoRoutes(deps: SsoDeps): Handlers {
     const ownDomain = owner === t.organization.id;
     const autoJoin = t.organization.flags.auto_join === true && ownDomain;
     for (let attempt = 0; ; attempt++) {
-      // The provider's subject decides first: it stays with the user it was linked to.
-      const linked = await userByIdentity(deps.pool, method, claims.sub);
+      // The provider's subject at its issuer decides first: it stays with the user it was linked to.
+      const linked = await userByIdentity(deps.pool, method, claims.issuer, claims.sub);
       const byEmail = linked ? undefined : await findUserByEmail(deps.pool, claims.email);
       if (!linked && ((owner !== undefined && !ownDomain) || (byEmail && !ownDomain))) {
         throw new AppError({ code: 'sso_domain_not_owned', kind: 'forbidden', message: `This identity provider cannot sign in users of ${domain}.` });

@@ -10,10 +10,14 @@ const asUuid = (s: string | undefined): string | null => (s !== undefined && UUI
 export async function readOrganizationAuthFacts(c: PoolClient, need: OrganizationAuthFactsNeeded): Promise<OrganizationAuthFacts> {
   const org = asUuid(need.organizationId);
   const r = await c.query<{
-    org_version: number | null; org_flags: Record<string, unknown> | null;
-    p_version: number | null; p_slug: string | null; p_flags: Record<string, unknown> | null; slug_taken: boolean; live: string[] | null;
+    org_version: number | null; org_slug: string | null; org_flags: Record<string, unknown> | null;
+    p_version: number | null; p_slug: string | null; p_flags: Record<string, unknown> | null;
+    p_issuer_url: string | null; p_extra: Record<string, unknown> | null; p_secret: string | null;
+    slug_taken: boolean; live: string[] | null;
   }>(
-    `SELECT o.version AS org_version, o.flags AS org_flags, p.version AS p_version, p.slug AS p_slug, p.flags AS p_flags,
+    `SELECT o.version AS org_version, o.slug AS org_slug, o.flags AS org_flags,
+            p.version AS p_version, p.slug AS p_slug, p.flags AS p_flags,
+            p.issuer_url AS p_issuer_url, p.extra AS p_extra, p.client_secret_sealed AS p_secret,
             EXISTS (SELECT 1 FROM organization_providers x WHERE x.organization_id = $1::uuid AND x.slug = $3 AND x.id IS DISTINCT FROM $2::uuid) AS slug_taken,
             (SELECT array_agg(x.id::text) FROM organization_providers x WHERE x.organization_id = $1::uuid
                 AND (x.flags->>'is_active')::boolean AND (x.flags->>'is_valid')::boolean) AS live
@@ -24,8 +28,13 @@ export async function readOrganizationAuthFacts(c: PoolClient, need: Organizatio
   );
   const row = r.rows[0]!;
   return {
-    ...(row.org_version !== null ? { organization: { version: row.org_version, flags: row.org_flags ?? {} } } : {}),
-    ...(row.p_version !== null ? { provider: { version: row.p_version, slug: row.p_slug ?? '', flags: row.p_flags ?? {} } } : {}),
+    ...(row.org_version !== null ? { organization: { version: row.org_version, slug: row.org_slug ?? '', flags: row.org_flags ?? {} } } : {}),
+    ...(row.p_version !== null ? {
+      provider: {
+        version: row.p_version, slug: row.p_slug ?? '', flags: row.p_flags ?? {},
+        issuerUrl: row.p_issuer_url ?? '', extra: row.p_extra ?? {}, clientSecretSealed: row.p_secret ?? '',
+      },
+    } : {}),
     slugTaken: row.slug_taken,
     activeValidProviders: row.live ?? [],
   };

@@ -46,10 +46,12 @@ export function projectIdentityEvent(e: IdentityEvent, f: IdentityFacts): Projec
     if (!f.userExists) return { status: 'rejected', reason: 'User not found' };
     if (f.emailOwner !== undefined && f.emailOwner !== p.user_id) return { status: 'rejected', reason: `User with email '${p.email}' already exists.` };
   }
-  // The subject stays with the user it was first linked to; a later sign-in only refreshes the time.
+  // A subject is the issuer's: the link is (method, issuer, subject), so the same subject at another
+  // issuer is another identity. It stays with the user it was first linked to; a later sign-in only
+  // refreshes the time.
   s.push({
     text: `INSERT INTO user_identities (user_id, method, subject, issuer, created_at, last_signed_in_at) VALUES ($1, $2, $3, $4, $5, $5)
-           ON CONFLICT (method, subject) DO UPDATE SET last_signed_in_at = EXCLUDED.last_signed_in_at
+           ON CONFLICT (method, issuer, subject) DO UPDATE SET last_signed_in_at = EXCLUDED.last_signed_in_at
            WHERE user_identities.user_id = EXCLUDED.user_id`,
     values: [p.user_id, p.method, p.subject, p.issuer, at],
   });

@@ -3,6 +3,7 @@
 // first (versions, the active providers, the flags) are the same on every replay.
 import { checkExpectedVersion, type DecodedEvent, type ProviderInfo } from '@llm/events';
 import type { Projection, SqlStatement } from './projection.ts';
+import { endpointsChanged } from './provider-endpoints.ts';
 
 export type OrganizationAuthEvent =
   | DecodedEvent<'accounts.organization.updated'>
@@ -14,10 +15,13 @@ export type OrganizationAuthEvent =
 export interface OrganizationAuthFactsNeeded { organizationId: string; providerId?: string; slug?: string }
 
 export interface OrganizationAuthFacts {
-  /** The organization's version and flags; undefined when it does not exist. */
-  organization?: { version: number; flags: Record<string, unknown> };
-  /** The provider with the event's id in this organization. */
-  provider?: { version: number; slug: string; flags: Record<string, unknown> };
+  /** The organization's version, slug and flags; undefined when it does not exist. */
+  organization?: { version: number; slug: string; flags: Record<string, unknown> };
+  /** The provider with the event's id in this organization, as stored. */
+  provider?: {
+    version: number; slug: string; flags: Record<string, unknown>;
+    issuerUrl: string; extra: Record<string, unknown>; clientSecretSealed: string;
+  };
   /** Another provider of the organization has the slug. */
   slugTaken: boolean;
   /** Ids of the organization's providers that are active and valid. */
@@ -74,13 +78,32 @@ export function projectOrganizationAuthEvent(e: OrganizationAuthEvent, f: Organi
       const check = checkExpectedVersion(e.expectedVersion, f.provider.version);
       if (!check.ok) return { status: 'rejected', reason: check.reason };
       if (f.slugTaken) return { status: 'rejected', reason: `Provider with slug '${p.slug}' already exists` };
-      if (lastLiveGoes(f, p.provider_id, parse(p.flags_json))) return { status: 'rejected', reason: LAST_PROVIDER };
-      return { status: 'applied', statements: [upsertProvider(p, at, false)] };
+      // Pointed at another party (issuer or an endpoint): that party gets neither the stored client
+      // secret (only one sent with this change: a sealed value equal to the stored one was merely
+      // carried over) nor the users linked through the old one, and it is untested.
+      const moved = endpointsChanged({ issuer_url: f.provider.issuerUrl, extra: f.provider.extra }, { issuer_url: p.issuer_url, extra: parse(p.extra_json) });
+      const flags = moved ? { ...parse(p.flags_json), is_valid: false, is_active: false } : parse(p.flags_json);
+      if (lastLiveGoes(f, p.provider_id, flags)) return { status: 'rejected', reason: LAST_PROVIDER };
+      if (!moved) return { status: 'applied', statements: [upsertProvider(p, at, false)] };
+      const secret = p.client_secret_sealed === f.provider.clientSecretSealed ? '' : p.client_secret_sealed;
+      return {
+        status: 'applied',
+        statements: [
+          upsertProvider({ ...p, flags_json: JSON.stringify(flags), client_secret_sealed: secret }, at, false),
+          // The identity string of sign-ins through this provider until now (see @llm/web-session's ssoIdentity).
+          { text: 'DELETE FROM user_identities WHERE method = $1', values: [`sso:${f.organization.slug}:${f.provider.slug}`] },
+        ],
+      };
     }
     case 'accounts.provider.tested': {
       const p = e.payload;
       if (!f.provider) return { status: 'rejected', reason: 'Provider not found' };
-      const flags = { ...f.provider.flags, is_valid: p.passed, is_active: p.passed };
+      // The verdict is about the provider as the command read it; it may have moved since.
+      const check = checkExpectedVersion(e.expectedVersion, f.provider.version);
+      if (!check.ok) return { status: 'rejected', reason: check.reason };
+      // Without a client secret the provider cannot sign anyone in, whatever its discovery says.
+      const passed = p.passed && f.provider.clientSecretSealed !== '';
+      const flags = { ...f.provider.flags, is_valid: passed, is_active: passed };
       // A failed test deactivates the provider even when it was SSO's last one: the verdict is a fact.
       return {
         status: 'applied',

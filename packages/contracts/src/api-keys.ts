@@ -1,11 +1,13 @@
 // API keys of the caller's project (/keys): create (the raw key is in this one response), list
 // (never a secret), revoke.
 import { z } from 'zod';
+import { text, texts } from './text.ts';
 
 const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
 
 export const apiKeyCreate = z.strictObject({
-  name: z.string().max(100).optional(),
+  /** Shorter than other names: it is shown in key lists beside the prefix. */
+  name: text({ max: 100 }).optional(),
   /** ISO 8601 with a time zone; must lie in the future (within ten years). Absent: never expires. */
   expires_at: z.iso.datetime({ offset: true, error: 'expires_at must be an ISO 8601 date-time with a time zone' })
     .refine((s) => Date.parse(s) > Date.now(), 'expires_at must be in the future')
@@ -13,6 +15,9 @@ export const apiKeyCreate = z.strictObject({
     .optional(),
 }).default({});
 export type ApiKeyCreate = z.infer<typeof apiKeyCreate>;
+
+/** `DELETE /keys/{key_id}`: a key's id or its prefix (looked up as text, so it must be storable). */
+export const apiKeyPath = z.object({ key_id: texts.id.min(1) });
 
 /** A row of api_keys (0001-accounts.sql, 0005-api-key-names.sql), without its hash. */
 export interface ApiKeyRow {

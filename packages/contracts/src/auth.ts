@@ -2,23 +2,24 @@
 // the PATCH /auth/session/identities body live with the session code in @llm/web-session.
 import { z } from 'zod';
 import { returnPathSchema } from '@llm/web-session';
+import { text, texts, TEXT_LIMITS } from './text.ts';
 
 export const discoverRequest = z.object({
-  email: z.email({ error: 'value is not a valid email address' }).max(320),
+  email: texts.email,
 });
 export type DiscoverRequest = z.infer<typeof discoverRequest>;
 
 export const accessQuery = z.object({
-  organization_id: z.string({ error: 'organization_id is required' }).min(1, 'organization_id is required'),
+  organization_id: text({ min: 1, max: TEXT_LIMITS.id, label: 'organization_id' }),
 });
 
-const slug = z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 lowercase letters, digits, hyphens or underscores');
+const slug = texts.slug.regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 lowercase letters, digits, hyphens or underscores');
 
 /** Path of the SSO routes: `/auth/sso/{start,callback}/{organization_slug}/{provider_slug}`. */
 export const ssoPath = z.object({ organization_slug: slug, provider_slug: slug });
 
 /** `sso:<organization_slug>:<provider_slug>`, the third-party id of the session callback. */
-export const ssoThirdPartyId = z.string().regex(/^sso:[a-z0-9_-]{1,64}:[a-z0-9_-]{1,64}$/, 'must be sso:<organization_slug>:<provider_slug>')
+export const ssoThirdPartyId = texts.shortText.regex(/^sso:[a-z0-9_-]{1,64}:[a-z0-9_-]{1,64}$/, 'must be sso:<organization_slug>:<provider_slug>')
   .transform((s) => { const [, organization_slug = '', provider_slug = ''] = s.split(':'); return { organization_slug, provider_slug }; });
 
 export const ssoCallbackPath = z.object({ third_party_id: ssoThirdPartyId });

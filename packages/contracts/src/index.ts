@@ -1,4 +1,6 @@
 export { ROUTES, routesOf, stripApiPrefix } from './routes.ts';
+export { TEXT_LIMITS, text, texts, textKey, textRecord, textProblem, jsonValue, jsonObject, jsonProblem, openObject } from './text.ts';
+export type { TextOptions } from './text.ts';
 export type { RouteDef, RouteId, RouteIdOf, Side, Method } from './routes.ts';
 export {
   spanInput, spanNodeInput, spanTree, otelTracingRequest, traceRecordInput, traceRequest, tracesRequest, simpleTraceRequest,
@@ -23,4 +25,4 @@ export {
   authSlug, organizationUpdate, organizationView, providerSettings, providerCreate, providerUpdate, providerView, DEFAULT_PROVIDER_SCOPES,
   type OrganizationUpdate, type OrganizationRow, type ProviderCreate, type ProviderUpdate, type ProviderRow,
 } from './organization-auth.ts';
-export { apiKeyCreate, apiKeyView, type ApiKeyCreate, type ApiKeyRow } from './api-keys.ts';
+export { apiKeyCreate, apiKeyPath, apiKeyView, type ApiKeyCreate, type ApiKeyRow } from './api-keys.ts';

@@ -3,14 +3,15 @@
 // resource) and the query side (reads).
 import { z } from 'zod';
 import { organizationAuthFlags } from '@llm/auth-policy';
+import { jsonObject, text, texts, textRecord, TEXT_LIMITS } from './text.ts';
 
 /** Organization and provider slugs: lowercase letters and hyphens (the reference's rule). */
-export const authSlug = z.string().regex(/^[a-z-]+$/, 'only lowercase letters and hyphens').max(64);
+export const authSlug = texts.slug.regex(/^[a-z-]+$/, 'only lowercase letters and hyphens');
 
 export const organizationUpdate = z.strictObject({
-  name: z.string().min(1).max(200).optional(),
+  name: text({ min: 1, max: TEXT_LIMITS.name }).optional(),
   slug: authSlug.optional(),
-  description: z.string().max(2000).nullish(),
+  description: texts.description.nullish(),
   flags: organizationAuthFlags.optional(),
 });
 export type OrganizationUpdate = z.infer<typeof organizationUpdate>;
@@ -25,22 +26,22 @@ export const organizationView = (r: OrganizationRow) => ({
   created_at: r.created_at.toISOString(), updated_at: r.updated_at ? r.updated_at.toISOString() : null,
 });
 
-const providerFlags = z.record(z.string().max(64), z.boolean()).refine((f) => Object.keys(f).length <= 32, 'at most 32 flags');
-const scopes = z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,128}$/, 'not an OAuth scope')).max(32);
-const extra = z.record(z.string(), z.unknown()).refine((e) => JSON.stringify(e).length <= 8192, 'extra is larger than 8 KiB');
+const providerFlags = textRecord(z.boolean()).refine((f) => Object.keys(f).length <= 32, 'at most 32 flags');
+const scopes = z.array(texts.shortText.regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,128}$/, 'not an OAuth scope')).max(32);
+const extra = jsonObject.refine((e) => JSON.stringify(e).length <= 8192, 'extra is larger than 8 KiB');
 
 export const providerSettings = z.strictObject({
-  issuer_url: z.string().min(1).max(2048),
-  client_id: z.string().min(1).max(512),
-  client_secret: z.string().min(1).max(4096),
+  issuer_url: texts.url,
+  client_id: text({ min: 1, max: TEXT_LIMITS.shortText }),
+  client_secret: texts.secret,
   scopes: scopes.optional(),
   extra: extra.optional(),
 });
 
 export const providerCreate = z.strictObject({
   slug: authSlug,
-  name: z.string().max(200).nullish(),
-  description: z.string().max(2000).nullish(),
+  name: texts.name.nullish(),
+  description: texts.description.nullish(),
   flags: providerFlags.optional(),
   settings: providerSettings,
 });
@@ -48,8 +49,8 @@ export type ProviderCreate = z.infer<typeof providerCreate>;
 
 export const providerUpdate = z.strictObject({
   slug: authSlug.optional(),
-  name: z.string().max(200).nullish(),
-  description: z.string().max(2000).nullish(),
+  name: texts.name.nullish(),
+  description: texts.description.nullish(),
   flags: providerFlags.optional(),
   /** Merged key by key into the stored settings. */
   settings: providerSettings.partial().optional(),

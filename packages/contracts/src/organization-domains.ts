@@ -2,16 +2,17 @@
 // by the command side (writes answer with the projected domain) and the query side (the list).
 import { domainName, tokenExpiresAt, txtRecord } from '@llm/dns-verify';
 import { z } from 'zod';
+import { texts } from './text.ts';
 
 export const domainCreate = z.strictObject({
   /** Normalised on the way in (lower case, IDNA, no trailing dot); anything else is a 422 naming why. */
   domain: domainName,
-  name: z.string().max(200).nullish(),
-  description: z.string().max(2000).nullish(),
+  name: texts.name.nullish(),
+  description: texts.description.nullish(),
 });
 export type DomainCreate = z.infer<typeof domainCreate>;
 
-export const domainVerify = z.strictObject({ domain_id: z.string().min(1).max(64) });
+export const domainVerify = z.strictObject({ domain_id: texts.id.min(1) });
 
 /** A row of the projection (services/projector-accounts/migrations/0003-organization-domains.sql). */
 export interface DomainRow {

@@ -3,22 +3,23 @@
 // queries. Whether a filtering or windowing object is usable is checked by the filtering-language
 // compiler where it is used (the command at commit time), not here.
 import { z } from 'zod';
+import { jsonValue, texts } from './text.ts';
 
 /** Lowercase letters, digits, `-` and `_`, starting with a letter or digit, at most 64 characters. */
 export const SAVED_QUERY_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const SLUG_RULE = 'must be 1-64 characters of lowercase letters, digits, "-" or "_", starting with a letter or digit';
 
-export const savedQuerySlug = z.string().regex(SAVED_QUERY_SLUG, { error: `slug ${SLUG_RULE}` });
+export const savedQuerySlug = texts.slug.regex(SAVED_QUERY_SLUG, { error: `slug ${SLUG_RULE}` });
 
 const focus = z.enum(['trace', 'span'], { error: 'focus must be one of: trace, span' });
 const format = z.enum(['agenta', 'opentelemetry'], { error: 'format must be one of: agenta, opentelemetry' });
 
 export const savedQueryRevisionInput = z.strictObject({
   /** The filtering and windowing objects of span/trace queries (reference §5.2, §5.3). */
-  data: z.strictObject({ filtering: z.unknown().optional(), windowing: z.unknown().optional() }).default({}),
+  data: z.strictObject({ filtering: jsonValue.optional(), windowing: jsonValue.optional() }).default({}),
   /** `focus` decides which endpoint may use the revision (the other answers 409). */
   formatting: z.strictObject({ focus: focus.optional(), format: format.optional() }).default({}),
-  message: z.string().max(2000).optional(),
+  message: texts.description.optional(),
 });
 export type SavedQueryRevisionInput = z.infer<typeof savedQueryRevisionInput>;
 
@@ -27,8 +28,8 @@ export const savedQueryCreate = z.strictObject({
   query: z.strictObject({
     /** Unique in the project; generated from the name (or at random) when absent. */
     slug: savedQuerySlug.optional(),
-    name: z.string().max(200).optional(),
-    description: z.string().max(2000).optional(),
+    name: texts.name.optional(),
+    description: texts.description.optional(),
   }).default({}),
   query_revision: savedQueryRevisionInput.default({ data: {}, formatting: {} }),
 });
@@ -44,13 +45,13 @@ export type SavedQueryCommit = z.infer<typeof savedQueryCommit>;
 
 const version = z.union([
   z.number().int().min(1).max(2_147_483_647),
-  z.string().regex(/^[1-9][0-9]{0,8}$/).transform(Number),
+  texts.id.regex(/^[1-9][0-9]{0,8}$/).transform(Number),
 ], { error: 'version must be a positive integer' });
 
 /** `{id?, slug?, version?}` as in the interface's references; version only on revision refs. */
 export const savedQueryRef = z.strictObject({
   id: z.uuid({ error: 'id must be a UUID' }).nullish(),
-  slug: z.string().min(1).max(64).nullish(),
+  slug: texts.slug.min(1).nullish(),
   version: version.nullish(),
 });
 export type SavedQueryRef = z.infer<typeof savedQueryRef>;

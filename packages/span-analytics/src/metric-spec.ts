@@ -1,5 +1,6 @@
 // MetricSpec, the `specs` entries of spec-driven analytics (reference §6.1): which value to read
 // (`path`, always inside `attributes`) and how to summarise it (`type`).
+import { text } from '@llm/contracts';
 import { z } from 'zod';
 
 import { MAX_BINS, MAX_PATH_LENGTH, MAX_PATH_SEGMENTS, MAX_SPECS } from './limits.ts';
@@ -64,7 +65,7 @@ const RawSpecSchema = z.strictObject({
   type: z
     .enum(METRIC_TYPES, { error: (iss) => `unknown metric type '${clip(iss.input)}' (one of: ${METRIC_TYPES.join(', ')})` })
     .default('*'),
-  path: z.string({ error: 'path must be a string' }).max(MAX_PATH_LENGTH, { error: `path is longer than ${MAX_PATH_LENGTH} characters` }).default('*'),
+  path: text({ max: MAX_PATH_LENGTH, label: 'path' }).default('*'),
   bins: z
     .number({ error: 'bins must be a number' })
     .int({ error: 'bins must be an integer' })

@@ -1,6 +1,7 @@
 // The filtering language of POST /spans/query and /traces/query (reference §5.2) as zod schemas.
 // Structure only: which fields exist, which operators a field allows and what a value must look like
 // are checked by the compiler, which knows the span table.
+import { jsonValue, text, texts, TEXT_LIMITS } from '@llm/contracts';
 import { z } from 'zod';
 
 export const LOGICAL_OPERATORS = ['and', 'or', 'not', 'nand', 'nor'] as const;
@@ -49,13 +50,11 @@ export const ConditionOptionsSchema = z.strictObject({
 });
 
 export const ConditionSchema = z.strictObject({
-  field: z
-    .string({ error: (iss) => (iss.input === undefined ? 'field is required' : 'field must be a string') })
-    .min(1, { error: 'field must not be empty' }),
+  field: text({ min: 1, max: TEXT_LIMITS.shortText, label: 'field' }),
   /** Dotted path inside `attributes`, or inside a link/reference/event/hash element for `has`. */
-  key: z.string().nullish(),
+  key: texts.shortText.nullish(),
   /** Any JSON; an absent value and `null` are different things (`parent_id is null` = roots). */
-  value: z.unknown().optional(),
+  value: jsonValue.optional(),
   operator: ConditionOperatorSchema.default('is'),
   options: ConditionOptionsSchema.nullish(),
 });

@@ -1,5 +1,6 @@
 // Windowing of span and trace queries (reference §5.3): time bounds, order, page size, sampling and
 // the cursor, compiled to SQL fragments with their parameters.
+import { texts } from '@llm/contracts';
 import { z } from 'zod';
 
 import { DATETIME64, parseTimeValue, toDateTime64Text } from './ch-time.ts';
@@ -14,7 +15,7 @@ export type Order = (typeof ORDERS)[number];
 export type Focus = 'span' | 'trace';
 
 /** ISO-8601 or a 10/13/16/19-digit integer (s/ms/µs/ns) → epoch µs. */
-const TimestampSchema = z.union([z.string(), z.number()]).transform((v, ctx) => {
+const TimestampSchema = z.union([texts.shortText, z.number()]).transform((v, ctx) => {
   const r = parseTimeValue(v);
   if (r.ok) return r.value;
   ctx.issues.push({ code: 'custom', message: r.error, input: v });
@@ -27,7 +28,7 @@ export const WindowingSchema = z.strictObject({
   /** Inclusive lower bound on start_time. */
   oldest: TimestampSchema.nullish(),
   /** The cursor of the previous page (see encodeCursor). */
-  next: z.string().nullish(),
+  next: texts.shortText.nullish(),
   limit: z
     .number()
     .int({ error: 'limit must be an integer' })

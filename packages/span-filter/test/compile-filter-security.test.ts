@@ -14,7 +14,7 @@ const HOSTILE = [
   `${MARK}); DROP TABLE llm.spans; --`,
   `${MARK}{project:String}`,
   `${MARK}\`; "x" /* */`,
-  `${MARK}\u0000\n\t`,
+  `${MARK}\n\t\r`,
 ];
 
 /** Quoted literals the compiler itself writes: JSON type names, nothing else. */
@@ -83,6 +83,16 @@ describe('compileFilter: injection', () => {
     if (!r.ok) return;
     expectSafe(r);
     expect(JSON.stringify(r.params)).toContain(MARK);
+  });
+
+  // NUL and lone surrogates are refused wherever text goes (the stores cannot hold them; see
+  // @llm/contracts text.ts), so they never reach the parameters either.
+  const unstorable = (['\u0000', '\ud800', '\udc00'] as const).flatMap((bad) => slots(`${MARK}${bad}`).map(([slot, c]) => [slot, JSON.stringify(bad), c] as const));
+  it.each(unstorable)('when %s carries %s, then it is an error naming the position and no SQL is produced', (_, __, condition) => {
+    const r = compile({ conditions: [condition] });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors[0]!.message).toMatch(/^filtering\.conditions\[0\][.\w[\]]*: .*(NUL|surrogate)/);
   });
 
   it('when a field name or operator is hostile, then it is an error and no SQL is produced', () => {

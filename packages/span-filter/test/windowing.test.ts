@@ -172,6 +172,9 @@ describe('compileWindowing: errors', () => {
     ['rate above 1', { rate: 1.5 }, 'windowing.rate: rate must be in (0, 1]'],
     ['an unknown key', { limt: 10 }, 'windowing: Unrecognized key: "limt"'],
     ['a non-object', 'limit=10', 'windowing: Invalid input: expected object, received string'],
+    ['NUL in a timestamp', { oldest: '2024-01-01\u0000' }, 'windowing.oldest: must not contain NUL (U+0000)'],
+    ['a lone surrogate in a timestamp', { newest: '2024-01-01\ud800' }, 'windowing.newest: must not contain a lone UTF-16 surrogate'],
+    ['NUL in the cursor', { next: 'abc\u0000' }, 'windowing.next: must not contain NUL (U+0000)'],
   ])('when windowing has %s, then the error names it', (_, input, message) => {
     const [got] = errors(input);
     expect(got?.startsWith(message), got).toBe(true);

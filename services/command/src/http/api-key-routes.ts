@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { readApiKey } from '@llm/accounts-read';
 import { generateApiKey, type ApiKeyAuthenticator } from '@llm/auth';
-import { apiKeyCreate, apiKeyView } from '@llm/contracts';
+import { apiKeyCreate, apiKeyPath, apiKeyView } from '@llm/contracts';
 import { conflict, notFound, unavailable } from '@llm/errors';
 import type { EventPayloads } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
@@ -44,7 +44,8 @@ export function apiKeyRoutes(deps: { pool: Pool; appender: AccountAppender; auth
     }],
 
     'keys.revoke': [...view, ...edit, async (req, res) => {
-      const row = await readApiKey(deps.pool, req.scope.projectId, String(req.params.key_id ?? ''));
+      const { key_id: keyId } = validate(apiKeyPath, req.params, 'path');
+      const row = await readApiKey(deps.pool, req.scope.projectId, keyId);
       if (!row) throw notFound('api_key_not_found', 'API key not found');
       await commit(req, 'accounts.api_key.revoked', { key_id: row.id, project_id: row.project_id }, row.id);
       deps.authenticator.invalidate(row.prefix);

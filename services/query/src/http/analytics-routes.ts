@@ -9,6 +9,7 @@
 import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import { invalid } from '@llm/errors';
+import { jsonValue } from '@llm/contracts';
 import { RequestValidationError, type Handlers, type ValidationIssue } from '@llm/http';
 import { FilteringSchema } from '@llm/span-filter';
 import {
@@ -51,7 +52,7 @@ const rate = z.coerce
 /** Spec-driven analytics: no `limit` (nothing is paged), plus `specs` (a list or its JSON text). */
 const AnalyticsInputSchema = z.strictObject({
   focus: FLAT_FIELDS.focus, format: FLAT_FIELDS.format, oldest: FLAT_FIELDS.oldest, newest: FLAT_FIELDS.newest, filter: FLAT_FIELDS.filter,
-  interval, rate, specs: z.unknown().optional(),
+  interval, rate, specs: jsonValue.optional(),
 });
 
 /** Legacy analytics takes the span query's fields; `limit` is accepted for old clients and unused. */

@@ -4,18 +4,20 @@
 // query). A `null` counts as absent.
 import type { Request } from 'express';
 import { z } from 'zod';
+import { jsonValue, texts } from '@llm/contracts';
 import { RequestValidationError } from '@llm/http';
 
 /** The fields every flat endpoint takes; endpoints add, drop or tighten fields from this shape. */
 export const FLAT_FIELDS = {
   focus: z.enum(['trace', 'span']).optional(),
   format: z.enum(['agenta', 'opentelemetry']).optional(),
-  oldest: z.union([z.string(), z.number()]).optional(),
-  newest: z.union([z.string(), z.number()]).optional(),
+  oldest: z.union([texts.shortText, z.number()]).optional(),
+  newest: z.union([texts.shortText, z.number()]).optional(),
   limit: z.coerce.number().int().optional(),
   rate: z.coerce.number().optional(),
   interval: z.coerce.number().optional(),
-  filter: z.unknown().optional(),
+  /** A filtering object or its JSON text. */
+  filter: jsonValue.optional(),
 };
 
 export const FlatQuerySchema = z.strictObject(FLAT_FIELDS);

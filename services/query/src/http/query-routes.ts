@@ -4,8 +4,8 @@ import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import { compileFilter, compileWindowing, spanCursor, traceCursor, type CompiledWindowing, type SqlParams } from '@llm/span-filter';
 import { invalid } from '@llm/errors';
-import { savedQueryRefs } from '@llm/contracts';
-import { RequestValidationError, type Handlers } from '@llm/http';
+import { jsonValue, openObject, savedQueryRefs } from '@llm/contracts';
+import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
 import { toOtelTracingTree } from '@llm/span-model';
 import type { SpanReader } from '../adapters/span-reader.ts';
 import type { SpanSearcher } from '../adapters/span-search.ts';
@@ -16,7 +16,7 @@ import { flatInputs } from './flat-inputs.ts';
 import { canonicalTraces } from '../domain/trace-view.ts';
 import { traceIdShortcut } from '../domain/trace-id-shortcut.ts';
 
-const body = z.object({ filtering: z.unknown().optional(), windowing: z.unknown().optional() }).passthrough();
+const body = openObject({ filtering: jsonValue.optional(), windowing: jsonValue.optional() });
 const PROJECT = 'project_id_param';
 
 const values = (p: SqlParams): Record<string, unknown> => Object.fromEntries(Object.entries(p).map(([k, v]) => [k, v.value]));
@@ -39,8 +39,10 @@ function compileParts(req: Request, filtering: unknown, windowing: unknown, focu
 }
 
 async function compile(req: Request, focus: 'span' | 'trace', savedQueries: SavedQueryStore): Promise<Compiled> {
-  const b = body.safeParse(req.body ?? {});
-  if (!b.success) throw new RequestValidationError([{ loc: ['body'], msg: 'body must be an object', type: 'type_error' }]);
+  const raw: unknown = req.body ?? {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new RequestValidationError([{ loc: ['body'], msg: 'body must be an object', type: 'type_error' }]);
+  const b = body.safeParse(raw);
+  if (!b.success) throw new RequestValidationError(issuesOf(b.error, 'body'));
   // With a saved-query ref, the stored revision's filtering and windowing replace the request's
   // (reference §5.5; the request keeps only `limit` and `next`).
   const refs = savedQueryRefs.safeParse(b.data);
@@ -65,20 +67,18 @@ async function tracePage(d: QueryRouteDeps, c: Compiled, projectId: string) {
     where: c.where, having: c.w.having, orderBy: c.w.orderBy, order: c.w.order, traceKey: c.w.traceKey, limit: c.w.limit,
     params: c.params, projectId, ...(c.w.cursor ? { cursor: c.w.cursor } : {}),
   });
-  const full = keys.slice(0, c.w.limit);
-  // A page whose whole traces would exceed the result bounds ends after the last trace that fits.
-  const { rows, kept } = await d.reader.traceRows(projectId, full.map((k) => k.trace_id));
-  const page = full.slice(0, kept);
+  const page = keys.slice(0, c.w.limit);
+  const spans = page.length ? (await d.reader.byIds(projectId, page.map((k) => k.trace_id), [])).map(spanView) : [];
   const last = page[page.length - 1];
-  const more = kept < full.length || keys.length > c.w.limit;
-  return { order: page.map((k) => k.trace_id), spans: rows.map(spanView), next: more && last ? traceCursor({ key: last.trace_key, trace_id: last.trace_id }) : undefined };
+  return { order: page.map((k) => k.trace_id), spans, next: keys.length > c.w.limit && last ? traceCursor({ key: last.trace_key, trace_id: last.trace_id }) : undefined };
 }
 
 async function spanPage(d: QueryRouteDeps, c: Compiled, projectId: string) {
   if (c.traceIds) return { spans: (await d.reader.byIds(projectId, c.traceIds, [])).map(spanView), next: undefined };
-  const page = await d.searcher.spans({ where: c.where, orderBy: c.w.orderBy, order: c.w.order, limit: c.w.limit, params: c.params });
-  const last = page.rows[page.rows.length - 1];
-  return { spans: page.rows.map(spanView), next: page.more && last ? spanCursor(last) : undefined };
+  const rows = await d.searcher.spans({ where: c.where, orderBy: c.w.orderBy, order: c.w.order, limit: c.w.limit, params: c.params });
+  const page = rows.slice(0, c.w.limit);
+  const last = page[page.length - 1];
+  return { spans: page.map(spanView), next: rows.length > c.w.limit && last ? spanCursor(last) : undefined };
 }
 
 export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {

@@ -1,0 +1,177 @@
+// Every request schema of @llm/contracts (and the session identities body of @llm/web-session)
+// refuses NUL and lone surrogates in every string it carries: each schema gets a valid sample that
+// fills every string position (optional ones included), and each position is spoiled in turn.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import * as contracts from '@llm/contracts';
+import { jsonProblem } from '@llm/contracts';
+import { sessionIdentitiesUpdateSchema } from '@llm/web-session';
+
+const TRACE = '0af7651916cd43dd8448eb211c80319c';
+const SPAN = 'b7ad6b7169203331';
+const UUID = '3f2a4b1c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+const attrs = { 'gen_ai.prompt': 'hi 😀', nested: { list: ['a', { b: 'c' }], n: 1 } };
+
+const span = {
+  trace_id: TRACE, span_id: SPAN, parent_id: 'b7ad6b7169203330', span_name: 'chat 😀', span_type: 'llm',
+  span_kind: 'SPAN_KIND_CLIENT', status_code: 'STATUS_CODE_OK', status_message: 'fine',
+  start_time: '2025-01-01T00:00:00Z', end_time: '2025-01-01T00:00:01Z', attributes: attrs,
+  events: [{ name: 'exception', timestamp: '2025-01-01T00:00:00.5Z', attributes: { 'exception.message': 'boom' } }],
+  links: [{ trace_id: TRACE, span_id: SPAN, attributes: { k: 'v' } }],
+  references: [{ id: 'ref', slug: 'app', version: 'v1', attributes: { k: 'v' } }],
+  session_id: 'session-1', user_id: 'user-1',
+};
+const node = { ...span, spans: { child: { ...span, span_id: 'b7ad6b7169203332' }, twins: [{ ...span, span_id: 'b7ad6b7169203333' }] } };
+const traceRecord = { trace_id: TRACE, spans: { root: node } };
+const revision = {
+  data: {
+    filtering: { operator: 'and', conditions: [{ field: 'attributes', key: 'a.b', value: 'x', operator: 'is' }] },
+    windowing: { oldest: '2025-01-01T00:00:00Z', next: 'abc' },
+  },
+  formatting: { focus: 'trace', format: 'agenta' },
+  message: 'first 😀',
+};
+const ref = { id: UUID, slug: 'my-query', version: '2' };
+const settings = { issuer_url: 'https://idp.example.com', client_id: 'client', client_secret: 'secret', scopes: ['openid'], extra: { prompt: 'login' } };
+const account = {
+  options: { dry_run: false, idempotency_key: 'idem', reason: 'why', note: 'extra option' },
+  user: { email: 'me@example.com', username: 'me', name: 'Me 😀', metadata: { team: 'a', tags: ['x'] } },
+  organization: { name: 'Org', slug: 'org', extra: 'kept' },
+  workspace: { name: 'Ws', slug: 'ws' },
+  project: { name: 'Prj', slug: 'prj' },
+  note: 'extra field',
+};
+
+/** A valid value of each request schema, filling every string position. */
+const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
+  spanInput: { schema: contracts.spanInput, samples: [span] },
+  spanNodeInput: { schema: contracts.spanNodeInput, samples: [node] },
+  spanTree: { schema: contracts.spanTree, samples: [{ root: node }] },
+  otelTracingRequest: { schema: contracts.otelTracingRequest, samples: [{ spans: [span], traces: { [TRACE]: { spans: { root: node } } } }] },
+  traceRecordInput: { schema: contracts.traceRecordInput, samples: [traceRecord] },
+  traceRequest: { schema: contracts.traceRequest, samples: [{ trace: traceRecord }] },
+  tracesRequest: { schema: contracts.tracesRequest, samples: [{ traces: [traceRecord] }] },
+  simpleTraceRequest: {
+    schema: contracts.simpleTraceRequest,
+    samples: [
+      {
+        trace: {
+          origin: 'custom', kind: 'adhoc', channel: 'api', data: { inputs: { q: 'hi' } }, tags: { t: 'x' }, meta: { m: 'y' },
+          references: { application: { id: 'a', slug: 's', version: '1', attributes: { k: 'v' } } },
+          links: { parent: { trace_id: TRACE, span_id: SPAN, attributes: { k: 'v' } } },
+        },
+      },
+      { trace: { data: { a: 'b' }, links: [{ trace_id: TRACE, span_id: SPAN }] } },
+    ],
+  },
+  linkInput: { schema: contracts.linkInput, samples: [span.links[0]] },
+  eventInput: { schema: contracts.eventInput, samples: [span.events[0]] },
+  referenceInput: { schema: contracts.referenceInput, samples: [span.references[0]] },
+  adminAccountInput: { schema: contracts.adminAccountInput, samples: [account] },
+  adminAccountsCreate: { schema: contracts.adminAccountsCreate, samples: [{ options: account.options, accounts: { me: account } }] },
+  adminAccountsDelete: {
+    schema: contracts.adminAccountsDelete,
+    samples: [{ accounts: { me: { user: { id: UUID, email: 'me@example.com' } } }, reason: 'gone', confirm: 'yes' }],
+  },
+  adminMembershipSet: { schema: contracts.adminMembershipSet, samples: [{ organization_id: UUID, user: { id: UUID, email: 'me@example.com' }, role: 'viewer' }] },
+  adminMembershipRemove: { schema: contracts.adminMembershipRemove, samples: [{ organization_id: UUID, user: { email: 'me@example.com' } }] },
+  apiKeyCreate: { schema: contracts.apiKeyCreate, samples: [{ name: 'ci 😀', expires_at: new Date(Date.now() + 86_400_000).toISOString() }] },
+  apiKeyPath: { schema: contracts.apiKeyPath, samples: [{ key_id: 'llm_abcdef' }] },
+  authSlug: { schema: contracts.authSlug, samples: ['acme'] },
+  accessQuery: { schema: contracts.accessQuery, samples: [{ organization_id: UUID }] },
+  discoverRequest: { schema: contracts.discoverRequest, samples: [{ email: 'me@example.com' }] },
+  domainCreate: { schema: contracts.domainCreate, samples: [{ domain: 'example.com', name: 'Main 😀', description: 'ours' }] },
+  domainVerify: { schema: contracts.domainVerify, samples: [{ domain_id: UUID }] },
+  organizationUpdate: { schema: contracts.organizationUpdate, samples: [{ name: 'Acme 😀', slug: 'acme', description: 'd', flags: { allow_email: true } }] },
+  providerSettings: { schema: contracts.providerSettings, samples: [settings] },
+  providerCreate: { schema: contracts.providerCreate, samples: [{ slug: 'okta', name: 'Okta', description: 'd', flags: { is_active: true }, settings }] },
+  providerUpdate: { schema: contracts.providerUpdate, samples: [{ slug: 'okta', name: 'Okta', description: 'd', flags: { is_active: true }, settings }] },
+  savedQuerySlug: { schema: contracts.savedQuerySlug, samples: ['my-query'] },
+  savedQueryRevisionInput: { schema: contracts.savedQueryRevisionInput, samples: [revision] },
+  savedQueryCreate: { schema: contracts.savedQueryCreate, samples: [{ query: { slug: 'q', name: 'Q 😀', description: 'd' }, query_revision: revision }] },
+  savedQueryCommit: { schema: contracts.savedQueryCommit, samples: [{ query_revision: revision, expected_version: 1 }] },
+  savedQueryRef: { schema: contracts.savedQueryRef, samples: [ref] },
+  savedQueryRefs: { schema: contracts.savedQueryRefs, samples: [{ query_ref: ref, query_variant_ref: ref, query_revision_ref: ref }] },
+  ssoPath: { schema: contracts.ssoPath, samples: [{ organization_slug: 'acme', provider_slug: 'okta' }] },
+  ssoThirdPartyId: { schema: contracts.ssoThirdPartyId, samples: ['sso:acme:okta'] },
+  ssoCallbackPath: { schema: contracts.ssoCallbackPath, samples: [{ third_party_id: 'sso:acme:okta' }] },
+  ssoStartQuery: { schema: contracts.ssoStartQuery, samples: [{ return_to: '/app?x=1' }] },
+  // Not in contracts (it lives with the session code), but a request body all the same.
+  sessionIdentitiesUpdateSchema: { schema: sessionIdentitiesUpdateSchema, samples: [{ session_identities: ['email:otp', 'sso:acme:okta'] }] },
+};
+
+/** Exported schemas that are not request schemas: responses, and the building blocks themselves (text.test.ts). */
+const NOT_REQUESTS = new Set([
+  'savedQueryResponse', 'savedQueryRevisionView', 'savedQueryRevisionsResponse', 'savedQueryVariantView', 'savedQueryView',
+  'jsonObject', 'jsonValue', 'textKey',
+]);
+
+type Segment = string | number;
+interface Position { path: Segment[]; kind: 'value' | 'key' }
+
+function positions(v: unknown, path: Segment[] = []): Position[] {
+  if (typeof v === 'string') return [{ path, kind: 'value' }];
+  if (Array.isArray(v)) return v.flatMap((x, i) => positions(x, [...path, i]));
+  if (v !== null && typeof v === 'object') {
+    return Object.entries(v).flatMap(([k, x]) => [{ path: [...path, k], kind: 'key' as const }, ...positions(x, [...path, k])]);
+  }
+  return [];
+}
+
+const spoil = (s: string, bad: string): string => `${s.slice(0, 1)}${bad}${s.slice(1)}`;
+
+/** A copy of `root` with the string or key at `pos` spoiled (keys keep their order). */
+function spoiled(root: unknown, pos: Position, bad: string): unknown {
+  if (pos.path.length === 0) return spoil(root as string, bad);
+  const copy = structuredClone(root) as Record<Segment, unknown>;
+  const parentPath = pos.path.slice(0, -1);
+  const last = pos.path[pos.path.length - 1]!;
+  let parent = copy;
+  for (const seg of parentPath) parent = parent[seg] as Record<Segment, unknown>;
+  if (pos.kind === 'value') {
+    parent[last] = spoil(parent[last] as string, bad);
+    return copy;
+  }
+  const renamed = Object.fromEntries(Object.entries(parent).map(([k, x]) => [k === last ? spoil(k, bad) : k, x]));
+  for (const k of Object.keys(parent)) delete parent[k];
+  Object.assign(parent, renamed);
+  return copy;
+}
+
+const isPrefix = (p: PropertyKey[], of: Segment[]): boolean => p.length <= of.length && p.every((s, i) => s === of[i]);
+
+const BAD = [['NUL', '\u0000'], ['a lone high surrogate', '\ud83d'], ['a lone low surrogate', '\ude00']] as const;
+
+describe('request schemas: unstorable text', () => {
+  it('when contracts export a schema, then it is sampled here or known not to be a request schema', () => {
+    const exported = Object.entries(contracts).filter(([, v]) => v instanceof z.ZodType).map(([k]) => k);
+    const unknown = exported.filter((k) => !(k in SAMPLES) && !NOT_REQUESTS.has(k));
+    expect(unknown).toEqual([]);
+  });
+
+  it.each(Object.entries(SAMPLES))('when %s is given its valid samples, then they parse', (_, { schema, samples }) => {
+    for (const s of samples) {
+      const r = schema.safeParse(s);
+      expect(r.error?.issues ?? []).toEqual([]);
+    }
+  });
+
+  const cases = Object.entries(SAMPLES).flatMap(([name, { schema, samples }]) => BAD.map(([what, bad]) => [name, what, schema, samples, bad] as const));
+  it.each(cases)('when a string or key of %s holds %s, then it is refused (or the key is dropped)', (_, __, schema, samples, bad) => {
+    for (const sample of samples) {
+      const all = positions(sample);
+      expect(all.some((p) => p.kind === 'value')).toBe(true);
+      for (const pos of all) {
+        const r = schema.safeParse(spoiled(sample, pos, bad));
+        const where = `${pos.kind} at ${JSON.stringify(pos.path)}`;
+        if (pos.kind === 'value') {
+          expect(r.success, where).toBe(false);
+          expect(r.error?.issues.some((i) => isPrefix(i.path, pos.path)), where).toBe(true);
+        } else if (r.success) {
+          // A key a schema strips (unknown keys of a plain object) never reaches a store.
+          expect(jsonProblem(r.data), where).toBeUndefined();
+        }
+      }
+    }
+  });
+});

@@ -93,6 +93,58 @@ function encodeParam(s: string): string {
   return [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`)).join('');
 }
 
+// Bodies shaped like each route's own, with hostile values in the holes, so generated input gets
+// past the first validation and reaches the compilers, projections and stores behind it.
+const anyOf = <T>(...xs: fc.Arbitrary<T>[]): fc.Arbitrary<T> => fc.oneof(...xs);
+const hv: fc.Arbitrary<unknown> = anyOf<unknown>(hostileString, jsonish, fc.double(), fc.integer({ min: -(2 ** 31), max: 2 ** 31 }));
+const ts = anyOf<unknown>(hostileString, fc.integer(), fc.double(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.constantFrom('1e30', -1e30, 0, '0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999999999Z'));
+const idHex = (n: number) => anyOf<unknown>(fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`)), hostileString);
+const condition = fc.record({
+  field: anyOf<unknown>(fc.constantFrom('attributes', 'span_name', 'trace_id', 'span_id', 'start_time', 'end_time', 'status_code', 'span_type', 'references', 'events', 'links', 'hashes', 'session_id'), hostileString),
+  key: hv, operator: anyOf<unknown>(fc.constantFrom('is', 'is_not', 'in', 'not_in', 'contains', 'startswith', 'endswith', 'gt', 'lt', 'gte', 'lte', 'btwn', 'exists', 'not_exists', 'matches', 'like'), hostileString),
+  value: hv,
+}, { requiredKeys: ['field'] });
+const windowing = fc.record({ oldest: ts, newest: ts, limit: hv, next: hv, order: hv, interval: hv, rate: hv }, { requiredKeys: [] });
+const filtering = fc.record({ operator: anyOf<unknown>(fc.constantFrom('and', 'or', 'not', 'nand', 'nor'), hostileString), conditions: fc.array(anyOf<unknown>(condition, jsonish), { maxLength: 6 }) }, { requiredKeys: [] });
+const span = fc.record({
+  trace_id: idHex(32), span_id: idHex(16), parent_id: idHex(16), span_name: hv, span_kind: hv, status_code: hv, status_message: hv,
+  start_time: ts, end_time: ts, attributes: fc.dictionary(hostileString, hv, { maxKeys: 5 }), events: hv, links: hv, references: hv,
+}, { requiredKeys: ['trace_id', 'span_id'] });
+const SHAPED: Partial<Record<RouteId, fc.Arbitrary<unknown>>> = {};
+for (const id of ['spans.query', 'traces.query', 'tracing.spans.query', 'spans.sessions.query', 'spans.users.query', 'tracing.sessions.query', 'tracing.users.query'] as const) {
+  SHAPED[id] = fc.record({ filtering: anyOf<unknown>(filtering, hostileString.map((x) => JSON.stringify({ conditions: [x] }))), windowing, focus: hv, format: hv, query_ref: hv, query_revision_ref: hv }, { requiredKeys: [] });
+}
+for (const id of ['spans.analytics.query', 'tracing.analytics.query', 'tracing.spans.analytics'] as const) {
+  SHAPED[id] = fc.record({ filtering, windowing, specs: fc.array(fc.record({ type: anyOf<unknown>(fc.constantFrom('numeric/continuous', 'numeric/discrete', 'categorical/single', 'categorical/multiple', 'binary', 'string', 'json'), hostileString), path: hv, bins: hv, vmin: hv, vmax: hv }, { requiredKeys: [] }), { maxLength: 4 }) }, { requiredKeys: [] });
+}
+for (const id of ['tracing.spans.ingest', 'traces.ingest'] as const) SHAPED[id] = fc.record({ spans: fc.array(span, { maxLength: 4 }) });
+for (const id of ['traces.create', 'tracing.traces.create', 'traces.edit', 'tracing.traces.edit'] as const) {
+  SHAPED[id] = fc.record({ trace: fc.record({ trace_id: idHex(32), spans: fc.dictionary(hostileString, span, { maxKeys: 3 }) }, { requiredKeys: [] }) });
+}
+SHAPED['simple.traces.create'] = fc.record({ trace: fc.record({ data: fc.dictionary(hostileString, hv, { maxKeys: 3 }), tags: hv, meta: hv, references: hv, links: hv, origin: hv, kind: hv, channel: hv }, { requiredKeys: ['data'] }) });
+SHAPED['queries.create'] = fc.record({ query: fc.record({ name: hv, slug: hv, description: hv, filtering, windowing, focus: hv, format: hv }, { requiredKeys: [] }) });
+SHAPED['queries.revisions.commit'] = fc.record({ revision: fc.record({ filtering, windowing, message: hv, expected_version: hv }, { requiredKeys: [] }), expected_version: hv });
+SHAPED['keys.create'] = fc.record({ name: hv, expires_at: ts, role: hv }, { requiredKeys: [] });
+SHAPED['organizations.domains.create'] = fc.record({ domain: hv, name: hv, description: hv }, { requiredKeys: [] });
+SHAPED['organizations.domains.verify'] = fc.record({ domain_id: hv, domain: hv }, { requiredKeys: [] });
+SHAPED['organizations.providers.create'] = fc.record({ slug: hv, name: hv, description: hv, settings: fc.record({ issuer_url: anyOf<unknown>(fc.webUrl(), hostileString), client_id: hv, client_secret: hv, scopes: hv }, { requiredKeys: [] }), flags: hv }, { requiredKeys: [] });
+SHAPED['organizations.providers.update'] = SHAPED['organizations.providers.create'];
+for (const id of ['organizations.update', 'organizations.replace'] as const) SHAPED[id] = fc.record({ name: hv, description: hv, flags: fc.dictionary(hostileString, hv, { maxKeys: 4 }), version: hv }, { requiredKeys: [] });
+SHAPED['admin.accounts.create'] = fc.record({ accounts: fc.dictionary(hostileString, fc.record({ user: fc.record({ email: hv, name: hv, username: hv }, { requiredKeys: [] }), organization: fc.record({ name: hv, slug: hv }, { requiredKeys: [] }), options: hv }, { requiredKeys: [] }), { maxKeys: 2 }) });
+SHAPED['admin.accounts.delete'] = fc.record({ accounts: fc.dictionary(hostileString, fc.record({ user: fc.record({ id: hv, email: hv }, { requiredKeys: [] }) }), { maxKeys: 2 }) });
+for (const id of ['admin.memberships.set', 'admin.memberships.remove'] as const) SHAPED[id] = fc.record({ user: fc.record({ id: hv, email: hv }, { requiredKeys: [] }), organization_id: hv, role: hv }, { requiredKeys: [] });
+SHAPED['auth.discover'] = fc.record({ email: hv }, { requiredKeys: [] });
+SHAPED['auth.session.identities'] = fc.record({ identities: fc.array(hv, { maxLength: 4 }), assertion: hv }, { requiredKeys: [] });
+
+const shapedRequest = fc.constantFrom(...(Object.keys(SHAPED) as RouteId[])).chain((route) => fc.record({
+  route: fc.constant(route),
+  params: fc.array(anyOf<string>(hostileString, fc.stringMatching(/^[0-9a-f]{32}$/), fc.uuid()), { minLength: 3, maxLength: 3 }),
+  body: SHAPED[route]!.map((v) => JSON.stringify(v) ?? ''),
+  contentType: fc.constant('application/json' as string | undefined),
+  auth: fc.constant(route.startsWith('admin.') ? 'admin' as const : 'key' as const),
+  query: fc.constant(undefined as string | undefined),
+}));
+
 function pathOf(route: RouteId, params: string[]): string {
   let i = 0;
   return ROUTES[route].path.replace(/:[a-z_]+/g, () => encodeParam(params[i++ % params.length] ?? 'x'));
@@ -150,6 +202,14 @@ describe('hostile input', () => {
       const { status, text } = await send(h.route, { body: h.body, contentType: h.contentType, auth: h.auth, params: h.params, query: h.query });
       if (status >= 500) throw new Error(`${h.route} answered ${status}: ${text}`);
     }), { numRuns: Number(process.env.HOSTILE_RUNS ?? 1500), seed: process.env.HOSTILE_SEED ? Number(process.env.HOSTILE_SEED) : undefined });
+    await stillHealthy();
+  }, 600_000);
+
+  it('when fast-check fills the body shape of each route with hostile values, then no answer is a 5xx', async () => {
+    await fc.assert(fc.asyncProperty(shapedRequest, async (h) => {
+      const { status, text } = await send(h.route, { body: h.body, contentType: h.contentType, auth: h.auth, params: h.params, query: h.query });
+      if (status >= 500) throw new Error(`${h.route} answered ${status}: ${text}`);
+    }), { numRuns: Number(process.env.HOSTILE_SHAPED_RUNS ?? 1500), seed: process.env.HOSTILE_SEED ? Number(process.env.HOSTILE_SEED) : undefined });
     await stillHealthy();
   }, 600_000);
 });

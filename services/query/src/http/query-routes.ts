@@ -67,18 +67,20 @@ async function tracePage(d: QueryRouteDeps, c: Compiled, projectId: string) {
     where: c.where, having: c.w.having, orderBy: c.w.orderBy, order: c.w.order, traceKey: c.w.traceKey, limit: c.w.limit,
     params: c.params, projectId, ...(c.w.cursor ? { cursor: c.w.cursor } : {}),
   });
-  const page = keys.slice(0, c.w.limit);
-  const spans = page.length ? (await d.reader.byIds(projectId, page.map((k) => k.trace_id), [])).map(spanView) : [];
+  const full = keys.slice(0, c.w.limit);
+  // A page whose whole traces would exceed the result bounds ends after the last trace that fits.
+  const { rows, kept } = await d.reader.traceRows(projectId, full.map((k) => k.trace_id));
+  const page = full.slice(0, kept);
   const last = page[page.length - 1];
-  return { order: page.map((k) => k.trace_id), spans, next: keys.length > c.w.limit && last ? traceCursor({ key: last.trace_key, trace_id: last.trace_id }) : undefined };
+  const more = kept < full.length || keys.length > c.w.limit;
+  return { order: page.map((k) => k.trace_id), spans: rows.map(spanView), next: more && last ? traceCursor({ key: last.trace_key, trace_id: last.trace_id }) : undefined };
 }
 
 async function spanPage(d: QueryRouteDeps, c: Compiled, projectId: string) {
   if (c.traceIds) return { spans: (await d.reader.byIds(projectId, c.traceIds, [])).map(spanView), next: undefined };
-  const rows = await d.searcher.spans({ where: c.where, orderBy: c.w.orderBy, order: c.w.order, limit: c.w.limit, params: c.params });
-  const page = rows.slice(0, c.w.limit);
-  const last = page[page.length - 1];
-  return { spans: page.map(spanView), next: rows.length > c.w.limit && last ? spanCursor(last) : undefined };
+  const page = await d.searcher.spans({ where: c.where, orderBy: c.w.orderBy, order: c.w.order, limit: c.w.limit, params: c.params });
+  const last = page.rows[page.rows.length - 1];
+  return { spans: page.rows.map(spanView), next: page.more && last ? spanCursor(last) : undefined };
 }
 
 export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {

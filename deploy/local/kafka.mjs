@@ -39,9 +39,11 @@ export function ensureKafkaJars({ log = console.log } = {}) {
 
 /**
  * Starts a broker+controller on 127.0.0.1:<port> with its log dir under dataDir.
- * Formats the storage on first use. Returns { brokers, stop }.
+ * Formats the storage on first use. Resolves once the broker answers metadata and has a group
+ * coordinator (`untilServing: false`: as soon as the port is open, for tests of that race).
+ * Returns { brokers, stop }.
  */
-export async function startKafka({ dataDir, port, controllerPort, log = console.log, heap = '768m' }) {
+export async function startKafka({ dataDir, port, controllerPort, log = console.log, heap = '768m', untilServing = true }) {
   const jarDir = ensureKafkaJars({ log });
   const logDir = path.join(dataDir, 'logs');
   mkdirSync(dataDir, { recursive: true });
@@ -76,7 +78,40 @@ export async function startKafka({ dataDir, port, controllerPort, log = console.
     if (f.status !== 0) throw new Error(`kafka storage format failed: ${f.stderr || f.stdout}`);
   }
   const proc = await startSupervised('java', [...jvm, ...cp, 'kafka.Kafka', props], {
-    ready: (isAlive) => waitForPort(port, { name: 'kafka', isAlive, timeoutMs: 90_000 }),
+    ready: async (isAlive) => {
+      await waitForPort(port, { name: 'kafka', isAlive, timeoutMs: 90_000 });
+      if (untilServing) await waitForBroker(`127.0.0.1:${port}`, { isAlive, timeoutMs: 90_000 });
+    },
   });
   return { brokers: `127.0.0.1:${port}`, pid: proc.pid, stop: () => proc.stop() };
+}
+
+/**
+ * An open port is not a working broker: a fresh KRaft broker listens before it has registered with
+ * its controller, and until then a topic create fails (no registered broker) and a group has no
+ * coordinator. Waits until metadata lists a broker and the group coordinator answers (which makes
+ * the broker create its offsets topic now rather than under the first consumer).
+ */
+async function waitForBroker(broker, { isAlive, timeoutMs }) {
+  // kafkajs is imported here, not at the top: this module is loaded before `npm install` has run.
+  const { Kafka, logLevel } = (await import('kafkajs')).default;
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (!isAlive()) throw new Error('kafka exited before it answered metadata');
+    const admin = new Kafka({ clientId: 'local-stack-probe', brokers: [broker], logLevel: logLevel.NOTHING, connectionTimeout: 2_000, retry: { retries: 0 } }).admin();
+    try {
+      await admin.connect();
+      const { brokers } = await admin.describeCluster();
+      if (brokers.length === 0) throw new Error('no broker registered yet');
+      await admin.fetchOffsets({ groupId: 'local-stack-probe', topics: [] });
+      return;
+    } catch (err) {
+      last = err.message;
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`kafka did not answer metadata within ${timeoutMs} ms (${last})`);
 }

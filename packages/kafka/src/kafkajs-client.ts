@@ -1,6 +1,7 @@
 // KafkaClient over kafkajs.
 import { Kafka, logLevel, CompressionTypes, Partitioners, type Consumer as KConsumer } from 'kafkajs';
 import type { Admin, Consumer, ConsumerOptions, IncomingBatch, KafkaClient, KafkaSettings, Producer } from './ports.ts';
+import { ADMIN_CALL_RETRY, retryTransient, waitForLeaders } from './admin-retry.ts';
 
 export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
   const kafka = new Kafka({
@@ -104,43 +105,66 @@ export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
 
   async function admin(): Promise<Admin> {
     const a = kafka.admin();
-    await a.connect();
+    const onRetry = (what: string) => (err: unknown, attempt: number, waitMs: number): void => {
+      settings.log?.(attempt < 3 ? 'info' : 'warn', `kafka admin: ${what} not answered yet; retrying`, { err: err instanceof Error ? err.message : String(err), attempt, waitMs });
+    };
+    const call = <T>(what: string, fn: () => Promise<T>): Promise<T> => retryTransient(fn, { ...ADMIN_CALL_RETRY, onRetry: onRetry(what) });
+    const readyDeadlineMs = settings.topicsReadyTimeoutMs ?? 60_000;
+    await retryTransient(() => a.connect(), { attempts: Number.POSITIVE_INFINITY, deadlineMs: readyDeadlineMs, onRetry: onRetry('connect') });
     return {
       async ensureTopics(specs) {
-        const existing = new Set(await a.listTopics());
-        const missing = specs.filter((s) => !existing.has(s.name));
-        if (missing.length === 0) return;
-        await a.createTopics({
-          waitForLeaders: true,
-          topics: missing.map((s) => ({
-            topic: s.name,
-            numPartitions: s.partitions,
-            replicationFactor: -1,
-            configEntries: [
-              { name: 'retention.ms', value: String(s.retentionMs) },
-              { name: 'cleanup.policy', value: s.cleanupPolicy },
-              { name: 'min.insync.replicas', value: '1' },
-              { name: 'max.message.bytes', value: String(s.maxMessageBytes) },
-            ],
-          })),
+        if (specs.length === 0) return;
+        const t0 = Date.now();
+        const left = (): number => Math.max(0, readyDeadlineMs - (Date.now() - t0));
+        // Listed again on every attempt: after a partial failure, or a create by another process,
+        // only what is still missing is created.
+        await retryTransient(async () => {
+          const existing = new Set(await a.listTopics());
+          const missing = specs.filter((s) => !existing.has(s.name));
+          if (missing.length === 0) return;
+          await a.createTopics({
+            waitForLeaders: false,
+            topics: missing.map((s) => ({
+              topic: s.name,
+              numPartitions: s.partitions,
+              replicationFactor: -1,
+              configEntries: [
+                { name: 'retention.ms', value: String(s.retentionMs) },
+                { name: 'cleanup.policy', value: s.cleanupPolicy },
+                { name: 'min.insync.replicas', value: '1' },
+                { name: 'max.message.bytes', value: String(s.maxMessageBytes) },
+              ],
+            })),
+          });
+        }, {
+          attempts: Number.POSITIVE_INFINITY, deadlineMs: left(), baseMs: 100, capMs: 2_000, onRetry: onRetry('topic creation'),
+          context: { brokersRegistering: true, alreadyDone: new Set(['TOPIC_ALREADY_EXISTS']) },
         });
+        // Existing topics too: after a broker restart their leaders may not be elected yet.
+        await waitForLeaders(specs.map((s) => s.name), {
+          async describe(topics) {
+            const md = await a.fetchTopicMetadata({ topics });
+            return md.topics.map((t) => ({ topic: t.name, partitions: t.partitions.map((p) => ({ partition: p.partitionId, leader: p.leader, errorCode: p.partitionErrorCode })) }));
+          },
+          async listOffsets(topic) { await a.fetchTopicOffsets(topic); },
+        }, { deadlineMs: left(), baseMs: 100, capMs: 2_000, onRetry: onRetry('partition leaders') });
       },
       async endOffsets(topic) {
-        const r = await a.fetchTopicOffsets(topic);
+        const r = await call('end offsets', () => a.fetchTopicOffsets(topic));
         return new Map(r.map((p) => [p.partition, BigInt(p.high)]));
       },
       async startOffsets(topic) {
-        const r = await a.fetchTopicOffsets(topic);
+        const r = await call('start offsets', () => a.fetchTopicOffsets(topic));
         return new Map(r.map((p) => [p.partition, BigInt(p.low)]));
       },
       async committedOffsets(groupId, topic) {
-        const r = await a.fetchOffsets({ groupId, topics: [topic] });
+        const r = await call('committed offsets', () => a.fetchOffsets({ groupId, topics: [topic] }));
         const out = new Map<number, bigint>();
         for (const t of r) for (const p of t.partitions) if (p.offset !== '-1') out.set(p.partition, BigInt(p.offset));
         return out;
       },
       async setCommittedOffsets(groupId, topic, offsets) {
-        await a.setOffsets({ groupId, topic, partitions: [...offsets].map(([partition, offset]) => ({ partition, offset: offset.toString() })) });
+        await call('set offsets', () => a.setOffsets({ groupId, topic, partitions: [...offsets].map(([partition, offset]) => ({ partition, offset: offset.toString() })) }));
       },
       async deleteGroup(groupId) {
         await a.deleteGroups([groupId]).catch(() => undefined);

@@ -7,6 +7,11 @@ export interface KafkaSettings {
   clientId: string;
   /** How long the producer waits to gather records from concurrent callers into one send. */
   lingerMs?: number;
+  /**
+   * How long topic administration waits for a starting cluster (connect, create, every partition's
+   * leader serving) before it gives up; default 60 s.
+   */
+  topicsReadyTimeoutMs?: number;
   /** Log sink for client warnings/errors. */
   log?: (level: 'warn' | 'error' | 'info', msg: string, extra?: Record<string, unknown>) => void;
 }
@@ -59,7 +64,12 @@ export interface Consumer {
   ready(): Promise<void>;
 }
 
+/** Topic administration. Transient broker errors are retried a bounded number of times. */
 export interface Admin {
+  /**
+   * Creates the missing topics, then resolves only once every partition of every listed topic has
+   * a leader that answers (so the first ListOffsets, produce or fetch finds it).
+   */
   ensureTopics(specs: TopicSpec[]): Promise<void>;
   /** High watermark per partition (the offset the next record will get). */
   endOffsets(topic: string): Promise<Map<number, bigint>>;

@@ -81,6 +81,8 @@ try {
   env.SECRETS_KEY ||= persisted('secrets-key', () => randomBytes(32).toString('base64'));
   // The embedded default serves plain http on loopback.
   env.SESSION_COOKIE_SECURE ||= 'false';
+  // No load balancer in front: Ctrl-C skips the drain window (requests in flight still finish).
+  env.SHUTDOWN_DRAIN_MS ||= '0';
   env.PORT ||= '8000';
 } catch (err) {
   console.error(`[start] ${err.message}`);

@@ -22,7 +22,14 @@ const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 /** Shared fragments; each service composes the ones it needs into its own schema. */
 export const envFragments = {
   logging: z.object({ LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }),
-  http: z.object({ PORT: port.default(8000), HOST: z.string().default('0.0.0.0') }),
+  http: z.object({
+    PORT: port.default(8000),
+    HOST: z.string().default('0.0.0.0'),
+    // Shutdown: requests are still served this long after readiness turned 503 (load balancers
+    // notice readiness first), then in-flight requests get SHUTDOWN_GRACE_MS to finish.
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(20_000),
+  }),
   kafka: z.object({
     KAFKA_BROKERS: z.string().describe('comma-separated host:port list'),
     KAFKA_CLIENT_ID: z.string().default('llm-backend'),

@@ -13,6 +13,12 @@ export function createReadiness(): Readiness {
 }
 
 export function mountHealth(app: Express, readiness: Readiness): void {
+  // During the drain window requests are still answered, but each connection is closed after its
+  // answer, so keep-alive clients reconnect through the load balancer to a replica that stays.
+  app.use((_req, res, next) => {
+    if (readiness.shuttingDown) res.setHeader('Connection', 'close');
+    next();
+  });
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
   app.get('/metrics', (_req, res) => { res.type('text/plain; version=0.0.4').send(renderMetrics()); });
   app.get('/readyz', async (_req, res) => {

@@ -45,23 +45,44 @@ export function createHttpApp(opts: HttpAppOptions, sides: Array<{ side: Side; h
 
 export interface RunningServer {
   port: number;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and lets the requests in flight finish with their normal answers
+   * (their connections close after the response); after `graceMs` (default 20 s) whatever is still
+   * open is cut. Resolves once every connection is closed. Idempotent.
+   */
+  close(graceMs?: number): Promise<void>;
+  /** Requests being answered right now. */
+  inFlight(): number;
 }
 
 export function listen(app: Express, port: number, host: string): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = http.createServer({ keepAliveTimeout: 65_000 }, app);
+    const active = new Set<http.ServerResponse>();
+    let closing: Promise<void> | undefined;
+    server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+      active.add(res);
+      // A keep-alive connection may bring one more request after close began: answer it, then close.
+      if (closing) res.setHeader('Connection', 'close');
+      res.once('close', () => {
+        active.delete(res);
+        if (closing) server.closeIdleConnections();
+      });
+    });
     server.once('error', reject);
     server.listen(port, host, () => {
       const addr = server.address();
       const actual = typeof addr === 'object' && addr ? addr.port : port;
       resolve({
         port: actual,
-        close: () => new Promise<void>((r) => {
+        inFlight: () => active.size,
+        close: (graceMs = 20_000) => (closing ??= new Promise<void>((r) => {
           server.close(() => r());
+          // Responses still to be written tell their client not to reuse the connection.
+          for (const res of active) if (!res.headersSent) res.setHeader('Connection', 'close');
           server.closeIdleConnections();
-          setTimeout(() => server.closeAllConnections(), 5_000).unref();
-        }),
+          setTimeout(() => server.closeAllConnections(), graceMs).unref();
+        })),
       });
     });
   });

@@ -44,6 +44,8 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     DATABASE_URL: serverUrl.replace(/\/[^/]*$/, `/t_${id}`),
     CLICKHOUSE_DATA_DIR: path.join(inject('runDir'), `ch-${id}`),
     ADMIN_TOKEN: adminToken,
+    // No load balancer to wait for: stop() goes straight to finishing what is in flight.
+    SHUTDOWN_DRAIN_MS: '0',
     ...secrets,
     ...overrides,
   });

@@ -4,7 +4,7 @@ import { openClickhouse } from '@llm/clickhouse';
 import { createHttpApp, createReadiness, listen, type RunningServer } from '@llm/http';
 import type { Logger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
-import { connectKafka, runShutdown } from '@llm/runtime';
+import { connectKafka, httpShutdownSteps, runShutdown } from '@llm/runtime';
 import { createCommandSide, signInOptionsFromEnv } from '@llm/service-command';
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
@@ -64,8 +64,9 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
     async restartSpansProjector() { await spans.stop(); spans = makeSpans(); await spans.start(); },
     async stop() {
       await runShutdown([
-        { name: 'readiness', run: async () => { readiness.shuttingDown = true; } },
-        { name: 'http', run: () => server.close() },
+        // HTTP drains first: requests in flight still need the projectors and the producer (an
+        // account write answers once its event is projected).
+        ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
         { name: 'ingest workers', run: () => command.close() },
         { name: 'projector-spans', run: () => spans.stop() },
         { name: 'projector-accounts', run: () => accounts.stop() },

@@ -3,7 +3,7 @@ import { parseConfig } from '@llm/config';
 import { createHttpApp, createReadiness, listen } from '@llm/http';
 import { createLogger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
-import { connectKafka, exitOnBadConfig, onSignals, runShutdown } from '@llm/runtime';
+import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
 import { commandConfig } from './config.ts';
 import { createCommandSide } from './app.ts';
 import { signInOptionsFromEnv } from './sign-in-config.ts';
@@ -24,8 +24,7 @@ const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY
 const server = await listen(app, config.PORT, config.HOST);
 log.info({ port: server.port }, 'command service listening');
 onSignals(() => runShutdown([
-  { name: 'readiness', run: async () => { readiness.shuttingDown = true; } },
-  { name: 'http', run: () => server.close() },
+  ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
   { name: 'ingest workers', run: () => command.close() },
   { name: 'producer', run: () => producer.close() },
   { name: 'postgres', run: () => pool.end() },

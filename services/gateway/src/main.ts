@@ -3,7 +3,7 @@
 import { parseConfig } from '@llm/config';
 import { createReadiness, listen } from '@llm/http';
 import { createLogger } from '@llm/logging';
-import { exitOnBadConfig, onSignals, runShutdown } from '@llm/runtime';
+import { exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
 import { gatewayConfig } from './config.ts';
 import { createGateway } from './app.ts';
 
@@ -13,7 +13,4 @@ const readiness = createReadiness();
 const app = createGateway({ command: config.COMMAND_URL, query: config.QUERY_URL, projector: config.PROJECTOR_URL }, log, readiness);
 const server = await listen(app, config.PORT, config.HOST);
 log.info({ port: server.port }, 'gateway listening');
-onSignals(() => runShutdown([
-  { name: 'readiness', run: async () => { readiness.shuttingDown = true; } },
-  { name: 'http', run: () => server.close() },
-], log), log);
+onSignals(() => runShutdown(httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log), log), log);

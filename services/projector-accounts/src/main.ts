@@ -3,7 +3,7 @@ import { parseConfig } from '@llm/config';
 import { createHttpApp, createReadiness, listen } from '@llm/http';
 import { createLogger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
-import { connectKafka, exitOnBadConfig, onSignals, runShutdown } from '@llm/runtime';
+import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
 import { accountsProjectorConfig } from './config.ts';
 import { createAccountsProjector } from './app.ts';
 
@@ -19,9 +19,10 @@ readiness.checks.push({ name: 'postgres', check: async () => { await pool.query(
 const server = await listen(createHttpApp({ log, readiness, jsonLimitBytes: 1024 }, []), config.PORT, config.HOST);
 log.info({ port: server.port }, 'projector-accounts running');
 onSignals(() => runShutdown([
-  { name: 'readiness', run: async () => { readiness.shuttingDown = true; } },
+  // The projector keeps applying events through the drain window: writes waiting for their
+  // projection in other processes still complete.
+  ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
   { name: 'projector', run: () => projector.stop() },
-  { name: 'http', run: () => server.close() },
   { name: 'producer', run: () => producer.close() },
   { name: 'postgres', run: () => pool.end() },
 ], log), log);

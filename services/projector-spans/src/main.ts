@@ -5,7 +5,7 @@ import { openClickhouse } from '@llm/clickhouse';
 import { adminAuthenticator } from '@llm/auth';
 import { createHttpApp, createReadiness, listen } from '@llm/http';
 import { createLogger } from '@llm/logging';
-import { connectKafka, exitOnBadConfig, onSignals, runShutdown } from '@llm/runtime';
+import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
 import { spansProjectorConfig } from './config.ts';
 import { createSpansProjector } from './app.ts';
 import { replayRoutes } from './http/replay-route.ts';
@@ -30,9 +30,10 @@ const app = createHttpApp({ log, readiness, jsonLimitBytes: 1024 * 1024 }, [
 const server = await listen(app, config.PORT, config.HOST);
 log.info({ port: server.port }, 'projector-spans running');
 onSignals(() => runShutdown([
-  { name: 'readiness', run: async () => { readiness.shuttingDown = true; } },
+  // The projector keeps applying events through the drain window: writes waiting for their
+  // projection in other processes still complete.
+  ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
   { name: 'projector', run: () => projector.stop() },
-  { name: 'http', run: () => server.close() },
   { name: 'producer', run: () => producer.close() },
   { name: 'clickhouse', run: () => ch.close() },
 ], log), log);

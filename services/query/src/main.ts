@@ -5,7 +5,7 @@ import { openClickhouse } from '@llm/clickhouse';
 import { createHttpApp, createReadiness, listen } from '@llm/http';
 import { createLogger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
-import { exitOnBadConfig, onSignals, runShutdown } from '@llm/runtime';
+import { exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
 import { queryConfig } from './config.ts';
 import { queryHandlers } from './app.ts';
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
@@ -26,8 +26,7 @@ const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY
 const server = await listen(app, config.PORT, config.HOST);
 log.info({ port: server.port }, 'query service listening');
 onSignals(() => runShutdown([
-  { name: 'readiness', run: async () => { readiness.shuttingDown = true; } },
-  { name: 'http', run: () => server.close() },
+  ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
   { name: 'postgres', run: () => pool.end() },
   { name: 'clickhouse', run: () => ch.close() },
 ], log), log);

@@ -1,0 +1,85 @@
+import express from 'express';
+import { describe, expect, it } from 'vitest';
+import { createReadiness, listen, mountHealth } from '@llm/http';
+import { createLogger } from '@llm/logging';
+import { httpShutdownSteps, runShutdown } from '../src/shutdown.ts';
+
+const log = createLogger({ name: 'shutdown-test', level: 'silent' });
+
+/** An app with a request that answers only when the test lets it (a write waiting for its projection). */
+async function serverWithGate() {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => { release = r; });
+  const readiness = createReadiness();
+  const app = express();
+  mountHealth(app, readiness);
+  app.get('/slow', async (_req, res) => { await gate; res.json({ api_key: 'projected' }); });
+  app.get('/fast', (_req, res) => { res.json({ ok: true }); });
+  const server = await listen(app, 0, '127.0.0.1');
+  return { readiness, server, release, base: `http://127.0.0.1:${server.port}` };
+}
+
+async function until(cond: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error('condition not met');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const refused = (url: string): Promise<boolean> => fetch(url).then(() => false, () => true);
+
+describe('http shutdown', () => {
+  it('when SIGTERM comes with a request in flight, then /readyz is 503 at once, new requests are still served during the drain window, and the request in flight gets its normal answer before the server closes', async () => {
+    const { readiness, server, release, base } = await serverWithGate();
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const inFlight = fetch(`${base}/slow`);
+    await until(() => server.inFlight() === 1);
+
+    let closed = false;
+    const t0 = Date.now();
+    const shutdown = runShutdown(httpShutdownSteps({ readiness, server, drainMs: 400, graceMs: 10_000 }, log), log).then(() => { closed = true; });
+
+    // Drain window: not ready, yet still answering (load balancers act on readiness later).
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: 'shutting_down' });
+    const fresh = await fetch(`${base}/fast`);
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('connection')).toBe('close');
+    expect(Date.now() - t0).toBeLessThan(400);
+
+    // After the window: no new connections, but the request in flight keeps the server open.
+    await until(() => refused(`${base}/fast`));
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(390);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toBe(false);
+
+    release();
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ api_key: 'projected' });
+    await shutdown;
+    expect(closed).toBe(true);
+    expect(server.inFlight()).toBe(0);
+  });
+
+  it('when a request in flight outlasts the grace period, then its connection is cut and shutdown still completes', async () => {
+    const { readiness, server, base } = await serverWithGate();
+    const stuck = fetch(`${base}/slow`).then(() => 'answered', () => 'cut');
+    await until(() => server.inFlight() === 1);
+    const t0 = Date.now();
+    await runShutdown(httpShutdownSteps({ readiness, server, drainMs: 0, graceMs: 200 }, log), log);
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(await stuck).toBe('cut');
+  });
+
+  it('when nothing is in flight and the drain window is 0, then the server closes at once, idle keep-alive connections included', async () => {
+    const { readiness, server, base } = await serverWithGate();
+    expect((await fetch(`${base}/fast`)).status).toBe(200); // leaves an idle keep-alive connection
+    const t0 = Date.now();
+    await runShutdown(httpShutdownSteps({ readiness, server, drainMs: 0, graceMs: 10_000 }, log), log);
+    expect(Date.now() - t0).toBeLessThan(500);
+    expect(await refused(`${base}/fast`)).toBe(true);
+  });
+});

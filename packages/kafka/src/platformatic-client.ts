@@ -27,89 +27,128 @@ export function createPlatformaticClient(settings: KafkaSettings): KafkaClient {
   }
 
   function consumer(opts: ConsumerOptions): Consumer {
-    const c = new PConsumer({
-      clientId: settings.clientId,
-      bootstrapBrokers: settings.brokers,
-      groupId: opts.groupId,
-      sessionTimeout: 30_000,
-      heartbeatInterval: 3_000,
-      maxWaitTime: 100,
-      maxBytesPerPartition: 4 * 1024 * 1024,
-    });
     let joined!: () => void;
     const joinedP = new Promise<void>((r) => (joined = r));
-    let stream: Awaited<ReturnType<typeof c.consume>> | undefined;
     let stopped = false;
+    // One generation = one client and its stream. A stream that fails for good (the broker was away
+    // longer than the client's retries, the group coordinator moved) is replaced by a new
+    // generation after the old one's in-flight batches finished: records not yet handled are
+    // fetched again from the committed (or read-model) positions, never skipped.
+    let current: { c: PConsumer<Buffer, Buffer, Buffer, Buffer>; stream?: Awaited<ReturnType<PConsumer<Buffer, Buffer, Buffer, Buffer>['consume']>>; drains: Set<Promise<void>> } | undefined;
+    let handler!: (batch: IncomingBatch) => Promise<void>;
+
+    async function open(generation: number): Promise<void> {
+      const c = new PConsumer({
+        clientId: settings.clientId,
+        bootstrapBrokers: settings.brokers,
+        groupId: opts.groupId,
+        sessionTimeout: 30_000,
+        heartbeatInterval: 3_000,
+        maxWaitTime: 100,
+        maxBytesPerPartition: 4 * 1024 * 1024,
+        retries: 10,
+        retryDelay: 500,
+      });
+      const gen = { c, drains: new Set<Promise<void>>() } as NonNullable<typeof current>;
+      current = gen;
+      let stream: NonNullable<typeof gen.stream>;
+      if (opts.startOffsets) {
+        // Explicit positions (read-model offsets, replay ranges): fetch from them in manual mode;
+        // a partition without one starts at the beginning.
+        const admin = await admins.admin();
+        const offsets: Array<{ topic: string; partition: number; offset: bigint }> = [];
+        try {
+          for (const topic of opts.topics) {
+            for (const partition of (await admin.endOffsets(topic)).keys()) {
+              offsets.push({ topic, partition, offset: (await opts.startOffsets(topic, partition)) ?? 0n });
+            }
+          }
+        } finally { await admin.close(); }
+        stream = await c.consume({ topics: opts.topics, mode: 'manual', offsets, autocommit: false });
+      } else {
+        stream = await c.consume({ topics: opts.topics, mode: 'committed', fallbackMode: opts.fromBeginning ? 'earliest' : 'latest', autocommit: false });
+      }
+      gen.stream = stream;
+      joined();
+      // Per-partition queues, each drained by one sequential worker: order within a partition is
+      // kept, partitions proceed in parallel, and the stream pauses while too much is queued.
+      const queues = new Map<string, { records: IncomingRecord[]; running: boolean; last?: { commit: () => unknown } }>();
+      let queued = 0;
+      const live = () => !stopped && current === gen;
+      const drain = async (key: string): Promise<void> => {
+        const q = queues.get(key)!;
+        if (q.running) return;
+        q.running = true;
+        try {
+          for (let attempt = 0; q.records.length && live(); ) {
+            const records = q.records.splice(0, q.records.length);
+            const last = q.last!;
+            const batch: IncomingBatch = { topic: records[0]!.topic, partition: records[0]!.partition, records };
+            try {
+              await handler(batch);
+              attempt = 0;
+            } catch (err) {
+              // Never skip and never stop silently: the same records are handled again after a
+              // capped backoff (handlers here are idempotent).
+              settings.log?.('error', 'consumer batch failed; retrying', { err, attempt, partition: batch.partition });
+              q.records.unshift(...records);
+              await sleep(backoffMs(attempt++, 200, 10_000));
+              continue;
+            }
+            // A failed commit (e.g. after a rebalance) is not fatal: the next commit covers it, and
+            // re-delivery of these records is harmless.
+            await Promise.resolve(last.commit()).catch((err: unknown) => settings.log?.('warn', 'offset commit failed', { err }));
+            queued -= records.length;
+            if (queued < 5_000 && stream.isPaused()) stream.resume();
+          }
+        } finally {
+          q.running = false;
+        }
+      };
+      stream.on('data', (m) => {
+        if (!live()) return;
+        const key = `${m.topic}:${m.partition}`;
+        let q = queues.get(key);
+        if (!q) queues.set(key, (q = { records: [], running: false }));
+        q.records.push({ topic: m.topic, partition: m.partition, offset: m.offset, key: m.key ? m.key.toString() : null, value: m.value ?? null, timestampMs: Number(m.timestamp) });
+        q.last = m;
+        queued++;
+        if (queued > 20_000) stream.pause();
+        const d = drain(key);
+        gen.drains.add(d);
+        void d.finally(() => gen.drains.delete(d));
+      });
+      stream.on('error', (err) => {
+        settings.log?.('error', 'consumer stream error; reconnecting', { err });
+        if (live()) void reopen(gen, generation);
+      });
+    }
+
+    async function reopen(gen: NonNullable<typeof current>, generation: number): Promise<void> {
+      current = undefined;
+      await Promise.allSettled([...gen.drains]);
+      await gen.stream?.close().catch(() => undefined);
+      await Promise.resolve().then(() => gen.c.close(true)).catch(() => undefined);
+      for (let attempt = 0; !stopped; attempt++) {
+        await sleep(backoffMs(attempt, 500, 10_000));
+        if (stopped) return;
+        try { await open(generation + 1); return; } catch (err) {
+          settings.log?.('warn', 'consumer reconnect failed; retrying', { err, attempt });
+        }
+      }
+    }
+
     return {
       async start(handle) {
-        if (opts.startOffsets) {
-          // Explicit positions (read-model offsets, replay ranges): fetch from them in manual mode;
-          // a partition without one starts at the beginning.
-          const admin = await admins.admin();
-          const offsets: Array<{ topic: string; partition: number; offset: bigint }> = [];
-          try {
-            for (const topic of opts.topics) {
-              for (const partition of (await admin.endOffsets(topic)).keys()) {
-                offsets.push({ topic, partition, offset: (await opts.startOffsets(topic, partition)) ?? 0n });
-              }
-            }
-          } finally { await admin.close(); }
-          stream = await c.consume({ topics: opts.topics, mode: 'manual', offsets, autocommit: false });
-        } else {
-          stream = await c.consume({ topics: opts.topics, mode: 'committed', fallbackMode: opts.fromBeginning ? 'earliest' : 'latest', autocommit: false });
-        }
-        joined();
-        // Per-partition queues, each drained by one sequential worker: order within a partition is
-        // kept, partitions proceed in parallel, and the stream pauses while too much is queued.
-        const queues = new Map<string, { records: IncomingRecord[]; running: boolean; last?: { commit: () => unknown } }>();
-        let queued = 0;
-        const s = stream;
-        const drain = async (key: string): Promise<void> => {
-          const q = queues.get(key)!;
-          if (q.running) return;
-          q.running = true;
-          try {
-            for (let attempt = 0; q.records.length && !stopped; ) {
-              const records = q.records.splice(0, q.records.length);
-              const last = q.last!;
-              const batch: IncomingBatch = { topic: records[0]!.topic, partition: records[0]!.partition, records };
-              try {
-                await handle(batch);
-                attempt = 0;
-              } catch (err) {
-                // Never skip and never stop silently: the same records are handled again after a
-                // capped backoff (handlers here are idempotent).
-                settings.log?.('error', 'consumer batch failed; retrying', { err, attempt, partition: batch.partition });
-                q.records.unshift(...records);
-                await sleep(backoffMs(attempt++, 200, 10_000));
-                continue;
-              }
-              // A failed commit (e.g. after a rebalance) is not fatal: the next commit covers it, and
-              // re-delivery of these records is harmless.
-              await Promise.resolve(last.commit()).catch((err: unknown) => settings.log?.('warn', 'offset commit failed', { err }));
-              queued -= records.length;
-              if (queued < 5_000 && s.isPaused()) s.resume();
-            }
-          } finally {
-            q.running = false;
-          }
-        };
-        s.on('data', (m) => {
-          const key = `${m.topic}:${m.partition}`;
-          let q = queues.get(key);
-          if (!q) queues.set(key, (q = { records: [], running: false }));
-          q.records.push({ topic: m.topic, partition: m.partition, offset: m.offset, key: m.key ? m.key.toString() : null, value: m.value ?? null, timestampMs: Number(m.timestamp) });
-          q.last = m;
-          queued++;
-          if (queued > 20_000) s.pause();
-          void drain(key);
-        });
-        s.on('error', (err) => settings.log?.('error', 'consumer stream error', { err }));
+        handler = handle;
+        await open(0);
       },
       async stop() {
         stopped = true;
-        await stream?.close().catch(() => undefined);
-        await c.close(true);
+        const gen = current;
+        current = undefined;
+        await gen?.stream?.close().catch(() => undefined);
+        await Promise.resolve().then(() => gen?.c.close(true)).catch(() => undefined);
       },
       ready: () => joinedP,
     };

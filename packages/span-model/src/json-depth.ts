@@ -1,6 +1,7 @@
 // Span attributes are user JSON of any shape, and recursive code (JSON.stringify on every read, our
 // own walkers) overflows the stack on values nested a few thousand levels deep. Values are kept up
-// to MAX_JSON_DEPTH levels; a container deeper than that is replaced by a marker string, so one
+// to MAX_JSON_DEPTH levels; a container deeper than that is kept as its JSON text (a string, so
+// nothing is lost), or, when even that overflows the stack, replaced by a marker string — so one
 // span can never make its trace unreadable. The walk itself recurses at most `maxDepth` levels.
 import type { JsonValue } from './span.ts';
 import { setOwn } from './json-object.ts';
@@ -23,7 +24,9 @@ function exceeds(v: JsonValue, left: number): boolean {
 
 function cut(v: JsonValue, left: number): JsonValue {
   if (typeof v !== 'object' || v === null) return v;
-  if (left <= 0) return TOO_DEEP_MARKER;
+  if (left <= 0) {
+    try { return JSON.stringify(v); } catch { return TOO_DEEP_MARKER; }
+  }
   if (Array.isArray(v)) return v.map((x) => cut(x, left - 1));
   const out: { [k: string]: JsonValue } = {};
   for (const k in v) setOwn(out, k, cut(v[k] as JsonValue, left - 1));

@@ -13,6 +13,14 @@ describe('json depth', () => {
     expect(capJsonDepth(v)).toBe(v);
   });
 
+  it('when a value is nested a little deeper than the bound, then the deeper part is kept as its JSON text', () => {
+    const capped = capJsonDepth(nested(MAX_JSON_DEPTH + 5)) as JsonValue;
+    let node: JsonValue = capped;
+    for (let i = 0; i < MAX_JSON_DEPTH; i++) node = Array.isArray(node) ? node[0]! : (node as { k: JsonValue }).k;
+    expect(typeof node).toBe('string');
+    expect(JSON.stringify(JSON.parse(node as string))).toBe(JSON.stringify(nested(5)));
+  });
+
   it('when a value is nested 100,000 levels deep, then it is cut at the bound with a marker and serialises', () => {
     const capped = capJsonDepth(nested(100_000));
     const text = JSON.stringify(capped);

@@ -141,7 +141,9 @@ describe('sessions and users', () => {
     })));
     expect((await post('/tracing/spans/ingest', { spans })).status).toBe(202);
     const window = { oldest: '2025-04-01T00:00:00Z', newest: '2025-04-10T00:00:00Z' };
-    await eventually(() => post('/spans/sessions/query', { windowing: window }), (x) => x.body.count === 3, 30_000);
+    // All six spans (six traces, so six Kafka records that arrive independently), not just three sessions.
+    const ingested = { filtering: { conditions: [{ field: 'trace_id', operator: 'in', value: spans.map((s) => s.trace_id) }] } };
+    await eventually(() => post('/spans/query', ingested), (x) => x.body.count === 6, 30_000);
     const seen: string[] = [];
     let next: string | undefined;
     for (let i = 0; i < 10; i++) {
@@ -178,7 +180,11 @@ describe('sessions and users', () => {
       }
       return seen;
     };
-    await eventually(() => post('/spans/sessions/query', {}, own), (x) => x.body.count === 3, 30_000);
+    // Wait for all four spans, not for three sessions: each trace is its own Kafka record, so the
+    // traces of one request land in different partitions and inserts, and A, B and C are all there
+    // while A's later span may not be yet (realtime would then read [C, B, A]).
+    const ingested = { filtering: { conditions: [{ field: 'trace_id', operator: 'in', value: [tA, tB, tC, tA2] }] } };
+    await eventually(() => post('/spans/query', ingested, own), (x) => x.body.count === 4, 30_000);
     expect(await pages()).toEqual([C, B, A]);
     expect(await pages({ windowing: { order: 'ascending' } })).toEqual([A, B, C]);
     expect(await pages({ realtime: true })).toEqual([A, C, B]);

@@ -22,15 +22,3 @@ export async function createAccount(baseUrl: string, adminToken: string): Promis
   const acc = body.accounts.user;
   return { apiKey: acc.api_keys.key, projectId: acc.projects.prj.id, organizationId: acc.projects.prj.organization_id, userId: acc.user.id, email, auth: { Authorization: `ApiKey ${acc.api_keys.key}` } };
 }
-
-/** Polls `fn` until `until` holds (spans are visible within seconds, by contract not at once). */
-export async function eventually<T>(fn: () => Promise<T>, until: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await fn();
-  while (!until(last)) {
-    if (Date.now() > deadline) return last;
-    await new Promise((r) => setTimeout(r, 150));
-    last = await fn();
-  }
-  return last;
-}

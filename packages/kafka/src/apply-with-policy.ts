@@ -17,16 +17,39 @@ export interface ApplyPolicy {
   onRetry?(err: unknown, attempt: number, batch: IncomingBatch): void;
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /**
+   * Kept by the consumer across batches. When many records in a row are set aside and none applies
+   * in between, the "deterministic" verdict is more likely a systemic fault (a schema this version
+   * does not expect, a bug) than that many bad records: each further set-aside then waits
+   * `breakerPauseMs` first, so the damage stays small while the logs and metrics alert an operator.
+   */
+  breaker?: SetAsideBreaker;
 }
+
+export interface SetAsideBreaker { consecutive: number; threshold: number; pauseMs: number; onTrip?(reason: string): void }
+
+export const setAsideBreaker = (threshold = 20, pauseMs = 30_000, onTrip?: (reason: string) => void): SetAsideBreaker => ({ consecutive: 0, threshold, pauseMs, ...(onTrip ? { onTrip } : {}) });
 
 export async function applyWithPolicy(batch: IncomingBatch, policy: ApplyPolicy): Promise<void> {
   if (batch.records.length === 0) return;
   for (let attempt = 0; ; attempt++) {
     let err: unknown;
-    try { await policy.apply(batch); return; } catch (e) { err = e; }
+    try {
+      await policy.apply(batch);
+      if (policy.breaker) policy.breaker.consecutive = 0;
+      return;
+    } catch (e) { err = e; }
     if (policy.stopping()) throw err;
     if (policy.classify(err) === 'deterministic') {
       if (batch.records.length === 1) {
+        const b = policy.breaker;
+        if (b && ++b.consecutive > b.threshold) {
+          b.onTrip?.(failureReason(err));
+          for (let waited = 0; waited < b.pauseMs; waited += 500) {
+            if (policy.stopping()) throw err;
+            await sleep(Math.min(500, b.pauseMs - waited));
+          }
+        }
         await retryTransient(() => policy.setAside(batch.records[0]!, failureReason(err), batch), policy, batch);
         return;
       }

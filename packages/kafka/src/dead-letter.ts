@@ -1,16 +1,24 @@
 // Writes a record that could not be applied to `<topic>.dlq`, wrapping the original bytes with the
 // error and its origin, so it can be inspected and re-driven.
+// A record too large to carry base64-encoded in a dead letter (base64 adds a third) is referenced by
+// its origin position instead, so setting it aside can never fail for its size: re-drive then reads
+// it from the origin topic while retention keeps it.
 import type { IncomingRecord, Producer } from './ports.ts';
 
+/** Largest original record carried inline (its base64 form stays well under the topic limit). */
+export const MAX_INLINE_DEAD_LETTER_BYTES = 4 * 1024 * 1024;
+
 export async function sendToDlq(producer: Producer, dlqTopic: string, rec: IncomingRecord, error: string): Promise<void> {
+  const inline = !rec.value || rec.value.length <= MAX_INLINE_DEAD_LETTER_BYTES;
   const value = Buffer.from(JSON.stringify({
-    error,
+    error: error.length > 10_000 ? `${error.slice(0, 10_000)}…` : error,
     topic: rec.topic,
     partition: rec.partition,
     offset: rec.offset.toString(),
     key: rec.key,
-    value_base64: rec.value ? rec.value.toString('base64') : null,
+    value_base64: rec.value && inline ? rec.value.toString('base64') : null,
+    ...(inline ? {} : { value_bytes: rec.value!.length, value_omitted: 'too large to carry inline: re-drive reads it from the origin topic at partition/offset' }),
     dead_lettered_at: new Date().toISOString(),
   }));
-  await producer.send(dlqTopic, [{ key: rec.key ?? '', value }]);
+  await producer.send(dlqTopic, [{ key: (rec.key ?? '').slice(0, 10_000), value }]);
 }

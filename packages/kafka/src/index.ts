@@ -5,8 +5,8 @@ export type {
   Producer,
 } from './ports.ts';
 export { sendToDlq } from './dead-letter.ts';
-export { applyWithPolicy } from './apply-with-policy.ts';
-export type { ApplyPolicy } from './apply-with-policy.ts';
+export { applyWithPolicy, setAsideBreaker } from './apply-with-policy.ts';
+export type { ApplyPolicy, SetAsideBreaker } from './apply-with-policy.ts';
 export { RecordTooLargeError, isRecordRefusal } from './record-too-large.ts';
 export { redriveDeadLetters } from './redrive.ts';
 export type { RedriveOptions, RedriveResult } from './redrive.ts';

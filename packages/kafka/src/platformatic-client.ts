@@ -36,6 +36,7 @@ export function createPlatformaticClient(settings: KafkaSettings): KafkaClient {
     // fetched again from the committed (or read-model) positions, never skipped.
     let current: { c: PConsumer<Buffer, Buffer, Buffer, Buffer>; stream?: Awaited<ReturnType<PConsumer<Buffer, Buffer, Buffer, Buffer>['consume']>>; drains: Set<Promise<void>> } | undefined;
     let handler!: (batch: IncomingBatch) => Promise<void>;
+    let reopening: Promise<void> | undefined;
 
     async function open(generation: number): Promise<void> {
       const c = new PConsumer({
@@ -51,6 +52,18 @@ export function createPlatformaticClient(settings: KafkaSettings): KafkaClient {
       });
       const gen = { c, drains: new Set<Promise<void>>() } as NonNullable<typeof current>;
       current = gen;
+      try {
+        await subscribe(gen, generation);
+      } catch (err) {
+        // A client that never got its stream must not stay behind (it may have joined the group).
+        if (current === gen) current = undefined;
+        await Promise.resolve().then(() => c.close(true)).catch(() => undefined);
+        throw err;
+      }
+    }
+
+    async function subscribe(gen: NonNullable<typeof current>, generation: number): Promise<void> {
+      const c = gen.c;
       let stream: NonNullable<typeof gen.stream>;
       if (opts.startOffsets) {
         // Explicit positions (read-model offsets, replay ranges): fetch from them in manual mode;
@@ -120,7 +133,7 @@ export function createPlatformaticClient(settings: KafkaSettings): KafkaClient {
       });
       stream.on('error', (err) => {
         settings.log?.('error', 'consumer stream error; reconnecting', { err });
-        if (live()) void reopen(gen, generation);
+        if (live()) reopening = reopen(gen, generation);
       });
     }
 
@@ -145,9 +158,13 @@ export function createPlatformaticClient(settings: KafkaSettings): KafkaClient {
       },
       async stop() {
         stopped = true;
+        // A reconnect in progress settles first (it gives up once `stopped` is set).
+        await reopening?.catch(() => undefined);
         const gen = current;
         current = undefined;
         await gen?.stream?.close().catch(() => undefined);
+        // Handlers still running finish before stop resolves (writers flush after this).
+        if (gen) await Promise.allSettled([...gen.drains]);
         await Promise.resolve().then(() => gen?.c.close(true)).catch(() => undefined);
       },
       ready: () => joinedP,

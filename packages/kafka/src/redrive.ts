@@ -51,6 +51,8 @@ export async function redriveDeadLetters(o: RedriveOptions): Promise<RedriveResu
   // A throwaway reader from explicit positions; the run's progress is stored under `groupId` only
   // once every record up to the end seen at the start was re-appended.
   const reader = `${groupId}.${Date.now()}`;
+  // Progress is stored after every batch, so an interrupted run is continued, not repeated.
+  const progress = await o.kafka.admin();
   const consumer = o.kafka.consumer({ groupId: reader, topics: [o.dlqTopic], fromBeginning: true, startOffsets: async (_t, p) => from.get(p) ?? 0n });
   await consumer.start(async (batch) => {
     const stop = end.get(batch.partition) ?? 0n;
@@ -61,22 +63,28 @@ export async function redriveDeadLetters(o: RedriveOptions): Promise<RedriveResu
       if (rec.offset >= stop || rec.offset < start) continue;
       seen++;
       const parsed = deadLetter.safeParse(parseJson(rec.value));
+      // Skipped: not this topic's, unreadable, or too large to have been carried inline (the
+      // original stays at its origin partition/offset while retention keeps it).
       if (!parsed.success || parsed.data.topic !== o.topic || parsed.data.value_base64 === null) { result.skipped++; continue; }
       out.push({ key: parsed.data.key ?? '', value: Buffer.from(parsed.data.value_base64, 'base64') });
     }
     if (out.length) await o.producer.send(o.topic, out);
     result.redriven += out.length;
-    if (seen) o.onProgress?.(result.redriven + result.skipped, total);
+    if (seen) o.onProgress?.(Math.min(total, result.redriven + result.skipped), total);
     const last = batch.records[batch.records.length - 1];
+    if (last) {
+      const next = last.offset + 1n < stop ? last.offset + 1n : stop;
+      await progress.setCommittedOffsets(groupId, o.dlqTopic, new Map([[batch.partition, next]]));
+    }
     if (last && last.offset + 1n >= stop) { remaining.delete(batch.partition); if (remaining.size === 0) finished(); }
   });
-  await done;
-  await consumer.stop();
-  const after = await o.kafka.admin();
   try {
-    await after.setCommittedOffsets(groupId, o.dlqTopic, end);
-    await after.deleteGroup(reader);
-  } finally { await after.close(); }
+    await done;
+  } finally {
+    await consumer.stop();
+    await progress.deleteGroup(reader);
+    await progress.close();
+  }
   return result;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FailureClass } from '@llm/errors';
-import { applyWithPolicy, type ApplyPolicy } from '../src/apply-with-policy.ts';
+import { applyWithPolicy, setAsideBreaker, type ApplyPolicy } from '../src/apply-with-policy.ts';
 import type { IncomingBatch } from '../src/ports.ts';
 
 class Refused extends Error { kind: FailureClass = 'deterministic'; }
@@ -64,5 +64,18 @@ describe('applyWithPolicy', () => {
     const h = harness(() => new Away('down'));
     h.policy.stopping = () => true;
     await expect(applyWithPolicy(batchOf(2), h.policy)).rejects.toThrow('down');
+  });
+
+  it('when many records in a row are refused (a likely systemic fault), then set-asides beyond the threshold wait first, and an applied record resets the count', async () => {
+    const trips: string[] = [];
+    const h = harness((offsets) => (offsets.some((o) => o < 6n) ? new Refused('unknown column') : undefined));
+    h.policy.breaker = setAsideBreaker(3, 20, (r) => trips.push(r));
+    const t0 = Date.now();
+    await applyWithPolicy(batchOf(8), h.policy);
+    expect(h.setAside.map((s) => s.offset)).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
+    expect(h.applied).toEqual([6n, 7n]);
+    expect(trips).toHaveLength(3);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(55);
+    expect(h.policy.breaker.consecutive).toBe(0);
   });
 });

@@ -12,7 +12,7 @@ const DETERMINISTIC_CLASSES = new Set(['0A', '21', '22', '23', '54', '42']);
  * Class 42 codes that mean the schema or grants are not what this version expects (a migration not
  * yet run, a role changed): an operator fixes those, and the records wait rather than being lost.
  */
-const SCHEMA_DRIFT = new Set(['42P01', '42703', '42883', '42501', '42P06', '42P07']);
+const SCHEMA_DRIFT = new Set(['42P01', '42703', '42883', '42501', '42P06', '42P07', '42P10', '42704']);
 
 export function classifyPostgresError(err: unknown): FailureClass {
   if (isNetworkError(err)) return 'transient';

@@ -5,7 +5,7 @@
 // store refuses (NUL text, a value out of range) → recorded as rejected with code `unstorable`
 // (the waiting command answers 422) and dead-lettered; undecodable records → dead-lettered.
 import { decodeEvent, type DecodedEvent, type Topics } from '@llm/events';
-import { applyWithPolicy, sendToDlq, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
+import { applyWithPolicy, sendToDlq, setAsideBreaker, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import { classifyPostgresError, withTransaction, type Pool, type PoolClient } from '@llm/postgres';
 import { failureReason } from '@llm/errors';
@@ -21,6 +21,7 @@ import { storableJson, storableText } from './storable.ts';
 
 const rejected = counter('projector_accounts_events_rejected_total', 'Accounts events recorded as rejected (a rule refused them, or the store could not hold their data).');
 const deadLettered = counter('projector_accounts_records_dead_lettered_total', 'Accounts-topic records sent to the dead-letter topic (undecodable or unstorable).');
+const breakerTrips = counter('projector_accounts_set_aside_pauses_total', 'Pauses before setting an accounts record aside after many in a row (a likely systemic fault).');
 const retried = counter('projector_accounts_batch_retries_total', 'Accounts batches retried after a transient failure (Postgres away or busy).');
 
 export interface AccountsConsumerDeps {
@@ -75,8 +76,13 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
         if (!decoded.ok) { setAside.push({ rec, error: decoded.error }); continue; }
         const e = decoded.value;
         if (!UUID.test(e.eventId)) { setAside.push({ rec, error: `event id '${storableText(e.eventId)}' is not a UUID` }); continue; }
-        const seen = await c.query('SELECT 1 FROM events WHERE event_id = $1', [e.eventId]);
-        if (seen.rowCount) continue;
+        // An event is applied once. The exception: an event the store refused (`unstorable`) that
+        // comes back under another position — re-driven after a fix — is tried again.
+        const seen = await c.query<{ rejection_code: string | null; partition: number; offset: string }>(
+          'SELECT rejection_code, partition, "offset" FROM events WHERE event_id = $1', [e.eventId]);
+        const prior = seen.rows[0];
+        if (prior && !(prior.rejection_code === 'unstorable' && (prior.partition !== rec.partition || prior.offset !== rec.offset.toString()))) continue;
+        if (prior) await c.query('DELETE FROM events WHERE event_id = $1', [e.eventId]);
         // Each event in its own savepoint: an event the store refuses is recorded as rejected and
         // the batch goes on; a transient failure aborts the whole batch, which is retried.
         await c.query('SAVEPOINT ev');
@@ -133,9 +139,26 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
   async function setAsideRecord(rec: IncomingRecord, reason: string): Promise<void> {
     await withTransaction(pool, async (c) => {
       await storeOffset(c, rec.topic, rec.partition, rec.offset + 1n);
+      // The waiting command learns the outcome (422) instead of timing out, when the event decodes.
+      const decoded = rec.value ? decodeEvent(rec.value) : undefined;
+      if (decoded?.ok && UUID.test(decoded.value.eventId)) {
+        await c.query('SAVEPOINT aside');
+        try {
+          await c.query('DELETE FROM events WHERE event_id = $1', [decoded.value.eventId]);
+          await recordEvent(c, rec, decoded.value, { status: 'rejected', reason: `could not apply: ${reason}`, code: 'unstorable' });
+          await c.query('RELEASE SAVEPOINT aside');
+        } catch {
+          await c.query('ROLLBACK TO SAVEPOINT aside');
+        }
+      }
       await deadLetter(rec, `could not apply: ${reason}`);
     });
   }
+
+  const breaker = setAsideBreaker(20, 30_000, (reason) => {
+    breakerTrips();
+    log.error({ reason }, 'many accounts records in a row set aside: likely a systemic fault, not bad records; slowing down');
+  });
 
   let stopping = false;
   return {
@@ -148,6 +171,7 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
         setAside: setAsideRecord,
         stopping: () => stopping,
         onRetry: (err, attempt) => { retried(); log.warn({ err, attempt, partition: batch.partition }, 'accounts batch failed; retrying'); },
+        breaker,
       }));
     },
     async stop() { stopping = true; await consumer.stop(); },

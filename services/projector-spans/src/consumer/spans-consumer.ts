@@ -3,7 +3,7 @@
 // partition order, hand the rows to the batching writer, and return only when ClickHouse accepted
 // them; the Kafka offsets are committed after that.
 import { decodeEvent, type DecodedEvent, type Topics } from '@llm/events';
-import { applyWithPolicy, sendToDlq, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
+import { applyWithPolicy, sendToDlq, setAsideBreaker, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
 import { classifyClickhouseError, type Clickhouse } from '@llm/clickhouse';
 import type { Logger } from '@llm/logging';
 import { applyTraceEvent, type TraceRows } from '../domain/trace-state.ts';
@@ -17,6 +17,7 @@ import { counter } from '@llm/metrics';
 
 const rowsWritten = counter('projector_span_rows_written_total', 'Span rows (including re-rolled ancestors and tombstones) written to ClickHouse.');
 const retried = counter('projector_span_batch_retries_total', 'Span batches retried after a transient failure (ClickHouse away, busy or out of capacity).');
+const breakerTrips = counter('projector_span_set_aside_pauses_total', 'Pauses before setting a span record aside after many in a row (a likely systemic fault).');
 const deadLettered = counter('projector_span_records_dead_lettered_total', 'Spans-topic records sent to the dead-letter topic.');
 
 type TraceEvent = DecodedEvent<'tracing.spans.upserted'> | DecodedEvent<'tracing.trace.replaced'> | DecodedEvent<'tracing.trace.deleted'>;
@@ -75,19 +76,22 @@ export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
     const expected = nextOffset.get(batch.partition);
     if (first !== undefined && expected !== undefined && first !== expected) cache.clear();
     const events: Array<{ e: TraceEvent; offset: bigint; key: string }> = [];
+    // Records that can never apply are dead-lettered once the rest of the batch is written, so a
+    // batch retried while ClickHouse is away does not dead-letter them again on every attempt.
+    const undecodable: Array<{ rec: IncomingRecord; error: string }> = [];
     for (const rec of batch.records) {
       const d = rec.value ? decodeEvent(rec.value) : { ok: false as const, error: 'empty record value' };
-      if (!d.ok) { await deadLetter(rec, d.error); continue; }
+      if (!d.ok) { undecodable.push({ rec, error: d.error }); continue; }
       const e = d.value;
       if (e.type !== 'tracing.spans.upserted' && e.type !== 'tracing.trace.replaced' && e.type !== 'tracing.trace.deleted') {
-        await deadLetter(rec, `event type '${e.type}' does not belong on the spans topic`);
+        undecodable.push({ rec, error: `event type '${e.type}' does not belong on the spans topic` });
         continue;
       }
-      if (!e.projectId) { await deadLetter(rec, 'event has no project_id'); continue; }
+      if (!e.projectId) { undecodable.push({ rec, error: 'event has no project_id' }); continue; }
       const te = e as TraceEvent;
       events.push({ e: te, offset: rec.offset, key: `${te.projectId}:${te.payload.trace_id}` });
     }
-    if (events.length === 0) { markConsumed(batch); return; }
+    if (events.length === 0) { for (const u of undecodable) await deadLetter(u.rec, u.error); markConsumed(batch); return; }
 
     // Load the traces this batch touches that the cache does not hold, one query per project.
     const states = new Map<string, TraceRows>();
@@ -124,6 +128,7 @@ export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
     }
     rowsWritten(writes.length);
     cache.evict(writer.flushedSeq);
+    for (const u of undecodable) await deadLetter(u.rec, u.error);
     markConsumed(batch);
   }
 
@@ -149,10 +154,15 @@ export function createSpansConsumer(deps: SpansConsumerDeps): SpansConsumer {
       },
       stopping: () => stopping,
       onRetry: (err, attempt) => { retried(); log.warn({ err, attempt, partition: batch.partition }, 'span batch failed; retrying'); },
+      breaker,
     });
   }
 
   let stopping = false;
+  const breaker = setAsideBreaker(20, 30_000, (reason) => {
+    breakerTrips();
+    log.error({ reason }, 'many span records in a row set aside: likely a systemic fault, not bad records; slowing down');
+  });
 
   return {
     consumer,

@@ -38,7 +38,7 @@ describe('http shutdown', () => {
 
     let closed = false;
     const t0 = Date.now();
-    const shutdown = runShutdown(httpShutdownSteps({ readiness, server, drainMs: 400, graceMs: 10_000 }, log), log).then(() => { closed = true; });
+    const shutdown = runShutdown(httpShutdownSteps({ readiness, server, drainMs: 1_500, graceMs: 10_000 }, log), log).then(() => { closed = true; });
 
     // Drain window: not ready, yet still answering (load balancers act on readiness later).
     const ready = await fetch(`${base}/readyz`);
@@ -47,11 +47,11 @@ describe('http shutdown', () => {
     const fresh = await fetch(`${base}/fast`);
     expect(fresh.status).toBe(200);
     expect(fresh.headers.get('connection')).toBe('close');
-    expect(Date.now() - t0).toBeLessThan(400);
+    expect(Date.now() - t0).toBeLessThan(1_500);
 
     // After the window: no new connections, but the request in flight keeps the server open.
     await until(() => refused(`${base}/fast`));
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(390);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_490);
     await new Promise((r) => setTimeout(r, 100));
     expect(closed).toBe(false);
 
@@ -61,7 +61,8 @@ describe('http shutdown', () => {
     expect(await answer.json()).toEqual({ api_key: 'projected' });
     await shutdown;
     expect(closed).toBe(true);
-    expect(server.inFlight()).toBe(0);
+    // The response's own 'close' may come a tick after the server's.
+    await until(() => server.inFlight() === 0, 2_000);
   });
 
   it('when a request in flight outlasts the grace period, then its connection is cut and shutdown still completes', async () => {

@@ -27,7 +27,7 @@ beforeAll(async () => {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await eventually(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0), (s) => s === 200, 30_000);
+  await eventually(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0), (s) => s === 200, 90_000);
   const app = createGateway({ command: `http://127.0.0.1:${port}`, query: t.baseUrl, projector: t.baseUrl }, createLogger({ name: 'gw', level: 'silent' }), createReadiness());
   gateway = await listen(app, 0, '127.0.0.1');
   base = `http://127.0.0.1:${gateway.port}`;

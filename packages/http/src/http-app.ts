@@ -60,10 +60,12 @@ export function listen(app: Express, port: number, host: string): Promise<Runnin
     const server = http.createServer({ keepAliveTimeout: 65_000 }, app);
     const active = new Set<http.ServerResponse>();
     let closing: Promise<void> | undefined;
-    server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    // Before the app's own listener: a synchronous route has sent its headers by the time later
+    // listeners run.
+    server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
       active.add(res);
       // A keep-alive connection may bring one more request after close began: answer it, then close.
-      if (closing) res.setHeader('Connection', 'close');
+      if (closing && !res.headersSent) res.setHeader('Connection', 'close');
       res.once('close', () => {
         active.delete(res);
         if (closing) server.closeIdleConnections();

@@ -11,16 +11,17 @@ export type FailureClass = 'transient' | 'deterministic';
 
 export type FailureClassifier = (err: unknown) => FailureClass;
 
-/** Socket-level codes Node reports for a peer that is away, slow or restarting. */
-const NETWORK_CODES = new Set([
+/** Socket-level codes Node reports for a peer that is away, slow or restarting (one list for every client). */
+const NETWORK_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
   'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ERR_SOCKET_CLOSED',
 ]);
 
+export const isNetworkErrorCode = (code: unknown): boolean => typeof code === 'string' && NETWORK_CODES.has(code);
+
 export function isNetworkError(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+    if (isNetworkErrorCode((e as { code?: unknown }).code)) return true;
     const msg = (e as { message?: unknown }).message;
     if (typeof msg === 'string' && /^(socket hang up|Connection terminated|fetch failed|Client network socket disconnected)/.test(msg)) return true;
   }

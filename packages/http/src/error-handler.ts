@@ -1,7 +1,7 @@
 // The one place that turns errors into HTTP responses. Bodies stay compatible with the interface:
 // `{"detail": "<message>"}`, 422 `{"detail":[{loc,msg,type}]}`; 5xx bodies are opaque and logged.
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, type ErrorKind } from '@llm/errors';
+import { AppError, isNetworkErrorCode, type ErrorKind } from '@llm/errors';
 import { RequestValidationError } from './validation.ts';
 
 const STATUS: Record<ErrorKind, number> = {
@@ -82,13 +82,13 @@ function asObject(d: unknown): Record<string, unknown> {
   return d && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : { details: d };
 }
 
-// Connection-level failures of Postgres (and any socket): refused, reset, timed out, or the server
-// shutting down / out of connections (SQLSTATE class 08, 57P01-57P03, 53300).
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
+// Connection-level failures of any socket (the shared list in @llm/errors), and Postgres shutting
+// down or out of connections (SQLSTATE class 08, 57P01-57P03, 53300).
+const PG_UNREACHABLE = new Set(['57P01', '57P02', '57P03', '53300']);
 
 export function isStoreUnreachable(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string') return UNREACHABLE.has(code) || /^08\d{3}$/.test(code);
+  if (typeof code === 'string') return isNetworkErrorCode(code) || PG_UNREACHABLE.has(code) || /^08\d{3}$/.test(code);
   // node-postgres reports a connection lost mid-query without a code.
   return err instanceof Error && /^Connection terminated/.test(err.message);
 }

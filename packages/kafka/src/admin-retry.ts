@@ -3,7 +3,7 @@
 // leader" from a broker whose metadata is ahead of its replica manager (KRaft publishes the leader
 // in metadata before the broker serves the partition), no controller or coordinator yet, refused
 // connections. Those are retried with capped backoff until a deadline; anything else fails at once.
-import { backoffMs, sleep as realSleep } from '@llm/errors';
+import { backoffMs, isNetworkErrorCode, sleep as realSleep } from '@llm/errors';
 
 /** Protocol error types (as kafkajs names them) that clear without anyone acting. */
 const TRANSIENT_TYPES = new Set([
@@ -18,7 +18,6 @@ const TRANSIENT_NAMES = new Set([
   'KafkaJSMetadataNotLoaded', 'KafkaJSTopicMetadataNotLoaded', 'KafkaJSGroupCoordinatorNotFound', 'KafkaJSTimeout',
   'KafkaJSLockTimeout', 'KafkaJSNoBrokerAvailableError',
 ]);
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
 /** What else counts as transient in a given call. */
 export interface TransientContext {
@@ -58,7 +57,7 @@ export function isTransientKafkaError(err: unknown, ctx: TransientContext = {}, 
     if (ctx.brokersRegistering && e.type === 'INVALID_REPLICATION_FACTOR') return true;
   }
   if (typeof e.name === 'string' && TRANSIENT_NAMES.has(e.name)) return true;
-  if (typeof e.code === 'string' && SOCKET_CODES.has(e.code)) return true;
+  if (isNetworkErrorCode(e.code)) return true;
   // kafkajs wraps what its own retrier gave up on (NonRetriable / NumberOfRetriesExceeded) and keeps
   // the original as the cause: judge the original.
   return (e.cause !== undefined && e.cause !== err && isTransientKafkaError(e.cause, ctx, depth + 1))

@@ -4,7 +4,8 @@ export type {
   Admin, Consumer, ConsumerOptions, IncomingBatch, IncomingRecord, KafkaClient, KafkaSettings, OutgoingRecord,
   Producer,
 } from './ports.ts';
-export { sendToDlq } from './dead-letter.ts';
+export { deadLetterRecord, sendToDlq } from './dead-letter.ts';
+export type { DeadLetterRecord } from './dead-letter.ts';
 export { applyWithPolicy, setAsideBreaker } from './apply-with-policy.ts';
 export type { ApplyPolicy, SetAsideBreaker } from './apply-with-policy.ts';
 export { RecordTooLargeError, isRecordRefusal } from './record-too-large.ts';

@@ -3,15 +3,8 @@
 // other record. Progress is the consumer group `redrive.<dlq topic>`: a second run continues where
 // the first stopped, and records dead-lettered again during the run (they would fail again) are
 // left for the next run rather than looped over.
-import { z } from 'zod';
+import { deadLetterRecord } from './dead-letter.ts';
 import type { KafkaClient, Producer } from './ports.ts';
-
-const deadLetter = z.object({
-  error: z.string(),
-  topic: z.string(),
-  key: z.string().nullable(),
-  value_base64: z.string().nullable(),
-});
 
 export interface RedriveOptions {
   kafka: KafkaClient;
@@ -62,7 +55,7 @@ export async function redriveDeadLetters(o: RedriveOptions): Promise<RedriveResu
     for (const rec of batch.records) {
       if (rec.offset >= stop || rec.offset < start) continue;
       seen++;
-      const parsed = deadLetter.safeParse(parseJson(rec.value));
+      const parsed = deadLetterRecord.safeParse(parseJson(rec.value));
       // Skipped: not this topic's, unreadable, or too large to have been carried inline (the
       // original stays at its origin partition/offset while retention keeps it).
       if (!parsed.success || parsed.data.topic !== o.topic || parsed.data.value_base64 === null) { result.skipped++; continue; }

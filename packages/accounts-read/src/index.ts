@@ -1,4 +1,9 @@
-// Reads of the accounts projection (Postgres) shared by the command side (decisions, answers after
-// read-your-writes) and the query side (GETs). Only projector-accounts writes these tables.
-export { readOrganization, readProvider, listProviders, memberRole, countVerifiedDomains } from './organizations.ts';
+// The readers of the accounts projection (Postgres), one module per table group, shared by the
+// command (early answers, read-your-writes), the query service (GETs), auth, and projector-accounts
+// (the state it decides on). Only projector-accounts writes these tables.
+export type { Queryable } from './queryable.ts';
+export { loadState, STATE_LOADERS } from './state-loaders.ts';
+export { readEventOutcome, type EventOutcome } from './events.ts';
+export { readOrganization, readProvider, listProviders, memberRole } from './organizations.ts';
+export { loadDomainState, loadDomainClaims, readDomain, findDomainByName, listDomains, domainOwner, countVerifiedDomains, verifiedDomainNames } from './domains.ts';
 export { listApiKeys, readApiKey } from './api-keys.ts';

@@ -32,8 +32,3 @@ export async function memberRole(pool: Pool, organizationId: string, userId: str
   );
   return r.rows[0]?.role;
 }
-
-export async function countVerifiedDomains(pool: Pool, organizationId: string): Promise<number> {
-  const r = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM organization_domains WHERE organization_id::text = $1 AND is_verified', [organizationId]);
-  return r.rows[0]?.n ?? 0;
-}

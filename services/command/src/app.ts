@@ -6,6 +6,7 @@ import { adminAuthenticator, apiKeyAuthenticator, organizationGuard, postgresApi
 import type { Handlers } from '@llm/http';
 import { SpanAppender } from './adapters/span-appender.ts';
 import { AccountAppender } from './adapters/account-appender.ts';
+import { AccountCommands } from './adapters/account-commands.ts';
 import { tracingRoutes } from './http/tracing-routes.ts';
 import { otlpRoutes } from './http/otlp-routes.ts';
 import { OtlpWorkerPool } from './adapters/otlp-worker-pool.ts';
@@ -54,6 +55,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const spans = new SpanAppender(deps.producer, deps.topics);
   const workers = new OtlpWorkerPool(deps.otlpWorkers);
   const accounts = new AccountAppender(deps.producer, deps.topics);
+  const commands = new AccountCommands(accounts, deps.pool);
   const sessions = createSessionCodec(deps.signIn.session);
   const readSession = sessionReader({ codec: sessions, pool: deps.pool });
   const outbound = createOutboundClient(deps.signIn.outbound);
@@ -63,29 +65,29 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
     handlers: {
       ...tracingRoutes(spans, auth),
       ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes),
-      ...adminRoutes(accounts, deps.pool, adminAuthenticator(deps.adminToken)),
-      ...membershipRoutes(accounts, deps.pool, adminAuthenticator(deps.adminToken)),
-      ...savedQueryRoutes(accounts, deps.pool, auth),
+      ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken)),
+      ...membershipRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken)),
+      ...savedQueryRoutes(commands, deps.pool, auth),
       ...sessionRoutes({
-        pool: deps.pool, appender: accounts, sessions, readSession,
+        pool: deps.pool, appender: accounts, commands, sessions, readSession,
         assertions: deps.signIn.sessionAssertionSecrets ? createSessionAssertionVerifier({ secrets: deps.signIn.sessionAssertionSecrets }) : undefined,
       }),
       ...ssoRoutes({
-        pool: deps.pool, appender: accounts, sessions, ssoState: createSsoStateCodec({ secrets: deps.signIn.session.secrets, ...(deps.signIn.session.secure !== undefined && { secure: deps.signIn.session.secure }) }),
+        pool: deps.pool, appender: accounts, commands, sessions, ssoState: createSsoStateCodec({ secrets: deps.signIn.session.secrets, ...(deps.signIn.session.secure !== undefined && { secure: deps.signIn.session.secure }) }),
         openSecret: (sealed) => decryptSecret(sealed, deps.signIn.secrets), fetch: (url, init) => outbound.fetch(url, init),
         allowInsecure: deps.signIn.outbound.allowInsecure === true, publicBaseUrl: deps.signIn.publicBaseUrl, frontendUrl: deps.signIn.frontendUrl,
       }),
       ...organizationRoutes({
-        pool: deps.pool, appender: accounts, deployment: deps.signIn.deployment,
+        pool: deps.pool, appender: accounts, commands, deployment: deps.signIn.deployment,
         mayChangeFlags: () => planHasFlag(deps.access, deps.access.defaultPlan, 'access'),
         liveProviders: async (id) => (await organizationPolicies(deps.pool, [id]))[0]?.activeProviders.length ?? 0,
       }, [member]),
       ...providerRoutes({
-        pool: deps.pool, appender: accounts, seal: (plaintext) => encryptSecret(plaintext, deps.signIn.secrets),
+        pool: deps.pool, appender: accounts, commands, seal: (plaintext) => encryptSecret(plaintext, deps.signIn.secrets),
         fetch: (url, init) => outbound.fetch(url, init), allowInsecure: deps.signIn.outbound.allowInsecure === true,
       }, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') }), requirePermission(deps.pool, 'edit_organization_auth')]),
-      ...apiKeyRoutes({ pool: deps.pool, appender: accounts, authenticator: auth }, [member], [requirePermission(deps.pool, 'edit_api_keys')]),
-      ...domainRoutes(accounts, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
+      ...apiKeyRoutes({ pool: deps.pool, appender: accounts, commands, authenticator: auth }, [member], [requirePermission(deps.pool, 'edit_api_keys')]),
+      ...domainRoutes(commands, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
         member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') }), requirePermission(deps.pool, 'edit_organization_auth'),
       ]),
     },

@@ -8,7 +8,8 @@ import { conflict, unavailable } from '@llm/errors';
 import { generateApiKey } from '@llm/auth';
 import type { Pool } from '@llm/postgres';
 import { planAccount } from '../domain/account-plan.ts';
-import { userKey, type AccountAppender } from '../adapters/account-appender.ts';
+import { userKey } from '../adapters/account-appender.ts';
+import type { AccountCommands } from '../adapters/account-commands.ts';
 import { findUserByEmail, findUserById, readAccount, waitForEvent } from '../adapters/accounts-store.ts';
 
 const ids = { uuid: randomUUID, suffix: () => randomBytes(3).toString('hex') };
@@ -17,7 +18,8 @@ function userExists(email: string) {
   return conflict('user_exists', `User with email '${email}' already exists.`);
 }
 
-export function adminRoutes(appender: AccountAppender, pool: Pool, auth: RequestHandler): Handlers {
+export function adminRoutes(commands: AccountCommands, pool: Pool, auth: RequestHandler): Handlers {
+  const appender = commands.appender;
   async function settle(eventId: string, email: string): Promise<void> {
     const outcome = await waitForEvent(pool, eventId);
     if (outcome.status === 'rejected') {

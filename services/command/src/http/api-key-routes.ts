@@ -12,11 +12,12 @@ import type { EventPayloads } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { AccountAppender } from '../adapters/account-appender.ts';
+import type { AccountCommands } from '../adapters/account-commands.ts';
 import { waitForEvent } from '../adapters/accounts-store.ts';
 
 export const apiKeysKey = (projectId: string): string => `project:${projectId}:keys`;
 
-export function apiKeyRoutes(deps: { pool: Pool; appender: AccountAppender; authenticator: ApiKeyAuthenticator }, view: RequestHandler[], edit: RequestHandler[]): Handlers {
+export function apiKeyRoutes(deps: { pool: Pool; appender: AccountAppender; commands: AccountCommands; authenticator: ApiKeyAuthenticator }, view: RequestHandler[], edit: RequestHandler[]): Handlers {
   async function commit<T extends 'accounts.api_key.created' | 'accounts.api_key.revoked'>(req: Request, type: T, payload: EventPayloads[T], keyId: string): Promise<void> {
     const eventId = await deps.appender.append(type, apiKeysKey(req.scope.projectId), payload, {
       requestId: req.id, organizationId: req.scope.organizationId, projectId: req.scope.projectId, aggregateId: `api_key:${keyId}`, actorId: req.scope.userId,

@@ -7,11 +7,12 @@ import { conflict, notFound, unavailable } from '@llm/errors';
 import type { EventPayloads } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import type { AccountAppender } from '../adapters/account-appender.ts';
+import type { AccountCommands } from '../adapters/account-commands.ts';
 import { findUserByEmail, findUserById, waitForEvent } from '../adapters/accounts-store.ts';
 import { organizationKey } from './organization-routes.ts';
 
-export function membershipRoutes(appender: AccountAppender, pool: Pool, admin: RequestHandler): Handlers {
+export function membershipRoutes(commands: AccountCommands, pool: Pool, admin: RequestHandler): Handlers {
+  const appender = commands.appender;
   async function commit<T extends 'accounts.membership.set' | 'accounts.membership.removed'>(req: Request, type: T, payload: EventPayloads[T]): Promise<void> {
     const eventId = await appender.append(type, organizationKey(payload.organization_id), payload, {
       requestId: req.id, organizationId: payload.organization_id, aggregateId: organizationKey(payload.organization_id),

@@ -11,9 +11,11 @@ import { isVersionConflict } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { AccountAppender } from '../adapters/account-appender.ts';
+import type { AccountCommands } from '../adapters/account-commands.ts';
 import { waitForEvent } from '../adapters/accounts-store.ts';
 
 export interface OrganizationRouteDeps {
+  commands: AccountCommands;
   pool: Pool;
   appender: AccountAppender;
   deployment: DeploymentMethods;

@@ -15,10 +15,12 @@ import { validate, type Handlers } from '@llm/http';
 import { discoverProvider, type FetchLike } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import type { AccountAppender } from '../adapters/account-appender.ts';
+import type { AccountCommands } from '../adapters/account-commands.ts';
 import { waitForEvent } from '../adapters/accounts-store.ts';
 import { organizationKey } from './organization-routes.ts';
 
 export interface ProviderRouteDeps {
+  commands: AccountCommands;
   pool: Pool;
   appender: AccountAppender;
   seal: (plaintext: string) => string;

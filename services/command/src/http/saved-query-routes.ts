@@ -11,7 +11,8 @@ import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { checkRevisionContent, type RevisionContent } from '../domain/saved-query-revision.ts';
 import { newQuerySlug } from '../domain/saved-query-slug.ts';
-import { savedQueriesKey, type AccountAppender, type AccountEventMeta } from '../adapters/account-appender.ts';
+import { savedQueriesKey, type AccountEventMeta } from '../adapters/account-appender.ts';
+import type { AccountCommands } from '../adapters/account-commands.ts';
 import { waitForEvent } from '../adapters/accounts-store.ts';
 import { querySlugTaken, readDefaultVariant, readRevisionView } from '../adapters/saved-query-store.ts';
 
@@ -42,7 +43,8 @@ function eventMeta(req: Request, queryId: string): AccountEventMeta {
   };
 }
 
-export function savedQueryRoutes(appender: AccountAppender, pool: Pool, auth: RequestHandler): Handlers {
+export function savedQueryRoutes(commands: AccountCommands, pool: Pool, auth: RequestHandler): Handlers {
+  const appender = commands.appender;
   async function answer(res: Response, projectId: string, revisionId: string): Promise<void> {
     const view = await readRevisionView(pool, projectId, revisionId);
     if (!view) throw lagging();

@@ -11,9 +11,11 @@ import {
   type SessionAssertionVerifier, type SessionCodec,
 } from '@llm/web-session';
 import type { AccountAppender } from '../adapters/account-appender.ts';
+import type { AccountCommands } from '../adapters/account-commands.ts';
 import { waitForEvent } from '../adapters/accounts-store.ts';
 
 export interface SessionRouteDeps {
+  commands: AccountCommands;
   pool: Pool;
   appender: AccountAppender;
   sessions: SessionCodec;

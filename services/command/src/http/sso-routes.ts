@@ -16,11 +16,13 @@ import { finishSignIn, startSignIn, type FetchLike, type SecretValue, type Verif
 import type { Pool } from '@llm/postgres';
 import { MAX_SESSION_IDENTITIES, isIdentity, mergeIdentities, ssoIdentity, type SessionCodec, type SsoStateCodec } from '@llm/web-session';
 import { userKey, type AccountAppender } from '../adapters/account-appender.ts';
+import type { AccountCommands } from '../adapters/account-commands.ts';
 import { findSsoTarget, userByIdentity, type SsoTarget } from '../adapters/sso-store.ts';
 import { findUserByEmail, waitForEvent } from '../adapters/accounts-store.ts';
 import { domainOwner, userIdentities } from '@llm/auth';
 
 export interface SsoDeps {
+  commands: AccountCommands;
   pool: Pool;
   appender: AccountAppender;
   sessions: SessionCodec;

@@ -10,14 +10,9 @@ import type { Logger } from '@llm/logging';
 import { classifyPostgresError, withTransaction, type Pool, type PoolClient } from '@llm/postgres';
 import { failureReason } from '@llm/errors';
 import { counter } from '@llm/metrics';
-import { factsNeeded, projectAccountEvent, type AccountFacts, type FactsNeeded } from '../domain/account-projection.ts';
-import { readSavedQueryFacts } from './saved-query-facts.ts';
-import { readDomainFacts } from './domain-facts.ts';
-import { readIdentityFacts } from './identity-facts.ts';
-import { readOrganizationAuthFacts } from './organization-auth-facts.ts';
-import { readApiKeyFacts } from './api-key-facts.ts';
-import { readMembershipFacts } from './membership-facts.ts';
 import { storableJson, storableText } from './storable.ts';
+import { reject, type Rejection } from '@llm/account-model';
+import { applyEvent } from './apply-event.ts';
 
 const rejected = counter('projector_accounts_events_rejected_total', 'Accounts events recorded as rejected (a rule refused them, or the store could not hold their data).');
 const deadLettered = counter('projector_accounts_records_dead_lettered_total', 'Accounts-topic records sent to the dead-letter topic (undecodable or unstorable).');
@@ -34,23 +29,6 @@ export interface AccountsConsumerDeps {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-async function readFacts(c: PoolClient, need: FactsNeeded): Promise<AccountFacts> {
-  const r = await c.query<{ email_taken: boolean; user_exists: boolean; slug_taken: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1)) AS email_taken,
-            EXISTS (SELECT 1 FROM users WHERE id::text = $2) AS user_exists,
-            EXISTS (SELECT 1 FROM organizations WHERE $3 <> '' AND slug = $3) AS slug_taken`,
-    [need.email ?? '', need.userId ?? '', need.orgSlug ?? ''],
-  );
-  const facts: AccountFacts = { emailTaken: r.rows[0]!.email_taken, userExists: r.rows[0]!.user_exists, orgSlugTaken: r.rows[0]!.slug_taken };
-  if (need.savedQuery) facts.savedQuery = await readSavedQueryFacts(c, need.savedQuery);
-  if (need.domain) facts.domain = await readDomainFacts(c, need.domain);
-  if (need.identity) facts.identity = await readIdentityFacts(c, need.identity);
-  if (need.organizationAuth) facts.organizationAuth = await readOrganizationAuthFacts(c, need.organizationAuth);
-  if (need.apiKey) facts.apiKey = await readApiKeyFacts(c, need.apiKey);
-  if (need.membership) facts.membership = await readMembershipFacts(c, need.membership);
-  return facts;
-}
 
 export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: Consumer; start(): Promise<void>; stop(): Promise<void> } {
   const { pool, topics, log, consumerName } = deps;
@@ -87,17 +65,15 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
         // the batch goes on; a transient failure aborts the whole batch, which is retried.
         await c.query('SAVEPOINT ev');
         try {
-          const facts = await readFacts(c, factsNeeded(e));
-          const projection = projectAccountEvent(e, facts);
-          if (projection.status === 'applied') for (const st of projection.statements) await c.query(st.text, st.values);
-          await recordEvent(c, rec, e, projection.status === 'applied' ? { status: 'applied' } : { status: 'rejected', reason: projection.reason, code: null });
-          if (projection.status === 'rejected') rejected();
+          const outcome = await applyEvent(c, e);
+          await recordEvent(c, rec, e, outcome);
+          if (outcome.status === 'rejected') rejected();
           await c.query('RELEASE SAVEPOINT ev');
         } catch (err) {
           await c.query('ROLLBACK TO SAVEPOINT ev');
           if (classifyPostgresError(err) === 'transient') throw err;
           const reason = `could not apply: ${failureReason(err)}`;
-          await recordEvent(c, rec, e, { status: 'rejected', reason, code: 'unstorable' });
+          await recordEvent(c, rec, e, reject('unstorable', reason));
           rejected();
           setAside.push({ rec, error: reason });
         }
@@ -109,13 +85,14 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
     });
   }
 
-  async function recordEvent(c: PoolClient, rec: IncomingRecord, e: DecodedEvent, outcome: { status: 'applied' } | { status: 'rejected'; reason: string; code: string | null }): Promise<void> {
+  async function recordEvent(c: PoolClient, rec: IncomingRecord, e: DecodedEvent, outcome: { status: 'applied' } | Rejection): Promise<void> {
+    const r = outcome.status === 'rejected' ? outcome : undefined;
     await c.query(
-      `INSERT INTO events (event_id, type, aggregate_id, project_id, organization_id, occurred_at, request_id, topic, partition, "offset", status, rejection, rejection_code, payload)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)`,
+      `INSERT INTO events (event_id, type, aggregate_id, project_id, organization_id, occurred_at, request_id, topic, partition, "offset", status, rejection, rejection_code, rejection_details, payload)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)`,
       [e.eventId, storableText(e.type), storableText(e.aggregateId || rec.key || ''), storableText(e.projectId), storableText(e.organizationId),
         occurredAt(e.timeUs), storableText(e.requestId), rec.topic, rec.partition, rec.offset.toString(), outcome.status,
-        outcome.status === 'rejected' ? storableText(outcome.reason) : null, outcome.status === 'rejected' ? outcome.code : null,
+        r ? storableText(r.message) : null, r ? r.code : null, r?.details ? storableJson(r.details) : null,
         storableJson(redact(e.payload))],
     );
   }
@@ -145,7 +122,7 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
         await c.query('SAVEPOINT aside');
         try {
           await c.query('DELETE FROM events WHERE event_id = $1', [decoded.value.eventId]);
-          await recordEvent(c, rec, decoded.value, { status: 'rejected', reason: `could not apply: ${reason}`, code: 'unstorable' });
+          await recordEvent(c, rec, decoded.value, reject('unstorable', `could not apply: ${reason}`));
           await c.query('RELEASE SAVEPOINT aside');
         } catch {
           await c.query('ROLLBACK TO SAVEPOINT aside');

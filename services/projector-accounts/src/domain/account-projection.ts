@@ -6,7 +6,6 @@ import type { Projection, SqlStatement } from './projection.ts';
 import {
   projectSavedQueryEvent, savedQueryFactsNeeded, type SavedQueryEvent, type SavedQueryFacts, type SavedQueryFactsNeeded,
 } from './saved-query-projection.ts';
-import { domainFactsNeeded, projectDomainEvent, type DomainEvent, type DomainFacts, type DomainFactsNeeded } from './domain-projection.ts';
 import {
   organizationAuthFactsNeeded, projectOrganizationAuthEvent, type OrganizationAuthEvent, type OrganizationAuthFacts, type OrganizationAuthFactsNeeded,
 } from './organization-auth-projection.ts';
@@ -24,8 +23,6 @@ export interface AccountFacts {
   orgSlugTaken?: boolean;
   /** Read only for saved-query events. */
   savedQuery?: SavedQueryFacts;
-  /** Read only for domain events. */
-  domain?: DomainFacts;
   /** Read only for sign-in and session events. */
   identity?: IdentityFacts;
   /** Read only for organization flag and provider events. */
@@ -41,7 +38,6 @@ export interface FactsNeeded {
   userId?: string;
   orgSlug?: string;
   savedQuery?: SavedQueryFactsNeeded;
-  domain?: DomainFactsNeeded;
   identity?: IdentityFactsNeeded;
   organizationAuth?: OrganizationAuthFactsNeeded;
   apiKey?: ApiKeyFactsNeeded;
@@ -62,7 +58,7 @@ export function factsNeeded(e: DecodedEvent): FactsNeeded {
     case 'accounts.domain.token_issued':
     case 'accounts.domain.verified':
     case 'accounts.domain.deleted':
-      return { domain: domainFactsNeeded(e as DomainEvent) };
+      return {};
     case 'accounts.identity.signed_in':
     case 'accounts.session.revoked':
       return { identity: identityFactsNeeded(e as IdentityEvent) };
@@ -127,8 +123,7 @@ export function projectAccountEvent(e: DecodedEvent, facts: AccountFacts): Proje
     case 'accounts.domain.token_issued':
     case 'accounts.domain.verified':
     case 'accounts.domain.deleted':
-      if (!facts.domain) return { status: 'rejected', reason: `the domain facts of ${e.type} were not read` };
-      return projectDomainEvent(e as DomainEvent, facts.domain);
+      return { status: 'rejected', reason: 'ported' };
     case 'accounts.identity.signed_in':
     case 'accounts.session.revoked':
       if (!facts.identity) return { status: 'rejected', reason: `the identity facts of ${e.type} were not read` };

@@ -1,0 +1,12 @@
+// STUB — being ported (issue 11). Replace with the aggregate's state, decide and evolve.
+import type { AccountEvent } from '../account-event.ts';
+import { aggregate } from '../aggregate.ts';
+import { accepted, type Decision } from '../decision.ts';
+
+export const session = aggregate({
+  eventTypes: ['accounts.session.revoked'],
+  initial: {} as Record<string, never>,
+  rejections: {} as Record<never, never>,
+  decide(_e: AccountEvent<'accounts.session.revoked'>, _s: Record<string, never>): Decision<never> { return accepted; },
+  evolve(s: Record<string, never>, _e: AccountEvent<'accounts.session.revoked'>) { return s; },
+});

@@ -1,0 +1,12 @@
+// STUB — being ported (issue 11). Replace with the aggregate's state, decide and evolve.
+import type { AccountEvent } from '../account-event.ts';
+import { aggregate } from '../aggregate.ts';
+import { accepted, type Decision } from '../decision.ts';
+
+export const user = aggregate({
+  eventTypes: ['accounts.account.provisioned'],
+  initial: {} as Record<string, never>,
+  rejections: {} as Record<never, never>,
+  decide(_e: AccountEvent<'accounts.account.provisioned'>, _s: Record<string, never>): Decision<never> { return accepted; },
+  evolve(s: Record<string, never>, _e: AccountEvent<'accounts.account.provisioned'>) { return s; },
+});

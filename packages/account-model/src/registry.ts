@@ -1,0 +1,65 @@
+// Every account aggregate, the event types each one owns, and the one table of rejection codes.
+// An event type belongs to exactly one aggregate; the compiler checks that none is left out.
+import type { ErrorKind } from '@llm/errors';
+import type { AccountEvent, AccountEventType } from './account-event.ts';
+import type { Decision } from './decision.ts';
+import { apiKey } from './aggregates/api-key.ts';
+import { domain } from './aggregates/domain.ts';
+import { membership } from './aggregates/membership.ts';
+import { organization } from './aggregates/organization.ts';
+import { provider } from './aggregates/provider.ts';
+import { savedQuery } from './aggregates/saved-query.ts';
+import { session } from './aggregates/session.ts';
+import { user } from './aggregates/user.ts';
+
+export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery } as const;
+
+type Aggregates = typeof AGGREGATES;
+export type AggregateName = keyof Aggregates;
+export type StateOf<N extends AggregateName> = Aggregates[N]['initial'];
+export type EventTypeOf<N extends AggregateName> = Aggregates[N]['eventTypes'][number];
+export type EventOf<N extends AggregateName> = AccountEvent<EventTypeOf<N>>;
+
+/** Codes any accounts event may get, whatever its aggregate. */
+export const COMMON_REJECTIONS = {
+  /** The store could not hold the event's data (e.g. text Postgres refuses); recorded by the projector. */
+  unstorable: 'unprocessable',
+  /** The event cannot be a fact as written (an id that is not a UUID, an out-of-order version). */
+  malformed_event: 'unprocessable',
+  /** A tracing event on the accounts topic. */
+  wrong_topic: 'unprocessable',
+} as const satisfies Record<string, ErrorKind>;
+
+export type RejectionCode = keyof typeof COMMON_REJECTIONS | { [N in AggregateName]: keyof Aggregates[N]['rejections'] }[AggregateName];
+
+/** Rejection code → the error kind a client gets (the command's HTTP answer). */
+export const REJECTION_KINDS: Readonly<Record<RejectionCode, ErrorKind>> = Object.assign(
+  {}, COMMON_REJECTIONS, ...Object.values(AGGREGATES).map((a) => a.rejections as Record<string, ErrorKind>),
+) as Record<RejectionCode, ErrorKind>;
+
+export const isRejectionCode = (code: string): code is RejectionCode => Object.hasOwn(REJECTION_KINDS, code);
+
+// Fails to compile when an accounts event type has no aggregate.
+type Unowned = Exclude<AccountEventType, EventTypeOf<AggregateName>>;
+const everyTypeOwned: [Unowned] extends [never] ? true : { unowned: Unowned } = true;
+void everyTypeOwned;
+
+const OWNER = new Map<string, AggregateName>(
+  (Object.keys(AGGREGATES) as AggregateName[]).flatMap((n) => AGGREGATES[n].eventTypes.map((t) => [t, n] as const)),
+);
+
+/** The aggregate an accounts event type belongs to (undefined for a type not on the accounts topic). */
+export const aggregateOf = (type: string): AggregateName | undefined => OWNER.get(type);
+
+type Untyped = { decide(e: AccountEvent, s: unknown): Decision<RejectionCode>; evolve(s: unknown, e: AccountEvent): unknown; initial: unknown };
+const untyped = (n: AggregateName): Untyped => AGGREGATES[n] as unknown as Untyped;
+
+/** `decide` of the event's aggregate. */
+export function decide<N extends AggregateName>(name: N, e: EventOf<N>, s: StateOf<N>): Decision<RejectionCode> {
+  return untyped(name).decide(e as unknown as AccountEvent, s);
+}
+
+/** `evolve` of the event's aggregate. */
+export function evolve<N extends AggregateName>(name: N, s: StateOf<N>, e: EventOf<N>): StateOf<N> {
+  return untyped(name).evolve(s, e as unknown as AccountEvent) as StateOf<N>;
+}

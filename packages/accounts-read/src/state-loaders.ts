@@ -1,0 +1,26 @@
+// Loads the state an accounts event is decided on, per aggregate. The projector calls it inside its
+// batch transaction (the authority); the command calls it on the pool for its early answer.
+import type { AggregateName, EventOf, StateOf } from '@llm/account-model';
+import { AGGREGATES } from '@llm/account-model';
+import type { Queryable } from './queryable.ts';
+import { loadDomainState } from './domains.ts';
+
+type Loaders = { [N in AggregateName]: (q: Queryable, e: EventOf<N>) => Promise<StateOf<N>> };
+
+const initial = <N extends AggregateName>(n: N) => async (): Promise<StateOf<N>> => AGGREGATES[n].initial as StateOf<N>;
+
+export const STATE_LOADERS: Loaders = {
+  domain: loadDomainState,
+  // Ported in this change (issue 11): each of these becomes its reader's load…State.
+  user: initial('user'),
+  session: initial('session'),
+  organization: initial('organization'),
+  provider: initial('provider'),
+  apiKey: initial('apiKey'),
+  membership: initial('membership'),
+  savedQuery: initial('savedQuery'),
+};
+
+export function loadState<N extends AggregateName>(q: Queryable, name: N, e: EventOf<N>): Promise<StateOf<N>> {
+  return (STATE_LOADERS[name] as (q: Queryable, e: EventOf<N>) => Promise<StateOf<N>>)(q, e);
+}

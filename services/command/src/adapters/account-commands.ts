@@ -1,0 +1,80 @@
+// The one way an account change happens: decide early with the aggregate's own rules on the state
+// its reader loads (a fast, exact answer in the common case), append the event, wait for the
+// projector's position, and return the projector's typed outcome (the authority: it decides again
+// on the ordered log, so a race lost meanwhile is still a rejection).
+import { REJECTION_KINDS, accepted, aggregateOf, decide, type AccountEvent, type Decision, type EventOf, type Rejection, type RejectionCode } from '@llm/account-model';
+import { loadState, readEventOutcome } from '@llm/accounts-read';
+import { AppError, sleep, unavailable } from '@llm/errors';
+import type { EventPayloads } from '@llm/events';
+import type { Pool } from '@llm/postgres';
+import type { AccountAppender, AccountEventMeta, AccountsEventType } from './account-appender.ts';
+
+export type CommandOutcome = { status: 'applied' } | Rejection<RejectionCode>;
+
+export interface AccountChange<T extends AccountsEventType> {
+  type: T;
+  /** Partition key: every event of the aggregate (or of the rule's scope) goes to one partition. */
+  key: string;
+  payload: EventPayloads[T];
+  meta: AccountEventMeta;
+}
+
+export interface AccountCommandOptions {
+  /** How long to wait for the projector before answering 503 projection_lag. */
+  timeoutMs?: number;
+}
+
+export class AccountCommands {
+  private readonly timeoutMs: number;
+
+  constructor(readonly appender: AccountAppender, private readonly pool: Pool, opts: AccountCommandOptions = {}) {
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+  }
+
+  /** What the aggregate's rules say about the change on the state as projected now. */
+  async decideEarly<T extends AccountsEventType>(change: AccountChange<T>): Promise<Decision<RejectionCode>> {
+    const name = aggregateOf(change.type);
+    if (name === undefined) return accepted;
+    const m = change.meta;
+    const draft = {
+      type: change.type, payload: change.payload, projectId: m.projectId ?? '', organizationId: m.organizationId ?? '',
+      actorId: m.actorId ?? 'admin', expectedVersion: m.expectedVersion ?? 0, timeUs: Date.now() * 1000,
+    } as AccountEvent<T> as unknown as EventOf<typeof name>;
+    return decide(name, draft, await loadState(this.pool, name, draft));
+  }
+
+  /**
+   * Early answer, append, wait, typed outcome. Throws 503 `projection_lag` when the projector does
+   * not reach the event in time, and 422 `unstorable` when the store could not hold its data.
+   */
+  async appendAndAwait<T extends AccountsEventType>(change: AccountChange<T>): Promise<CommandOutcome> {
+    const early = await this.decideEarly(change);
+    if (early.status === 'rejected') return early;
+    const eventId = await this.appender.append(change.type, change.key, change.payload, change.meta);
+    const deadline = Date.now() + this.timeoutMs;
+    for (let i = 0; Date.now() < deadline; i++) {
+      const outcome = await readEventOutcome(this.pool, eventId);
+      if (outcome?.status === 'rejected' && outcome.code === 'unstorable') throw rejectionError(outcome);
+      if (outcome) return outcome;
+      await sleep(Math.min(5 * 2 ** i, 50));
+    }
+    throw unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
+  }
+
+  /** appendAndAwait that answers a rejection with its HTTP error. */
+  async commit<T extends AccountsEventType>(change: AccountChange<T>): Promise<void> {
+    const outcome = await this.appendAndAwait(change);
+    if (outcome.status === 'rejected') throw rejectionError(outcome);
+  }
+}
+
+/** Throws the rejection as its HTTP error (rules checked before any event, e.g. the command-only ones). */
+export function orThrow(d: Decision<RejectionCode>): void {
+  if (d.status === 'rejected') throw rejectionError(d);
+}
+
+/** The one mapping from a rejection to the client's error: the code is the error code, its kind the status. */
+export function rejectionError(r: Rejection<RejectionCode>): AppError {
+  const kind = REJECTION_KINDS[r.code];
+  return new AppError({ code: r.code === 'unstorable' ? 'unstorable_input' : r.code, kind, message: r.code === 'unstorable' ? `The change cannot be stored: ${r.message}` : r.message, ...(r.details ? { details: r.details } : {}) });
+}

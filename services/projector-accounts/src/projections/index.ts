@@ -1,0 +1,19 @@
+// The SQL of each aggregate's facts. The consumer decides with @llm/account-model on the state
+// @llm/accounts-read loads, and runs these statements only for accepted events.
+import type { AggregateName, EventOf, StateOf } from '@llm/account-model';
+import type { SqlStatement } from './statement.ts';
+import { projectDomain } from './domain.ts';
+
+export type { SqlStatement };
+
+type Projections = { [N in AggregateName]?: (e: EventOf<N>, s: StateOf<N>) => SqlStatement[] };
+
+// Issue 11 port in progress: an aggregate without an entry here still goes through the old
+// facts/projection path of the consumer.
+export const PROJECTIONS: Projections = {
+  domain: projectDomain,
+};
+
+export function projectionOf<N extends AggregateName>(name: N): ((e: EventOf<N>, s: StateOf<N>) => SqlStatement[]) | undefined {
+  return PROJECTIONS[name] as ((e: EventOf<N>, s: StateOf<N>) => SqlStatement[]) | undefined;
+}

@@ -1,0 +1,5 @@
+// One SQL statement of a projection: the projector runs a fact's statements in its batch transaction.
+export interface SqlStatement {
+  text: string;
+  values: unknown[];
+}

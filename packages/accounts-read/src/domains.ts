@@ -52,3 +52,16 @@ export async function verifiedDomainNames(q: Queryable, organizationId: string):
   const r = await q.query<{ domain: string }>('SELECT domain FROM organization_domains WHERE organization_id::text = $1 AND is_verified ORDER BY domain', [organizationId]);
   return r.rows.map((x) => x.domain);
 }
+
+/** Verified names per organization id. */
+export async function verifiedDomainsOf(q: Queryable, organizationIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (organizationIds.length === 0) return out;
+  const r = await q.query<{ organization_id: string; domain: string }>(
+    `SELECT organization_id::text AS organization_id, domain FROM organization_domains
+      WHERE organization_id::text = ANY($1::text[]) AND is_verified ORDER BY domain`,
+    [organizationIds],
+  );
+  for (const d of r.rows) out.set(d.organization_id, [...(out.get(d.organization_id) ?? []), d.domain]);
+  return out;
+}

@@ -4,6 +4,12 @@
 export type { Queryable } from './queryable.ts';
 export { loadState, STATE_LOADERS } from './state-loaders.ts';
 export { readEventOutcome, type EventOutcome } from './events.ts';
-export { readOrganization, readProvider, listProviders, memberRole } from './organizations.ts';
-export { loadDomainState, loadDomainClaims, readDomain, findDomainByName, listDomains, domainOwner, countVerifiedDomains, verifiedDomainNames } from './domains.ts';
+export { readOrganization, readOrganizationBySlug, loadOrganizationAuthState, organizationPolicies, memberRole, type OrganizationPolicy } from './organizations.ts';
+export { readProvider, readProviderBySlug, listProviders, loadProviderStates, liveProvidersOf } from './providers.ts';
+export { loadDomainState, loadDomainClaims, readDomain, findDomainByName, listDomains, domainOwner, countVerifiedDomains, verifiedDomainNames, verifiedDomainsOf } from './domains.ts';
 export { listApiKeys, readApiKey } from './api-keys.ts';
+export {
+  loadSavedQueryState, loadSavedQueries, querySlugTaken, readDefaultVariant, readSavedQueryRevision, readLatestSavedQuery,
+  listSavedQueryRevisions, findSavedQueryRevision,
+} from './saved-queries.ts';
+export type { SavedQuerySlice, QueryVariantHead, SavedQueryLookup, StoredQueryRevision } from './saved-queries.ts';

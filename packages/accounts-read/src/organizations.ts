@@ -1,33 +1,65 @@
-// Organizations and their SSO providers as projected (tables of 0001-accounts.sql and
-// 0004-organization-auth.sql).
-import type { OrganizationRow, ProviderRow } from '@llm/contracts';
-import type { Pool } from '@llm/postgres';
+// The one reader of organizations (0001-accounts.sql, flags and version from 0004-organization-auth.sql):
+// the organization aggregate's state (with its providers and verified-domain count, read through
+// their own readers), the rows the routes answer with, and the organizations' auth policies.
+import type { OrganizationAuthState, OrganizationEvent, ProviderEvent } from '@llm/account-model';
+import type { OrganizationRow } from '@llm/contracts';
+import { asUuid, type Queryable } from './queryable.ts';
+import { countVerifiedDomains, verifiedDomainsOf } from './domains.ts';
+import { liveProvidersOf, loadProviderStates } from './providers.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ORG = 'id::text AS id, name, slug, description, flags, owner_id::text AS owner_id, created_at, updated_at, version';
-const PROVIDER = `id::text AS id, organization_id::text AS organization_id, slug, name, description, flags, issuer_url, client_id,
-  client_secret_sealed, scopes, extra, version, created_at, updated_at`;
 
-export async function readOrganization(pool: Pool, organizationId: string): Promise<OrganizationRow | undefined> {
-  if (!UUID.test(organizationId)) return undefined;
-  const r = await pool.query<OrganizationRow>(`SELECT ${ORG} FROM organizations WHERE id = $1`, [organizationId]);
+export async function readOrganization(q: Queryable, organizationId: string): Promise<OrganizationRow | undefined> {
+  const id = asUuid(organizationId);
+  if (id === null) return undefined;
+  const r = await q.query<OrganizationRow>(`SELECT ${ORG} FROM organizations WHERE id = $1`, [id]);
   return r.rows[0];
 }
 
-export async function readProvider(pool: Pool, organizationId: string, providerId: string): Promise<ProviderRow | undefined> {
-  if (!UUID.test(providerId)) return undefined;
-  const r = await pool.query<ProviderRow>(`SELECT ${PROVIDER} FROM organization_providers WHERE id = $1 AND organization_id::text = $2`, [providerId, organizationId]);
+export async function readOrganizationBySlug(q: Queryable, slug: string): Promise<OrganizationRow | undefined> {
+  const r = await q.query<OrganizationRow>(`SELECT ${ORG} FROM organizations WHERE slug = $1`, [slug]);
   return r.rows[0];
 }
 
-export async function listProviders(pool: Pool, organizationId: string): Promise<ProviderRow[]> {
-  const r = await pool.query<ProviderRow>(`SELECT ${PROVIDER} FROM organization_providers WHERE organization_id::text = $1 ORDER BY created_at, slug`, [organizationId]);
-  return r.rows;
+/** The state organization and provider events are decided on. */
+export async function loadOrganizationAuthState(q: Queryable, organizationId: string): Promise<OrganizationAuthState> {
+  const org = await readOrganization(q, organizationId);
+  if (!org) return { providers: [], verifiedDomains: 0 };
+  const [providers, verifiedDomains] = await Promise.all([loadProviderStates(q, org.id), countVerifiedDomains(q, org.id)]);
+  return { organization: { id: org.id, slug: org.slug, version: org.version, flags: org.flags ?? {} }, providers, verifiedDomains };
+}
+
+export const loadOrganizationState = (q: Queryable, e: OrganizationEvent): Promise<OrganizationAuthState> => loadOrganizationAuthState(q, e.payload.organization_id);
+
+export const loadProviderEventState = (q: Queryable, e: ProviderEvent): Promise<OrganizationAuthState> =>
+  loadOrganizationAuthState(q, e.type === 'accounts.provider.created' || e.type === 'accounts.provider.updated' ? e.payload.provider.organization_id : e.payload.organization_id);
+
+export interface OrganizationPolicy {
+  id: string;
+  slug: string;
+  flags: Record<string, boolean> | null;
+  ownerId: string;
+  activeProviders: Array<{ id: string; slug: string; organization_slug: string }>;
+  verifiedDomains: string[];
+}
+
+/** Organizations by id, each with its active (and valid) providers and verified domains. */
+export async function organizationPolicies(q: Queryable, ids: readonly string[]): Promise<OrganizationPolicy[]> {
+  if (ids.length === 0) return [];
+  const r = await q.query<{ id: string; slug: string; flags: Record<string, boolean> | null; owner_id: string }>(
+    'SELECT id::text AS id, slug, flags, owner_id::text AS owner_id FROM organizations WHERE id::text = ANY($1::text[])', [ids]);
+  const found = r.rows.map((o) => o.id);
+  const [providers, domains] = await Promise.all([liveProvidersOf(q, found), verifiedDomainsOf(q, found)]);
+  return r.rows.map((o) => ({
+    id: o.id, slug: o.slug, flags: o.flags, ownerId: o.owner_id,
+    activeProviders: (providers.get(o.id) ?? []).map((p) => ({ ...p, organization_slug: o.slug })),
+    verifiedDomains: domains.get(o.id) ?? [],
+  }));
 }
 
 /** The member's role in the organization (undefined: not a member). */
-export async function memberRole(pool: Pool, organizationId: string, userId: string): Promise<string | undefined> {
-  const r = await pool.query<{ role: string }>(
+export async function memberRole(q: Queryable, organizationId: string, userId: string): Promise<string | undefined> {
+  const r = await q.query<{ role: string }>(
     `SELECT role FROM memberships WHERE scope = 'organization' AND scope_id::text = $1 AND user_id::text = $2`, [organizationId, userId],
   );
   return r.rows[0]?.role;

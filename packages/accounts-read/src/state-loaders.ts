@@ -4,6 +4,8 @@ import type { AggregateName, EventOf, StateOf } from '@llm/account-model';
 import { AGGREGATES } from '@llm/account-model';
 import type { Queryable } from './queryable.ts';
 import { loadDomainState } from './domains.ts';
+import { loadSavedQueryState } from './saved-queries.ts';
+import { loadOrganizationState, loadProviderEventState } from './organizations.ts';
 
 type Loaders = { [N in AggregateName]: (q: Queryable, e: EventOf<N>) => Promise<StateOf<N>> };
 
@@ -11,14 +13,14 @@ const initial = <N extends AggregateName>(n: N) => async (): Promise<StateOf<N>>
 
 export const STATE_LOADERS: Loaders = {
   domain: loadDomainState,
+  savedQuery: loadSavedQueryState,
+  organization: loadOrganizationState,
+  provider: loadProviderEventState,
   // Ported in this change (issue 11): each of these becomes its reader's load…State.
   user: initial('user'),
   session: initial('session'),
-  organization: initial('organization'),
-  provider: initial('provider'),
   apiKey: initial('apiKey'),
   membership: initial('membership'),
-  savedQuery: initial('savedQuery'),
 };
 
 export function loadState<N extends AggregateName>(q: Queryable, name: N, e: EventOf<N>): Promise<StateOf<N>> {

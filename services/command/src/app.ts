@@ -17,7 +17,7 @@ import { verifyTxt } from '@llm/dns-verify';
 import { planHasFlag, type AccessCatalog } from '@llm/access';
 import { decryptSecret, encryptSecret } from '@llm/oidc';
 import { createOutboundClient } from '@llm/outbound';
-import { apiKeyOrSession, organizationPolicies, sessionReader } from '@llm/auth';
+import { apiKeyOrSession, sessionReader } from '@llm/auth';
 import { createSessionAssertionVerifier, createSessionCodec, createSsoStateCodec } from '@llm/web-session';
 import { ssoRoutes } from './http/sso-routes.ts';
 import { sessionRoutes } from './http/session-routes.ts';
@@ -78,12 +78,11 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
         allowInsecure: deps.signIn.outbound.allowInsecure === true, publicBaseUrl: deps.signIn.publicBaseUrl, frontendUrl: deps.signIn.frontendUrl,
       }),
       ...organizationRoutes({
-        pool: deps.pool, appender: accounts, commands, deployment: deps.signIn.deployment,
+        pool: deps.pool, commands, deployment: deps.signIn.deployment,
         mayChangeFlags: () => planHasFlag(deps.access, deps.access.defaultPlan, 'access'),
-        liveProviders: async (id) => (await organizationPolicies(deps.pool, [id]))[0]?.activeProviders.length ?? 0,
       }, [member]),
       ...providerRoutes({
-        pool: deps.pool, appender: accounts, commands, seal: (plaintext) => encryptSecret(plaintext, deps.signIn.secrets),
+        pool: deps.pool, commands, seal: (plaintext) => encryptSecret(plaintext, deps.signIn.secrets),
         fetch: (url, init) => outbound.fetch(url, init), allowInsecure: deps.signIn.outbound.allowInsecure === true,
       }, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') }), requirePermission(deps.pool, 'edit_organization_auth')]),
       ...apiKeyRoutes({ pool: deps.pool, appender: accounts, commands, authenticator: auth }, [member], [requirePermission(deps.pool, 'edit_api_keys')]),

@@ -7,31 +7,27 @@
 // provider-endpoints.ts) unless the same change sends a new one.
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
+import { decideProviderChange, decideProviderFlags, type ProviderEventType } from '@llm/account-model';
 import { readOrganization, readProvider } from '@llm/accounts-read';
 import { providerCreate, providerUpdate, providerView, type ProviderRow } from '@llm/contracts';
-import { conflict, invalid, notFound, unavailable, type AppError } from '@llm/errors';
-import { isVersionConflict, type EventPayloads, type ProviderInfo } from '@llm/events';
+import { notFound, type AppError } from '@llm/errors';
+import type { EventPayloads, ProviderInfo } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import { discoverProvider, type FetchLike } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
-import type { AccountAppender } from '../adapters/account-appender.ts';
-import type { AccountCommands } from '../adapters/account-commands.ts';
-import { waitForEvent } from '../adapters/accounts-store.ts';
+import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
 import { organizationKey } from './organization-routes.ts';
 
 export interface ProviderRouteDeps {
-  commands: AccountCommands;
   pool: Pool;
-  appender: AccountAppender;
+  commands: AccountCommands;
   seal: (plaintext: string) => string;
   /** `fetch` through the outbound guard. */
   fetch: FetchLike;
   allowInsecure: boolean;
 }
 
-const NEEDS_FALLBACK = 'To modify domains or SSO providers, enable email or social authentication for this organization, or enable root access for owners.';
 const providerNotFound = (): AppError => notFound('provider_not_found', 'Provider not found');
-const slugTaken = (slug: string): AppError => conflict('provider_slug_exists', `Provider with slug '${slug}' already exists`);
 const SECRET_DROPPED = {
   code: 'client_secret_dropped',
   message: 'The issuer or an endpoint changed, so the stored client secret was dropped and the sign-ins linked through this provider were unlinked. '
@@ -39,14 +35,10 @@ const SECRET_DROPPED = {
 };
 const NO_SECRET = 'The provider has no client secret: set settings.client_secret.';
 
-type ProviderEvent = 'accounts.provider.created' | 'accounts.provider.updated' | 'accounts.provider.tested' | 'accounts.provider.deleted';
-
 export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[]): Handlers {
-  /** Changing providers must not lock everyone out: another way in must be on (flags read as stored). */
+  /** Changing providers must not lock everyone out (the provider aggregate's rule, on the flags as stored). */
   async function requireFallback(req: Request): Promise<void> {
-    const org = await readOrganization(deps.pool, req.scope.organizationId);
-    const f = org?.flags ?? {};
-    if (f.allow_email !== true && f.allow_social !== true && f.allow_root !== true) throw invalid('sso_fallback_required', NEEDS_FALLBACK);
+    orThrow(decideProviderChange((await readOrganization(deps.pool, req.scope.organizationId))?.flags ?? {}));
   }
 
   async function existing(req: Request): Promise<ProviderRow> {
@@ -55,20 +47,13 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
     return row;
   }
 
-  async function commit<T extends ProviderEvent>(req: Request, type: T, payload: EventPayloads[T], expectedVersion = 0): Promise<void> {
+  const commit = <T extends ProviderEventType>(req: Request, type: T, payload: EventPayloads[T], expectedVersion = 0): Promise<void> => {
     const orgId = req.scope.organizationId;
-    const eventId = await deps.appender.append(type, organizationKey(orgId), payload, {
-      requestId: req.id, organizationId: orgId, projectId: req.scope.projectId, aggregateId: organizationKey(orgId), actorId: req.scope.userId, expectedVersion,
+    return deps.commands.commit({
+      type, key: organizationKey(orgId), payload,
+      meta: { requestId: req.id, organizationId: orgId, projectId: req.scope.projectId, aggregateId: organizationKey(orgId), actorId: req.scope.userId, expectedVersion },
     });
-    const outcome = await waitForEvent(deps.pool, eventId);
-    if (outcome.status === 'timeout') throw unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
-    if (outcome.status === 'applied') return;
-    if (outcome.reason === 'Provider not found') throw providerNotFound();
-    if (isVersionConflict(outcome.reason)) throw conflict('provider_changed', 'The provider changed meanwhile; read it again and retry.');
-    const slug = /^Provider with slug '(.*)' already exists$/.exec(outcome.reason);
-    if (slug) throw slugTaken(slug[1]!);
-    throw invalid('provider_rejected', outcome.reason);
-  }
+  };
 
   /** The projected provider; with `before`, also says when the change cost it its client secret. */
   async function answer(req: Request, id: string, res: { status(n: number): { json(b: unknown): void } }, before?: ProviderRow): Promise<void> {
@@ -109,8 +94,7 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
       const s = body.settings;
       // New settings have not been tested: the provider is invalid and inactive until it is.
       if (s !== undefined) { flags.is_valid = false; flags.is_active = false; }
-      if (flags.is_active === true && flags.is_valid !== true) throw invalid('provider_untested', 'A provider becomes active by passing its test.');
-      if (body.flags?.is_valid === true && row.flags.is_valid !== true) throw invalid('provider_untested', 'A provider becomes valid by passing its test.');
+      orThrow(decideProviderFlags(row.flags, flags, body.flags));
       await commit(req, 'accounts.provider.updated', {
         provider: info(row, {
           slug: body.slug ?? row.slug,

@@ -6,7 +6,6 @@ import type { PoolClient } from '@llm/postgres';
 import { factsNeeded, projectAccountEvent, type AccountFacts, type FactsNeeded } from '../domain/account-projection.ts';
 import { readSavedQueryFacts } from './saved-query-facts.ts';
 import { readIdentityFacts } from './identity-facts.ts';
-import { readOrganizationAuthFacts } from './organization-auth-facts.ts';
 import { readApiKeyFacts } from './api-key-facts.ts';
 import { readMembershipFacts } from './membership-facts.ts';
 import { aggregateOf, decide, reject, type EventOf, type Rejection } from '@llm/account-model';
@@ -41,7 +40,6 @@ async function applyLegacy(c: PoolClient, e: DecodedEvent): Promise<{ status: 'a
   const facts: AccountFacts = { emailTaken: r.rows[0]!.email_taken, userExists: r.rows[0]!.user_exists, orgSlugTaken: r.rows[0]!.slug_taken };
   if (need.savedQuery) facts.savedQuery = await readSavedQueryFacts(c, need.savedQuery);
   if (need.identity) facts.identity = await readIdentityFacts(c, need.identity);
-  if (need.organizationAuth) facts.organizationAuth = await readOrganizationAuthFacts(c, need.organizationAuth);
   if (need.apiKey) facts.apiKey = await readApiKeyFacts(c, need.apiKey);
   if (need.membership) facts.membership = await readMembershipFacts(c, need.membership);
   const projection = projectAccountEvent(e, facts);

@@ -6,9 +6,6 @@ import type { Projection, SqlStatement } from './projection.ts';
 import {
   projectSavedQueryEvent, savedQueryFactsNeeded, type SavedQueryEvent, type SavedQueryFacts, type SavedQueryFactsNeeded,
 } from './saved-query-projection.ts';
-import {
-  organizationAuthFactsNeeded, projectOrganizationAuthEvent, type OrganizationAuthEvent, type OrganizationAuthFacts, type OrganizationAuthFactsNeeded,
-} from './organization-auth-projection.ts';
 import { apiKeyFactsNeeded, projectApiKeyEvent, type ApiKeyEvent, type ApiKeyFacts, type ApiKeyFactsNeeded } from './api-key-projection.ts';
 import { membershipFactsNeeded, projectMembershipEvent, type MembershipEvent, type MembershipFacts, type MembershipFactsNeeded } from './membership-projection.ts';
 import { identityFactsNeeded, projectIdentityEvent, type IdentityEvent, type IdentityFacts, type IdentityFactsNeeded } from './identity-projection.ts';
@@ -25,8 +22,6 @@ export interface AccountFacts {
   savedQuery?: SavedQueryFacts;
   /** Read only for sign-in and session events. */
   identity?: IdentityFacts;
-  /** Read only for organization flag and provider events. */
-  organizationAuth?: OrganizationAuthFacts;
   /** Read only for API key events. */
   apiKey?: ApiKeyFacts;
   /** Read only for membership events. */
@@ -39,7 +34,6 @@ export interface FactsNeeded {
   orgSlug?: string;
   savedQuery?: SavedQueryFactsNeeded;
   identity?: IdentityFactsNeeded;
-  organizationAuth?: OrganizationAuthFactsNeeded;
   apiKey?: ApiKeyFactsNeeded;
   membership?: MembershipFactsNeeded;
 }
@@ -67,7 +61,7 @@ export function factsNeeded(e: DecodedEvent): FactsNeeded {
     case 'accounts.provider.updated':
     case 'accounts.provider.tested':
     case 'accounts.provider.deleted':
-      return { organizationAuth: organizationAuthFactsNeeded(e as OrganizationAuthEvent) };
+      return {};
     case 'accounts.api_key.created':
     case 'accounts.api_key.revoked':
       return { apiKey: apiKeyFactsNeeded(e as ApiKeyEvent) };
@@ -133,8 +127,7 @@ export function projectAccountEvent(e: DecodedEvent, facts: AccountFacts): Proje
     case 'accounts.provider.updated':
     case 'accounts.provider.tested':
     case 'accounts.provider.deleted':
-      if (!facts.organizationAuth) return { status: 'rejected', reason: `the organization facts of ${e.type} were not read` };
-      return projectOrganizationAuthEvent(e as OrganizationAuthEvent, facts.organizationAuth);
+      return { status: 'rejected', reason: 'ported' };
     case 'accounts.api_key.created':
     case 'accounts.api_key.revoked':
       if (!facts.apiKey) return { status: 'rejected', reason: `the API key facts of ${e.type} were not read` };

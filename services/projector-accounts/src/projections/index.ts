@@ -3,6 +3,9 @@
 import type { AggregateName, EventOf, StateOf } from '@llm/account-model';
 import type { SqlStatement } from './statement.ts';
 import { projectDomain } from './domain.ts';
+import { projectSavedQuery } from './saved-query.ts';
+import { projectOrganization } from './organization.ts';
+import { projectProvider } from './provider.ts';
 
 export type { SqlStatement };
 
@@ -12,6 +15,9 @@ type Projections = { [N in AggregateName]?: (e: EventOf<N>, s: StateOf<N>) => Sq
 // facts/projection path of the consumer.
 export const PROJECTIONS: Projections = {
   domain: projectDomain,
+  savedQuery: projectSavedQuery,
+  organization: projectOrganization,
+  provider: projectProvider,
 };
 
 export function projectionOf<N extends AggregateName>(name: N): ((e: EventOf<N>, s: StateOf<N>) => SqlStatement[]) | undefined {

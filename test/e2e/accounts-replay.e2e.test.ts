@@ -1,17 +1,20 @@
 // The accounts topic is the system of record: replaying it from the start into an empty Postgres
 // must rebuild exactly the read model the live projector built, rejections included. Writes of every
-// kind (accounts, organization settings, domains, providers, keys, roles, saved queries, sign-outs
-// aside) go through the public API first; then a second projector, under another consumer name,
-// rebuilds into a fresh database and every table is compared row by row.
-import { randomBytes } from 'node:crypto';
+// kind go through the public API first, then events the API would refuse early (a lost race, a stale
+// version) and those of a browser sign-in and sign-out are appended straight to the topic, so every
+// aggregate of @llm/account-model has facts and rejections in the log; then a second projector, under
+// another consumer name, rebuilds into a fresh database and every table and verdict is compared.
+import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { topicsFor } from '@llm/events';
+import { AGGREGATES, aggregateOf } from '@llm/account-model';
+import { encodeEvent, topicsFor, type EventPayloads, type EventType } from '@llm/events';
 import { createKafkaClient, type KafkaClient } from '@llm/kafka';
 import { createLogger } from '@llm/logging';
 import { openPostgres, type Pool } from '@llm/postgres';
 import { createAccountsProjector } from '@llm/service-projector-accounts';
-import { createAccount, eventually, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { startTxtDnsServer, type TxtDnsServer } from '@llm/testing/dns-server';
 
 const hex = (n: number): string => randomBytes(n).toString('hex');
@@ -43,7 +46,7 @@ const TABLES: Array<[string, string]> = [
 ];
 const dump = async (pool: Pool, table: string, order: string): Promise<unknown[]> => (await pool.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows;
 const outcomes = async (pool: Pool): Promise<unknown[]> =>
-  (await pool.query('SELECT event_id, type, status, rejection FROM events ORDER BY topic, partition, "offset"')).rows;
+  (await pool.query('SELECT event_id, type, status, rejection, rejection_code, rejection_details FROM events ORDER BY topic, partition, "offset"')).rows;
 
 describe('accounts replay', () => {
   it('when the accounts topic is replayed into an empty database, then every table and every verdict is the same', async () => {
@@ -69,6 +72,41 @@ describe('accounts replay', () => {
     expect((await call('POST', `/queries/${q.body.query.id}/revisions/`, b, { query_revision: {}, expected_version: 5 })).status).toBe(409);
     expect((await call('DELETE', '/admin/simple/accounts/', admin, { accounts: { x: { user: { email: b.email } } } })).status).toBe(204);
 
+    // Straight onto the topic: what a browser sign-in and sign-out append, and events that lose a
+    // race the command's early answer cannot see (each aggregate's rule decides them in the log).
+    const settings = { prefix: t.topicPrefix, spansPartitions: 3, accountsPartitions: 1, spansRetentionMs: -1, dlqRetentionMs: -1 };
+    const topics = topicsFor(settings);
+    const producer = await kafka.producer();
+    const injected: string[] = [];
+    const append = async <T extends EventType>(type: T, key: string, payload: EventPayloads[T], meta: { expectedVersion?: number; projectId?: string } = {}): Promise<void> => {
+      const eventId = randomUUID();
+      injected.push(eventId);
+      await producer.send(topics.accounts, [{ key, value: encodeEvent(type, payload, { eventId, ...meta }) }]);
+    };
+    const newcomer = `${hex(6)}@sso.example.org`;
+    const newcomerId = randomUUID();
+    const signIn = { user_id: newcomerId, email: newcomer, name: 'N', create_user: true, method: 'sso:acme:okta', subject: hex(8), issuer: 'https://idp.example.com', auto_join_organization_id: '' };
+    await append('accounts.identity.signed_in', `user:${newcomer}`, signIn);
+    await append('accounts.identity.signed_in', `user:${newcomer}`, { ...signIn, user_id: randomUUID() });
+    await append('accounts.session.revoked', `session:${hex(8)}`, { sid: hex(16), user_id: newcomerId, expires_at_us: Date.now() * 1000 + 3_600_000_000 });
+    const orgKey = `organization:${a.organizationId}`;
+    await append('accounts.organization.updated', orgKey, { organization_id: a.organizationId, name: 'Stale', description: '', flags_json: '{}' }, { expectedVersion: 1 });
+    await append('accounts.provider.created', orgKey, { provider: { ...providerInfo(p.body), organization_id: a.organizationId, provider_id: randomUUID() } });
+    await append('accounts.domain.verified', `domain:${d.body.domain}`, { domain_id: randomUUID(), organization_id: a.organizationId, domain: d.body.domain, token: 'x' });
+    await append('accounts.api_key.revoked', `project:${a.projectId}:keys`, { key_id: randomUUID(), project_id: a.projectId });
+    await append('accounts.membership.set', orgKey, { organization_id: a.organizationId, user_id: randomUUID(), role: 'viewer' });
+    await append('accounts.query.revision.committed', `project:${b.projectId}:queries`, {
+      query_id: q.body.query.id, variant_id: q.body.query_variant.id, revision: { id: randomUUID(), slug: hex(6), version: 2, filtering_json: '', windowing_json: '', focus: '', format: '', message: '' },
+    }, { expectedVersion: 7, projectId: b.projectId });
+    await eventually(async () => (await live.query('SELECT count(*)::int AS n FROM events WHERE event_id = ANY($1::uuid[])', [injected])).rows[0].n, (n) => n === injected.length, 30_000);
+    const verdicts = (await live.query('SELECT type, status, rejection_code FROM events ORDER BY topic, partition, "offset"')).rows as Array<{ type: string; status: string; rejection_code: string | null }>;
+    // Every aggregate has facts in the log, and the injected losers were refused with typed codes.
+    expect(new Set(verdicts.filter((v) => v.status === 'applied').map((v) => aggregateOf(v.type)))).toEqual(new Set(Object.keys(AGGREGATES)));
+    // (What the API refused never reached the log: the command's early answer uses the same rules.)
+    expect(verdicts.filter((v) => v.status === 'rejected').map((v) => v.rejection_code).sort()).toEqual([
+      'api_key_not_found', 'domain_not_found', 'organization_changed', 'provider_slug_exists', 'query_version_conflict', 'user_exists', 'user_not_found',
+    ]);
+
     // Rebuild into a fresh database from offset 0.
     const id = hex(4);
     const server = new pg.Client({ connectionString: t.databaseUrl });
@@ -76,9 +114,7 @@ describe('accounts replay', () => {
     await server.query(`CREATE DATABASE r_${id}`);
     await server.end();
     rebuilt = openPostgres(t.databaseUrl.replace(/\/[^/]*$/, `/r_${id}`));
-    const producer = await kafka.producer();
-    const settings = { prefix: t.topicPrefix, spansPartitions: 3, accountsPartitions: 1, spansRetentionMs: -1, dlqRetentionMs: -1 };
-    const projector = createAccountsProjector({ kafka, producer, pool: rebuilt, topics: topicsFor(settings), log: createLogger({ name: 'replay', level: 'silent' }), consumerName: `replay-${id}` });
+    const projector = createAccountsProjector({ kafka, producer, pool: rebuilt, topics, log: createLogger({ name: 'replay', level: 'silent' }), consumerName: `replay-${id}` });
     await projector.start();
     const expected = await outcomes(live);
     await eventually(async () => (await outcomes(rebuilt!)).length, (n) => n === expected.length, 30_000);
@@ -89,3 +125,11 @@ describe('accounts replay', () => {
     for (const [table, order] of TABLES) expect({ table, rows: await dump(rebuilt, table, order) }).toEqual({ table, rows: await dump(live, table, order) });
   });
 });
+
+/** The event-side shape of a provider as the API answered it. */
+function providerInfo(view: { id: string; slug: string; settings: { issuer_url: string; client_id: string; scopes: string[] } }): EventPayloads['accounts.provider.created']['provider'] {
+  return {
+    provider_id: view.id, organization_id: '', slug: view.slug, name: '', description: '', flags_json: '{}', issuer_url: view.settings.issuer_url,
+    client_id: view.settings.client_id, client_secret_sealed: '', scopes: view.settings.scopes, extra_json: '{}',
+  };
+}

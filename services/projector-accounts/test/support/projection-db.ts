@@ -28,6 +28,8 @@ export async function openProjectionDb(): Promise<ProjectionDb> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  // Dropping the database ends any connection the pool still holds: that is expected, not an error.
+  pool.on('error', () => undefined);
   await migratePostgres(pool, MIGRATIONS);
   return {
     pool,

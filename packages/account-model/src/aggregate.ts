@@ -6,6 +6,7 @@
 import type { ErrorKind } from '@llm/errors';
 import type { AccountEvent, AccountEventType } from './account-event.ts';
 import type { Decision } from './decision.ts';
+import type { CommonRejection } from './common-rejections.ts';
 
 /** How a rejection code reads to a client: the error kind the HTTP layer answers with. */
 export type RejectionKinds<C extends string> = { readonly [K in C]: ErrorKind };
@@ -14,9 +15,9 @@ export interface Aggregate<T extends AccountEventType, S, C extends string> {
   readonly eventTypes: readonly T[];
   /** The state before any event. */
   readonly initial: S;
-  /** Every code `decide` may answer, with its error kind. */
+  /** Every code of its own `decide` may answer, with its error kind (the common codes come on top). */
   readonly rejections: RejectionKinds<C>;
-  decide(e: AccountEvent<T>, s: S): Decision<C>;
+  decide(e: AccountEvent<T>, s: S): Decision<C | CommonRejection>;
   evolve(s: S, e: AccountEvent<T>): S;
 }
 

@@ -3,6 +3,9 @@
 import type { ErrorKind } from '@llm/errors';
 import type { AccountEvent, AccountEventType } from './account-event.ts';
 import type { Decision } from './decision.ts';
+import { COMMON_REJECTIONS } from './common-rejections.ts';
+
+export { COMMON_REJECTIONS };
 import { apiKey } from './aggregates/api-key.ts';
 import { domain } from './aggregates/domain.ts';
 import { membership } from './aggregates/membership.ts';
@@ -19,16 +22,6 @@ export type AggregateName = keyof Aggregates;
 export type StateOf<N extends AggregateName> = Aggregates[N]['initial'];
 export type EventTypeOf<N extends AggregateName> = Aggregates[N]['eventTypes'][number];
 export type EventOf<N extends AggregateName> = AccountEvent<EventTypeOf<N>>;
-
-/** Codes any accounts event may get, whatever its aggregate. */
-export const COMMON_REJECTIONS = {
-  /** The store could not hold the event's data (e.g. text Postgres refuses); recorded by the projector. */
-  unstorable: 'unprocessable',
-  /** The event cannot be a fact as written (an id that is not a UUID, an out-of-order version). */
-  malformed_event: 'unprocessable',
-  /** A tracing event on the accounts topic. */
-  wrong_topic: 'unprocessable',
-} as const satisfies Record<string, ErrorKind>;
 
 export type RejectionCode = keyof typeof COMMON_REJECTIONS | { [N in AggregateName]: keyof Aggregates[N]['rejections'] }[AggregateName];
 

@@ -25,7 +25,9 @@ export async function readOrganizationBySlug(q: Queryable, slug: string): Promis
 export async function loadOrganizationAuthState(q: Queryable, organizationId: string): Promise<OrganizationAuthState> {
   const org = await readOrganization(q, organizationId);
   if (!org) return { providers: [], verifiedDomains: 0 };
-  const [providers, verifiedDomains] = await Promise.all([loadProviderStates(q, org.id), countVerifiedDomains(q, org.id)]);
+  // One after the other: `q` may be the projector's transaction client, which runs one query at a time.
+  const providers = await loadProviderStates(q, org.id);
+  const verifiedDomains = await countVerifiedDomains(q, org.id);
   return { organization: { id: org.id, slug: org.slug, version: org.version, flags: org.flags ?? {} }, providers, verifiedDomains };
 }
 
@@ -49,7 +51,8 @@ export async function organizationPolicies(q: Queryable, ids: readonly string[])
   const r = await q.query<{ id: string; slug: string; flags: Record<string, boolean> | null; owner_id: string }>(
     'SELECT id::text AS id, slug, flags, owner_id::text AS owner_id FROM organizations WHERE id::text = ANY($1::text[])', [ids]);
   const found = r.rows.map((o) => o.id);
-  const [providers, domains] = await Promise.all([liveProvidersOf(q, found), verifiedDomainsOf(q, found)]);
+  const providers = await liveProvidersOf(q, found);
+  const domains = await verifiedDomainsOf(q, found);
   return r.rows.map((o) => ({
     id: o.id, slug: o.slug, flags: o.flags, ownerId: o.owner_id,
     activeProviders: (providers.get(o.id) ?? []).map((p) => ({ ...p, organization_slug: o.slug })),

@@ -14,7 +14,6 @@ import { accessRoutes } from './http/access-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
 import { planHasFlag } from '@llm/access';
 import type { AccessCatalog } from '@llm/access';
-import { SavedQueryStore } from './adapters/saved-query-store.ts';
 import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { AnalyticsReader } from './adapters/analytics-reader.ts';
 import { analyticsRoutes } from './http/analytics-routes.ts';
@@ -48,11 +47,10 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const rm = new ReadModel(deps.ch, deps.queryTimeoutMs);
   const reader = new SpanReader(rm, deps.maxResultBytes);
   const searcher = new SpanSearcher(rm, deps.maxResultBytes);
-  const savedQueries = new SavedQueryStore(deps.pool);
   const readSession = sessionReader({ codec: createSessionCodec(deps.session), pool: deps.pool });
   // Organization routes: an API key, or a browser session admitted by the organization's policy.
   const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.deployment });
-  return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, savedQueries }, auth), ...savedQueryRoutes(savedQueries, auth), ...activityRoutes(new ActivitySearcher(rm, reader), auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
+  return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, accounts: deps.pool }, auth), ...savedQueryRoutes(deps.pool, auth), ...activityRoutes(new ActivitySearcher(rm, reader), auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
     ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
     ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') })]),
     ...apiKeyRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_api_keys')]),

@@ -2,8 +2,9 @@
 import type { AccountEvent, AccountEventType } from '../../src/account-event.ts';
 import type { Aggregate } from '../../src/aggregate.ts';
 import type { Decision } from '../../src/decision.ts';
+import type { CommonRejection } from '../../src/common-rejections.ts';
 
-export interface Then<S, C extends string> { decision: Decision<C>; state: S }
+export interface Then<S, C extends string> { decision: Decision<C | CommonRejection>; state: S }
 
 /** Folds `history` with evolve (each must be accepted), then decides on `event`; the state is after it when accepted. */
 export function given<T extends AccountEventType, S, C extends string>(a: Aggregate<T, S, C>, history: Array<AccountEvent<T>>, start: S = a.initial) {

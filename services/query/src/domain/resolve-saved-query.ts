@@ -5,30 +5,13 @@
 // Deviation from the reference: refs that name nothing, or not enough, answer 404 / 400 naming the
 // refs instead of an empty 200 — a dashboard must not show "no traces" for a deleted query.
 import type { SavedQueryRef, SavedQueryRefs } from '@llm/contracts';
+import type { SavedQueryLookup as RevisionLookup, StoredQueryRevision as StoredRevision } from '@llm/accounts-read';
 import { conflict, invalid, notFound } from '@llm/errors';
 
 export type Focus = 'span' | 'trace';
 
-/** Constraints the revision must meet; every given field must hold. The adapter runs one lookup. */
-export interface RevisionLookup {
-  queryId?: string;
-  querySlug?: string;
-  variantId?: string;
-  variantSlug?: string;
-  /** No variant named and the revision not named by id/slug: the query's default variant. */
-  defaultVariant: boolean;
-  revisionId?: string;
-  revisionSlug?: string;
-  /** Absent: the latest revision among those that match. */
-  version?: number;
-}
-
-/** What resolution needs of a stored revision. */
-export interface StoredRevision {
-  filtering: unknown;
-  windowing: unknown;
-  focus: Focus | null;
-}
+// The constraints and the stored revision are the saved-query reader's: it runs the lookup as one query.
+export type { RevisionLookup, StoredRevision };
 
 export interface ResolvedQuery {
   filtering: unknown;

@@ -9,7 +9,7 @@ import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
 import { toOtelTracingTree } from '@llm/span-model';
 import type { SpanReader } from '../adapters/span-reader.ts';
 import type { SpanSearcher } from '../adapters/span-search.ts';
-import type { SavedQueryStore } from '../adapters/saved-query-store.ts';
+import { findSavedQueryRevision, type Queryable } from '@llm/accounts-read';
 import { resolveSavedQuery } from '../domain/resolve-saved-query.ts';
 import { spanView } from '../domain/span-view.ts';
 import { flatInputs } from './flat-inputs.ts';
@@ -38,7 +38,7 @@ function compileParts(req: Request, filtering: unknown, windowing: unknown, focu
   return { where: `${f.sql} AND ${w.where}`, params: { ...values(f.params), ...values(w.params), [PROJECT]: req.scope.projectId }, w, ...(traceIds ? { traceIds } : {}) };
 }
 
-async function compile(req: Request, focus: 'span' | 'trace', savedQueries: SavedQueryStore): Promise<Compiled> {
+async function compile(req: Request, focus: 'span' | 'trace', accounts: Queryable): Promise<Compiled> {
   const raw: unknown = req.body ?? {};
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new RequestValidationError([{ loc: ['body'], msg: 'body must be an object', type: 'type_error' }]);
   const b = body.safeParse(raw);
@@ -47,14 +47,15 @@ async function compile(req: Request, focus: 'span' | 'trace', savedQueries: Save
   // (reference §5.5; the request keeps only `limit` and `next`).
   const refs = savedQueryRefs.safeParse(b.data);
   if (!refs.success) throw new RequestValidationError(refs.error.issues.map((i) => ({ loc: ['body', ...i.path.map(String)], msg: i.message, type: i.code })));
-  const saved = await resolveSavedQuery(refs.data, b.data.windowing, focus, (lookup) => savedQueries.findRevision(req.scope.projectId, lookup));
+  const saved = await resolveSavedQuery(refs.data, b.data.windowing, focus, (lookup) => findSavedQueryRevision(accounts, req.scope.projectId, lookup));
   return saved ? compileParts(req, saved.filtering, saved.windowing, focus) : compileParts(req, b.data.filtering, b.data.windowing, focus);
 }
 
 export interface QueryRouteDeps {
   reader: SpanReader;
   searcher: SpanSearcher;
-  savedQueries: SavedQueryStore;
+  /** The accounts projection (Postgres): saved-query references resolve there. */
+  accounts: Queryable;
 }
 
 /** Whole traces (all their spans) of which some span matches, in window order. */
@@ -86,7 +87,7 @@ async function spanPage(d: QueryRouteDeps, c: Compiled, projectId: string) {
 export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
   return {
     'spans.query': [auth, async (req, res) => {
-      const c = await compile(req, 'span', d.savedQueries);
+      const c = await compile(req, 'span', d.accounts);
       const { spans, next } = await spanPage(d, c, req.scope.projectId);
       const out: Record<string, unknown> = { count: spans.length, spans };
       if (next) out.windowing = { limit: c.w.limit, order: c.w.order, next };
@@ -108,7 +109,7 @@ export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
       res.json(out);
     }],
     'traces.query': [auth, async (req, res) => {
-      const c = await compile(req, 'trace', d.savedQueries);
+      const c = await compile(req, 'trace', d.accounts);
       const p = await tracePage(d, c, req.scope.projectId);
       const trees = new Map(canonicalTraces(p.spans).map((t) => [t.trace_id, t]));
       const traces = p.order.map((id) => trees.get(id)).filter((t) => t !== undefined);

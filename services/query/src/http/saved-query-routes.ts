@@ -3,8 +3,8 @@
 // exactly like a missing one.
 import type { RequestHandler } from 'express';
 import { notFound } from '@llm/errors';
+import { listSavedQueryRevisions, readLatestSavedQuery, readSavedQueryRevision, type Queryable } from '@llm/accounts-read';
 import type { Handlers } from '@llm/http';
-import type { SavedQueryStore } from '../adapters/saved-query-store.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const queryNotFound = () => notFound('query_not_found', 'Query not found.');
@@ -13,23 +13,23 @@ const revisionNotFound = () => notFound('query_revision_not_found', 'Query revis
 /** A malformed id names nothing: 404, like an unknown one. */
 const idParam = (v: unknown): string | undefined => (typeof v === 'string' && UUID.test(v) ? v : undefined);
 
-export function savedQueryRoutes(store: SavedQueryStore, auth: RequestHandler): Handlers {
+export function savedQueryRoutes(pool: Queryable, auth: RequestHandler): Handlers {
   return {
     'queries.fetch': [auth, async (req, res) => {
       const id = idParam(req.params.query_id);
-      const view = id ? await store.latest(req.scope.projectId, id) : undefined;
+      const view = id ? await readLatestSavedQuery(pool, req.scope.projectId, id) : undefined;
       if (!view) throw queryNotFound();
       res.json(view);
     }],
     'queries.revisions.list': [auth, async (req, res) => {
       const id = idParam(req.params.query_id);
-      const list = id ? await store.revisions(req.scope.projectId, id) : undefined;
+      const list = id ? await listSavedQueryRevisions(pool, req.scope.projectId, id) : undefined;
       if (!list) throw queryNotFound();
       res.json(list);
     }],
     'queries.revisions.fetch': [auth, async (req, res) => {
       const id = idParam(req.params.revision_id);
-      const view = id ? await store.revision(req.scope.projectId, id) : undefined;
+      const view = id ? await readSavedQueryRevision(pool, req.scope.projectId, id) : undefined;
       if (!view) throw revisionNotFound();
       res.json(view);
     }],

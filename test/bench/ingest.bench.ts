@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import protobuf from 'protobufjs';
+import { DEFAULT_KAFKA_CLIENT } from '@llm/kafka';
 import { encodeExportTraceServiceRequest, type OtlpSpanInput } from '@llm/otlp';
 import { testSecretsEnv } from '@llm/testing/secrets';
 
@@ -19,7 +20,7 @@ const { values: opt } = parseArgs({ options: {
   seconds: { type: 'string', default: '60' },
   rate: { type: 'string', default: '30000' },
   connections: { type: 'string', default: '8' },
-  client: { type: 'string', default: 'platformatic' },
+  client: { type: 'string', default: DEFAULT_KAFKA_CLIENT },
   profile: { type: 'boolean', default: false },
   replay: { type: 'boolean', default: false },
 } });

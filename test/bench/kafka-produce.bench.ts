@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { createKafkaClient, type KafkaClientKind } from '@llm/kafka';
+import { createKafkaClient, DEFAULT_KAFKA_CLIENT, type KafkaClientKind } from '@llm/kafka';
 import { topicsFor } from '@llm/events';
 
-const { values: opt } = parseArgs({ options: { client: { type: 'string', default: 'kafkajs' }, seconds: { type: 'string', default: '10' }, inflight: { type: 'string', default: '32' } } });
+const { values: opt } = parseArgs({ options: { client: { type: 'string', default: DEFAULT_KAFKA_CLIENT }, seconds: { type: 'string', default: '10' }, inflight: { type: 'string', default: '32' } } });
 const root = path.resolve(import.meta.dirname, '../..');
 // @ts-expect-error plain .mjs without types
 const { startKafka } = await import('../../deploy/local/kafka.mjs');

@@ -8,14 +8,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openClickhouse } from '@llm/clickhouse';
 import { encodeEvent, spansKey, topicsFor } from '@llm/events';
-import { createKafkaClient, type KafkaClientKind } from '@llm/kafka';
+import { createKafkaClient, DEFAULT_KAFKA_CLIENT, type KafkaClientKind } from '@llm/kafka';
 import { createLogger } from '@llm/logging';
 import { decodeOtlpTraces, encodeExportTraceServiceRequest, type OtlpSpanInput } from '@llm/otlp';
 import { normalizeBatch } from '@llm/span-model';
 import { createSpansProjector } from '@llm/service-projector-spans';
 import { groupByTrace } from '../../services/command/src/domain/span-records.ts';
 
-const { values: opt } = parseArgs({ options: { spans: { type: 'string', default: '200000' }, client: { type: 'string', default: 'platformatic' }, 'cpu-profile': { type: 'boolean', default: false } } });
+const { values: opt } = parseArgs({ options: { spans: { type: 'string', default: '200000' }, client: { type: 'string', default: DEFAULT_KAFKA_CLIENT }, 'cpu-profile': { type: 'boolean', default: false } } });
 const TOTAL = Number(opt.spans);
 const root = path.resolve(import.meta.dirname, '../..');
 // @ts-expect-error plain .mjs without types

@@ -1,6 +1,7 @@
 // GET /access/plans: the plan catalog from configuration, for authenticated callers only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+import { createAccount, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
 let acc: TestAccount;

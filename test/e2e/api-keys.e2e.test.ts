@@ -2,7 +2,8 @@
 // (refused at once), expiry, tenancy and bad input.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+import { createAccount, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
 let a: TestAccount;

@@ -1,7 +1,8 @@
 // Organization features need their plan flags (`domains`, `sso`, `access`): an organization on a plan
 // without them gets a 403 naming the upgrade.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, startTestApp, type TestApp } from '@llm/testing';
+import { createAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startTestApp({ ACCESS_DEFAULT_PLAN: 'cloud_v0_hobby' }); });

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeEvent, topicsFor } from '@llm/events';
 import { createKafkaClient } from '@llm/kafka';
-import { createAccount, eventually, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { startTxtDnsServer, type TxtDnsServer } from '@llm/testing/dns-server';
 
 const hex = (n: number): string => randomBytes(n).toString('hex');

@@ -7,7 +7,8 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type RouteId } from '@llm/contracts';
-import { createAccount, eventually, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const hex = (n: number): string => randomBytes(n).toString('hex');
 let t: TestApp;

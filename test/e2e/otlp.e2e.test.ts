@@ -7,7 +7,8 @@ import { context, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { encodeExportTraceServiceRequest, decodeRpcStatus, decodeExportTraceServiceResponse, type OtlpSpanInput } from '@llm/otlp';
-import { createAccount, eventually, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
 let acc: TestAccount;

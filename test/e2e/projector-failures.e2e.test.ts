@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClickhouse, type Clickhouse } from '@llm/clickhouse';
 import { encodeEvent } from '@llm/events';
 import { createKafkaClient, redriveDeadLetters, type KafkaClient, type Producer } from '@llm/kafka';
-import { createAccount, eventually, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const hex = (n: number): string => randomBytes(n).toString('hex');
 let t: TestApp;

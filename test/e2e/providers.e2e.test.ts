@@ -5,7 +5,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+import { createAccount, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { startTxtDnsServer, type TxtDnsServer } from '@llm/testing/dns-server';
 import { startTestOidcProvider, type TestOidcProvider } from '@llm/testing/oidc-provider';
 

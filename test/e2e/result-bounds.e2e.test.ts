@@ -4,7 +4,8 @@
 // whole trace that fits, and a page whose first trace alone is too large is refused.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, eventually, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const LIMIT = 64 * 1024;
 const hex = (n: number): string => randomBytes(n).toString('hex');

@@ -9,7 +9,8 @@ import { createKafkaClient } from '@llm/kafka';
 import { createLogger } from '@llm/logging';
 import { openPostgres, type Pool } from '@llm/postgres';
 import { createAccountsProjector } from '@llm/service-projector-accounts';
-import { createAccount, eventually, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const hex = (n: number): string => randomBytes(n).toString('hex');
 let t: TestApp;

@@ -3,7 +3,7 @@
 // finish with their normal answer, because the projectors and the producer stop after HTTP has drained.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { startTestApp } from '@llm/testing';
+import { startTestApp } from '../support/test-app.ts';
 
 const DRAIN_MS = 1_500;
 

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@llm/logging';
 import { createReadiness, listen, type RunningServer } from '@llm/http';
 import { createGateway } from '@llm/service-gateway';
-import { createAccount, eventually, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const hex = (n: number): string => randomBytes(n).toString('hex');
 let t: TestApp;

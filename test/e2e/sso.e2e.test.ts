@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signSessionAssertion } from '@llm/web-session';
-import { startTestApp, type TestApp } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { startTxtDnsServer, type TxtDnsServer } from '@llm/testing/dns-server';
 import { startTestOidcProvider, type TestOidcProvider } from '@llm/testing/oidc-provider';
 import { createTestBrowser, type TestBrowser } from '@llm/testing/test-browser';

@@ -2,7 +2,8 @@
 // query alike, and never reaches the accounts topic: a saved query named "a\u0000b" once stopped the
 // accounts projector for every tenant. Limits: README "Input limits", @llm/contracts text.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+import { createAccount, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
 let acc: TestAccount;

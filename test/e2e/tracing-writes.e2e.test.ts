@@ -1,7 +1,8 @@
 // Native, canonical and simple write shapes through the public HTTP API, read back by id.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, eventually, startTestApp, type TestAccount, type TestApp } from '@llm/testing';
+import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const hex = (n: number): string => randomBytes(n).toString('hex');
 let t: TestApp;

@@ -6,6 +6,10 @@ import type { Queryable } from './queryable.ts';
 import { loadDomainState } from './domains.ts';
 import { loadSavedQueryState } from './saved-queries.ts';
 import { loadOrganizationState, loadProviderEventState } from './organizations.ts';
+import { loadUserState } from './users.ts';
+import { loadSessionState } from './sessions.ts';
+import { loadApiKeyState } from './api-keys.ts';
+import { loadMembershipState } from './memberships.ts';
 
 type Loaders = { [N in AggregateName]: (q: Queryable, e: EventOf<N>) => Promise<StateOf<N>> };
 
@@ -17,10 +21,10 @@ export const STATE_LOADERS: Loaders = {
   organization: loadOrganizationState,
   provider: loadProviderEventState,
   // Ported in this change (issue 11): each of these becomes its reader's load…State.
-  user: initial('user'),
-  session: initial('session'),
-  apiKey: initial('apiKey'),
-  membership: initial('membership'),
+  user: loadUserState,
+  session: loadSessionState,
+  apiKey: loadApiKeyState,
+  membership: loadMembershipState,
 };
 
 export function loadState<N extends AggregateName>(q: Queryable, name: N, e: EventOf<N>): Promise<StateOf<N>> {

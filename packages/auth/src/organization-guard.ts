@@ -3,6 +3,7 @@
 // flag (reference §2.3, §4). Membership is read from the accounts projection at request time — never
 // cached, so a removed member loses access at once.
 import type { RequestHandler } from 'express';
+import { isOrganizationMember } from '@llm/accounts-read';
 import { AppError } from '@llm/errors';
 import type { Pool } from '@llm/postgres';
 
@@ -18,13 +19,10 @@ export const NOT_A_MEMBER = 'You do not have access to this organization';
 export function organizationGuard(opts: OrganizationGuardOptions): RequestHandler {
   return async (req, _res, next) => {
     const { organizationId, userId } = req.scope;
-    const r = await opts.pool.query(
-      `SELECT 1 FROM memberships WHERE scope = 'organization' AND scope_id::text = $1 AND user_id::text = $2`,
-      [organizationId, userId],
-    ).catch((err: unknown) => {
+    const member = await isOrganizationMember(opts.pool, organizationId, userId).catch((err: unknown) => {
       throw new AppError({ code: 'accounts_unavailable', kind: 'unavailable', message: 'The account store is not available; retry shortly.', cause: err });
     });
-    if (r.rowCount === 0) throw new AppError({ code: 'not_a_member', kind: 'forbidden', message: NOT_A_MEMBER });
+    if (!member) throw new AppError({ code: 'not_a_member', kind: 'forbidden', message: NOT_A_MEMBER });
     if (!opts.entitled(organizationId)) throw new AppError({ code: 'not_entitled', kind: 'forbidden', message: NOT_ENTITLED });
     next();
   };

@@ -3,6 +3,7 @@
 // every check. Read from the accounts projection on every request (never cached): a removed or
 // demoted member loses access at once.
 import type { NextFunction, Request, Response } from 'express';
+import { projectMemberships } from '@llm/accounts-read';
 import { AppError, unavailable } from '@llm/errors';
 import type { Pool } from '@llm/postgres';
 
@@ -49,17 +50,10 @@ export const FORBIDDEN_MESSAGE = 'You do not have access to perform this action.
 
 /** The caller's effective role in the request's project ('owner' for the organization's owner). */
 export async function projectRole(pool: Pool, scope: { projectId: string; userId: string }): Promise<Role | undefined> {
-  const r = await pool.query<{ role: string; is_owner: boolean }>(
-    `SELECT m.role, o.owner_id::text = $2 AS is_owner
-       FROM projects p JOIN organizations o ON o.id = p.organization_id
-       LEFT JOIN memberships m ON m.user_id::text = $2 AND (
-         (m.scope = 'project' AND m.scope_id = p.id) OR (m.scope = 'workspace' AND m.scope_id = p.workspace_id)
-         OR (m.scope = 'organization' AND m.scope_id = p.organization_id))
-      WHERE p.id::text = $1`,
-    [scope.projectId, scope.userId],
-  ).catch((err: unknown) => { throw unavailable('accounts_unavailable', 'The account store is not available; retry shortly.', err); });
-  if (r.rows.some((x) => x.is_owner)) return 'owner';
-  return highestRole(r.rows.flatMap((x) => (x.role ? [x.role] : [])));
+  const rows = await projectMemberships(pool, scope.projectId, scope.userId)
+    .catch((err: unknown) => { throw unavailable('accounts_unavailable', 'The account store is not available; retry shortly.', err); });
+  if (rows.some((x) => x.isOwner)) return 'owner';
+  return highestRole(rows.flatMap((x) => (x.role ? [x.role] : [])));
 }
 
 /** Middleware: 403 with the reference's message unless the caller's role holds `permission`. */

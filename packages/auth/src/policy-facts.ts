@@ -1,6 +1,6 @@
 // Reads of the accounts projection behind the organization auth policy (GET /auth/access, the policy
 // check of session requests, POST /auth/discover): organizations with their auth flags, active
-// providers and verified domains, memberships, and the user's identities.
+// providers and verified domains. Users, their identities and memberships: @llm/accounts-read.
 import type { Pool } from '@llm/postgres';
 import type { OrganizationAuthFlags, SsoProviderRef } from '@llm/auth-policy';
 
@@ -31,30 +31,8 @@ export async function organizationPolicies(pool: Pool, ids: readonly string[]): 
   }));
 }
 
-/** The user's organizations (any role) and whether the user exists. */
-export async function userOrganizations(pool: Pool, email: string): Promise<{ exists: boolean; organizationIds: string[] }> {
-  const r = await pool.query<{ id: string; orgs: string[] | null }>(
-    `SELECT u.id::text AS id,
-            (SELECT array_agg(m.scope_id::text) FROM memberships m WHERE m.user_id = u.id AND m.scope = 'organization') AS orgs
-       FROM users u WHERE lower(u.email) = lower($1)`,
-    [email],
-  );
-  const row = r.rows[0];
-  return { exists: row !== undefined, organizationIds: row?.orgs ?? [] };
-}
-
 /** The organization that has this domain verified (at most one). */
 export async function domainOwner(pool: Pool, domain: string): Promise<string | undefined> {
   const r = await pool.query<{ id: string }>('SELECT organization_id::text AS id FROM organization_domains WHERE domain = $1 AND is_verified', [domain]);
   return r.rows[0]?.id;
-}
-
-export async function userIdentities(pool: Pool, userId: string): Promise<string[]> {
-  const r = await pool.query<{ method: string }>('SELECT DISTINCT method FROM user_identities WHERE user_id::text = $1 ORDER BY method', [userId]);
-  return r.rows.map((x) => x.method);
-}
-
-export async function userEmail(pool: Pool, userId: string): Promise<string | undefined> {
-  const r = await pool.query<{ email: string }>('SELECT email FROM users WHERE id::text = $1', [userId]);
-  return r.rows[0]?.email;
 }

@@ -3,6 +3,7 @@
 // read), so sign-out takes effect at once on every replica. Any failure is the reference's session
 // 401 `{"detail":"Unauthorized"}`; the reason goes to the log only.
 import type { NextFunction, Request, Response } from 'express';
+import { isSessionRevoked } from '@llm/accounts-read';
 import { unauthenticated, unavailable } from '@llm/errors';
 import type { Pool } from '@llm/postgres';
 import type { SessionCodec, WebSession } from '@llm/web-session';
@@ -22,10 +23,10 @@ export function sessionReader(opts: SessionGateOptions): SessionReader {
       req.log?.debug({ reason: result.error }, 'session refused');
       throw unauthenticated();
     }
-    const r = await opts.pool.query('SELECT 1 FROM revoked_sessions WHERE sid = $1', [result.value.sid]).catch((err: unknown) => {
+    const revoked = await isSessionRevoked(opts.pool, result.value.sid).catch((err: unknown) => {
       throw unavailable('accounts_unavailable', 'Sessions cannot be checked right now; retry shortly.', err);
     });
-    if (r.rowCount !== 0) {
+    if (revoked) {
       req.log?.debug({ reason: 'signed_out' }, 'session refused');
       throw unauthenticated();
     }

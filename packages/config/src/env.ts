@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_KAFKA_CLIENT, KAFKA_CLIENT_KINDS } from '@llm/kafka';
 
 // Empty strings are "unset" (docker-compose and shells produce them for unset variables).
 function dropEmpty(env: Record<string, string | undefined>): Record<string, string> {
@@ -40,7 +41,7 @@ export const envFragments = {
     KAFKA_ACCOUNTS_PARTITIONS: positiveInt.max(1, 'the accounts topic has one partition: account rules spanning aggregates are decided in its total order (README, Decisions)').default(1),
     KAFKA_SPANS_RETENTION_MS: z.coerce.number().int().default(7 * 24 * 3600 * 1000),
     KAFKA_DLQ_RETENTION_MS: z.coerce.number().int().default(14 * 24 * 3600 * 1000),
-    KAFKA_CLIENT: z.enum(['kafkajs', 'platformatic']).default('platformatic'),
+    KAFKA_CLIENT: z.enum(KAFKA_CLIENT_KINDS).default(DEFAULT_KAFKA_CLIENT),
     SCHEMA_REGISTRY_URL: z.string().url().optional(),
   }),
   postgres: z.object({ DATABASE_URL: z.string().url() }),

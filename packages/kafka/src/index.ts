@@ -1,4 +1,4 @@
-export { createKafkaClient } from './kafka-client.ts';
+export { createKafkaClient, DEFAULT_KAFKA_CLIENT, KAFKA_CLIENT_KINDS } from './kafka-client.ts';
 export type { KafkaClientKind } from './kafka-client.ts';
 export type {
   Admin, Consumer, ConsumerOptions, IncomingBatch, IncomingRecord, KafkaClient, KafkaSettings, OutgoingRecord,

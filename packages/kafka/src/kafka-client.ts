@@ -6,9 +6,15 @@ import { createKafkajsClient } from './kafkajs-client.ts';
 import { LingerProducer } from './linger-producer.ts';
 import { MAX_MESSAGE_BYTES } from '@llm/events';
 
-export type KafkaClientKind = 'kafkajs' | 'platformatic';
+export const KAFKA_CLIENT_KINDS = ['kafkajs', 'platformatic'] as const;
+export type KafkaClientKind = (typeof KAFKA_CLIENT_KINDS)[number];
+/**
+ * The one default: the KAFKA_CLIENT config fragment (`@llm/config`) and every caller that names no
+ * client use it (README, Decisions: why @platformatic/kafka).
+ */
+export const DEFAULT_KAFKA_CLIENT: KafkaClientKind = 'platformatic';
 
-export async function createKafkaClient(settings: KafkaSettings, kind: KafkaClientKind = 'kafkajs'): Promise<KafkaClient> {
+export async function createKafkaClient(settings: KafkaSettings, kind: KafkaClientKind = DEFAULT_KAFKA_CLIENT): Promise<KafkaClient> {
   let base: KafkaClient;
   if (kind === 'platformatic') {
     const { createPlatformaticClient } = await import('./platformatic-client.ts');

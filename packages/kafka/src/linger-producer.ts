@@ -94,7 +94,8 @@ export class LingerProducer implements Producer {
     while (this.inFlight < this.opts.maxInFlight && this.ready.length) {
       const s = this.ready.shift()!;
       this.inFlight++;
-      this.deliver(s).finally(() => { this.inFlight--; this.pump(); });
+      // deliver() settles or fails every waiter itself and never rejects.
+      void this.deliver(s).finally(() => { this.inFlight--; this.pump(); });
     }
   }
 

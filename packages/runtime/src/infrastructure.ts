@@ -36,7 +36,7 @@ export async function connectKafka(c: KafkaConfig, log: Logger): Promise<{ kafka
     brokers: c.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean),
     clientId: c.KAFKA_CLIENT_ID,
     log: (level, msg, extra) => log[level](extra ?? {}, msg),
-  }, c.KAFKA_CLIENT ?? 'kafkajs');
+  }, c.KAFKA_CLIENT); // unset: createKafkaClient's DEFAULT_KAFKA_CLIENT
   const topics = topicsFromConfig(c);
   const admin = await raw.admin();
   try {

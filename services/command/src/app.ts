@@ -69,11 +69,11 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...membershipRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken)),
       ...savedQueryRoutes(commands, deps.pool, auth),
       ...sessionRoutes({
-        pool: deps.pool, appender: accounts, commands, sessions, readSession,
+        commands, sessions, readSession,
         assertions: deps.signIn.sessionAssertionSecrets ? createSessionAssertionVerifier({ secrets: deps.signIn.sessionAssertionSecrets }) : undefined,
       }),
       ...ssoRoutes({
-        pool: deps.pool, appender: accounts, commands, sessions, ssoState: createSsoStateCodec({ secrets: deps.signIn.session.secrets, ...(deps.signIn.session.secure !== undefined && { secure: deps.signIn.session.secure }) }),
+        pool: deps.pool, commands, sessions, ssoState: createSsoStateCodec({ secrets: deps.signIn.session.secrets, ...(deps.signIn.session.secure !== undefined && { secure: deps.signIn.session.secure }) }),
         openSecret: (sealed) => decryptSecret(sealed, deps.signIn.secrets), fetch: (url, init) => outbound.fetch(url, init),
         allowInsecure: deps.signIn.outbound.allowInsecure === true, publicBaseUrl: deps.signIn.publicBaseUrl, frontendUrl: deps.signIn.frontendUrl,
       }),
@@ -85,7 +85,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
         pool: deps.pool, commands, seal: (plaintext) => encryptSecret(plaintext, deps.signIn.secrets),
         fetch: (url, init) => outbound.fetch(url, init), allowInsecure: deps.signIn.outbound.allowInsecure === true,
       }, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') }), requirePermission(deps.pool, 'edit_organization_auth')]),
-      ...apiKeyRoutes({ pool: deps.pool, appender: accounts, commands, authenticator: auth }, [member], [requirePermission(deps.pool, 'edit_api_keys')]),
+      ...apiKeyRoutes({ pool: deps.pool, commands, authenticator: auth }, [member], [requirePermission(deps.pool, 'edit_api_keys')]),
       ...domainRoutes(commands, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
         member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') }), requirePermission(deps.pool, 'edit_organization_auth'),
       ]),

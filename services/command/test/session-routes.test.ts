@@ -5,11 +5,10 @@ import type { Request, RequestHandler, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@llm/errors';
 import { RequestValidationError } from '@llm/http';
-import type { Pool } from '@llm/postgres';
 import {
   createSessionAssertionVerifier, createSessionCodec, signSessionAssertion, SESSION_ASSERTION_HEADER, type WebSession,
 } from '@llm/web-session';
-import type { AccountAppender } from '../src/adapters/account-appender.ts';
+import type { AccountCommands } from '../src/adapters/account-commands.ts';
 import { sessionRoutes } from '../src/http/session-routes.ts';
 
 const SERVICE_SECRET = 'service-secret-'.padEnd(40, 'x');
@@ -18,7 +17,8 @@ const session: WebSession = sessions.issue({ user_id: '00000000-0000-4000-8000-0
 
 function patch(trusted: boolean) {
   const handlers = sessionRoutes({
-    pool: {} as Pool, appender: {} as AccountAppender, sessions, readSession: async () => session,
+    // This route never records an event: no command is expected.
+    commands: {} as AccountCommands, sessions, readSession: async () => session,
     assertions: trusted ? createSessionAssertionVerifier({ secrets: [SERVICE_SECRET] }) : undefined,
   });
   const handler = handlers['auth.session.identities'] as RequestHandler;

@@ -1,12 +1,56 @@
-// STUB — being ported (issue 11). Replace with the aggregate's state, decide and evolve.
+// API keys of a project (POST/DELETE /keys). Every key event of a project is keyed
+// `project:<id>:keys`, so a key is created in a project that exists and revoked only in its own.
+// Revoking twice is harmless: the first revocation stands.
 import type { AccountEvent } from '../account-event.ts';
 import { aggregate } from '../aggregate.ts';
-import { accepted, type Decision } from '../decision.ts';
+import { accepted, reject, type Decision } from '../decision.ts';
+import { sameId } from './ids.ts';
+
+export type ApiKeyEventType = 'accounts.api_key.created' | 'accounts.api_key.revoked';
+export type ApiKeyEvent = AccountEvent<ApiKeyEventType>;
+
+export interface ApiKeyRef { id: string; projectId: string; revoked: boolean }
+
+/** The projects (that exist) and the keys an event's decision looks at. */
+export interface ApiKeyState { projects: Array<{ id: string }>; keys: ApiKeyRef[] }
+
+export const API_KEY_REJECTIONS = {
+  project_not_found: 'not_found',
+  api_key_exists: 'conflict',
+  api_key_not_found: 'not_found',
+} as const;
+export type ApiKeyRejection = keyof typeof API_KEY_REJECTIONS;
+
+const notFound = (): Decision<ApiKeyRejection> => reject('api_key_not_found', 'API key not found');
+const keyOf = (s: ApiKeyState, id: string): ApiKeyRef | undefined => s.keys.find((k) => sameId(k.id, id));
 
 export const apiKey = aggregate({
-  eventTypes: ['accounts.api_key.created'],
-  initial: {} as Record<string, never>,
-  rejections: {} as Record<never, never>,
-  decide(_e: AccountEvent<'accounts.api_key.created'>, _s: Record<string, never>): Decision<never> { return accepted; },
-  evolve(s: Record<string, never>, _e: AccountEvent<'accounts.api_key.created'>) { return s; },
+  eventTypes: ['accounts.api_key.created', 'accounts.api_key.revoked'],
+  initial: { projects: [], keys: [] } as ApiKeyState,
+  rejections: API_KEY_REJECTIONS,
+
+  decide(e: ApiKeyEvent, s: ApiKeyState): Decision<ApiKeyRejection> {
+    const p = e.payload;
+    if (e.type === 'accounts.api_key.created') {
+      if (!s.projects.some((x) => sameId(x.id, p.project_id))) return reject('project_not_found', 'Project not found');
+      // Key ids are unique across projects (the table's primary key).
+      if (keyOf(s, p.key_id)) return reject('api_key_exists', 'API key already exists');
+      return accepted;
+    }
+    const key = keyOf(s, p.key_id);
+    return key && sameId(key.projectId, p.project_id) ? accepted : notFound();
+  },
+
+  evolve(s: ApiKeyState, e: ApiKeyEvent): ApiKeyState {
+    const p = e.payload;
+    if (e.type === 'accounts.api_key.created') return { ...s, keys: [...s.keys, { id: p.key_id, projectId: p.project_id, revoked: false }] };
+    return { ...s, keys: s.keys.map((k) => (sameId(k.id, p.key_id) ? { ...k, revoked: true } : k)) };
+  },
 });
+
+// Rules of the key commands that come before any event.
+
+/** DELETE /keys/{id or prefix}: the key named must be one of the caller's project. */
+export function decideKeyRef<K>(key: K | undefined): Decision<ApiKeyRejection> {
+  return key === undefined ? notFound() : accepted;
+}

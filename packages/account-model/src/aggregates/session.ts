@@ -1,12 +1,29 @@
-// STUB — being ported (issue 11). Replace with the aggregate's state, decide and evolve.
+// Signed-out browser sessions (sign-out, reference §3.3). Session cookies are signed, not stored: a
+// session signed out before it expires is remembered by id. Signing out is always a fact, and
+// signing out twice records nothing new.
 import type { AccountEvent } from '../account-event.ts';
 import { aggregate } from '../aggregate.ts';
 import { accepted, type Decision } from '../decision.ts';
 
+export type SessionEventType = 'accounts.session.revoked';
+export type SessionEvent = AccountEvent<SessionEventType>;
+
+/** The signed-out session ids the decision looks at. */
+export interface SessionState { revoked: string[] }
+
+export const SESSION_REJECTIONS = {} as const;
+export type SessionRejection = keyof typeof SESSION_REJECTIONS;
+
 export const session = aggregate({
   eventTypes: ['accounts.session.revoked'],
-  initial: {} as Record<string, never>,
-  rejections: {} as Record<never, never>,
-  decide(_e: AccountEvent<'accounts.session.revoked'>, _s: Record<string, never>): Decision<never> { return accepted; },
-  evolve(s: Record<string, never>, _e: AccountEvent<'accounts.session.revoked'>) { return s; },
+  initial: { revoked: [] } as SessionState,
+  rejections: SESSION_REJECTIONS,
+
+  decide(_e: SessionEvent, _s: SessionState): Decision<SessionRejection> {
+    return accepted;
+  },
+
+  evolve(s: SessionState, e: SessionEvent): SessionState {
+    return s.revoked.includes(e.payload.sid) ? s : { revoked: [...s.revoked, e.payload.sid] };
+  },
 });

@@ -1,7 +1,6 @@
 // Reads of the accounts projection that SSO sign-in decides on: the organization and provider
-// behind a third-party id, the user an identity or e-mail belongs to, and the user's identities.
-// Tables: organizations/organization_providers (0004-organization-auth.sql), user_identities
-// (0006-identities-and-sessions.sql).
+// behind a third-party id (organizations/organization_providers, 0004-organization-auth.sql). The
+// users and their identities are read through @llm/accounts-read (users.ts).
 import type { Pool } from '@llm/postgres';
 import type { OrganizationAuthFlags } from '@llm/auth-policy';
 
@@ -38,19 +37,4 @@ export async function findSsoTarget(pool: Pool, organizationSlug: string, provid
       },
     } : {}),
   };
-}
-
-export interface KnownUser { id: string; email: string }
-
-/**
- * The user this subject of this issuer was linked to through this provider (`method`), if any. A
- * subject alone names no one: another issuer may hand out the same one (0008-identities-by-issuer.sql).
- */
-export async function userByIdentity(pool: Pool, method: string, issuer: string, subject: string): Promise<KnownUser | undefined> {
-  const r = await pool.query<KnownUser>(
-    `SELECT u.id::text AS id, u.email FROM user_identities i JOIN users u ON u.id = i.user_id
-      WHERE i.method = $1 AND i.issuer = $2 AND i.subject = $3`,
-    [method, issuer, subject],
-  );
-  return r.rows[0];
 }

@@ -1,54 +1,50 @@
 // Operator endpoints: POST/DELETE /admin/simple/accounts/ (reference accounts §13). Each account is
-// one event; the response is read back from the projected read model (read-your-writes).
+// one event keyed by its e-mail; the rules are the user aggregate's (@llm/account-model), and the
+// response is read back from the projected read model (read-your-writes).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
+import { findUserByEmail, findUserById, readOrganization, readProject, readUser, readWorkspace } from '@llm/accounts-read';
 import { adminAccountsCreate, adminAccountsDelete } from '@llm/contracts';
+import { unavailable } from '@llm/errors';
+import type { AccountProvisioned } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
-import { conflict, unavailable } from '@llm/errors';
 import { generateApiKey } from '@llm/auth';
 import type { Pool } from '@llm/postgres';
 import { planAccount } from '../domain/account-plan.ts';
 import { userKey } from '../adapters/account-appender.ts';
-import type { AccountCommands } from '../adapters/account-commands.ts';
-import { findUserByEmail, findUserById, readAccount, waitForEvent } from '../adapters/accounts-store.ts';
+import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
 
 const ids = { uuid: randomUUID, suffix: () => randomBytes(3).toString('hex') };
 
-function userExists(email: string) {
-  return conflict('user_exists', `User with email '${email}' already exists.`);
+/** The provisioned rows, with the columns this endpoint has always answered with. */
+async function projectedAccount(pool: Pool, plan: AccountProvisioned) {
+  const [user, org, workspace, project] = await Promise.all([
+    readUser(pool, plan.user.id), readOrganization(pool, plan.organization.id), readWorkspace(pool, plan.workspace.id), readProject(pool, plan.project.id),
+  ]);
+  if (!user || !org || !workspace || !project) throw unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
+  return { user, organization: { id: org.id, name: org.name, slug: org.slug, owner_id: org.owner_id, created_at: org.created_at }, workspace, project };
 }
 
 export function adminRoutes(commands: AccountCommands, pool: Pool, auth: RequestHandler): Handlers {
-  const appender = commands.appender;
-  async function settle(eventId: string, email: string): Promise<void> {
-    const outcome = await waitForEvent(pool, eventId);
-    if (outcome.status === 'rejected') {
-      if (/^Organization slug/.test(outcome.reason)) throw conflict('organization_slug_exists', outcome.reason);
-      if (/already exists/.test(outcome.reason)) throw conflictWithEmail(email);
-      throw conflict('rejected', outcome.reason);
-    }
-    if (outcome.status === 'timeout') throw unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
-  }
-
   return {
     'admin.accounts.create': [auth, async (req: Request, res) => {
       const body = validate(adminAccountsCreate, req.body);
       const out: Record<string, unknown> = {};
       for (const [ref, acc] of Object.entries(body.accounts)) {
         const options = { create_api_keys: true, return_api_keys: true, dry_run: false, ...(acc.options ?? body.options ?? {}) };
-        if (await findUserByEmail(pool, acc.user.email)) throw conflictWithEmail(acc.user.email);
         const plan = planAccount(acc, ids);
         const key = options.create_api_keys ? generateApiKey() : undefined;
-        if (!options.dry_run) {
-          const eventId = await appender.append('accounts.account.provisioned', userKey(acc.user.email), {
-            ...plan,
-            api_key: key ? { id: randomUUID(), prefix: key.prefix, secret_hash: key.secretHash, expires_at_us: 0 } : null,
-          }, { requestId: req.id, organizationId: plan.organization.id, projectId: plan.project.id });
-          await settle(eventId, acc.user.email);
-        }
+        const change = {
+          type: 'accounts.account.provisioned' as const, key: userKey(acc.user.email),
+          payload: { ...plan, api_key: key ? { id: randomUUID(), prefix: key.prefix, secret_hash: key.secretHash, expires_at_us: 0 } : null },
+          meta: { requestId: req.id, organizationId: plan.organization.id, projectId: plan.project.id },
+        };
+        // A dry run answers what the account would be, after the same rules (a taken e-mail or slug).
+        if (options.dry_run) orThrow(await commands.decideEarly(change));
+        else await commands.commit(change);
         const a = options.dry_run
           ? { user: plan.user, organization: plan.organization, workspace: plan.workspace, project: { ...plan.project, is_default: true } }
-          : await readAccount(pool, plan.user.id, plan.organization.id, plan.workspace.id, plan.project.id);
+          : await projectedAccount(pool, change.payload);
         const entry: Record<string, unknown> = {
           user: { ...a.user, uid: a.user.id },
           organizations: { org: a.organization },
@@ -63,17 +59,12 @@ export function adminRoutes(commands: AccountCommands, pool: Pool, auth: Request
     'admin.accounts.delete': [auth, async (req, res) => {
       const body = validate(adminAccountsDelete, req.body);
       for (const acc of Object.values(body.accounts)) {
+        // The event is keyed by the e-mail, so a user named by id is looked up first; nobody found: nothing to delete.
         const u = acc.user.id ? await findUserById(pool, acc.user.id) : acc.user.email ? await findUserByEmail(pool, acc.user.email) : undefined;
         if (!u || body.dry_run) continue;
-        const eventId = await appender.append('accounts.user.deleted', userKey(u.email), { user_id: u.id, email: u.email }, { requestId: req.id });
-        await settle(eventId, u.email);
+        await commands.commit({ type: 'accounts.user.deleted', key: userKey(u.email), payload: { user_id: u.id, email: u.email }, meta: { requestId: req.id } });
       }
       res.status(204).end();
     }],
   };
-}
-
-function conflictWithEmail(email: string) {
-  const e = userExists(email);
-  return conflict(e.code, e.message, { email });
 }

@@ -2,22 +2,17 @@
 // (PATCH /auth/session/identities, reference §3.3) and sign-out. The session is a signed cookie;
 // sign-out also records the session id (accounts.session.revoked) so the cookie stops working on
 // every replica even if a copy of it survives.
-import { AppError, conflict, unavailable } from '@llm/errors';
+import { AppError } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
-import type { Pool } from '@llm/postgres';
 import type { SessionReader } from '@llm/auth';
 import {
   InvalidIdentitiesError, mergeIdentities, sessionIdentitiesUpdateSchema, SESSION_ASSERTION_HEADER,
   type SessionAssertionVerifier, type SessionCodec,
 } from '@llm/web-session';
-import type { AccountAppender } from '../adapters/account-appender.ts';
 import type { AccountCommands } from '../adapters/account-commands.ts';
-import { waitForEvent } from '../adapters/accounts-store.ts';
 
 export interface SessionRouteDeps {
   commands: AccountCommands;
-  pool: Pool;
-  appender: AccountAppender;
   sessions: SessionCodec;
   readSession: SessionReader;
   /** The trusted session service's assertions (SESSION_ASSERTION_SECRETS); undefined = none is trusted. */
@@ -67,12 +62,12 @@ export function sessionRoutes(deps: SessionRouteDeps): Handlers {
 
     'auth.signout': async (req, res) => {
       const session = await deps.readSession(req);
-      const eventId = await deps.appender.append('accounts.session.revoked', `session:${session.sid}`, {
-        sid: session.sid, user_id: session.user_id, expires_at_us: session.expires_at * 1_000_000,
-      }, { requestId: req.id, actorId: session.user_id });
-      const outcome = await waitForEvent(deps.pool, eventId);
-      if (outcome.status === 'timeout') throw unavailable('projection_lag', 'The sign-out was accepted but is not visible yet; retry shortly.');
-      if (outcome.status === 'rejected') throw conflict('sign_out_rejected', outcome.reason);
+      // Recorded before the cookie is cleared: a copy of the cookie must stop working everywhere.
+      await deps.commands.commit({
+        type: 'accounts.session.revoked', key: `session:${session.sid}`,
+        payload: { sid: session.sid, user_id: session.user_id, expires_at_us: session.expires_at * 1_000_000 },
+        meta: { requestId: req.id, actorId: session.user_id },
+      });
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Set-Cookie', deps.sessions.clearCookie());
       res.status(204).end();

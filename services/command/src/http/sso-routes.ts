@@ -10,21 +10,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { ssoCallbackPath, ssoPath, ssoStartQuery } from '@llm/contracts';
-import { AppError, conflict, invalid, notFound, unavailable } from '@llm/errors';
+import { invalid, notFound, type AppError } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import { finishSignIn, startSignIn, type FetchLike, type SecretValue, type VerifiedClaims } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { MAX_SESSION_IDENTITIES, isIdentity, mergeIdentities, ssoIdentity, type SessionCodec, type SsoStateCodec } from '@llm/web-session';
-import { userKey, type AccountAppender } from '../adapters/account-appender.ts';
-import type { AccountCommands } from '../adapters/account-commands.ts';
-import { findSsoTarget, userByIdentity, type SsoTarget } from '../adapters/sso-store.ts';
-import { findUserByEmail, waitForEvent } from '../adapters/accounts-store.ts';
-import { domainOwner, userIdentities } from '@llm/auth';
+import { decideSsoSignIn } from '@llm/account-model';
+import { findUserByEmail, userByIdentity, userIdentities } from '@llm/accounts-read';
+import { userKey } from '../adapters/account-appender.ts';
+import { orThrow, rejectionError, type AccountCommands } from '../adapters/account-commands.ts';
+import { findSsoTarget, type SsoTarget } from '../adapters/sso-store.ts';
+import { domainOwner } from '@llm/auth';
 
 export interface SsoDeps {
   commands: AccountCommands;
   pool: Pool;
-  appender: AccountAppender;
   sessions: SessionCodec;
   ssoState: SsoStateCodec;
   /** Opens a provider's sealed client secret. */
@@ -70,30 +70,27 @@ export function ssoRoutes(deps: SsoDeps): Handlers {
     if (!claims.email) throw invalid('sso_email_missing', 'The identity provider did not share an e-mail address.');
     if (!claims.email_verified) throw invalid('sso_email_unverified', 'The identity provider has not verified this e-mail address.');
     const domain = claims.email.slice(claims.email.lastIndexOf('@') + 1).toLowerCase();
-    // An organization's identity provider vouches for its own people only: it may bring in an
-    // existing account, or a new one, only for an e-mail domain that no other organization has
-    // verified, and an existing account only when this organization verified the domain. Otherwise
-    // any organization could configure a provider that "verifies" someone else's address.
     const owner = await domainOwner(deps.pool, domain);
-    const ownDomain = owner === t.organization.id;
-    const autoJoin = t.organization.flags.auto_join === true && ownDomain;
+    const autoJoin = t.organization.flags.auto_join === true && owner === t.organization.id;
     for (let attempt = 0; ; attempt++) {
       // The provider's subject at its issuer decides first: it stays with the user it was linked to.
       const linked = await userByIdentity(deps.pool, method, claims.issuer, claims.sub);
       const byEmail = linked ? undefined : await findUserByEmail(deps.pool, claims.email);
-      if (!linked && ((owner !== undefined && !ownDomain) || (byEmail && !ownDomain))) {
-        throw new AppError({ code: 'sso_domain_not_owned', kind: 'forbidden', message: `This identity provider cannot sign in users of ${domain}.` });
-      }
+      // A provider signs in only the people of its organization's domains (the user aggregate's rule).
+      orThrow(decideSsoSignIn({ domain, organizationId: t.organization.id, domainOwner: owner, linked: linked !== undefined, emailTaken: byEmail !== undefined }));
       const known = linked ?? byEmail;
       const user = known ?? { id: randomUUID(), email: claims.email };
-      const eventId = await deps.appender.append('accounts.identity.signed_in', userKey(user.email), {
-        user_id: user.id, email: user.email, name: claims.name ?? '', create_user: known === undefined, method, subject: claims.sub,
-        issuer: claims.issuer, auto_join_organization_id: autoJoin ? t.organization.id : '',
-      }, { requestId: req.id, organizationId: t.organization.id, aggregateId: `user:${user.id}`, actorId: user.id });
-      const outcome = await waitForEvent(deps.pool, eventId);
+      const outcome = await deps.commands.appendAndAwait({
+        type: 'accounts.identity.signed_in', key: userKey(user.email),
+        payload: {
+          user_id: user.id, email: user.email, name: claims.name ?? '', create_user: known === undefined, method, subject: claims.sub,
+          issuer: claims.issuer, auto_join_organization_id: autoJoin ? t.organization.id : '',
+        },
+        meta: { requestId: req.id, organizationId: t.organization.id, aggregateId: `user:${user.id}`, actorId: user.id },
+      });
       if (outcome.status === 'applied') return user;
-      if (outcome.status === 'timeout') throw unavailable('projection_lag', 'The sign-in was accepted but is not visible yet; retry shortly.');
-      if (attempt > 0 || !/already exists/.test(outcome.reason)) throw conflict('sign_in_conflict', outcome.reason);
+      // A concurrent sign-in created the user meanwhile: look again, and link.
+      if (attempt > 0 || outcome.code !== 'user_exists') throw rejectionError(outcome);
     }
   }
 

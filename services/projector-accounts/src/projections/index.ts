@@ -6,6 +6,10 @@ import { projectDomain } from './domain.ts';
 import { projectSavedQuery } from './saved-query.ts';
 import { projectOrganization } from './organization.ts';
 import { projectProvider } from './provider.ts';
+import { projectUser } from './user.ts';
+import { projectSession } from './session.ts';
+import { projectApiKey } from './api-key.ts';
+import { projectMembership } from './membership.ts';
 
 export type { SqlStatement };
 
@@ -18,6 +22,10 @@ export const PROJECTIONS: Projections = {
   savedQuery: projectSavedQuery,
   organization: projectOrganization,
   provider: projectProvider,
+  user: projectUser,
+  session: projectSession,
+  apiKey: projectApiKey,
+  membership: projectMembership,
 };
 
 export function projectionOf<N extends AggregateName>(name: N): ((e: EventOf<N>, s: StateOf<N>) => SqlStatement[]) | undefined {

@@ -1,14 +1,15 @@
 // Starts the whole stack in-process for one test file, against the real Kafka and Postgres of the
 // run: a fresh Postgres database, topics under a random prefix, and a fresh embedded ClickHouse
 // directory, so test files never see each other's data.
+// It lives here, not in packages/testing, because it imports a service: packages never do.
 import { randomBytes } from 'node:crypto';
-import { pickSecrets, testSecretsEnv, type TestSecretsEnv } from './secrets.ts';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createLogger } from '@llm/logging';
 import { parseConfig } from '@llm/config';
+import { createLogger } from '@llm/logging';
 import { allInOneConfig, startAllInOne, type AllInOne } from '@llm/service-all-in-one';
+import { pickSecrets, testSecretsEnv, type TestSecretsEnv } from '@llm/testing/secrets';
 
 export interface TestApp {
   baseUrl: string;

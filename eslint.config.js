@@ -1,0 +1,46 @@
+// `npm run lint` (and the first step of `npm test`): typed lint of every TypeScript file with a small
+// rule set — the rules catch what the compiler does not (README, Decisions). ESLint's defaults
+// still parse the plain .mjs scripts, so a syntax error there fails too.
+import { defineConfig, globalIgnores } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+export default defineConfig(
+  globalIgnores(['**/dist/', '**/.data/', '.deps/']),
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: {
+        // tsconfig.json covers src/ and test/ of every workspace and test/; the config and scripts
+        // outside it get a default project with the same compiler options.
+        projectService: {
+          allowDefaultProject: ['vitest.config.ts', 'packages/*/scripts/*.ts'],
+          defaultProject: 'tsconfig.json',
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // A promise nobody awaits loses its rejection (an unhandled rejection kills the process)
+      // and its ordering (shutdown, offsets committed before the write).
+      '@typescript-eslint/no-floating-promises': 'error',
+      // Same family, and clean today: a promise where a callback's result is ignored (an async
+      // listener or express handler whose rejection nobody sees), `await` on a non-promise.
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      // verbatimModuleSyntax keeps every import not marked `type`; these two keep type-only
+      // imports out of the emitted code, including the `import {}` that `{ type A }` leaves.
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-import-type-side-effects': 'error',
+      // No `any` in what packages and services export (nor inside them).
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    // Tests read response bodies loosely (`(await res.json()) as any`) and export nothing.
+    files: ['**/*.test.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);

@@ -13,12 +13,11 @@ export const loadApiKeyState = (q: Queryable, e: ApiKeyEvent): Promise<ApiKeySta
 /** The projects among these that exist, and the keys with these ids (in any project). */
 export async function loadApiKeys(q: Queryable, projectIds: string[], keyIds: string[]): Promise<ApiKeyState> {
   const ids = keyIds.map(asUuid).filter((x): x is string => x !== null);
-  const [projects, keys] = await Promise.all([
-    existingProjects(q, projectIds),
-    ids.length === 0 ? [] : q.query<{ id: string; project_id: string; revoked: boolean }>(
-      'SELECT id::text AS id, project_id::text AS project_id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = ANY($1::uuid[]) ORDER BY created_at, id', [ids],
-    ).then((r) => r.rows),
-  ]);
+  // One query after the other: `q` may be the projector's transaction client, which runs one at a time.
+  const projects = await existingProjects(q, projectIds);
+  const keys = ids.length === 0 ? [] : (await q.query<{ id: string; project_id: string; revoked: boolean }>(
+    'SELECT id::text AS id, project_id::text AS project_id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = ANY($1::uuid[]) ORDER BY created_at, id', [ids],
+  )).rows;
   return { projects: projects.map((id) => ({ id })), keys: keys.map((k) => ({ id: k.id, projectId: k.project_id, revoked: k.revoked })) };
 }
 

@@ -4,13 +4,13 @@
 export type { Queryable } from './queryable.ts';
 export { loadState, STATE_LOADERS } from './state-loaders.ts';
 export { readEventOutcome, type EventOutcome } from './events.ts';
-export { readOrganization, readOrganizationBySlug, loadOrganizationAuthState, organizationPolicies, memberRole, type OrganizationPolicy } from './organizations.ts';
+export { readOrganization, readOrganizationBySlug, loadOrganizationAuthState, organizationPolicies, type OrganizationPolicy } from './organizations.ts';
 export { readProvider, readProviderBySlug, listProviders, loadProviderStates, liveProvidersOf } from './providers.ts';
 export { loadDomainState, loadDomainClaims, readDomain, findDomainByName, listDomains, domainOwner, countVerifiedDomains, verifiedDomainNames, verifiedDomainsOf } from './domains.ts';
 export { loadApiKeyState, loadApiKeys, listApiKeys, readApiKey, findUsableApiKey, type UsableApiKey } from './api-keys.ts';
 export { loadUserState, loadUsers, existingUsers, findUserByEmail, findUserById, readUser, userEmail, userByIdentity, userIdentities, type KnownUser, type UserRow } from './users.ts';
 export { loadSessionState, loadRevokedSessions, isSessionRevoked } from './sessions.ts';
-export { loadMembershipState, loadMemberships, isOrganizationMember, projectMemberships, userOrganizations } from './memberships.ts';
+export { loadMembershipState, loadMemberships, isOrganizationMember, projectMemberships, userOrganizations, memberRole } from './memberships.ts';
 export { existingProjects, readWorkspace, readProject, memberProject, type WorkspaceRow, type ProjectRow, type ProjectScope } from './projects.ts';
 export {
   loadSavedQueryState, loadSavedQueries, querySlugTaken, readDefaultVariant, readSavedQueryRevision, readLatestSavedQuery,

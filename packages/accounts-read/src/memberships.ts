@@ -13,15 +13,15 @@ export const loadMembershipState = (q: Queryable, e: MembershipEvent): Promise<M
 export async function loadMemberships(q: Queryable, organizationIds: string[], userIds: string[]): Promise<MembershipState> {
   const orgs = organizationIds.map(asUuid).filter((x): x is string => x !== null);
   const users = userIds.map(asUuid).filter((x): x is string => x !== null);
-  const [organizations, existing, members] = await Promise.all([
-    Promise.all([...new Set(orgs)].map((id) => readOrganization(q, id))),
-    existingUsers(q, users),
-    orgs.length === 0 || users.length === 0 ? [] : q.query<{ organization_id: string; user_id: string; role: string }>(
-      `SELECT scope_id::text AS organization_id, user_id::text AS user_id, role FROM memberships
-        WHERE scope = 'organization' AND scope_id = ANY($1::uuid[]) AND user_id = ANY($2::uuid[]) ORDER BY created_at, user_id`,
-      [orgs, users],
-    ).then((r) => r.rows),
-  ]);
+  // One query after the other: `q` may be the projector's transaction client, which runs one at a time.
+  const organizations = [];
+  for (const id of new Set(orgs)) organizations.push(await readOrganization(q, id));
+  const existing = await existingUsers(q, users);
+  const members = orgs.length === 0 || users.length === 0 ? [] : (await q.query<{ organization_id: string; user_id: string; role: string }>(
+    `SELECT scope_id::text AS organization_id, user_id::text AS user_id, role FROM memberships
+      WHERE scope = 'organization' AND scope_id = ANY($1::uuid[]) AND user_id = ANY($2::uuid[]) ORDER BY created_at, user_id`,
+    [orgs, users],
+  )).rows;
   return {
     organizations: organizations.flatMap((o) => (o ? [{ id: o.id, ownerId: o.owner_id }] : [])),
     users: existing.map((id) => ({ id })),
@@ -62,4 +62,12 @@ export async function userOrganizations(q: Queryable, email: string): Promise<{ 
   );
   const row = r.rows[0];
   return { exists: row !== undefined, organizationIds: row?.orgs ?? [] };
+}
+
+/** The member's role in the organization (undefined: not a member). */
+export async function memberRole(q: Queryable, organizationId: string, userId: string): Promise<string | undefined> {
+  const r = await q.query<{ role: string }>(
+    `SELECT role FROM memberships WHERE scope = 'organization' AND scope_id::text = $1 AND user_id::text = $2`, [organizationId, userId],
+  );
+  return r.rows[0]?.role;
 }

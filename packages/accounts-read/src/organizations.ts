@@ -2,6 +2,7 @@
 // the organization aggregate's state (with its providers and verified-domain count, read through
 // their own readers), the rows the routes answer with, and the organizations' auth policies.
 import type { OrganizationAuthState, OrganizationEvent, ProviderEvent } from '@llm/account-model';
+import type { OrganizationAuthFlags, SsoProviderRef } from '@llm/auth-policy';
 import type { OrganizationRow } from '@llm/contracts';
 import { asUuid, type Queryable } from './queryable.ts';
 import { countVerifiedDomains, verifiedDomainsOf } from './domains.ts';
@@ -36,19 +37,20 @@ export const loadOrganizationState = (q: Queryable, e: OrganizationEvent): Promi
 export const loadProviderEventState = (q: Queryable, e: ProviderEvent): Promise<OrganizationAuthState> =>
   loadOrganizationAuthState(q, e.type === 'accounts.provider.created' || e.type === 'accounts.provider.updated' ? e.payload.provider.organization_id : e.payload.organization_id);
 
+/** What the organization auth policy (GET /auth/access, session requests, POST /auth/discover) decides on. */
 export interface OrganizationPolicy {
   id: string;
   slug: string;
-  flags: Record<string, boolean> | null;
+  flags: OrganizationAuthFlags | null;
   ownerId: string;
-  activeProviders: Array<{ id: string; slug: string; organization_slug: string }>;
+  activeProviders: SsoProviderRef[];
   verifiedDomains: string[];
 }
 
 /** Organizations by id, each with its active (and valid) providers and verified domains. */
 export async function organizationPolicies(q: Queryable, ids: readonly string[]): Promise<OrganizationPolicy[]> {
   if (ids.length === 0) return [];
-  const r = await q.query<{ id: string; slug: string; flags: Record<string, boolean> | null; owner_id: string }>(
+  const r = await q.query<{ id: string; slug: string; flags: OrganizationAuthFlags | null; owner_id: string }>(
     'SELECT id::text AS id, slug, flags, owner_id::text AS owner_id FROM organizations WHERE id::text = ANY($1::text[])', [ids]);
   const found = r.rows.map((o) => o.id);
   const providers = await liveProvidersOf(q, found);
@@ -58,12 +60,4 @@ export async function organizationPolicies(q: Queryable, ids: readonly string[])
     activeProviders: (providers.get(o.id) ?? []).map((p) => ({ ...p, organization_slug: o.slug })),
     verifiedDomains: domains.get(o.id) ?? [],
   }));
-}
-
-/** The member's role in the organization (undefined: not a member). */
-export async function memberRole(q: Queryable, organizationId: string, userId: string): Promise<string | undefined> {
-  const r = await q.query<{ role: string }>(
-    `SELECT role FROM memberships WHERE scope = 'organization' AND scope_id::text = $1 AND user_id::text = $2`, [organizationId, userId],
-  );
-  return r.rows[0]?.role;
 }

@@ -1,7 +1,6 @@
 // Loads the state an accounts event is decided on, per aggregate. The projector calls it inside its
 // batch transaction (the authority); the command calls it on the pool for its early answer.
 import type { AggregateName, EventOf, StateOf } from '@llm/account-model';
-import { AGGREGATES } from '@llm/account-model';
 import type { Queryable } from './queryable.ts';
 import { loadDomainState } from './domains.ts';
 import { loadSavedQueryState } from './saved-queries.ts';
@@ -13,14 +12,11 @@ import { loadMembershipState } from './memberships.ts';
 
 type Loaders = { [N in AggregateName]: (q: Queryable, e: EventOf<N>) => Promise<StateOf<N>> };
 
-const initial = <N extends AggregateName>(n: N) => async (): Promise<StateOf<N>> => AGGREGATES[n].initial as StateOf<N>;
-
 export const STATE_LOADERS: Loaders = {
   domain: loadDomainState,
   savedQuery: loadSavedQueryState,
   organization: loadOrganizationState,
   provider: loadProviderEventState,
-  // Ported in this change (issue 11): each of these becomes its reader's load…State.
   user: loadUserState,
   session: loadSessionState,
   apiKey: loadApiKeyState,

@@ -25,16 +25,16 @@ export function loadUserState(q: Queryable, e: UserEvent): Promise<UserState> {
 export async function loadUsers(q: Queryable, by: { ids?: string[]; emails?: string[]; slugs?: string[] }): Promise<UserState> {
   const ids = (by.ids ?? []).map(asUuid).filter((x): x is string => x !== null);
   const emails = (by.emails ?? []).filter((x) => x !== '');
-  const [users, organizations] = await Promise.all([
-    ids.length + emails.length === 0 ? [] : q.query<UserRef>(
+  // One query after the other: `q` may be the projector's transaction client, which runs one at a time.
+  const users = ids.length + emails.length === 0 ? [] : (await q.query<UserRef>(
       // ARRAY(…) is computed once, so lower(email) = ANY(…) uses the unique index on lower(email).
       `SELECT id::text AS id, email FROM users
         WHERE id = ANY($1::uuid[]) OR lower(email) = ANY(ARRAY(SELECT lower(x) FROM unnest($2::text[]) AS x))
         ORDER BY created_at, id`,
       [ids, emails],
-    ).then((r) => r.rows),
-    Promise.all([...new Set(by.slugs ?? [])].map((slug) => readOrganizationBySlug(q, slug))),
-  ]);
+    )).rows;
+  const organizations = [];
+  for (const slug of new Set(by.slugs ?? [])) organizations.push(await readOrganizationBySlug(q, slug));
   return {
     users,
     organizations: organizations.flatMap((o) => (o ? [{ id: o.id, slug: o.slug, ownerId: o.owner_id }] : [])),

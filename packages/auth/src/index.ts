@@ -6,5 +6,4 @@ export { postgresApiKeyLookup } from './postgres-lookup.ts';
 export { organizationGuard, NOT_ENTITLED, NOT_A_MEMBER, type OrganizationGuardOptions } from './organization-guard.ts';
 export { sessionGate, sessionReader, type SessionGateOptions, type SessionReader } from './session-gate.ts';
 export { apiKeyOrSession, type SessionScopeOptions } from './session-scope.ts';
-export { organizationPolicies, domainOwner, type OrganizationPolicyFacts } from './policy-facts.ts';
 export { ROLES, PERMISSIONS, FORBIDDEN_MESSAGE, can, highestRole, isRole, projectRole, requirePermission, type Role, type Permission } from './permissions.ts';

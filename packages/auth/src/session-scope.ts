@@ -9,8 +9,7 @@ import type { Pool } from '@llm/postgres';
 import { evaluateAccess, type DeploymentMethods } from '@llm/auth-policy';
 import type { Scope } from './authenticate.ts';
 import type { SessionReader } from './session-gate.ts';
-import { memberProject, memberRole, userEmail, userIdentities } from '@llm/accounts-read';
-import { organizationPolicies } from './policy-facts.ts';
+import { memberProject, memberRole, organizationPolicies, userEmail, userIdentities } from '@llm/accounts-read';
 
 export interface SessionScopeOptions {
   pool: Pool;

@@ -10,7 +10,5 @@ export type {
 } from './payloads.ts';
 export type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved } from './payloads.ts';
 export type { OrganizationUpdated, ProviderInfo, ProviderCreated, ProviderUpdated, ProviderTested, ProviderDeleted } from './payloads.ts';
-export { checkExpectedVersion, isVersionConflict } from './expected-version.ts';
-export type { VersionCheck } from './expected-version.ts';
 export { createRegistryFraming, plainFraming, stripRegistryFrame } from './schema-registry.ts';
 export type { EventFraming, RegistryFramingOptions } from './schema-registry.ts';

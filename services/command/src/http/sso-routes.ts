@@ -16,11 +16,10 @@ import { finishSignIn, startSignIn, type FetchLike, type SecretValue, type Verif
 import type { Pool } from '@llm/postgres';
 import { MAX_SESSION_IDENTITIES, isIdentity, mergeIdentities, ssoIdentity, type SessionCodec, type SsoStateCodec } from '@llm/web-session';
 import { decideSsoSignIn } from '@llm/account-model';
-import { findUserByEmail, userByIdentity, userIdentities } from '@llm/accounts-read';
+import { domainOwner, findUserByEmail, userByIdentity, userIdentities } from '@llm/accounts-read';
 import { userKey } from '../adapters/account-appender.ts';
 import { orThrow, rejectionError, type AccountCommands } from '../adapters/account-commands.ts';
 import { findSsoTarget, type SsoTarget } from '../adapters/sso-store.ts';
-import { domainOwner } from '@llm/auth';
 
 export interface SsoDeps {
   commands: AccountCommands;

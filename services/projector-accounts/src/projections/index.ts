@@ -13,10 +13,10 @@ import { projectMembership } from './membership.ts';
 
 export type { SqlStatement };
 
-type Projections = { [N in AggregateName]?: (e: EventOf<N>, s: StateOf<N>) => SqlStatement[] };
+type Projection<N extends AggregateName> = (e: EventOf<N>, s: StateOf<N>) => SqlStatement[];
+type Projections = { [N in AggregateName]: Projection<N> };
 
-// Issue 11 port in progress: an aggregate without an entry here still goes through the old
-// facts/projection path of the consumer.
+// A typed record over the aggregate names: an aggregate without its projection does not compile.
 export const PROJECTIONS: Projections = {
   domain: projectDomain,
   savedQuery: projectSavedQuery,
@@ -28,6 +28,6 @@ export const PROJECTIONS: Projections = {
   membership: projectMembership,
 };
 
-export function projectionOf<N extends AggregateName>(name: N): ((e: EventOf<N>, s: StateOf<N>) => SqlStatement[]) | undefined {
-  return PROJECTIONS[name] as ((e: EventOf<N>, s: StateOf<N>) => SqlStatement[]) | undefined;
+export function projectionOf<N extends AggregateName>(name: N): Projection<N> {
+  return PROJECTIONS[name] as Projection<N>;
 }

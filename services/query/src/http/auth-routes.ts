@@ -5,8 +5,8 @@ import { accessQuery, discoverRequest } from '@llm/contracts';
 import { invalid, notFound, unauthenticated } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { memberRole, userEmail, userIdentities, userOrganizations } from '@llm/accounts-read';
-import { domainOwner, organizationPolicies, type SessionReader } from '@llm/auth';
+import { domainOwner, memberRole, organizationPolicies, userEmail, userIdentities, userOrganizations } from '@llm/accounts-read';
+import type { SessionReader } from '@llm/auth';
 import { discoverMethods, evaluateAccess, type DeploymentMethods } from '@llm/auth-policy';
 
 export interface AuthRouteDeps {

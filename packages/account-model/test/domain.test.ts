@@ -71,4 +71,9 @@ describe('domain aggregate', () => {
     expect(decideChange({ verified: true }, { auto_join: true })).toMatchObject({ code: 'domain_in_use' });
     expect(decideChange({ verified: false }, { auto_join: true }).status).toBe('accepted');
   });
+
+  it('ids name the same claim whatever the case of their hex digits', () => {
+    expect(given(domain, [issued()]).when(verified(ORG_A.toUpperCase(), ID.toUpperCase())).decision.status).toBe('accepted');
+    expect(given(domain, [issued(), verified()]).when(issued(ORG_A.toUpperCase())).decision.status).toBe('accepted');
+  });
 });

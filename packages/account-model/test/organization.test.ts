@@ -124,4 +124,10 @@ describe('provider aggregate', () => {
     expect(decideProviderFlags({}, { is_valid: true, is_active: false }, { is_valid: true })).toMatchObject({ code: 'provider_untested' });
     expect(decideProviderFlags({ is_valid: true }, { is_valid: true, is_active: true }, { is_active: true }).status).toBe('accepted');
   });
+
+  it('ids name the same provider whatever the case of their hex digits', () => {
+    const h = given(provider, [created()], org());
+    expect(h.when(created({ provider_id: P1.toUpperCase() })).decision).toMatchObject({ code: 'provider_exists' });
+    expect(h.when(ev('accounts.provider.deleted', { provider_id: P1.toUpperCase(), organization_id: ORG.toUpperCase() })).state.providers).toEqual([]);
+  });
 });

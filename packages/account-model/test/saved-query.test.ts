@@ -97,4 +97,10 @@ describe('saved-query aggregate', () => {
     expect(t.decision.status).toBe('accepted');
     expect(t.state.queries[0]!.variants[0]!.latestVersion).toBe(3);
   });
+
+  it('ids name the same query whatever the case of their hex digits (the readers look them up as uuid)', () => {
+    const up = { project: PROJECT.toUpperCase(), query: QUERY.toUpperCase(), variant: VARIANT.toUpperCase() };
+    expect(given(savedQuery, [created()]).when(committed(2, 1, up)).decision.status).toBe('accepted');
+    expect(given(savedQuery, [created()]).when(created({ query: QUERY.toUpperCase(), slug: 'other' })).decision).toMatchObject({ code: 'query_exists' });
+  });
 });

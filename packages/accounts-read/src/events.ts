@@ -12,7 +12,8 @@ export async function readEventOutcome(q: Queryable, eventId: string): Promise<E
   const row = r.rows[0];
   if (!row) return undefined;
   if (row.status === 'applied') return { status: 'applied' };
-  // Rows from before typed codes (migration 0009) carry no code: they read as a plain conflict.
+  // Rows recorded before every rejection had a code (migration 0009) read as malformed_event; a
+  // command only ever waits on events this projector records, which always carry one.
   const code: RejectionCode = row.rejection_code !== null && isRejectionCode(row.rejection_code) ? row.rejection_code : 'malformed_event';
   return { status: 'rejected', code, message: row.rejection ?? 'rejected', ...(row.rejection_details ? { details: row.rejection_details } : {}) };
 }

@@ -4,6 +4,7 @@
 import type { AccountEvent } from '../account-event.ts';
 import { aggregate } from '../aggregate.ts';
 import { accepted, reject, type Decision } from '../decision.ts';
+import { sameId } from './ids.ts';
 
 export type DomainEventType = 'accounts.domain.token_issued' | 'accounts.domain.verified' | 'accounts.domain.deleted';
 export type DomainEvent = AccountEvent<DomainEventType>;
@@ -26,7 +27,7 @@ export const DOMAIN_REJECTIONS = {
 export type DomainRejection = keyof typeof DOMAIN_REJECTIONS;
 
 const claimOf = (s: DomainState, id: string, organizationId: string): DomainClaim | undefined =>
-  s.claims.find((c) => c.id === id && c.organizationId === organizationId);
+  s.claims.find((c) => sameId(c.id, id) && sameId(c.organizationId, organizationId));
 const verifiedBy = (s: DomainState, domain: string): DomainClaim | undefined => s.claims.find((c) => c.domain === domain && c.verified);
 const verifiedElsewhere = (domain: string): Decision<DomainRejection> =>
   reject('domain_verified', `Domain ${domain} is already verified by another organization.`);
@@ -41,15 +42,15 @@ export const domain = aggregate({
     const owner = verifiedBy(s, p.domain);
     switch (e.type) {
       case 'accounts.domain.token_issued':
-        if (owner && owner.organizationId !== p.organization_id) return verifiedElsewhere(p.domain);
-        if (s.claims.some((c) => c.organizationId === p.organization_id && c.domain === p.domain && c.id !== p.domain_id)) {
+        if (owner && !sameId(owner.organizationId, p.organization_id)) return verifiedElsewhere(p.domain);
+        if (s.claims.some((c) => sameId(c.organizationId, p.organization_id) && c.domain === p.domain && !sameId(c.id, p.domain_id))) {
           return reject('domain_claimed', `Domain ${p.domain} is already claimed by this organization.`);
         }
         return accepted;
       case 'accounts.domain.verified': {
         const claim = claimOf(s, p.domain_id, p.organization_id);
         if (!claim) return reject('domain_not_found', 'Domain not found');
-        if (owner && owner.organizationId !== p.organization_id) return verifiedElsewhere(p.domain);
+        if (owner && !sameId(owner.organizationId, p.organization_id)) return verifiedElsewhere(p.domain);
         // The token may have been refreshed after the command checked DNS: only the checked token counts.
         if (claim.token !== e.payload.token) return reject('domain_token_changed', 'The domain token changed during verification; verify again.');
         return accepted;
@@ -61,12 +62,12 @@ export const domain = aggregate({
 
   evolve(s: DomainState, e: DomainEvent): DomainState {
     const p = e.payload;
-    const others = s.claims.filter((c) => c.id !== p.domain_id);
+    const others = s.claims.filter((c) => !sameId(c.id, p.domain_id));
     switch (e.type) {
       case 'accounts.domain.token_issued':
         return { claims: [...others, { id: p.domain_id, organizationId: p.organization_id, domain: p.domain, token: e.payload.token, verified: false }] };
       case 'accounts.domain.verified':
-        return { claims: s.claims.map((c) => (c.id === p.domain_id ? { ...c, verified: true, token: null } : c)) };
+        return { claims: s.claims.map((c) => (sameId(c.id, p.domain_id) ? { ...c, verified: true, token: null } : c)) };
       case 'accounts.domain.deleted':
         return { claims: others };
     }
@@ -79,7 +80,7 @@ export const domain = aggregate({
 export function decideClaim(s: DomainState, organizationId: string, name: string): Decision<DomainRejection> {
   const owner = verifiedBy(s, name);
   if (!owner) return accepted;
-  return owner.organizationId === organizationId ? reject('domain_verified', `Domain ${name} is already verified`) : verifiedElsewhere(name);
+  return sameId(owner.organizationId, organizationId) ? reject('domain_verified', `Domain ${name} is already verified`) : verifiedElsewhere(name);
 }
 
 /** verify needs an unverified claim that still has its token. */

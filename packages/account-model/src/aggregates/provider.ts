@@ -7,6 +7,7 @@ import { aggregate } from '../aggregate.ts';
 import { accepted, checkVersion, reject, type Decision } from '../decision.ts';
 import { isLive, parseFlags, type Flags, type OrganizationAuthState, type ProviderState } from './organization.ts';
 import { endpointsChanged } from './provider-endpoints.ts';
+import { sameId } from './ids.ts';
 
 export type ProviderEventType = 'accounts.provider.created' | 'accounts.provider.updated' | 'accounts.provider.tested' | 'accounts.provider.deleted';
 export type ProviderEvent = AccountEvent<ProviderEventType>;
@@ -50,7 +51,7 @@ export function providerAfterTest(before: ProviderState, passed: boolean): Provi
 function lastLiveGoes(s: OrganizationAuthState, providerId: string, after: Flags): boolean {
   if (s.organization?.flags.allow_sso !== true) return false;
   const live = s.providers.filter(isLive);
-  return live.length === 1 && live[0]!.id === providerId && !isLive({ flags: after });
+  return live.length === 1 && sameId(live[0]!.id, providerId) && !isLive({ flags: after });
 }
 
 export const provider = aggregate({
@@ -59,10 +60,10 @@ export const provider = aggregate({
   rejections: PROVIDER_REJECTIONS,
 
   decide(e: ProviderEvent, s: OrganizationAuthState): Decision<ProviderRejection> {
-    if (!s.organization || s.organization.id !== organizationOf(e)) return reject('organization_not_found', 'Organization not found');
+    if (!s.organization || !sameId(s.organization.id, organizationOf(e))) return reject('organization_not_found', 'Organization not found');
     const id = providerIdOf(e);
-    const current = s.providers.find((x) => x.id === id);
-    const slugTaken = (slug: string) => s.providers.some((x) => x.slug === slug && x.id !== id);
+    const current = s.providers.find((x) => sameId(x.id, id));
+    const slugTaken = (slug: string) => s.providers.some((x) => x.slug === slug && !sameId(x.id, id));
     switch (e.type) {
       case 'accounts.provider.created':
         if (current) return reject('provider_exists', 'Provider already exists');
@@ -90,8 +91,8 @@ export const provider = aggregate({
 
   evolve(s: OrganizationAuthState, e: ProviderEvent): OrganizationAuthState {
     const id = providerIdOf(e);
-    const others = s.providers.filter((x) => x.id !== id);
-    const current = s.providers.find((x) => x.id === id);
+    const others = s.providers.filter((x) => !sameId(x.id, id));
+    const current = s.providers.find((x) => sameId(x.id, id));
     switch (e.type) {
       case 'accounts.provider.created': {
         const p = e.payload.provider;

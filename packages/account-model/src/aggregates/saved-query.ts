@@ -5,6 +5,7 @@
 import type { AccountEvent } from '../account-event.ts';
 import { aggregate } from '../aggregate.ts';
 import { accepted, reject, type Decision, type Rejection } from '../decision.ts';
+import { sameId } from './ids.ts';
 
 export type SavedQueryEventType = 'accounts.query.created' | 'accounts.query.revision.committed';
 export type SavedQueryEvent = AccountEvent<SavedQueryEventType>;
@@ -56,18 +57,18 @@ function decideQueryVersion(expected: number, current: number): Decision<'query_
     { current_version: current });
 }
 
-const queryWithId = (s: SavedQueryState, id: string): SavedQuery | undefined => s.queries.find((q) => q.id === id);
+const queryWithId = (s: SavedQueryState, id: string): SavedQuery | undefined => s.queries.find((q) => sameId(q.id, id));
 
 /** The variant of this query of this project (undefined when any of the three does not match). */
 function variantOf(s: SavedQueryState, projectId: string, queryId: string, variantId: string): SavedQueryVariant | undefined {
   const q = queryWithId(s, queryId);
-  return q?.projectId === projectId ? q.variants.find((v) => v.id === variantId) : undefined;
+  return q && sameId(q.projectId, projectId) ? q.variants.find((v) => sameId(v.id, variantId)) : undefined;
 }
 
 const querySlugTakenIn = (s: SavedQueryState, projectId: string, slug: string): boolean =>
-  s.queries.some((q) => q.projectId === projectId && q.slug === slug);
+  s.queries.some((q) => sameId(q.projectId, projectId) && q.slug === slug);
 const revisionSlugTaken = (s: SavedQueryState, projectId: string, slug: string): boolean =>
-  s.revisionSlugs.some((r) => r.projectId === projectId && r.slug === slug);
+  s.revisionSlugs.some((r) => sameId(r.projectId, projectId) && r.slug === slug);
 
 const malformed = (message: string): Decision<SavedQueryRejection> => reject('malformed_event', message);
 const revisionSlugExists = (slug: string): Decision<SavedQueryRejection> =>
@@ -120,8 +121,8 @@ export const savedQuery = aggregate({
         return { queries: [...s.queries, { id: c.query_id, projectId: e.projectId, slug: c.slug, variants: [variant] }], revisionSlugs };
       }
       case 'accounts.query.revision.committed': {
-        const bump = (v: SavedQueryVariant): SavedQueryVariant => (v.id === p.variant_id ? { ...v, latestVersion: p.revision.version } : v);
-        return { queries: s.queries.map((q) => (q.id === p.query_id ? { ...q, variants: q.variants.map(bump) } : q)), revisionSlugs };
+        const bump = (v: SavedQueryVariant): SavedQueryVariant => (sameId(v.id, p.variant_id) ? { ...v, latestVersion: p.revision.version } : v);
+        return { queries: s.queries.map((q) => (sameId(q.id, p.query_id) ? { ...q, variants: q.variants.map(bump) } : q)), revisionSlugs };
       }
     }
   },

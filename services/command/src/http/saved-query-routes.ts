@@ -83,7 +83,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, auth: Re
         const outcome = await commands.appendAndAwait({
           type: 'accounts.query.revision.committed', key: savedQueriesKey(projectId),
           meta: { ...eventMeta(req, queryId), expectedVersion: body.expected_version ?? head.version },
-          payload: { query_id: queryId, variant_id: head.variantId, revision: { ...content, id: revisionId, slug: hex(6), version: head.version + 1 } },
+          payload: { query_id: head.queryId, variant_id: head.variantId, revision: { ...content, id: revisionId, slug: hex(6), version: head.version + 1 } },
         });
         if (outcome.status === 'applied') return answer(res, projectId, revisionId);
         // A client that named its version learns the current one; otherwise a lost race is retried.

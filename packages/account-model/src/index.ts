@@ -16,3 +16,4 @@ export * from './aggregates/session.ts';
 export * from './aggregates/api-key.ts';
 export * from './aggregates/membership.ts';
 export * from './aggregates/saved-query.ts';
+export * from './aggregates/secret.ts';

@@ -12,10 +12,11 @@ import { membership } from './aggregates/membership.ts';
 import { organization } from './aggregates/organization.ts';
 import { provider } from './aggregates/provider.ts';
 import { savedQuery } from './aggregates/saved-query.ts';
+import { secret } from './aggregates/secret.ts';
 import { session } from './aggregates/session.ts';
 import { user } from './aggregates/user.ts';
 
-export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery } as const;
+export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret } as const;
 
 type Aggregates = typeof AGGREGATES;
 export type AggregateName = keyof Aggregates;

@@ -17,3 +17,5 @@ export {
   listSavedQueryRevisions, findSavedQueryRevision,
 } from './saved-queries.ts';
 export type { SavedQuerySlice, QueryVariantHead, SavedQueryLookup, StoredQueryRevision } from './saved-queries.ts';
+export { loadSecretState, listSecrets, readSecret, secretNames, type SecretRow } from './secrets.ts';
+export { readWrappedKey } from './secret-keys.ts';

@@ -9,6 +9,7 @@ import { loadUserState } from './users.ts';
 import { loadSessionState } from './sessions.ts';
 import { loadApiKeyState } from './api-keys.ts';
 import { loadMembershipState } from './memberships.ts';
+import { loadSecretState } from './secrets.ts';
 
 type Loaders = { [N in AggregateName]: (q: Queryable, e: EventOf<N>) => Promise<StateOf<N>> };
 
@@ -21,6 +22,7 @@ export const STATE_LOADERS: Loaders = {
   session: loadSessionState,
   apiKey: loadApiKeyState,
   membership: loadMembershipState,
+  secret: loadSecretState,
 };
 
 export function loadState<N extends AggregateName>(q: Queryable, name: N, e: EventOf<N>): Promise<StateOf<N>> {

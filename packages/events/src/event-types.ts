@@ -5,6 +5,7 @@ import type {
 } from './payloads.ts';
 import type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved } from './payloads.ts';
 import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderTested, ProviderUpdated } from './payloads.ts';
+import type { SecretCreated, SecretDeleted, SecretUpdated } from './payloads.ts';
 
 export interface EventPayloads {
   'tracing.spans.upserted': SpansUpserted;
@@ -28,6 +29,9 @@ export interface EventPayloads {
   'accounts.api_key.revoked': ApiKeyRevoked;
   'accounts.membership.set': MembershipSet;
   'accounts.membership.removed': MembershipRemoved;
+  'accounts.secret.created': SecretCreated;
+  'accounts.secret.updated': SecretUpdated;
+  'accounts.secret.deleted': SecretDeleted;
 }
 
 export type EventType = keyof EventPayloads;
@@ -54,6 +58,9 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.api_key.revoked': { message: 'ApiKeyRevoked', version: 1 },
   'accounts.membership.set': { message: 'MembershipSet', version: 1 },
   'accounts.membership.removed': { message: 'MembershipRemoved', version: 1 },
+  'accounts.secret.created': { message: 'SecretCreated', version: 1 },
+  'accounts.secret.updated': { message: 'SecretUpdated', version: 1 },
+  'accounts.secret.deleted': { message: 'SecretDeleted', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

@@ -87,3 +87,11 @@ export interface ApiKeyRevoked { key_id: string; project_id: string }
 
 export interface MembershipSet { organization_id: string; user_id: string; role: string }
 export interface MembershipRemoved { organization_id: string; user_id: string }
+
+export interface SecretInfo {
+  secret_id: string; project_id: string; slug: string; kind: string; name: string; description: string;
+  public_data_json: string; sealed_data: string; write_only: boolean; managed_by: string; configured: boolean;
+}
+export interface SecretCreated { secret: SecretInfo }
+export interface SecretUpdated { secret: SecretInfo }
+export interface SecretDeleted { secret_id: string; project_id: string }

@@ -161,7 +161,7 @@ function occurredAt(timeUs: number): string {
 }
 
 // The event log keeps payloads for queries, but never secret hashes or sealed secrets.
-const REDACTED = new Set(['secret_hash', 'client_secret_sealed']);
+const REDACTED = new Set(['secret_hash', 'client_secret_sealed', 'sealed_data']);
 function redact(p: unknown): unknown {
   if (!p || typeof p !== 'object') return p;
   const out: Record<string, unknown> = {};

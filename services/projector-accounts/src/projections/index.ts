@@ -10,6 +10,7 @@ import { projectUser } from './user.ts';
 import { projectSession } from './session.ts';
 import { projectApiKey } from './api-key.ts';
 import { projectMembership } from './membership.ts';
+import { projectSecret } from './secret.ts';
 
 export type { SqlStatement };
 
@@ -26,6 +27,7 @@ export const PROJECTIONS: Projections = {
   session: projectSession,
   apiKey: projectApiKey,
   membership: projectMembership,
+  secret: projectSecret,
 };
 
 export function projectionOf<N extends AggregateName>(name: N): Projection<N> {

@@ -1,0 +1,60 @@
+// What a vault request becomes before it is sealed: the kind's data checked, the value required on
+// creation, a custom provider's URL vetted and its server-set fields derived (reference accounts §6).
+import { generatedSlug } from '@llm/account-model';
+import { secretDataByKind, type SecretKind } from '@llm/contracts';
+import { RequestValidationError } from '@llm/http';
+import { parseIp, specialAddressClass } from '@llm/outbound';
+import { isConfigured, valueOf } from '@llm/vault';
+
+type Data = Record<string, unknown>;
+
+const refused = (loc: Array<string | number>, msg: string): RequestValidationError =>
+  new RequestValidationError([{ loc: ['body', ...loc], msg, type: 'value_error' }]);
+
+/** The kind's `data`, checked (values stay optional: an update may keep the stored one). */
+export function parseSecretData(kind: SecretKind, data: unknown): Data {
+  const r = secretDataByKind[kind].safeParse(data);
+  if (!r.success) {
+    throw new RequestValidationError(r.error.issues.map((i) => ({ loc: ['body', 'secret', 'data', ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))], msg: i.message, type: 'value_error' })));
+  }
+  return r.data as Data;
+}
+
+/** Creation needs the credential (a subscription's login comes later, from its sign-in). */
+export function requireValue(kind: SecretKind, data: Data): void {
+  if (kind === 'subscription_provider') return;
+  const v = valueOf(kind, data);
+  if ((v === undefined || v === '') && !isConfigured(kind, data)) throw refused(['secret', 'data'], 'a value is required when a secret is created');
+}
+
+/** http(s) (https unless insecure mode), no credentials, not localhost, not a special literal IP; no DNS at save time. */
+export function vetProviderUrl(url: string, allowInsecure: boolean): void {
+  const bad = (why: string) => refused(['secret', 'data', 'provider', 'url'], `custom_provider.url is invalid: ${why}`);
+  let u: URL;
+  try { u = new URL(url); } catch { throw bad('not an absolute URL'); }
+  if (u.protocol !== 'https:' && !(allowInsecure && u.protocol === 'http:')) throw bad(allowInsecure ? 'must be http or https' : 'must be https');
+  if (u.username || u.password) throw bad('must not carry credentials');
+  const host = u.hostname.toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) throw bad('must not be localhost');
+  const ip = parseIp(host);
+  if (ip && specialAddressClass(ip) !== undefined) throw bad('must not be a private or reserved address');
+}
+
+const slugOfName = (name: string): string => generatedSlug(name, '').replace(/-$/, '');
+
+/** A custom provider's server-set fields: its slug from the name, and the model keys under it. */
+export function withServerFields(kind: SecretKind, name: string, data: Data): Data {
+  if (kind !== 'custom_provider') return data;
+  const providerSlug = slugOfName(name) || 'custom';
+  const models = Array.isArray(data.models) ? data.models as Array<{ slug: string }> : [];
+  return { ...data, provider_slug: providerSlug, model_keys: models.map((m) => `${providerSlug}/${m.slug}`) };
+}
+
+/** The display label of a standard provider (the name of an unnamed provider key). */
+export function providerLabel(providerKind: string): string {
+  const LABELS: Record<string, string> = {
+    openai: 'OpenAI', cohere: 'Cohere', anyscale: 'Anyscale', deepinfra: 'DeepInfra', alephalpha: 'Aleph Alpha', groq: 'Groq', minimax: 'MiniMax',
+    mistral: 'Mistral', anthropic: 'Anthropic', perplexityai: 'Perplexity', together_ai: 'Together AI', openrouter: 'OpenRouter', gemini: 'Gemini',
+  };
+  return LABELS[providerKind] ?? providerKind;
+}

@@ -1,0 +1,177 @@
+// The vault (reference accounts §6): /secrets and its /vault/v1/secrets alias. Each write is an
+// accounts.secret.* event keyed `project:<id>:secrets` whose `data` is sealed under the secret's own
+// data key (@llm/vault); the key, wrapped under the key ring, is kept in the key store and destroyed
+// on delete (crypto-shredding). Reads are served here, on the side that holds the key ring: the
+// query service never holds key material.
+import { randomUUID } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import { decideSecretChange, generatedSlug, nextProviderKeyName, type SecretEventType } from '@llm/account-model';
+import { listSecrets, readSecret, readWrappedKey, secretNames, type SecretRow } from '@llm/accounts-read';
+import { secretCreate, secretUpdate, type PublicSecret, type SecretKind } from '@llm/contracts';
+import { invalid, notFound } from '@llm/errors';
+import type { EventPayloads, SecretInfo } from '@llm/events';
+import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import type { SecretsKeyring } from '@llm/oidc';
+import type { Pool } from '@llm/postgres';
+import { isConfigured, mergeUpdate, newDataKey, openData, preview, sealData, unwrapDataKey, valueOf, withoutCredentials, wrapDataKey } from '@llm/vault';
+import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
+import { shredKey, storeWrappedKey } from '../adapters/secret-key-store.ts';
+import { parseSecretData, providerLabel, requireValue, vetProviderUrl, withServerFields } from '../domain/secret-input.ts';
+
+export interface SecretRouteDeps {
+  pool: Pool;
+  commands: AccountCommands;
+  /** SECRETS_KEY: wraps each secret's data key. */
+  keyring: SecretsKeyring;
+  /** Permit http:// custom provider URLs (OUTBOUND_ALLOW_INSECURE_HTTP). */
+  allowInsecure: boolean;
+}
+
+export const secretsKey = (projectId: string): string => `project:${projectId}:secrets`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const secretNotFound = () => notFound('secret_not_found', 'Secret not found');
+const refused = (loc: string[], msg: string) => new RequestValidationError([{ loc: ['body', ...loc], msg, type: 'value_error' }]);
+type Data = Record<string, unknown>;
+
+export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit: RequestHandler[]): Handlers {
+  const { pool, keyring } = deps;
+  const address = (row: Pick<SecretRow, 'project_id' | 'id' | 'kind'>) => ({ projectId: row.project_id, secretId: row.id, kind: row.kind });
+
+  /** The stored data in clear, or undefined when its key is gone (shredded). */
+  async function openRow(row: SecretRow): Promise<{ key: Buffer; data: Data } | undefined> {
+    const wrapped = await readWrappedKey(pool, row.project_id, row.id);
+    if (wrapped === undefined) return undefined;
+    const key = unwrapDataKey(keyring, wrapped, address(row));
+    return { key, data: JSON.parse(openData(key, row.sealed_data, address(row))) as Data };
+  }
+
+  async function publicView(row: SecretRow): Promise<PublicSecret> {
+    const kind = row.kind as SecretKind;
+    const opened = await openRow(row);
+    const full = opened?.data ?? row.public_data;
+    const value = opened ? valueOf(kind, full) : undefined;
+    // A write-only row never shows its credentials; a subscription's login is never shown at all.
+    const data = row.write_only || kind === 'subscription_provider' ? withoutCredentials(kind, full) : full;
+    return {
+      id: row.id, slug: row.slug, kind: row.kind,
+      header: { ...(row.name ? { name: row.name } : {}), ...(row.description ? { description: row.description } : {}) },
+      data,
+      lifecycle: {
+        created_at: row.created_at.toISOString(), ...(row.updated_at ? { updated_at: row.updated_at.toISOString() } : {}),
+        ...(row.updated_by_id ? { updated_by_id: row.updated_by_id } : {}),
+      },
+      write_only: row.write_only,
+      ...(row.managed_by ? { managed_by: row.managed_by } : {}),
+      value_status: { configured: row.configured, ...(row.write_only && row.configured && value !== undefined && value !== '' ? { preview: preview(value) } : {}) },
+    };
+  }
+
+  async function commit<T extends SecretEventType>(req: Request, type: T, payload: EventPayloads[T], secretId: string): Promise<void> {
+    await deps.commands.commit({
+      type, key: secretsKey(req.scope.projectId), payload,
+      meta: { requestId: req.id, organizationId: req.scope.organizationId, projectId: req.scope.projectId, aggregateId: `secret:${secretId}`, actorId: req.scope.userId },
+    });
+  }
+
+  async function answer(req: Request, res: { status(n: number): { json(b: unknown): void } }, id: string): Promise<void> {
+    const row = await readSecret(pool, req.scope.projectId, id);
+    if (!row) throw secretNotFound();
+    res.status(200).json(await publicView(row));
+  }
+
+  const info = (o: { id: string; projectId: string; slug: string; kind: SecretKind; name: string; description: string; data: Data; key: Buffer; writeOnly: boolean }): SecretInfo => ({
+    secret_id: o.id, project_id: o.projectId, slug: o.slug, kind: o.kind, name: o.name, description: o.description,
+    public_data_json: JSON.stringify(withoutCredentials(o.kind, o.data)),
+    sealed_data: sealData(o.key, JSON.stringify(o.data), { projectId: o.projectId, secretId: o.id, kind: o.kind }),
+    write_only: o.writeOnly, managed_by: '', configured: isConfigured(o.kind, o.data),
+  });
+
+  const list: RequestHandler = async (req, res) => {
+    const rows = await listSecrets(pool, req.scope.projectId);
+    res.status(200).json(await Promise.all(rows.map(publicView)));
+  };
+
+  const fetch: RequestHandler = async (req, res) => answer(req, res, String(req.params.secret_id ?? ''));
+
+  const create: RequestHandler = async (req, res) => {
+    const body = validate(secretCreate, req.body);
+    if (body.managed_by !== undefined) throw invalid('managed_by_refused', 'managed_by is set by the platform, not by clients.');
+    const kind = body.secret.kind;
+    if (kind !== 'provider_key' && !body.header.name && !body.header.description) throw refused(['header'], 'a name or a description is required');
+    const parsed = parseSecretData(kind, body.secret.data);
+    requireValue(kind, parsed);
+    const provider = parsed.provider as { url?: string } | undefined;
+    if (kind === 'custom_provider' && provider?.url !== undefined) vetProviderUrl(provider.url, deps.allowInsecure);
+    const projectId = req.scope.projectId;
+    const name = body.header.name
+      || (kind === 'provider_key' ? nextProviderKeyName(providerLabel(String(parsed.kind)), await secretNames(pool, projectId, 'provider_key')) : '');
+    const id = randomUUID();
+    const slug = body.slug ?? generatedSlug(name || kind, randomUUID());
+    const key = newDataKey();
+    // The key goes to the key store first: a secret whose event lands is always readable.
+    await storeWrappedKey(pool, projectId, id, wrapDataKey(keyring, key, { projectId, secretId: id }));
+    try {
+      await commit(req, 'accounts.secret.created', {
+        secret: info({ id, projectId, slug, kind, name, description: body.header.description ?? '', data: withServerFields(kind, name, parsed), key, writeOnly: body.write_only }),
+      }, id);
+    } catch (err) {
+      await shredKey(pool, projectId, id).catch(() => undefined);
+      throw err;
+    }
+    await answer(req, res, id);
+  };
+
+  const update: RequestHandler = async (req, res) => {
+    const body = validate(secretUpdate, req.body);
+    if (body.write_only !== undefined) throw new RequestValidationError([{ loc: ['body', 'write_only'], msg: 'write_only is selected when a secret is created and cannot be updated', type: 'value_error' }]);
+    if (body.managed_by !== undefined) throw invalid('managed_by_refused', 'managed_by is set by the platform, not by clients.');
+    const id = String(req.params.secret_id ?? '');
+    if (!UUID.test(id)) throw secretNotFound();
+    const row = await readSecret(pool, req.scope.projectId, id);
+    if (!row) throw secretNotFound();
+    orThrow(decideSecretChange({ managedBy: row.managed_by ?? '' }));
+    const opened = await openRow(row);
+    if (!opened) throw secretNotFound();
+    const storedKind = row.kind as SecretKind;
+    const kind = body.secret?.kind ?? storedKind;
+    let data = opened.data;
+    if (body.secret) {
+      const merged = mergeUpdate(kind, { kind: storedKind, data: opened.data }, parseSecretData(kind, body.secret.data));
+      if ('problem' in merged) {
+        throw merged.problem === 'empty_value'
+          ? invalid('secret_value_empty', 'A secret value cannot be empty; omit the field to keep the stored value.')
+          : invalid('secret_value_required', "Changing a secret's kind or provider requires a new credential value; send the value with the change.");
+      }
+      data = merged;
+      const provider = data.provider as { url?: string } | undefined;
+      if (kind === 'custom_provider' && provider?.url !== undefined) vetProviderUrl(provider.url, deps.allowInsecure);
+    }
+    const name = body.header?.name === undefined ? row.name : body.header.name ?? '';
+    const description = body.header?.description === undefined ? row.description : body.header.description ?? '';
+    await commit(req, 'accounts.secret.updated', {
+      secret: info({ id: row.id, projectId: row.project_id, slug: row.slug, kind, name, description, data: withServerFields(kind, name, data), key: opened.key, writeOnly: row.write_only }),
+    }, row.id);
+    await answer(req, res, row.id);
+  };
+
+  const remove: RequestHandler = async (req, res) => {
+    const id = String(req.params.secret_id ?? '');
+    const row = UUID.test(id) ? await readSecret(pool, req.scope.projectId, id) : undefined;
+    if (row) {
+      orThrow(decideSecretChange({ managedBy: row.managed_by ?? '' }));
+      await commit(req, 'accounts.secret.deleted', { secret_id: row.id, project_id: row.project_id }, row.id);
+      // Crypto-shredding: without its data key the sealed value (in the topic, in any copy of the
+      // tables) can never be opened again, even with the key ring.
+      await shredKey(pool, row.project_id, row.id);
+    }
+    res.status(204).end();
+  };
+
+  return {
+    'secrets.list': [...view, list], 'vault.secrets.list': [...view, list],
+    'secrets.fetch': [...view, fetch], 'vault.secrets.fetch': [...view, fetch],
+    'secrets.create': [...edit, create], 'vault.secrets.create': [...edit, create],
+    'secrets.update': [...edit, update], 'vault.secrets.update': [...edit, update],
+    'secrets.delete': [...edit, remove], 'vault.secrets.delete': [...edit, remove],
+  };
+}

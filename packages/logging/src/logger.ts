@@ -12,9 +12,20 @@ const REDACT = [
   '*.secret',
   '*.api_key',
   '*.token',
+  // Vault values and key material, wherever an object carrying them is logged.
+  '*.client_secret',
+  '*.client_secret_sealed',
+  '*.sealed_data',
+  '*.wrapped_key',
+  'provider.key',
+  '*.provider.key',
+  '*.provider.client_secret',
+  'secret.content',
+  '*.secret.content',
 ];
 
-export function createLogger(opts: { name: string; level?: string }): Logger {
+/** `destination` is for tests (pino writes to stdout otherwise). */
+export function createLogger(opts: { name: string; level?: string }, destination?: NodeJS.WritableStream): Logger {
   const options: LoggerOptions = {
     name: opts.name,
     level: opts.level ?? 'info',
@@ -22,5 +33,5 @@ export function createLogger(opts: { name: string; level?: string }): Logger {
     base: { service: opts.name },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return pino(options);
+  return destination ? pino(options, destination as Parameters<typeof pino>[1]) : pino(options);
 }

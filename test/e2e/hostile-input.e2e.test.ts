@@ -131,11 +131,25 @@ SHAPED['organizations.domains.verify'] = fc.record({ domain_id: hv, domain: hv }
 SHAPED['organizations.providers.create'] = fc.record({ slug: hv, name: hv, description: hv, settings: fc.record({ issuer_url: anyOf<unknown>(fc.webUrl(), hostileString), client_id: hv, client_secret: hv, scopes: hv }, { requiredKeys: [] }), flags: hv }, { requiredKeys: [] });
 SHAPED['organizations.providers.update'] = SHAPED['organizations.providers.create'];
 for (const id of ['organizations.update', 'organizations.replace'] as const) SHAPED[id] = fc.record({ name: hv, description: hv, flags: fc.dictionary(hostileString, hv, { maxKeys: 4 }), version: hv }, { requiredKeys: [] });
+{
+  const kinds = anyOf<unknown>(fc.constantFrom('provider_key', 'custom_provider', 'sso_provider', 'webhook_provider', 'custom_secret', 'subscription_provider'), hostileString);
+  const provider = fc.record({ key: hv, url: anyOf<unknown>(fc.webUrl(), hostileString), version: hv, extras: fc.dictionary(hostileString, hv, { maxKeys: 3 }), client_id: hv, client_secret: hv, issuer_url: hv, scopes: hv, extra: hv }, { requiredKeys: [] });
+  const data = fc.record({ kind: anyOf<unknown>(fc.constantFrom('openai', 'custom', 'bedrock', 'mistralai'), hostileString), provider: anyOf<unknown>(provider, hv), models: fc.array(fc.record({ slug: hv, extras: hv }, { requiredKeys: [] }), { maxLength: 3 }), harnesses: hv, secret: fc.record({ format: anyOf<unknown>(fc.constantFrom('text', 'json'), hv), content: hv }, { requiredKeys: [] }) }, { requiredKeys: [] });
+  const body = fc.record({ header: fc.record({ name: hv, description: hv }, { requiredKeys: [] }), secret: fc.record({ kind: kinds, data }, { requiredKeys: [] }), slug: hv, write_only: hv, managed_by: hv }, { requiredKeys: [] });
+  for (const id of ['secrets.create', 'secrets.update', 'vault.secrets.create', 'vault.secrets.update'] as const) SHAPED[id] = body;
+}
 SHAPED['admin.accounts.create'] = fc.record({ accounts: fc.dictionary(hostileString, fc.record({ user: fc.record({ email: hv, name: hv, username: hv }, { requiredKeys: [] }), organization: fc.record({ name: hv, slug: hv }, { requiredKeys: [] }), options: hv }, { requiredKeys: [] }), { maxKeys: 2 }) });
 SHAPED['admin.accounts.delete'] = fc.record({ accounts: fc.dictionary(hostileString, fc.record({ user: fc.record({ id: hv, email: hv }, { requiredKeys: [] }) }), { maxKeys: 2 }) });
 for (const id of ['admin.memberships.set', 'admin.memberships.remove'] as const) SHAPED[id] = fc.record({ user: fc.record({ id: hv, email: hv }, { requiredKeys: [] }), organization_id: hv, role: hv }, { requiredKeys: [] });
 SHAPED['auth.discover'] = fc.record({ email: hv }, { requiredKeys: [] });
 SHAPED['auth.session.identities'] = fc.record({ identities: fc.array(hv, { maxLength: 4 }), assertion: hv }, { requiredKeys: [] });
+// Only kinds whose target is the body's own URL (or nothing at all): a hosted kind's default
+// endpoint is a real provider on the internet, which hostile keys have no business reaching.
+SHAPED['providers.probe'] = fc.record({
+  kind: anyOf<unknown>(fc.constantFrom('custom', 'azure', 'sagemaker', 'bedrock', 'vertex_ai', 'minimax', 'mistralai ', ''), hostileString, hv),
+  provider: fc.record({ key: hv, url: anyOf<unknown>(hostileString, fc.constantFrom('http://10.0.0.1/v1', 'http://localhost/v1', 'https://127.0.0.1:1/v1', 'ftp://x', 'https://u:p@x/')), version: hv, extras: hv }, { requiredKeys: ['url'] }),
+}, { requiredKeys: [] });
+SHAPED['vault.providers.probe'] = SHAPED['providers.probe'];
 
 const shapedRequest = fc.constantFrom(...(Object.keys(SHAPED) as RouteId[])).chain((route) => fc.record({
   route: fc.constant(route),

@@ -18,4 +18,4 @@ export {
 } from './saved-queries.ts';
 export type { SavedQuerySlice, QueryVariantHead, SavedQueryLookup, StoredQueryRevision } from './saved-queries.ts';
 export { loadSecretState, listSecrets, readSecret, secretNames, type SecretRow } from './secrets.ts';
-export { readWrappedKey } from './secret-keys.ts';
+export { readWrappedKey, listWrappedKeys, countWrappedKeysByKeyId, type WrappedKeyRow } from './secret-keys.ts';

@@ -71,6 +71,17 @@ export const ROUTES = {
   'keys.list': { method: 'GET', path: '/keys', side: 'query' },
   'keys.create': { method: 'POST', path: '/keys', side: 'command' },
   'keys.revoke': { method: 'DELETE', path: '/keys/:key_id', side: 'command' },
+  // vault secrets (served by the command side, which alone holds the key ring; writes are events keyed by project)
+  'secrets.list': { method: 'GET', path: '/secrets', side: 'command' },
+  'secrets.create': { method: 'POST', path: '/secrets', side: 'command' },
+  'secrets.fetch': { method: 'GET', path: '/secrets/:secret_id', side: 'command' },
+  'secrets.update': { method: 'PUT', path: '/secrets/:secret_id', side: 'command' },
+  'secrets.delete': { method: 'DELETE', path: '/secrets/:secret_id', side: 'command' },
+  'vault.secrets.list': { method: 'GET', path: '/vault/v1/secrets', side: 'command' },
+  'vault.secrets.create': { method: 'POST', path: '/vault/v1/secrets', side: 'command' },
+  'vault.secrets.fetch': { method: 'GET', path: '/vault/v1/secrets/:secret_id', side: 'command' },
+  'vault.secrets.update': { method: 'PUT', path: '/vault/v1/secrets/:secret_id', side: 'command' },
+  'vault.secrets.delete': { method: 'DELETE', path: '/vault/v1/secrets/:secret_id', side: 'command' },
   // access
   'access.plans': { method: 'GET', path: '/access/plans', side: 'query' },
   // sessions and SSO sign-in (session cookie; sign-in and sign-out append accounts events)
@@ -87,6 +98,8 @@ export const ROUTES = {
   'admin.accounts.delete': { method: 'DELETE', path: '/admin/simple/accounts', side: 'command' },
   'admin.memberships.set': { method: 'POST', path: '/admin/simple/accounts/organizations/memberships', side: 'command' },
   'admin.memberships.remove': { method: 'DELETE', path: '/admin/simple/accounts/organizations/memberships', side: 'command' },
+  'providers.probe': { method: 'POST', path: '/providers/probe', side: 'command' },
+  'vault.providers.probe': { method: 'POST', path: '/vault/v1/providers/probe', side: 'command' },
   // operations, served by the process that runs projector-spans (it owns the span store)
   'admin.replay': { method: 'POST', path: '/admin/replay/:model', side: 'projector' },
 } as const satisfies Record<string, RouteDef>;

@@ -49,7 +49,15 @@ export const secretDataByKind = {
 
 export type SecretData = { [K in SecretKind]: z.infer<(typeof secretDataByKind)[K]> };
 
-const secretBody = z.object({ kind: z.enum(SECRET_KINDS), data: z.unknown() });
+/** `{kind, data}` with the kind's data shape (value fields optional: see secretDataByKind). */
+const secretBody = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('provider_key'), data: secretDataByKind.provider_key }),
+  z.strictObject({ kind: z.literal('custom_provider'), data: secretDataByKind.custom_provider }),
+  z.strictObject({ kind: z.literal('sso_provider'), data: secretDataByKind.sso_provider }),
+  z.strictObject({ kind: z.literal('webhook_provider'), data: secretDataByKind.webhook_provider }),
+  z.strictObject({ kind: z.literal('custom_secret'), data: secretDataByKind.custom_secret }),
+  z.strictObject({ kind: z.literal('subscription_provider'), data: secretDataByKind.subscription_provider }),
+]);
 const header = z.strictObject({ name: texts.name.nullish(), description: texts.description.nullish() });
 
 export const secretCreate = z.strictObject({

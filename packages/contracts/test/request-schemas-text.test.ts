@@ -96,6 +96,17 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   ssoThirdPartyId: { schema: contracts.ssoThirdPartyId, samples: ['sso:acme:okta'] },
   ssoCallbackPath: { schema: contracts.ssoCallbackPath, samples: [{ third_party_id: 'sso:acme:okta' }] },
   ssoStartQuery: { schema: contracts.ssoStartQuery, samples: [{ return_to: '/app?x=1' }] },
+  probeProviderRequest: { schema: contracts.probeProviderRequest, samples: [{ kind: 'openai', provider: { key: 'sk-1', url: 'https://api.example.com/v1', version: '2024-10-21', extras: { region: 'eu', tags: ['a'] } } }] },
+  secretCreate: {
+    schema: contracts.secretCreate,
+    samples: [
+      { header: { name: 'OpenAI', description: 'd' }, secret: { kind: 'provider_key', data: { kind: 'openai', provider: { key: 'sk-1' }, models: [{ slug: 'gpt', extras: { a: 'b' } }], harnesses: ['h'] } }, slug: 'openai-1' },
+      { header: { name: 'c' }, secret: { kind: 'custom_provider', data: { kind: 'custom', provider: { url: 'https://llm.example.com/v1', version: 'v', key: 'k', extras: { region: 'eu' } }, models: [{ slug: 'm' }] } } },
+      { header: { name: 's' }, secret: { kind: 'sso_provider', data: { provider: { client_id: 'c', client_secret: 's', issuer_url: 'https://idp.example.com', scopes: ['openid'], extra: { a: 'b' } } } } },
+      { header: { name: 'j' }, secret: { kind: 'custom_secret', data: { secret: { format: 'json', content: { token: 'abc' } } } } },
+    ],
+  },
+  secretUpdate: { schema: contracts.secretUpdate, samples: [{ header: { name: 'n', description: 'd' }, secret: { kind: 'webhook_provider', data: { provider: { key: 'k' } } } }] },
   // Not in contracts (it lives with the session code), but a request body all the same.
   sessionIdentitiesUpdateSchema: { schema: sessionIdentitiesUpdateSchema, samples: [{ session_identities: ['email:otp', 'sso:acme:okta'] }] },
 };
@@ -104,6 +115,7 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
 const NOT_REQUESTS = new Set([
   'savedQueryResponse', 'savedQueryRevisionView', 'savedQueryRevisionsResponse', 'savedQueryVariantView', 'savedQueryView',
   'jsonObject', 'jsonValue', 'textKey',
+  'probeProviderResponse',
 ]);
 
 type Segment = string | number;

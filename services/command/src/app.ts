@@ -25,6 +25,8 @@ import { organizationRoutes } from './http/organization-routes.ts';
 import { providerRoutes } from './http/provider-routes.ts';
 import { apiKeyRoutes } from './http/api-key-routes.ts';
 import { membershipRoutes } from './http/membership-routes.ts';
+import { secretRoutes } from './http/secret-routes.ts';
+import { providerProbeRoutes } from './http/provider-probe-routes.ts';
 import type { SignInOptions } from './sign-in-config.ts';
 
 export interface CommandDeps {
@@ -86,6 +88,10 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
         fetch: (url, init) => outbound.fetch(url, init), allowInsecure: deps.signIn.outbound.allowInsecure === true,
       }, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') }), requirePermission(deps.pool, 'edit_organization_auth')]),
       ...apiKeyRoutes({ pool: deps.pool, commands, authenticator: auth }, [member], [requirePermission(deps.pool, 'edit_api_keys')]),
+      // One read of a provider's model list through the same outbound guard; nothing is stored.
+      ...providerProbeRoutes({ request: (url, init) => outbound.request(url, init), options: deps.signIn.providerProbe }, [member, requirePermission(deps.pool, 'edit_secret')]),
+      ...secretRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, allowInsecure: deps.signIn.outbound.allowInsecure === true },
+        [member, requirePermission(deps.pool, 'view_secret')], [member, requirePermission(deps.pool, 'edit_secret')]),
       ...domainRoutes(commands, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
         member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') }), requirePermission(deps.pool, 'edit_organization_auth'),
       ]),

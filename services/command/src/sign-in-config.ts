@@ -5,6 +5,7 @@ import { secretsKeyEnv, type SecretsKeyring } from '@llm/oidc';
 import { outboundEnv, outboundOptionsFromEnv, type OutboundClientOptions } from '@llm/outbound';
 import { sessionAssertionEnv, sessionEnv, sessionOptionsFromEnv, type SessionCodecOptions } from '@llm/web-session';
 import { authMethodsEnv, deploymentMethodsFromEnv, type DeploymentMethods } from '@llm/auth-policy';
+import { providerProbeEnv, providerProbeOptionsFromEnv, type ProviderProbeOptions } from './provider-probe-config.ts';
 
 const absoluteUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).transform((u) => u.replace(/\/+$/, ''));
 
@@ -12,6 +13,7 @@ export const signInEnv = sessionEnv
   .extend(sessionAssertionEnv.shape)
   .extend(secretsKeyEnv.shape)
   .extend(outboundEnv.shape)
+  .extend(providerProbeEnv.shape)
   .extend(authMethodsEnv.shape)
   .extend({
     /** Our public base URL, as browsers and identity providers reach it (the SSO redirect URI is built on it). Unset: taken from each request's Host (development only). */
@@ -31,6 +33,8 @@ export interface SignInOptions {
   frontendUrl?: string | undefined;
   /** Sign-in methods the deployment offers outside organization policies. */
   deployment: DeploymentMethods;
+  /** The provider probe's time limit and hosted base URLs (it calls out through the same guard). */
+  providerProbe: ProviderProbeOptions;
 }
 
 export const signInOptionsFromEnv = (env: SignInEnv): SignInOptions => ({
@@ -41,4 +45,5 @@ export const signInOptionsFromEnv = (env: SignInEnv): SignInOptions => ({
   publicBaseUrl: env.PUBLIC_BASE_URL,
   frontendUrl: env.AUTH_FRONTEND_URL,
   deployment: deploymentMethodsFromEnv(env),
+  providerProbe: providerProbeOptionsFromEnv(env),
 });

@@ -10,3 +10,29 @@ export async function storeWrappedKey(pool: Pool, projectId: string, secretId: s
 export async function shredKey(pool: Pool, projectId: string, secretId: string): Promise<void> {
   await pool.query('DELETE FROM secret_keys WHERE secret_id = $1 AND project_id = $2', [secretId, projectId]);
 }
+
+/** A re-wrap of one row: write `next` only if the row still holds `expected`. */
+export interface WrappedKeySwap {
+  secretId: string;
+  expected: string;
+  next: string;
+}
+
+/**
+ * Rotation's compare-and-set: each row takes its new wrapped key only if it still holds the one the
+ * rotation read, so a row deleted meanwhile stays deleted (an UPDATE never inserts) and a row changed
+ * meanwhile keeps its newer value. The whole batch is one statement — one round trip, and row locks
+ * held only for its duration; each row's condition stands alone, so no wider transaction is needed.
+ * Returns the ids that were swapped.
+ */
+export async function compareAndSetWrappedKeys(pool: Pool, swaps: readonly WrappedKeySwap[]): Promise<Set<string>> {
+  if (swaps.length === 0) return new Set();
+  const r = await pool.query<{ secret_id: string }>(
+    `UPDATE secret_keys AS s SET wrapped_key = u.next
+       FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(secret_id, expected, next)
+      WHERE s.secret_id = u.secret_id AND s.wrapped_key = u.expected
+      RETURNING s.secret_id::text`,
+    [swaps.map((s) => s.secretId), swaps.map((s) => s.expected), swaps.map((s) => s.next)],
+  );
+  return new Set(r.rows.map((row) => row.secret_id));
+}

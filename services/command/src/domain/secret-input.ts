@@ -1,7 +1,7 @@
-// What a vault request becomes before it is sealed: the kind's data checked, the value required on
-// creation, a custom provider's URL vetted and its server-set fields derived (reference accounts §6).
+// What a vault request becomes before it is sealed (its data shape is checked by the contract): the
+// value required on creation, a custom provider's URL vetted and its server-set fields derived (reference accounts §6).
 import { generatedSlug } from '@llm/account-model';
-import { secretDataByKind, type SecretKind } from '@llm/contracts';
+import type { SecretKind } from '@llm/contracts';
 import { RequestValidationError } from '@llm/http';
 import { parseIp, specialAddressClass } from '@llm/outbound';
 import { isConfigured, valueOf } from '@llm/vault';
@@ -10,15 +10,6 @@ type Data = Record<string, unknown>;
 
 const refused = (loc: Array<string | number>, msg: string): RequestValidationError =>
   new RequestValidationError([{ loc: ['body', ...loc], msg, type: 'value_error' }]);
-
-/** The kind's `data`, checked (values stay optional: an update may keep the stored one). */
-export function parseSecretData(kind: SecretKind, data: unknown): Data {
-  const r = secretDataByKind[kind].safeParse(data);
-  if (!r.success) {
-    throw new RequestValidationError(r.error.issues.map((i) => ({ loc: ['body', 'secret', 'data', ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))], msg: i.message, type: 'value_error' })));
-  }
-  return r.data as Data;
-}
 
 /** Creation needs the credential (a subscription's login comes later, from its sign-in). */
 export function requireValue(kind: SecretKind, data: Data): void {

@@ -16,7 +16,7 @@ import type { Pool } from '@llm/postgres';
 import { isConfigured, mergeUpdate, newDataKey, openData, preview, sealData, unwrapDataKey, valueOf, withoutCredentials, wrapDataKey } from '@llm/vault';
 import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
 import { shredKey, storeWrappedKey } from '../adapters/secret-key-store.ts';
-import { parseSecretData, providerLabel, requireValue, vetProviderUrl, withServerFields } from '../domain/secret-input.ts';
+import { providerLabel, requireValue, vetProviderUrl, withServerFields } from '../domain/secret-input.ts';
 
 export interface SecretRouteDeps {
   pool: Pool;
@@ -98,7 +98,7 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     if (body.managed_by !== undefined) throw invalid('managed_by_refused', 'managed_by is set by the platform, not by clients.');
     const kind = body.secret.kind;
     if (kind !== 'provider_key' && !body.header.name && !body.header.description) throw refused(['header'], 'a name or a description is required');
-    const parsed = parseSecretData(kind, body.secret.data);
+    const parsed = body.secret.data as Data;
     requireValue(kind, parsed);
     const provider = parsed.provider as { url?: string } | undefined;
     if (kind === 'custom_provider' && provider?.url !== undefined) vetProviderUrl(provider.url, deps.allowInsecure);
@@ -136,7 +136,7 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     const kind = body.secret?.kind ?? storedKind;
     let data = opened.data;
     if (body.secret) {
-      const merged = mergeUpdate(kind, { kind: storedKind, data: opened.data }, parseSecretData(kind, body.secret.data));
+      const merged = mergeUpdate(kind, { kind: storedKind, data: opened.data }, body.secret.data as Data);
       if ('problem' in merged) {
         throw merged.problem === 'empty_value'
           ? invalid('secret_value_empty', 'A secret value cannot be empty; omit the field to keep the stored value.')

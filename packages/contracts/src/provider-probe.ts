@@ -1,0 +1,34 @@
+// The provider probe (reference §8): a credential is tried once against a provider's model list
+// and dropped. The request is the only place the credential exists, so its 422s must never carry
+// it back (the HTTP renderer shows no `input`; the messages here never quote a value).
+import { z } from 'zod';
+import { jsonObject, text, texts, TEXT_LIMITS } from './text.ts';
+
+const extras = jsonObject.refine((e) => JSON.stringify(e).length <= 16_384, 'extras is larger than 16 KiB');
+
+/**
+ * Unknown keys are dropped, as the reference does: a newer client (one sending the later
+ * revision's `secret_id`, say) still gets an answer, and a dropped key reaches no store or log.
+ */
+export const probeProviderRequest = z.object({
+  /** Checked against the provider kinds by the command side, which words the 422 as §8 does. */
+  kind: text({ min: 1, max: TEXT_LIMITS.shortText, label: 'kind' }),
+  provider: z.object({
+    key: text({ max: TEXT_LIMITS.secret, label: 'key' }).nullish(),
+    url: text({ max: TEXT_LIMITS.url, label: 'url' }).nullish(),
+    version: texts.shortText.nullish(),
+    extras: extras.nullish(),
+  }),
+});
+export type ProbeProviderRequest = z.infer<typeof probeProviderRequest>;
+
+export const CREDENTIAL_STATUSES = ['valid', 'invalid', 'unknown'] as const;
+export const DISCOVERY_STATUSES = ['fetched', 'unsupported', 'failed'] as const;
+
+export const probeProviderResponse = z.object({
+  credential: z.object({ status: z.enum(CREDENTIAL_STATUSES), message: z.string() }),
+  discovery: z.object({ status: z.enum(DISCOVERY_STATUSES), models: z.array(z.string()) }),
+  /** UTC, ending in `Z`. */
+  fetched_at: z.string(),
+});
+export type ProbeProviderResponse = z.infer<typeof probeProviderResponse>;

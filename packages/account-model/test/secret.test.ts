@@ -20,7 +20,7 @@ describe('secret aggregate', () => {
   it('given nothing, when a secret is created, then the project holds it', () => {
     const t = given(secret, []).when(created());
     expect(t.decision.status).toBe('accepted');
-    expect(t.state.secrets).toEqual([{ id: S1, projectId: P, slug: 'openai-1', kind: 'provider_key', name: 'OpenAI', managedBy: '', subscriptionProvider: '' }]);
+    expect(t.state.secrets).toEqual([{ id: S1, projectId: P, slug: 'openai-1', kind: 'provider_key', name: 'OpenAI', managedBy: '', subscriptionProvider: '', version: 1 }]);
   });
 
   it('slugs are unique per project; ids everywhere', () => {
@@ -53,5 +53,12 @@ describe('secret aggregate', () => {
     expect(nextProviderKeyName('OpenAI', [])).toBe('OpenAI');
     expect(nextProviderKeyName('OpenAI', ['OpenAI', 'OpenAI 2'])).toBe('OpenAI 3');
     expect(generatedSlug('Mon  Clé — API', '01234567-89ab-cdef-0123-456789abcdef')).toBe('mon-cle-api-456789abcdef');
+  });
+
+  it('a change made at the version it read applies only there; without an expectation it always applies', () => {
+    const h = given(secret, [created(), updated({ name: 'two' })]);
+    expect(h.state.secrets[0]!.version).toBe(2);
+    expect(h.when(ev('accounts.secret.updated', { secret: info() }, { expectedVersion: 1 })).decision).toMatchObject({ code: 'secret_changed', details: { current_version: 2 } });
+    expect(h.when(ev('accounts.secret.updated', { secret: info() }, { expectedVersion: 2 })).state.secrets[0]!.version).toBe(3);
   });
 });

@@ -15,6 +15,8 @@ CREATE TABLE secrets (
   created_at timestamptz NOT NULL,
   updated_at timestamptz,
   updated_by_id text,
+  -- Counts the secret's changes: a change made at the version it read (e.g. a stored login) applies only there.
+  version int NOT NULL DEFAULT 1,
   UNIQUE (project_id, slug)
 );
 

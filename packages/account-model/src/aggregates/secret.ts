@@ -3,13 +3,13 @@
 // The rules never see a credential: events carry the value sealed (see @llm/vault).
 import type { AccountEvent } from '../account-event.ts';
 import { aggregate } from '../aggregate.ts';
-import { accepted, reject, type Decision } from '../decision.ts';
+import { accepted, checkVersion, reject, type Decision } from '../decision.ts';
 import { sameId } from './ids.ts';
 
 export type SecretEventType = 'accounts.secret.created' | 'accounts.secret.updated' | 'accounts.secret.deleted';
 export type SecretEvent = AccountEvent<SecretEventType>;
 
-export interface StoredSecret { id: string; projectId: string; slug: string; kind: string; name: string; managedBy: string; subscriptionProvider: string }
+export interface StoredSecret { id: string; projectId: string; slug: string; kind: string; name: string; managedBy: string; subscriptionProvider: string; version: number }
 
 /** The project's secrets an event looks at (by id, by slug, and those of the same kind). */
 export interface SecretState { secrets: StoredSecret[] }
@@ -19,6 +19,7 @@ export const SECRET_REJECTIONS = {
   secret_exists: 'conflict',
   secret_slug_exists: 'conflict',
   secret_managed: 'conflict',
+  secret_changed: 'conflict',
   subscription_exists: 'conflict',
 } as const;
 export type SecretRejection = keyof typeof SECRET_REJECTIONS;
@@ -35,7 +36,7 @@ export const subscriptionProviderOf = (kind: string, publicDataJson: string): st
 
 const stored = (i: AccountEvent<'accounts.secret.created'>['payload']['secret']): StoredSecret => ({
   id: i.secret_id, projectId: i.project_id, slug: i.slug, kind: i.kind, name: i.name, managedBy: i.managed_by,
-  subscriptionProvider: subscriptionProviderOf(i.kind, i.public_data_json),
+  subscriptionProvider: subscriptionProviderOf(i.kind, i.public_data_json), version: 1,
 });
 
 export const secret = aggregate({
@@ -61,6 +62,9 @@ export const secret = aggregate({
     } else {
       if (!current) return reject('secret_not_found', NOT_FOUND);
       if (current.managedBy) return managed();
+      // A change decided on what the command read (a stored login) applies only to that version.
+      const v = checkVersion('secret_changed', 'secret', e.expectedVersion, current.version);
+      if (v.status === 'rejected') return v;
     }
     if (i.slug && others.some((x) => x.slug === i.slug)) return reject('secret_slug_exists', `Secret with slug '${i.slug}' already exists in this project.`, { slug: i.slug });
     return accepted;
@@ -69,7 +73,9 @@ export const secret = aggregate({
   evolve(s: SecretState, e: SecretEvent): SecretState {
     const id = e.type === 'accounts.secret.deleted' ? e.payload.secret_id : e.payload.secret.secret_id;
     const others = s.secrets.filter((x) => !sameId(x.id, id));
-    return e.type === 'accounts.secret.deleted' ? { secrets: others } : { secrets: [...others, stored(e.payload.secret)] };
+    if (e.type === 'accounts.secret.deleted') return { secrets: others };
+    const before = s.secrets.find((x) => sameId(x.id, id));
+    return { secrets: [...others, { ...stored(e.payload.secret), version: e.type === 'accounts.secret.updated' && before ? before.version + 1 : 1 }] };
   },
 });
 

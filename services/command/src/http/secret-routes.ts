@@ -6,15 +6,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { decideSecretChange, generatedSlug, nextProviderKeyName, type SecretEventType } from '@llm/account-model';
-import { listSecrets, readSecret, readWrappedKey, secretNames, type SecretRow } from '@llm/accounts-read';
+import { listSecrets, readSecret, secretNames, type SecretRow } from '@llm/accounts-read';
 import { secretCreate, secretUpdate, type PublicSecret, type SecretKind } from '@llm/contracts';
 import { invalid, notFound } from '@llm/errors';
 import type { EventPayloads, SecretInfo } from '@llm/events';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
-import { isConfigured, mergeUpdate, newDataKey, openData, preview, sealData, unwrapDataKey, valueOf, withoutCredentials, wrapDataKey } from '@llm/vault';
-import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
+import { mergeUpdate, newDataKey, preview, valueOf, withoutCredentials, wrapDataKey } from '@llm/vault';
+import { orThrow, rejectionError, type AccountCommands } from '../adapters/account-commands.ts';
+import { Vault, type SecretDraft } from '../adapters/vault.ts';
 import { shredKey, storeWrappedKey } from '../adapters/secret-key-store.ts';
 import { providerLabel, requireValue, vetProviderUrl, withServerFields } from '../domain/secret-input.ts';
 
@@ -27,7 +28,6 @@ export interface SecretRouteDeps {
   allowInsecure: boolean;
 }
 
-export const secretsKey = (projectId: string): string => `project:${projectId}:secrets`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const secretNotFound = () => notFound('secret_not_found', 'Secret not found');
 const refused = (loc: string[], msg: string) => new RequestValidationError([{ loc: ['body', ...loc], msg, type: 'value_error' }]);
@@ -35,15 +35,9 @@ type Data = Record<string, unknown>;
 
 export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit: RequestHandler[]): Handlers {
   const { pool, keyring } = deps;
-  const address = (row: Pick<SecretRow, 'project_id' | 'id' | 'kind'>) => ({ projectId: row.project_id, secretId: row.id, kind: row.kind });
 
-  /** The stored data in clear, or undefined when its key is gone (shredded). */
-  async function openRow(row: SecretRow): Promise<{ key: Buffer; data: Data } | undefined> {
-    const wrapped = await readWrappedKey(pool, row.project_id, row.id);
-    if (wrapped === undefined) return undefined;
-    const key = unwrapDataKey(keyring, wrapped, address(row));
-    return { key, data: JSON.parse(openData(key, row.sealed_data, address(row))) as Data };
-  }
+  const vault = new Vault(pool, deps.commands, keyring);
+  const openRow = (row: SecretRow) => vault.open(row);
 
   async function publicView(row: SecretRow): Promise<PublicSecret> {
     const kind = row.kind as SecretKind;
@@ -67,10 +61,8 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
   }
 
   async function commit<T extends SecretEventType>(req: Request, type: T, payload: EventPayloads[T], secretId: string): Promise<void> {
-    await deps.commands.commit({
-      type, key: secretsKey(req.scope.projectId), payload,
-      meta: { requestId: req.id, organizationId: req.scope.organizationId, projectId: req.scope.projectId, aggregateId: `secret:${secretId}`, actorId: req.scope.userId },
-    });
+    const outcome = await vault.record(req, type, payload, secretId);
+    if (outcome.status === 'rejected') throw rejectionError(outcome);
   }
 
   async function answer(req: Request, res: { status(n: number): { json(b: unknown): void } }, id: string): Promise<void> {
@@ -79,12 +71,7 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     res.status(200).json(await publicView(row));
   }
 
-  const info = (o: { id: string; projectId: string; slug: string; kind: SecretKind; name: string; description: string; data: Data; key: Buffer; writeOnly: boolean }): SecretInfo => ({
-    secret_id: o.id, project_id: o.projectId, slug: o.slug, kind: o.kind, name: o.name, description: o.description,
-    public_data_json: JSON.stringify(withoutCredentials(o.kind, o.data)),
-    sealed_data: sealData(o.key, JSON.stringify(o.data), { projectId: o.projectId, secretId: o.id, kind: o.kind }),
-    write_only: o.writeOnly, managed_by: '', configured: isConfigured(o.kind, o.data),
-  });
+  const info = (d: SecretDraft): SecretInfo => vault.info(d);
 
   const list: RequestHandler = async (req, res) => {
     const rows = await listSecrets(pool, req.scope.projectId);

@@ -16,7 +16,7 @@ export function projectSecret(e: SecretEvent, _s: SecretState): SqlStatement[] {
     }
     : {
       text: `UPDATE secrets SET slug = $3, kind = $4, name = $5, description = $6, public_data = $7::jsonb, sealed_data = $8, write_only = $9,
-               managed_by = $10, configured = $11, updated_at = $12, updated_by_id = $13
+               managed_by = $10, configured = $11, updated_at = $12, updated_by_id = $13, version = version + 1
              WHERE id = $1 AND project_id = $2`,
       values,
     }];

@@ -1,0 +1,53 @@
+// The command side's vault: opens a stored secret (unwrapping its data key from the key store),
+// seals a new version of its data under the same key, and records the change as an event. The one
+// place that holds a secret in clear, for as long as a request needs it.
+import type { Request } from 'express';
+import type { SecretEventType } from '@llm/account-model';
+import { readWrappedKey, type SecretRow } from '@llm/accounts-read';
+import type { SecretKind } from '@llm/contracts';
+import type { EventPayloads, SecretInfo } from '@llm/events';
+import type { SecretsKeyring } from '@llm/oidc';
+import type { Pool } from '@llm/postgres';
+import { isConfigured, openData, sealData, unwrapDataKey, withoutCredentials } from '@llm/vault';
+import type { AccountCommands, CommandOutcome } from './account-commands.ts';
+
+export type SecretData = Record<string, unknown>;
+
+export const secretsKey = (projectId: string): string => `project:${projectId}:secrets`;
+
+/** A secret as the vault writes it. */
+export interface SecretDraft {
+  id: string; projectId: string; slug: string; kind: SecretKind; name: string; description: string;
+  data: SecretData; key: Buffer; writeOnly: boolean; managedBy?: string;
+}
+
+export class Vault {
+  constructor(private readonly pool: Pool, private readonly commands: AccountCommands, private readonly keyring: SecretsKeyring) {}
+
+  /** The stored data in clear with its data key, or undefined when the key is gone (shredded). */
+  async open(row: SecretRow): Promise<{ key: Buffer; data: SecretData } | undefined> {
+    const wrapped = await readWrappedKey(this.pool, row.project_id, row.id);
+    if (wrapped === undefined) return undefined;
+    const at = { projectId: row.project_id, secretId: row.id, kind: row.kind };
+    const key = unwrapDataKey(this.keyring, wrapped, at);
+    return { key, data: JSON.parse(openData(key, row.sealed_data, at)) as SecretData };
+  }
+
+  /** The event form of a secret: `data` sealed whole, and without credentials in clear. */
+  info(d: SecretDraft): SecretInfo {
+    return {
+      secret_id: d.id, project_id: d.projectId, slug: d.slug, kind: d.kind, name: d.name, description: d.description,
+      public_data_json: JSON.stringify(withoutCredentials(d.kind, d.data)),
+      sealed_data: sealData(d.key, JSON.stringify(d.data), { projectId: d.projectId, secretId: d.id, kind: d.kind }),
+      write_only: d.writeOnly, managed_by: d.managedBy ?? '', configured: isConfigured(d.kind, d.data) || (d.kind === 'subscription_provider' && d.data.login !== undefined),
+    };
+  }
+
+  /** Appends the change and waits for its verdict (typed outcome; see AccountCommands). */
+  record<T extends SecretEventType>(req: Request, type: T, payload: EventPayloads[T], secretId: string, expectedVersion = 0): Promise<CommandOutcome> {
+    return this.commands.appendAndAwait({
+      type, key: secretsKey(req.scope.projectId), payload,
+      meta: { requestId: req.id, organizationId: req.scope.organizationId, projectId: req.scope.projectId, aggregateId: `secret:${secretId}`, actorId: req.scope.userId, expectedVersion },
+    });
+  }
+}

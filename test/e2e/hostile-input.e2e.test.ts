@@ -150,6 +150,14 @@ SHAPED['providers.probe'] = fc.record({
   provider: fc.record({ key: hv, url: anyOf<unknown>(hostileString, fc.constantFrom('http://10.0.0.1/v1', 'http://localhost/v1', 'https://127.0.0.1:1/v1', 'ftp://x', 'https://u:p@x/')), version: hv, extras: hv }, { requiredKeys: ['url'] }),
 }, { requiredKeys: [] });
 SHAPED['vault.providers.probe'] = SHAPED['providers.probe'];
+// The agent runner's push and failure report: logins of every shape (JWT-like strings included), counters at the edges.
+{
+  const counter = anyOf<unknown>(fc.integer(), fc.constantFrom(0, -1, 2 ** 53, 1e308, 0.5), hv);
+  const jwtLike = fc.tuple(hostileString, hostileString, hostileString).map((p) => p.join('.'));
+  const login = fc.record({ access: anyOf<unknown>(jwtLike, hv), refresh: hv, expires: anyOf<unknown>(fc.integer(), fc.boolean(), hv), accountId: hv }, { requiredKeys: [] });
+  SHAPED['secrets.subscription_login.push'] = fc.record({ login: anyOf<unknown>(login, hv), version: counter, generation: counter, extra: hv }, { requiredKeys: [] });
+  SHAPED['secrets.subscription_login.failure'] = fc.record({ version: counter, generation: counter, reason: hv, login: hv }, { requiredKeys: [] });
+}
 
 const shapedRequest = fc.constantFrom(...(Object.keys(SHAPED) as RouteId[])).chain((route) => fc.record({
   route: fc.constant(route),

@@ -45,7 +45,7 @@ function filesContaining(dir: string, needles: Buffer[]): Map<string, string[]> 
 describe('secrets at rest', () => {
   it('when secrets are written, read, changed and deleted, then no file of the data directory holds a value in clear', async () => {
     const marker = `vault-marker-${randomBytes(8).toString('hex')}`;
-    const values = [`sk-${randomBytes(20).toString('hex')}`, `whsec-${randomBytes(20).toString('hex')}`, `content-${randomBytes(20).toString('hex')}`];
+    const values = [`sk-${randomBytes(20).toString('hex')}`, `whsec-${randomBytes(20).toString('hex')}`, `content-${randomBytes(20).toString('hex')}`, `sso-${randomBytes(20).toString('hex')}`];
     const one = await call('POST', '/secrets/', { header: { name: marker }, secret: { kind: 'provider_key', data: { kind: 'openai', provider: { key: values[0] } } } });
     expect(one.status).toBe(200);
     const two = await call('POST', '/secrets/', { header: { name: `${marker}-2` }, secret: { kind: 'webhook_provider', data: { provider: { key: values[1] } } }, write_only: false });
@@ -53,6 +53,12 @@ describe('secrets at rest', () => {
     expect((await call('PUT', `/secrets/${one.body.id}`, { header: { name: `${marker}-3` }, secret: { kind: 'provider_key', data: { kind: 'openai', provider: {} } } })).status).toBe(200);
     const three = await call('POST', '/secrets/', { header: { name: `${marker}-4` }, secret: { kind: 'custom_secret', data: { secret: { format: 'text', content: values[2] } } } });
     expect((await call('DELETE', `/secrets/${three.body.id}`)).status).toBe(204);
+    // An SSO provider's client secret is on the same envelope: sealed under its own data key, shredded with the provider.
+    expect((await call('PATCH', `/organizations/${a.organizationId}`, { flags: { allow_email: true } })).status).toBe(200);
+    const provider = await call('POST', '/organizations/providers/', { slug: `p-${[...randomBytes(4)].map((b) => String.fromCharCode(97 + (b % 26))).join('')}`, settings: { issuer_url: 'https://idp.example.com', client_id: marker, client_secret: values[3] } });
+    expect(provider.status).toBe(200);
+    expect(JSON.stringify(provider.body)).not.toContain(values[3]);
+    expect((await call('DELETE', `/organizations/providers/${provider.body.id}`)).status).toBe(204);
     // A refused request must not leave its credential anywhere either (nor echo it).
     const refused = await call('POST', '/secrets/', { header: { name: 'x' }, secret: { kind: 'custom_provider', data: { kind: 'custom', provider: { url: 'http://10.0.0.1/', key: values[0] }, models: [] } } });
     expect(refused.status).toBe(422);

@@ -106,4 +106,18 @@ describe('vault secrets', () => {
     await eventually(async () => (await db.query("SELECT count(*)::int AS n FROM events WHERE type = 'accounts.secret.deleted' AND payload->>'secret_id' = $1", [s.body.id])).rows[0].n, (n) => n === 1);
     expect((await call('DELETE', `/secrets/${s.body.id}`, a)).status).toBe(204);
   });
+
+  it('when an SSO provider is created and deleted, then its client secret has a data key in the key store, destroyed with it', async () => {
+    expect((await call('PATCH', `/organizations/${a.organizationId}`, a, { flags: { allow_email: true } })).status).toBe(200);
+    const value = unique();
+    const p = await call('POST', '/organizations/providers/', a, { slug: `okta-${[...randomBytes(4)].map((b) => String.fromCharCode(97 + (b % 26))).join('')}`, settings: { issuer_url: 'https://idp.example.com', client_id: 'c', client_secret: value } });
+    expect(p.status).toBe(200);
+    const key = await db.query('SELECT owner_id::text AS owner FROM secret_keys WHERE secret_id = $1', [p.body.id]);
+    expect(key.rows).toEqual([{ owner: a.organizationId }]);
+    const sealed = await db.query('SELECT client_secret_sealed AS s FROM organization_providers WHERE id = $1', [p.body.id]);
+    expect(sealed.rows[0].s).toMatch(/^v1\./);
+    expect(sealed.rows[0].s).not.toContain(value);
+    expect((await call('DELETE', `/organizations/providers/${p.body.id}`, a)).status).toBe(204);
+    expect((await db.query('SELECT 1 FROM secret_keys WHERE secret_id = $1', [p.body.id])).rowCount).toBe(0);
+  });
 });

@@ -2,15 +2,15 @@
 // Written by the command side only (services/command/src/adapters/secret-key-store.ts).
 import { asUuid, type Queryable } from './queryable.ts';
 
-export async function readWrappedKey(q: Queryable, projectId: string, secretId: string): Promise<string | undefined> {
-  const r = await q.query<{ wrapped_key: string }>('SELECT wrapped_key FROM secret_keys WHERE secret_id = $1::uuid AND project_id::text = $2', [asUuid(secretId), projectId]);
+export async function readWrappedKey(q: Queryable, ownerId: string, secretId: string): Promise<string | undefined> {
+  const r = await q.query<{ wrapped_key: string }>('SELECT wrapped_key FROM secret_keys WHERE secret_id = $1::uuid AND owner_id::text = $2', [asUuid(secretId), ownerId]);
   return r.rows[0]?.wrapped_key;
 }
 
 /** One key-store row, as the rotation (`npm run secrets:rotate`) walks them. */
 export interface WrappedKeyRow {
   secretId: string;
-  projectId: string;
+  ownerId: string;
   wrappedKey: string;
 }
 
@@ -20,12 +20,12 @@ export interface WrappedKeyRow {
  * and each page is an index range scan however far the walk has gone.
  */
 export async function listWrappedKeys(q: Queryable, page: { after?: string; limit: number }): Promise<WrappedKeyRow[]> {
-  const r = await q.query<{ secret_id: string; project_id: string; wrapped_key: string }>(
-    `SELECT secret_id::text, project_id::text, wrapped_key FROM secret_keys
+  const r = await q.query<{ secret_id: string; owner_id: string; wrapped_key: string }>(
+    `SELECT secret_id::text, owner_id::text, wrapped_key FROM secret_keys
       WHERE $1::uuid IS NULL OR secret_id > $1::uuid ORDER BY secret_id LIMIT $2`,
     [page.after === undefined ? null : asUuid(page.after), page.limit],
   );
-  return r.rows.map((row) => ({ secretId: row.secret_id, projectId: row.project_id, wrappedKey: row.wrapped_key }));
+  return r.rows.map((row) => ({ secretId: row.secret_id, ownerId: row.owner_id, wrappedKey: row.wrapped_key }));
 }
 
 /**

@@ -25,6 +25,11 @@ export {
   authSlug, organizationUpdate, organizationView, providerSettings, providerCreate, providerUpdate, providerView, DEFAULT_PROVIDER_SCOPES,
   type OrganizationUpdate, type OrganizationRow, type ProviderCreate, type ProviderUpdate, type ProviderRow,
 } from './organization-auth.ts';
-export { STANDARD_PROVIDER_KINDS, CUSTOM_PROVIDER_KINDS, SECRET_KINDS, secretDataByKind, secretCreate, secretUpdate, type SecretKind, type SecretData, type SecretCreate, type SecretUpdate, type PublicSecret } from './secrets.ts';
+export { STANDARD_PROVIDER_KINDS, CUSTOM_PROVIDER_KINDS, SECRET_KINDS, SUBSCRIPTION_LOGIN_FIELDS, secretDataByKind, secretCreate, secretUpdate, type SecretKind, type SubscriptionLoginField, type SecretData, type SecretCreate, type SecretUpdate, type PublicSecret } from './secrets.ts';
 export { apiKeyCreate, apiKeyPath, apiKeyView, type ApiKeyCreate, type ApiKeyRow } from './api-keys.ts';
 export { probeProviderRequest, probeProviderResponse, CREDENTIAL_STATUSES, DISCOVERY_STATUSES, type ProbeProviderRequest, type ProbeProviderResponse } from './provider-probe.ts';
+export {
+  subscriptionLoginPush, subscriptionLoginFailure, runnerAttemptStarted, runnerAttemptStatus, LOGIN_ATTEMPT_STATES,
+  type SubscriptionLoginPush, type SubscriptionLoginFailure, type LoginAttemptState, type LoginAttemptView,
+  type SubscriptionLoginPushView, type SubscriptionLoginFailureView, type RunnerAttemptStarted, type RunnerAttemptStatus,
+} from './subscription-login.ts';

@@ -82,6 +82,12 @@ export const ROUTES = {
   'vault.secrets.fetch': { method: 'GET', path: '/vault/v1/secrets/:secret_id', side: 'command' },
   'vault.secrets.update': { method: 'PUT', path: '/vault/v1/secrets/:secret_id', side: 'command' },
   'vault.secrets.delete': { method: 'DELETE', path: '/vault/v1/secrets/:secret_id', side: 'command' },
+  // subscription logins (reference accounts §7): the browser's device sign-in, the runner's push and failure report
+  'secrets.login_attempts.start': { method: 'POST', path: '/secrets/:secret_id/login-attempts', side: 'command' },
+  'secrets.login_attempts.fetch': { method: 'GET', path: '/secrets/:secret_id/login-attempts/:attempt_id', side: 'command' },
+  'secrets.login_attempts.cancel': { method: 'POST', path: '/secrets/:secret_id/login-attempts/:attempt_id/cancel', side: 'command' },
+  'secrets.subscription_login.push': { method: 'POST', path: '/secrets/:secret_id/subscription-login', side: 'command' },
+  'secrets.subscription_login.failure': { method: 'POST', path: '/secrets/:secret_id/subscription-login/failure', side: 'command' },
   // access
   'access.plans': { method: 'GET', path: '/access/plans', side: 'query' },
   // sessions and SSO sign-in (session cookie; sign-in and sign-out append accounts events)

@@ -10,6 +10,10 @@ export const CUSTOM_PROVIDER_KINDS = ['custom', 'azure', 'bedrock', 'sagemaker',
 export const SECRET_KINDS = ['provider_key', 'custom_provider', 'sso_provider', 'webhook_provider', 'custom_secret', 'subscription_provider'] as const;
 export type SecretKind = (typeof SECRET_KINDS)[number];
 
+/** The server-owned fields of a subscription secret's data (§7): never written by a client. */
+export const SUBSCRIPTION_LOGIN_FIELDS = ['login', 'login_version', 'login_generation', 'login_state', 'login_error', 'login_attempt'] as const;
+export type SubscriptionLoginField = (typeof SUBSCRIPTION_LOGIN_FIELDS)[number];
+
 const ALIASES: Record<string, string> = { mistralai: 'mistral', togetherai: 'together_ai' };
 const providerKind = <K extends readonly string[]>(kinds: K) =>
   z.string().max(64).transform((k) => ALIASES[k] ?? k).pipe(z.enum(kinds as unknown as [K[number], ...K[number][]]));
@@ -44,7 +48,11 @@ export const secretDataByKind = {
       z.strictObject({ format: z.literal('json'), content: flatJson.optional() }),
     ]),
   }),
-  subscription_provider: z.strictObject({ provider: z.literal('chatgpt'), harnesses: harnesses.optional(), models: models.optional() }),
+  // The login fields are the server's: accepted here only so that the route can refuse them with a 400 (§6.4), not a 422.
+  subscription_provider: z.strictObject({
+    provider: z.literal('chatgpt'), harnesses: harnesses.optional(), models: models.optional(),
+    ...Object.fromEntries(SUBSCRIPTION_LOGIN_FIELDS.map((k) => [k, z.unknown().optional()])) as Record<SubscriptionLoginField, z.ZodOptional<z.ZodUnknown>>,
+  }),
 } as const;
 
 export type SecretData = { [K in SecretKind]: z.infer<(typeof secretDataByKind)[K]> };

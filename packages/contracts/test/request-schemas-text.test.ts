@@ -107,6 +107,8 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
     ],
   },
   secretUpdate: { schema: contracts.secretUpdate, samples: [{ header: { name: 'n', description: 'd' }, secret: { kind: 'webhook_provider', data: { provider: { key: 'k' } } } }] },
+  subscriptionLoginPush: { schema: contracts.subscriptionLoginPush, samples: [{ login: { access: 'a.b.c', refresh: 'rt', expires: 1, accountId: 'acct', extra: { k: ['v'] } }, version: 1, generation: 1 }] },
+  subscriptionLoginFailure: { schema: contracts.subscriptionLoginFailure, samples: [{ version: 1, generation: 1, reason: 'refresh_token_reused' }] },
   // Not in contracts (it lives with the session code), but a request body all the same.
   sessionIdentitiesUpdateSchema: { schema: sessionIdentitiesUpdateSchema, samples: [{ session_identities: ['email:otp', 'sso:acme:okta'] }] },
 };
@@ -116,6 +118,8 @@ const NOT_REQUESTS = new Set([
   'savedQueryResponse', 'savedQueryRevisionView', 'savedQueryRevisionsResponse', 'savedQueryVariantView', 'savedQueryView',
   'jsonObject', 'jsonValue', 'textKey',
   'probeProviderResponse',
+  // The agent runner's answers (validated as they arrive; a login from it is stored only sealed).
+  'runnerAttemptStarted', 'runnerAttemptStatus',
 ]);
 
 type Segment = string | number;

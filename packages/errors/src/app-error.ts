@@ -13,6 +13,7 @@ export type ErrorKind =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'unavailable'
+  | 'bad_gateway'
   | 'internal';
 
 export interface AppErrorOptions {
@@ -49,3 +50,6 @@ export const conflict = (code: string, message: string, details?: unknown): AppE
   new AppError({ code, kind: 'conflict', message, details });
 export const unavailable = (code: string, message: string, cause?: unknown): AppError =>
   new AppError({ code, kind: 'unavailable', message, cause });
+/** An upstream we call (e.g. the agent runner) could not be reached or answered something unreadable. */
+export const badGateway = (code: string, message: string, cause?: unknown): AppError =>
+  new AppError({ code, kind: 'bad_gateway', message, cause });

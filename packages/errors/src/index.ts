@@ -1,4 +1,4 @@
-export { AppError, invalid, unauthenticated, notFound, conflict, unavailable } from './app-error.ts';
+export { AppError, invalid, unauthenticated, notFound, conflict, unavailable, badGateway } from './app-error.ts';
 export type { ErrorKind, AppErrorOptions } from './app-error.ts';
 export { ok, fail } from './result.ts';
 export type { Result } from './result.ts';

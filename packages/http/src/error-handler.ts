@@ -16,6 +16,7 @@ const STATUS: Record<ErrorKind, number> = {
   unsupported_media_type: 415,
   rate_limited: 429,
   unavailable: 503,
+  bad_gateway: 502,
   internal: 500,
 };
 
@@ -43,7 +44,8 @@ export function errorHandler() {
       const status = STATUS[err.kind];
       if (status >= 500) req.log?.error({ err, code: err.code }, err.message);
       if (err.kind === 'unavailable') res.setHeader('Retry-After', '1');
-      const detail = status >= 500 && err.kind !== 'unavailable' ? 'An internal error has occurred.' : err.message;
+      // 503 and 502 say which dependency is missing or failing (our own words, never an upstream's body).
+      const detail = status >= 500 && err.kind !== 'unavailable' && err.kind !== 'bad_gateway' ? 'An internal error has occurred.' : err.message;
       res.status(status).json(err.details !== undefined && status < 500 ? { detail, ...asObject(err.details) } : { detail });
       return;
     }

@@ -12,26 +12,27 @@ export const DATA_KEY_BYTES = 32;
 export const newDataKey = (): Buffer => randomBytes(DATA_KEY_BYTES);
 
 const id = (s: string): string => s.toLowerCase();
-const valueContext = (projectId: string, secretId: string, kind: string): string => `vault-value:${id(projectId)}:${id(secretId)}:${kind}`;
-const keyContext = (projectId: string, secretId: string): string => `vault-key:${id(projectId)}:${id(secretId)}`;
+const valueContext = (ownerId: string, secretId: string, kind: string): string => `vault-value:${id(ownerId)}:${id(secretId)}:${kind}`;
+const keyContext = (ownerId: string, secretId: string): string => `vault-key:${id(ownerId)}:${id(secretId)}`;
 
-export interface SecretAddress { projectId: string; secretId: string; kind: string }
+/** Where a sealed value belongs: its owner (the project of a vault secret, the organization of an SSO provider), its id and kind. */
+export interface SecretAddress { ownerId: string; secretId: string; kind: string }
 
 export function sealData(dataKey: Buffer, plaintext: string, at: SecretAddress): string {
-  return encryptSecret(plaintext, new SecretsKeyring([dataKey]), { context: valueContext(at.projectId, at.secretId, at.kind) });
+  return encryptSecret(plaintext, new SecretsKeyring([dataKey]), { context: valueContext(at.ownerId, at.secretId, at.kind) });
 }
 
 /** Throws SecretBoxError when the key, the address or the ciphertext do not match. */
 export function openData(dataKey: Buffer, sealed: string, at: SecretAddress): string {
-  return revealSecret(decryptSecret(sealed, new SecretsKeyring([dataKey]), { context: valueContext(at.projectId, at.secretId, at.kind) }));
+  return revealSecret(decryptSecret(sealed, new SecretsKeyring([dataKey]), { context: valueContext(at.ownerId, at.secretId, at.kind) }));
 }
 
 export function wrapDataKey(ring: SecretsKeyring, dataKey: Buffer, at: Omit<SecretAddress, 'kind'>): string {
-  return encryptSecret(dataKey.toString('base64url'), ring, { context: keyContext(at.projectId, at.secretId) });
+  return encryptSecret(dataKey.toString('base64url'), ring, { context: keyContext(at.ownerId, at.secretId) });
 }
 
 export function unwrapDataKey(ring: SecretsKeyring, wrapped: string, at: Omit<SecretAddress, 'kind'>): Buffer {
-  const key = Buffer.from(revealSecret(decryptSecret(wrapped, ring, { context: keyContext(at.projectId, at.secretId) })), 'base64url');
+  const key = Buffer.from(revealSecret(decryptSecret(wrapped, ring, { context: keyContext(at.ownerId, at.secretId) })), 'base64url');
   if (key.length !== DATA_KEY_BYTES) throw new TypeError('a wrapped data key has the wrong length');
   return key;
 }

@@ -7,7 +7,7 @@ import { newDataKey, openData, sealData, unwrapDataKey, wrapDataKey } from '../s
 
 const P = '00000000-0000-4000-8000-00000000000a';
 const S = '00000000-0000-4000-8000-000000000001';
-const at = { projectId: P, secretId: S, kind: 'provider_key' };
+const at = { ownerId: P, secretId: S, kind: 'provider_key' };
 
 describe('envelope', () => {
   it('seals and opens a value; the ciphertext holds no plaintext', () => {
@@ -20,7 +20,7 @@ describe('envelope', () => {
   it('a ciphertext moved to another project, secret or kind does not open', () => {
     const key = newDataKey();
     const sealed = sealData(key, 'v', at);
-    expect(() => openData(key, sealed, { ...at, projectId: '00000000-0000-4000-8000-00000000000b' })).toThrow(/authentication_failed|unknown_key/);
+    expect(() => openData(key, sealed, { ...at, ownerId: '00000000-0000-4000-8000-00000000000b' })).toThrow(/authentication_failed|unknown_key/);
     expect(() => openData(key, sealed, { ...at, secretId: '00000000-0000-4000-8000-000000000002' })).toThrow();
     expect(() => openData(key, sealed, { ...at, kind: 'custom_secret' })).toThrow();
     expect(openData(key, sealed, { ...at, secretId: S.toUpperCase() })).toBe('v');

@@ -7,6 +7,7 @@ import type { Handlers } from '@llm/http';
 import { SpanAppender } from './adapters/span-appender.ts';
 import { AccountAppender } from './adapters/account-appender.ts';
 import { AccountCommands } from './adapters/account-commands.ts';
+import { ProviderSecrets } from './adapters/provider-secrets.ts';
 import { tracingRoutes } from './http/tracing-routes.ts';
 import { otlpRoutes } from './http/otlp-routes.ts';
 import { OtlpWorkerPool } from './adapters/otlp-worker-pool.ts';
@@ -15,7 +16,6 @@ import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
 import { verifyTxt } from '@llm/dns-verify';
 import { planHasFlag, type AccessCatalog } from '@llm/access';
-import { decryptSecret, encryptSecret } from '@llm/oidc';
 import { createOutboundClient } from '@llm/outbound';
 import { apiKeyOrSession, sessionReader } from '@llm/auth';
 import { createSessionAssertionVerifier, createSessionCodec, createSsoStateCodec } from '@llm/web-session';
@@ -27,6 +27,8 @@ import { apiKeyRoutes } from './http/api-key-routes.ts';
 import { membershipRoutes } from './http/membership-routes.ts';
 import { secretRoutes } from './http/secret-routes.ts';
 import { providerProbeRoutes } from './http/provider-probe-routes.ts';
+import { subscriptionLoginRoutes } from './http/subscription-login-routes.ts';
+import { AgentRunner } from './adapters/agent-runner.ts';
 import type { SignInOptions } from './sign-in-config.ts';
 
 export interface CommandDeps {
@@ -58,6 +60,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const workers = new OtlpWorkerPool(deps.otlpWorkers);
   const accounts = new AccountAppender(deps.producer, deps.topics);
   const commands = new AccountCommands(accounts, deps.pool);
+  const providerSecrets = new ProviderSecrets(deps.pool, deps.signIn.secrets);
   const sessions = createSessionCodec(deps.signIn.session);
   const readSession = sessionReader({ codec: sessions, pool: deps.pool });
   const outbound = createOutboundClient(deps.signIn.outbound);
@@ -76,7 +79,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       }),
       ...ssoRoutes({
         pool: deps.pool, commands, sessions, ssoState: createSsoStateCodec({ secrets: deps.signIn.session.secrets, ...(deps.signIn.session.secure !== undefined && { secure: deps.signIn.session.secure }) }),
-        openSecret: (sealed) => decryptSecret(sealed, deps.signIn.secrets), fetch: (url, init) => outbound.fetch(url, init),
+        openSecret: (organizationId, providerId, sealed) => providerSecrets.open(organizationId, providerId, sealed), fetch: (url, init) => outbound.fetch(url, init),
         allowInsecure: deps.signIn.outbound.allowInsecure === true, publicBaseUrl: deps.signIn.publicBaseUrl, frontendUrl: deps.signIn.frontendUrl,
       }),
       ...organizationRoutes({
@@ -84,7 +87,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
         mayChangeFlags: () => planHasFlag(deps.access, deps.access.defaultPlan, 'access'),
       }, [member]),
       ...providerRoutes({
-        pool: deps.pool, commands, seal: (plaintext) => encryptSecret(plaintext, deps.signIn.secrets),
+        pool: deps.pool, commands, secrets: providerSecrets,
         fetch: (url, init) => outbound.fetch(url, init), allowInsecure: deps.signIn.outbound.allowInsecure === true,
       }, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') }), requirePermission(deps.pool, 'edit_organization_auth')]),
       ...apiKeyRoutes({ pool: deps.pool, commands, authenticator: auth }, [member], [requirePermission(deps.pool, 'edit_api_keys')]),
@@ -92,6 +95,9 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...providerProbeRoutes({ request: (url, init) => outbound.request(url, init), options: deps.signIn.providerProbe }, [member, requirePermission(deps.pool, 'edit_secret')]),
       ...secretRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, allowInsecure: deps.signIn.outbound.allowInsecure === true },
         [member, requirePermission(deps.pool, 'view_secret')], [member, requirePermission(deps.pool, 'edit_secret')]),
+      // Subscription logins: the browser signs in through the agent runner; the runner (both permissions) pushes refreshed logins.
+      ...subscriptionLoginRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, runner: new AgentRunner(deps.signIn.agentRunner) },
+        [member, requirePermission(deps.pool, 'edit_secret')], [member, requirePermission(deps.pool, 'run_sessions'), requirePermission(deps.pool, 'use_mounts')]),
       ...domainRoutes(commands, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
         member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') }), requirePermission(deps.pool, 'edit_organization_auth'),
       ]),

@@ -40,7 +40,7 @@ const bar = new cliProgress.SingleBar(
 let barOn = false;
 const stopBar = () => { if (barOn) { bar.stop(); barOn = false; } };
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const describe = (f: RotateFailure) => `  secret ${f.secretId} (project ${f.projectId}): ${f.reason}`;
+const describe = (f: RotateFailure) => `  secret ${f.secretId} (project ${f.ownerId}): ${f.reason}`;
 const SHOWN_FAILURES = 100;
 
 try {

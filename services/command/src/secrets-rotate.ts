@@ -25,7 +25,7 @@ export interface RotateOptions {
 
 export interface RotateFailure {
   secretId: string;
-  projectId: string;
+  ownerId: string;
   reason: RewrapFailure;
 }
 
@@ -86,7 +86,7 @@ export async function rotateSecretKeys(pool: Pool, ring: SecretsKeyring, options
       else if (outcome === 'skipped') tally.skipped++;
       else if (plan.action === 'failed') {
         tally.failed++;
-        const failure = { secretId: plan.secretId, projectId: plan.projectId, reason: plan.reason };
+        const failure = { secretId: plan.secretId, ownerId: plan.ownerId, reason: plan.reason };
         failures.push(failure);
         progress.onFailure?.(failure);
       }

@@ -6,6 +6,7 @@ import { outboundEnv, outboundOptionsFromEnv, type OutboundClientOptions } from 
 import { sessionAssertionEnv, sessionEnv, sessionOptionsFromEnv, type SessionCodecOptions } from '@llm/web-session';
 import { authMethodsEnv, deploymentMethodsFromEnv, type DeploymentMethods } from '@llm/auth-policy';
 import { providerProbeEnv, providerProbeOptionsFromEnv, type ProviderProbeOptions } from './provider-probe-config.ts';
+import { agentRunnerEnv, agentRunnerOptionsFromEnv, type AgentRunnerOptions } from './agent-runner-config.ts';
 
 const absoluteUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).transform((u) => u.replace(/\/+$/, ''));
 
@@ -14,6 +15,7 @@ export const signInEnv = sessionEnv
   .extend(secretsKeyEnv.shape)
   .extend(outboundEnv.shape)
   .extend(providerProbeEnv.shape)
+  .extend(agentRunnerEnv.shape)
   .extend(authMethodsEnv.shape)
   .extend({
     /** Our public base URL, as browsers and identity providers reach it (the SSO redirect URI is built on it). Unset: taken from each request's Host (development only). */
@@ -35,6 +37,8 @@ export interface SignInOptions {
   deployment: DeploymentMethods;
   /** The provider probe's time limit and hosted base URLs (it calls out through the same guard). */
   providerProbe: ProviderProbeOptions;
+  /** The agent runner of subscription logins (unset URL: those routes answer 503). */
+  agentRunner: AgentRunnerOptions;
 }
 
 export const signInOptionsFromEnv = (env: SignInEnv): SignInOptions => ({
@@ -46,4 +50,5 @@ export const signInOptionsFromEnv = (env: SignInEnv): SignInOptions => ({
   frontendUrl: env.AUTH_FRONTEND_URL,
   deployment: deploymentMethodsFromEnv(env),
   providerProbe: providerProbeOptionsFromEnv(env),
+  agentRunner: agentRunnerOptionsFromEnv(env),
 });

@@ -11,7 +11,7 @@ const ringB = new SecretsKeyring([B]);
 const ringBA = new SecretsKeyring([B, A]);
 
 function rowUnder(ring: SecretsKeyring, dataKey = newDataKey()) {
-  const at = { projectId: randomUUID(), secretId: randomUUID() };
+  const at = { ownerId: randomUUID(), secretId: randomUUID() };
   return { row: { ...at, wrappedKey: wrapDataKey(ring, dataKey, at) }, at, dataKey };
 }
 
@@ -58,7 +58,7 @@ describe('key rotation: what a row becomes', () => {
 
   it('when the ring cannot open a row, then it fails with a reason and nothing of the value', () => {
     const unknown = rowUnder(new SecretsKeyring([randomBytes(32)])).row;
-    expect(planRewrap(unknown, ringBA)).toEqual({ action: 'failed', secretId: unknown.secretId, projectId: unknown.projectId, reason: 'unknown_key' });
+    expect(planRewrap(unknown, ringBA)).toEqual({ action: 'failed', secretId: unknown.secretId, ownerId: unknown.ownerId, reason: 'unknown_key' });
 
     // Moved to another secret's row: the binding to project and secret id refuses it.
     const moved = { ...rowUnder(ringA).row, secretId: randomUUID() };
@@ -84,6 +84,6 @@ describe('key rotation: the compare-and-set decision', () => {
 
   it('when the row needed no swap or failed, then its outcome does not depend on the store', () => {
     expect(outcomeOf({ action: 'current', secretId: 's2' }, new Set(['s2']))).toBe('current');
-    expect(outcomeOf({ action: 'failed', secretId: 's3', projectId: 'p', reason: 'unknown_key' }, new Set())).toBe('failed');
+    expect(outcomeOf({ action: 'failed', secretId: 's3', ownerId: 'p', reason: 'unknown_key' }, new Set())).toBe('failed');
   });
 });

@@ -21,7 +21,7 @@ const ringB = new SecretsKeyring([B]);
 const ringBA = new SecretsKeyring([B, A]);
 const ringUnknown = new SecretsKeyring([randomBytes(32)]);
 
-interface Stored { projectId: string; dataKey: Buffer }
+interface Stored { ownerId: string; dataKey: Buffer }
 
 let admin: pg.Pool;
 let pool: Pool;
@@ -53,10 +53,10 @@ beforeEach(async () => {
 /** A secret's key-store row as the command side writes it; returns what it must open to. */
 async function createKey(ring: SecretsKeyring, known: Map<string, Stored>): Promise<string> {
   const secretId = randomUUID();
-  const projectId = randomUUID();
+  const ownerId = randomUUID();
   const dataKey = newDataKey();
-  await storeWrappedKey(pool, projectId, secretId, wrapDataKey(ring, dataKey, { projectId, secretId }));
-  known.set(secretId, { projectId, dataKey });
+  await storeWrappedKey(pool, ownerId, secretId, wrapDataKey(ring, dataKey, { ownerId, secretId }));
+  known.set(secretId, { ownerId, dataKey });
   return secretId;
 }
 
@@ -69,8 +69,8 @@ const wrappedKeys = async (): Promise<Map<string, string>> => {
 async function expectAllOpenWithBAlone(expected: Map<string, Stored>): Promise<void> {
   const rows = await wrappedKeys();
   expect([...rows.keys()].sort()).toEqual([...expected.keys()].sort());
-  for (const [secretId, { projectId, dataKey }] of expected) {
-    expect(unwrapDataKey(ringB, rows.get(secretId)!, { projectId, secretId }).equals(dataKey)).toBe(true);
+  for (const [secretId, { ownerId, dataKey }] of expected) {
+    expect(unwrapDataKey(ringB, rows.get(secretId)!, { ownerId, secretId }).equals(dataKey)).toBe(true);
   }
 }
 
@@ -94,15 +94,15 @@ describe('secrets:rotate', () => {
     expect(total).toBe(8);
     expect(progress.at(-1)).toEqual([8, 8]);
     expect(r).toMatchObject({ activeKeyId: ringB.currentKeyId, dryRun: false, rewrapped: 7, alreadyCurrent: 0, skipped: 0, failed: 1, onlyActiveInUse: false });
-    expect(r.failures).toEqual([{ secretId: unknownId, projectId: unknown.get(unknownId)!.projectId, reason: 'unknown_key' }]);
+    expect(r.failures).toEqual([{ secretId: unknownId, ownerId: unknown.get(unknownId)!.ownerId, reason: 'unknown_key' }]);
     expect(failures).toEqual(r.failures);
     expect(r.keysInUse.sort((x, y) => x.count - y.count)).toEqual([{ keyId: ringUnknown.currentKeyId, count: 1 }, { keyId: ringB.currentKeyId, count: 7 }]);
 
     const rows = await wrappedKeys();
     expect(rows.get(unknownId)).toBe(unknownBefore);
     rows.delete(unknownId);
-    for (const [secretId, { projectId, dataKey }] of underA) {
-      expect(unwrapDataKey(ringB, rows.get(secretId)!, { projectId, secretId }).equals(dataKey)).toBe(true);
+    for (const [secretId, { ownerId, dataKey }] of underA) {
+      expect(unwrapDataKey(ringB, rows.get(secretId)!, { ownerId, secretId }).equals(dataKey)).toBe(true);
     }
     // Nothing of a data key is printed in what the command reports.
     const report = JSON.stringify(r);
@@ -136,7 +136,7 @@ describe('secrets:rotate', () => {
       if (!stored) return;
       live.delete(secretId);
       deleted.add(secretId);
-      await shredKey(pool, stored.projectId, secretId);
+      await shredKey(pool, stored.ownerId, secretId);
     };
 
     // Deterministic races: in each batch, after the rotation read it and before it writes, one row
@@ -158,9 +158,9 @@ describe('secrets:rotate', () => {
         if (i % 3 === 0) await remove(ids[(i * 7) % ids.length]!);
         const readId = ids[(i * 13) % ids.length]!;
         const stored = live.get(readId);
-        const wrapped = await readWrappedKey(pool, stored?.projectId ?? '', readId);
+        const wrapped = await readWrappedKey(pool, stored?.ownerId ?? '', readId);
         if (wrapped === undefined) expect(deleted.has(readId)).toBe(true);
-        else expect(unwrapDataKey(ringBA, wrapped, { projectId: stored!.projectId, secretId: readId }).equals(stored!.dataKey)).toBe(true);
+        else expect(unwrapDataKey(ringBA, wrapped, { ownerId: stored!.ownerId, secretId: readId }).equals(stored!.dataKey)).toBe(true);
         reads++;
       }
     })();

@@ -20,13 +20,15 @@ CREATE TABLE secrets (
   UNIQUE (project_id, slug)
 );
 
--- The key store: each secret's data key, wrapped under the key ring (SECRETS_KEY). Written by the
--- command side only, never through the log and never rebuilt by a replay: deleting a row shreds the
--- secret (its sealed value, in the topic and in any copy of `secrets`, can no longer be opened).
--- Back it up with the key ring; see README → Secrets.
+-- The key store: the data key of each vault secret and of each SSO provider's client secret, wrapped
+-- under the key ring (SECRETS_KEY). Written by the command side only, never through the log and
+-- never rebuilt by a replay: deleting a row shreds the secret (its sealed value, in the topic and in
+-- any copy of the tables, can no longer be opened). `secret_id` is the vault secret's or the
+-- provider's id; `owner_id` its project (vault) or organization (SSO provider), bound into the
+-- wrapping. Back it up with the key ring; see README → Secrets at rest.
 CREATE TABLE secret_keys (
   secret_id uuid PRIMARY KEY,
-  project_id uuid NOT NULL,
+  owner_id uuid NOT NULL,
   wrapped_key text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );

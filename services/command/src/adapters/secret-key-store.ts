@@ -3,12 +3,12 @@
 // Read through @llm/accounts-read (secret-keys.ts).
 import type { Pool } from '@llm/postgres';
 
-export async function storeWrappedKey(pool: Pool, projectId: string, secretId: string, wrapped: string): Promise<void> {
-  await pool.query('INSERT INTO secret_keys (secret_id, project_id, wrapped_key) VALUES ($1, $2, $3) ON CONFLICT (secret_id) DO NOTHING', [secretId, projectId, wrapped]);
+export async function storeWrappedKey(pool: Pool, ownerId: string, secretId: string, wrapped: string): Promise<void> {
+  await pool.query('INSERT INTO secret_keys (secret_id, owner_id, wrapped_key) VALUES ($1, $2, $3) ON CONFLICT (secret_id) DO NOTHING', [secretId, ownerId, wrapped]);
 }
 
-export async function shredKey(pool: Pool, projectId: string, secretId: string): Promise<void> {
-  await pool.query('DELETE FROM secret_keys WHERE secret_id = $1 AND project_id = $2', [secretId, projectId]);
+export async function shredKey(pool: Pool, ownerId: string, secretId: string): Promise<void> {
+  await pool.query('DELETE FROM secret_keys WHERE secret_id = $1 AND owner_id = $2', [secretId, ownerId]);
 }
 
 /** A re-wrap of one row: write `next` only if the row still holds `expected`. */

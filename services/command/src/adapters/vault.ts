@@ -28,7 +28,7 @@ export class Vault {
   async open(row: SecretRow): Promise<{ key: Buffer; data: SecretData } | undefined> {
     const wrapped = await readWrappedKey(this.pool, row.project_id, row.id);
     if (wrapped === undefined) return undefined;
-    const at = { projectId: row.project_id, secretId: row.id, kind: row.kind };
+    const at = { ownerId: row.project_id, secretId: row.id, kind: row.kind };
     const key = unwrapDataKey(this.keyring, wrapped, at);
     return { key, data: JSON.parse(openData(key, row.sealed_data, at)) as SecretData };
   }
@@ -38,7 +38,7 @@ export class Vault {
     return {
       secret_id: d.id, project_id: d.projectId, slug: d.slug, kind: d.kind, name: d.name, description: d.description,
       public_data_json: JSON.stringify(withoutCredentials(d.kind, d.data)),
-      sealed_data: sealData(d.key, JSON.stringify(d.data), { projectId: d.projectId, secretId: d.id, kind: d.kind }),
+      sealed_data: sealData(d.key, JSON.stringify(d.data), { ownerId: d.projectId, secretId: d.id, kind: d.kind }),
       write_only: d.writeOnly, managed_by: d.managedBy ?? '', configured: isConfigured(d.kind, d.data) || (d.kind === 'subscription_provider' && d.data.login !== undefined),
     };
   }

@@ -20,7 +20,7 @@ export type RewrapFailure = SecretBoxFailure | 'invalid_data_key';
 export type RowPlan =
   | { action: 'current'; secretId: string }
   | { action: 'rewrap'; secretId: string; expected: string; next: string }
-  | { action: 'failed'; secretId: string; projectId: string; reason: RewrapFailure };
+  | { action: 'failed'; secretId: string; ownerId: string; reason: RewrapFailure };
 
 /**
  * What one row becomes: left alone when current; otherwise its data key is unwrapped with the whole
@@ -30,13 +30,13 @@ export type RowPlan =
  */
 export function planRewrap(row: WrappedKeyRow, ring: SecretsKeyring): RowPlan {
   if (!needsRewrap(row.wrappedKey, ring.currentKeyId)) return { action: 'current', secretId: row.secretId };
-  const at = { projectId: row.projectId, secretId: row.secretId };
+  const at = { ownerId: row.ownerId, secretId: row.secretId };
   let dataKey: Buffer;
   try {
     dataKey = unwrapDataKey(ring, row.wrappedKey, at);
   } catch (err) {
     const reason: RewrapFailure = err instanceof SecretBoxError ? err.reason : 'invalid_data_key';
-    return { action: 'failed', secretId: row.secretId, projectId: row.projectId, reason };
+    return { action: 'failed', secretId: row.secretId, ownerId: row.ownerId, reason };
   }
   try {
     return { action: 'rewrap', secretId: row.secretId, expected: row.wrappedKey, next: wrapDataKey(ring, dataKey, at) };

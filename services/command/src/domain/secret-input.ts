@@ -1,7 +1,8 @@
 // What a vault request becomes before it is sealed (its data shape is checked by the contract): the
 // value required on creation, a custom provider's URL vetted and its server-set fields derived (reference accounts §6).
-import { generatedSlug } from '@llm/account-model';
-import type { SecretKind } from '@llm/contracts';
+import { generatedSlug, INITIAL_LOGIN_FIELDS } from '@llm/account-model';
+import { SUBSCRIPTION_LOGIN_FIELDS, type SecretKind } from '@llm/contracts';
+import { invalid } from '@llm/errors';
 import { RequestValidationError } from '@llm/http';
 import { parseIp, specialAddressClass } from '@llm/outbound';
 import { isConfigured, valueOf } from '@llm/vault';
@@ -33,8 +34,24 @@ export function vetProviderUrl(url: string, allowInsecure: boolean): void {
 
 const slugOfName = (name: string): string => generatedSlug(name, '').replace(/-$/, '');
 
-/** A custom provider's server-set fields: its slug from the name, and the model keys under it. */
-export function withServerFields(kind: SecretKind, name: string, data: Data): Data {
+/** A subscription's login fields are the server's (§6.4, §7): a client that sends any is refused. */
+export function refuseLoginFields(kind: SecretKind, data: Data): void {
+  if (kind !== 'subscription_provider') return;
+  const sent = SUBSCRIPTION_LOGIN_FIELDS.filter((k) => data[k] !== undefined);
+  if (sent.length > 0) throw invalid('login_fields_refused', `The login of a subscription connection is set by its sign-in, not by clients (${sent.join(', ')}).`);
+}
+
+/**
+ * The server-set fields: a custom provider's slug from the name and the model keys under it; a
+ * subscription's login fields, kept from the stored subscription (`stored`, on an update) or initial.
+ */
+export function withServerFields(kind: SecretKind, name: string, data: Data, stored?: { kind: SecretKind; data: Data }): Data {
+  if (kind === 'subscription_provider') {
+    const kept = stored?.kind === 'subscription_provider'
+      ? Object.fromEntries(SUBSCRIPTION_LOGIN_FIELDS.filter((k) => stored.data[k] !== undefined).map((k) => [k, stored.data[k]]))
+      : { ...INITIAL_LOGIN_FIELDS };
+    return { ...data, ...kept };
+  }
   if (kind !== 'custom_provider') return data;
   const providerSlug = slugOfName(name) || 'custom';
   const models = Array.isArray(data.models) ? data.models as Array<{ slug: string }> : [];

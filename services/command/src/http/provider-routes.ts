@@ -17,11 +17,13 @@ import { discoverProvider, type FetchLike } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
 import { organizationKey } from './organization-routes.ts';
+import type { ProviderSecrets } from '../adapters/provider-secrets.ts';
 
 export interface ProviderRouteDeps {
   pool: Pool;
   commands: AccountCommands;
-  seal: (plaintext: string) => string;
+  /** Client secrets on the vault's envelope (per-provider data key in the key store). */
+  secrets: ProviderSecrets;
   /** `fetch` through the outbound guard. */
   fetch: FetchLike;
   allowInsecure: boolean;
@@ -80,7 +82,7 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
         provider: {
           provider_id: id, organization_id: req.scope.organizationId, slug: body.slug, name: body.name ?? '', description: body.description ?? '',
           flags_json: JSON.stringify(flags), issuer_url: body.settings.issuer_url, client_id: body.settings.client_id,
-          client_secret_sealed: deps.seal(body.settings.client_secret), scopes: body.settings.scopes ?? [], extra_json: JSON.stringify(body.settings.extra ?? {}),
+          client_secret_sealed: await deps.secrets.seal(req.scope.organizationId, id, body.settings.client_secret), scopes: body.settings.scopes ?? [], extra_json: JSON.stringify(body.settings.extra ?? {}),
         },
       });
       await answer(req, id, res);
@@ -103,7 +105,7 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
           flags_json: JSON.stringify(flags),
           issuer_url: s?.issuer_url ?? row.issuer_url,
           client_id: s?.client_id ?? row.client_id,
-          client_secret_sealed: s?.client_secret !== undefined ? deps.seal(s.client_secret) : row.client_secret_sealed,
+          client_secret_sealed: s?.client_secret !== undefined ? await deps.secrets.seal(row.organization_id, row.id, s.client_secret) : row.client_secret_sealed,
           scopes: s?.scopes ?? row.scopes,
           extra_json: JSON.stringify(s?.extra !== undefined ? { ...row.extra, ...s.extra } : row.extra),
         }),
@@ -114,6 +116,8 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
     'organizations.providers.delete': [...guard, async (req, res) => {
       const row = await existing(req);
       await commit(req, 'accounts.provider.deleted', { provider_id: row.id, organization_id: row.organization_id });
+      // Crypto-shredding: the client secret sealed in this provider's events can no longer be opened.
+      await deps.secrets.shred(row.organization_id, row.id);
       res.status(204).end();
     }],
 

@@ -17,7 +17,7 @@ import { mergeUpdate, newDataKey, preview, valueOf, withoutCredentials, wrapData
 import { orThrow, rejectionError, type AccountCommands } from '../adapters/account-commands.ts';
 import { Vault, type SecretDraft } from '../adapters/vault.ts';
 import { shredKey, storeWrappedKey } from '../adapters/secret-key-store.ts';
-import { providerLabel, requireValue, vetProviderUrl, withServerFields } from '../domain/secret-input.ts';
+import { providerLabel, refuseLoginFields, requireValue, vetProviderUrl, withServerFields } from '../domain/secret-input.ts';
 
 export interface SecretRouteDeps {
   pool: Pool;
@@ -86,6 +86,7 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     const kind = body.secret.kind;
     if (kind !== 'provider_key' && !body.header.name && !body.header.description) throw refused(['header'], 'a name or a description is required');
     const parsed = body.secret.data as Data;
+    refuseLoginFields(kind, parsed);
     requireValue(kind, parsed);
     const provider = parsed.provider as { url?: string } | undefined;
     if (kind === 'custom_provider' && provider?.url !== undefined) vetProviderUrl(provider.url, deps.allowInsecure);
@@ -96,7 +97,7 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     const slug = body.slug ?? generatedSlug(name || kind, randomUUID());
     const key = newDataKey();
     // The key goes to the key store first: a secret whose event lands is always readable.
-    await storeWrappedKey(pool, projectId, id, wrapDataKey(keyring, key, { projectId, secretId: id }));
+    await storeWrappedKey(pool, projectId, id, wrapDataKey(keyring, key, { ownerId: projectId, secretId: id }));
     try {
       await commit(req, 'accounts.secret.created', {
         secret: info({ id, projectId, slug, kind, name, description: body.header.description ?? '', data: withServerFields(kind, name, parsed), key, writeOnly: body.write_only }),
@@ -123,6 +124,7 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     const kind = body.secret?.kind ?? storedKind;
     let data = opened.data;
     if (body.secret) {
+      refuseLoginFields(kind, body.secret.data as Data);
       const merged = mergeUpdate(kind, { kind: storedKind, data: opened.data }, body.secret.data as Data);
       if ('problem' in merged) {
         throw merged.problem === 'empty_value'
@@ -136,7 +138,7 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     const name = body.header?.name === undefined ? row.name : body.header.name ?? '';
     const description = body.header?.description === undefined ? row.description : body.header.description ?? '';
     await commit(req, 'accounts.secret.updated', {
-      secret: info({ id: row.id, projectId: row.project_id, slug: row.slug, kind, name, description, data: withServerFields(kind, name, data), key: opened.key, writeOnly: row.write_only }),
+      secret: info({ id: row.id, projectId: row.project_id, slug: row.slug, kind, name, description, data: withServerFields(kind, name, data, { kind: storedKind, data: opened.data }), key: opened.key, writeOnly: row.write_only }),
     }, row.id);
     await answer(req, res, row.id);
   };

@@ -27,7 +27,7 @@ export interface SsoDeps {
   sessions: SessionCodec;
   ssoState: SsoStateCodec;
   /** Opens a provider's sealed client secret. */
-  openSecret: (sealed: string) => SecretValue;
+  openSecret: (organizationId: string, providerId: string, sealed: string) => Promise<SecretValue>;
   /** `fetch` through the outbound guard. */
   fetch: FetchLike;
   /** Permit http:// identity providers (OUTBOUND_ALLOW_INSECURE_HTTP; development and tests). */
@@ -125,7 +125,7 @@ export function ssoRoutes(deps: SsoDeps): Handlers {
       if (state.value.organization_slug !== target.organization_slug || state.value.provider_slug !== target.provider_slug) throw stateRefused();
       const t = await activeTarget(target.organization_slug, target.provider_slug);
       const claims = await finishSignIn({
-        ...client(req, t), clientSecret: deps.openSecret(t.provider.clientSecretSealed), callbackUrl: req.originalUrl,
+        ...client(req, t), clientSecret: await deps.openSecret(t.organization.id, t.provider.id, t.provider.clientSecretSealed), callbackUrl: req.originalUrl,
         expected: { state: state.value.state, nonce: state.value.nonce, code_verifier: state.value.code_verifier },
       });
       const user = await signIn(req, t, claims);

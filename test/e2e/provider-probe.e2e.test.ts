@@ -174,7 +174,29 @@ describe('provider probe', () => {
       expect(r.body.detail[0]).toMatchObject({ loc: expect.arrayContaining(['body']), msg: expect.any(String), type: expect.any(String) });
       expect(r.body.detail[0].input).toBeUndefined();
     }
-    expect(await probe({ kind: 'openai', provider: {} })).toEqual({ status: 422, body: { detail: 'This provider needs a key to test.' } });
+  });
+
+  it('when a kind that needs a key is given none, then 200 invalid "No key was given." + failed, and nothing is sent', async () => {
+    const before = seen.length;
+    for (const provider of [{}, { key: null }, { key: '' }, { key: '', url: `${base}/v1` }]) {
+      expect(await probe({ kind: 'openai', provider })).toEqual({
+        status: 200, body: { credential: { status: 'invalid', message: 'No key was given.' }, discovery: { status: 'failed', models: [] }, fetched_at: fetched('\\.\\d{3}') },
+      });
+    }
+    expect(seen.length).toBe(before);
+  });
+
+  it('when the key holds CR/LF, a space or a character beyond ASCII, then 422 naming the rule, nothing sent (never a 500)', async () => {
+    const before = seen.length;
+    for (const key of [`${GOOD_KEY}\r\nX-Injected: 1`, `${GOOD_KEY}\n`, `${BAD_KEY} `, `${GOOD_KEY}\u2603`, `${GOOD_KEY}é`, `${BAD_KEY}\u{1f511}`]) {
+      for (const url of [undefined, `${base}/custom/v1`]) {
+        const r = await probe({ kind: url === undefined ? 'openai' : 'custom', provider: { key, url } });
+        expect(r, JSON.stringify(key)).toEqual({
+          status: 422, body: { detail: [{ loc: ['body', 'provider', 'key'], msg: 'key must contain only printable ASCII characters without spaces', type: 'invalid_format' }] },
+        });
+      }
+    }
+    expect(seen.length).toBe(before);
   });
 
   it('when the alias path is used, then it answers the same', async () => {

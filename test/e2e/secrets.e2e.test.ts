@@ -62,7 +62,10 @@ describe('vault secrets', () => {
     expect((await call('PUT', `/secrets/${s.body.id}`, a, { secret: { kind: 'custom_secret', data: { secret: { format: 'text' } } } })).status).toBe(400);
     expect((await call('PUT', `/secrets/${s.body.id}`, a, { secret: { kind: 'webhook_provider', data: { provider: { key: '' } } } })).status).toBe(400);
     expect((await call('PUT', `/secrets/${s.body.id}`, a, { write_only: true })).status).toBe(422);
-    expect((await call('PUT', `/secrets/not-a-uuid`, a, { header: { name: 'x' } })).status).toBe(404);
+    expect((await call('PUT', `/secrets/not-a-uuid`, a, { header: { name: 'x' } })).status).toBe(422);
+    expect((await call('DELETE', `/secrets/not-a-uuid`, a)).status).toBe(422);
+    expect((await call('GET', `/secrets/${s.body.id.replace(/-/g, '')}`, a)).body.id).toBe(s.body.id);
+    expect((await call('GET', '/secrets/%00', a)).status).toBe(404);
   });
 
   it('when bad input arrives, then it gets 4xx and no value in the body', async () => {

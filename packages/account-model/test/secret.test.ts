@@ -47,6 +47,10 @@ describe('secret aggregate', () => {
   it('one subscription connection per provider and project', () => {
     const sub = (id: string, slug: string) => created({ secret_id: id, slug, kind: 'subscription_provider', public_data_json: '{"provider":"chatgpt"}' });
     expect(given(secret, [sub(S1, 'a')]).when(sub(S2, 'b')).decision).toMatchObject({ code: 'subscription_exists', message: expect.stringMatching(/already has a chatgpt subscription/) });
+    // …nor by turning another secret into a second one.
+    const toSub = ev('accounts.secret.updated', { secret: info({ secret_id: S2, slug: 'b', kind: 'subscription_provider', public_data_json: '{"provider":"chatgpt"}' }) });
+    expect(given(secret, [sub(S1, 'a'), created({ secret_id: S2, slug: 'b' })]).when(toSub).decision).toMatchObject({ code: 'subscription_exists' });
+    expect(given(secret, [sub(S1, 'a')]).when(ev('accounts.secret.updated', { secret: info({ secret_id: S1, slug: 'a', kind: 'subscription_provider', public_data_json: '{"provider":"chatgpt"}' }) })).decision.status).toBe('accepted');
   });
 
   it('command rules: provider-key names and generated slugs', () => {

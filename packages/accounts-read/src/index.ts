@@ -2,6 +2,7 @@
 // command (early answers, read-your-writes), the query service (GETs), auth, and projector-accounts
 // (the state it decides on). Only projector-accounts writes these tables.
 export type { Queryable } from './queryable.ts';
+export { parseUuid } from './queryable.ts';
 export { loadState, STATE_LOADERS } from './state-loaders.ts';
 export { readEventOutcome, type EventOutcome } from './events.ts';
 export { readOrganization, readOrganizationBySlug, loadOrganizationAuthState, organizationPolicies, type OrganizationPolicy } from './organizations.ts';
@@ -19,3 +20,5 @@ export {
 export type { SavedQuerySlice, QueryVariantHead, SavedQueryLookup, StoredQueryRevision } from './saved-queries.ts';
 export { loadSecretState, listSecrets, readSecret, secretNames, type SecretRow } from './secrets.ts';
 export { readWrappedKey, listWrappedKeys, countWrappedKeysByKeyId, type WrappedKeyRow } from './secret-keys.ts';
+export { organizationsOwnedBy } from './organizations.ts';
+export { projectsOfOrganizations } from './projects.ts';

@@ -61,3 +61,9 @@ export async function organizationPolicies(q: Queryable, ids: readonly string[])
     verifiedDomains: domains.get(o.id) ?? [],
   }));
 }
+
+/** Ids of the organizations the user owns (they go with the user). */
+export async function organizationsOwnedBy(q: Queryable, userId: string): Promise<string[]> {
+  const r = await q.query<{ id: string }>('SELECT id::text AS id FROM organizations WHERE owner_id = $1::uuid ORDER BY id', [asUuid(userId)]);
+  return r.rows.map((x) => x.id);
+}

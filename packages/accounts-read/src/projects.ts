@@ -56,3 +56,10 @@ export async function memberProject(q: Queryable, userId: string, projectId?: st
   );
   return r.rows[0];
 }
+
+/** Ids of the projects of these organizations. */
+export async function projectsOfOrganizations(q: Queryable, organizationIds: readonly string[]): Promise<string[]> {
+  if (organizationIds.length === 0) return [];
+  const r = await q.query<{ id: string }>('SELECT id::text AS id FROM projects WHERE organization_id::text = ANY($1::text[]) ORDER BY id', [organizationIds]);
+  return r.rows.map((x) => x.id);
+}

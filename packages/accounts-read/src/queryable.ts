@@ -9,3 +9,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A malformed id is looked up as NULL (matches nothing), never a failing cast that would stall a batch. */
 export const asUuid = (s: string | undefined | null): string | null => (s != null && UUID.test(s) ? s : null);
 export const isUuid = (s: string): boolean => UUID.test(s);
+
+/** A UUID in any usual spelling (hyphens or not, braces, `urn:uuid:`), as its canonical lowercase form. */
+export function parseUuid(s: string): string | undefined {
+  const hex = s.trim().toLowerCase().replace(/^urn:uuid:/, '').replace(/^\{(.*)\}$/, '$1').replace(/-/g, '');
+  if (!/^[0-9a-f]{32}$/.test(hex)) return undefined;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -3,7 +3,7 @@
 import { asUuid, type Queryable } from './queryable.ts';
 
 export async function readWrappedKey(q: Queryable, ownerId: string, secretId: string): Promise<string | undefined> {
-  const r = await q.query<{ wrapped_key: string }>('SELECT wrapped_key FROM secret_keys WHERE secret_id = $1::uuid AND owner_id::text = $2', [asUuid(secretId), ownerId]);
+  const r = await q.query<{ wrapped_key: string }>('SELECT wrapped_key FROM secret_keys WHERE secret_id = $1::uuid AND owner_id = $2::uuid', [asUuid(secretId), asUuid(ownerId)]);
   return r.rows[0]?.wrapped_key;
 }
 

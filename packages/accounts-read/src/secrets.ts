@@ -1,7 +1,8 @@
 // The one reader of secrets (0010-secrets.sql; written by projector-accounts only): the secret
 // aggregate's state and the rows the vault routes answer from (values still sealed).
 import type { SecretEvent, SecretState } from '@llm/account-model';
-import { asUuid, type Queryable } from './queryable.ts';
+import { textProblem } from '@llm/contracts';
+import { asUuid, parseUuid, type Queryable } from './queryable.ts';
 
 export interface SecretRow {
   id: string; project_id: string; slug: string; kind: string; name: string; description: string;
@@ -27,21 +28,23 @@ export async function loadSecretState(q: Queryable, e: SecretEvent): Promise<Sec
 }
 
 export async function listSecrets(q: Queryable, projectId: string): Promise<SecretRow[]> {
-  const r = await q.query<SecretRow>(`SELECT ${COLUMNS} FROM secrets WHERE project_id::text = $1 ORDER BY created_at, id`, [projectId]);
+  const r = await q.query<SecretRow>(`SELECT ${COLUMNS} FROM secrets WHERE project_id = $1::uuid ORDER BY created_at, id`, [asUuid(projectId)]);
   return r.rows;
 }
 
 /** A secret of the project by id (any UUID spelling) or, when the reference is not a UUID, by slug. */
 export async function readSecret(q: Queryable, projectId: string, idOrSlug: string): Promise<SecretRow | undefined> {
-  const id = asUuid(idOrSlug);
-  const r = id !== null
-    ? await q.query<SecretRow>(`SELECT ${COLUMNS} FROM secrets WHERE project_id::text = $1 AND id = $2::uuid`, [projectId, id])
-    : await q.query<SecretRow>(`SELECT ${COLUMNS} FROM secrets WHERE project_id::text = $1 AND slug = $2`, [projectId, idOrSlug]);
+  const id = parseUuid(idOrSlug);
+  // A reference no slug can be (NUL, a lone surrogate) names nothing; Postgres would refuse the text.
+  if (id === undefined && textProblem(idOrSlug) !== undefined) return undefined;
+  const r = id !== undefined
+    ? await q.query<SecretRow>(`SELECT ${COLUMNS} FROM secrets WHERE project_id = $1::uuid AND id = $2::uuid`, [asUuid(projectId), id])
+    : await q.query<SecretRow>(`SELECT ${COLUMNS} FROM secrets WHERE project_id = $1::uuid AND slug = $2`, [asUuid(projectId), idOrSlug]);
   return r.rows[0];
 }
 
 /** Names of the project's secrets of a kind (provider-key numbering). */
 export async function secretNames(q: Queryable, projectId: string, kind: string): Promise<string[]> {
-  const r = await q.query<{ name: string }>('SELECT name FROM secrets WHERE project_id::text = $1 AND kind = $2', [projectId, kind]);
+  const r = await q.query<{ name: string }>('SELECT name FROM secrets WHERE project_id = $1::uuid AND kind = $2', [asUuid(projectId), kind]);
   return r.rows.map((x) => x.name);
 }

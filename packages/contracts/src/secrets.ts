@@ -33,7 +33,8 @@ export const secretDataByKind = {
   custom_provider: z.strictObject({
     kind: providerKind(CUSTOM_PROVIDER_KINDS),
     provider: z.strictObject({ url: texts.url.optional(), version: texts.shortText.optional(), key: value.optional(), extras: jsonObject.optional() }),
-    models, harnesses: harnesses.optional(),
+    // Required on creation (the route says so); an update may omit them to keep the stored ones.
+    models: models.optional(), harnesses: harnesses.optional(),
   }),
   sso_provider: z.strictObject({
     provider: z.strictObject({

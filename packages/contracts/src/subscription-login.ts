@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { jsonObject, text, TEXT_LIMITS } from './text.ts';
 
-const int = z.number().int();
+const int = z.number().int().min(0, { error: 'must be 0 or more (versions and generations count up from 0)' });
 const login = jsonObject.refine((o) => Object.keys(o).length > 0, { error: 'must not be empty' });
 
 /** POST /secrets/{id}/subscription-login: a refreshed login pushed by the runner. */

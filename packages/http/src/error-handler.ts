@@ -65,7 +65,7 @@ export function errorHandler() {
     if (bp && typeof bp === 'object' && typeof bp.type === 'string') {
       if (bp.type === 'entity.too.large') { res.status(413).json({ detail: 'Request body too large.' }); return; }
       if (bp.type === 'entity.parse.failed') {
-        res.status(422).json({ detail: [{ loc: ['body'], msg: `JSON decode error: ${bp.message}`, type: 'json_invalid' }] });
+        res.status(422).json({ detail: [{ loc: ['body'], msg: jsonDecodeMessage(bp.message), type: 'json_invalid' }] });
         return;
       }
       if (bp.status && bp.status < 500) { res.status(bp.status).json({ detail: bp.message }); return; }
@@ -73,6 +73,23 @@ export function errorHandler() {
     req.log?.error({ err }, 'unhandled error');
     res.status(500).json({ detail: 'An internal error has occurred.' });
   };
+}
+
+/**
+ * Where V8 ends a JSON.parse message with the offset ("… in JSON at position 12", "… after JSON at
+ * position 7", newer V8 adding " (line 1 column 13)"). Only the end of the message is read: the
+ * messages that quote the body ("Unexpected token 's', …"key":sk-live-…" is not valid JSON") end
+ * in fixed words instead, so no character of the body can be taken for the position.
+ */
+const JSON_POSITION = /JSON at position (\d{1,15})(?: \(line \d+ column \d+\))?$/;
+
+/**
+ * The 422 message for a body that is not JSON: fixed words and at most the parser's character
+ * position, never the parser's own message, which quotes part of the body (a credential, say).
+ */
+export function jsonDecodeMessage(parserMessage: unknown): string {
+  const m = typeof parserMessage === 'string' ? JSON_POSITION.exec(parserMessage) : null;
+  return m ? `JSON decode error at position ${m[1]}` : 'JSON decode error';
 }
 
 function isZlibError(err: unknown): boolean {

@@ -8,7 +8,7 @@ const obj = (v: unknown): Data => (v && typeof v === 'object' && !Array.isArray(
 /** Credential keys inside `provider.extras` (custom providers), by name or env-style suffix. */
 const CREDENTIAL_EXTRAS = new Set(['api_key', 'aws_access_key_id', 'aws_secret_access_key', 'aws_session_token', 'aws_bearer_token_bedrock', 'vertex_ai_credentials']);
 export const isCredentialExtra = (key: string): boolean =>
-  CREDENTIAL_EXTRAS.has(key.toLowerCase()) || /(_API_KEY|_AUTH_TOKEN|_SECRET|_PASSWORD|_TOKEN)$/i.test(key);
+  CREDENTIAL_EXTRAS.has(key.toLowerCase()) || /(key|secret|token|password|passwd|credential|auth|cookie|signature)/i.test(key);
 
 /** The value field of a kind: where it sits in `data`. */
 const VALUE_PATH: Record<SecretKind, readonly [string, string] | undefined> = {
@@ -34,13 +34,20 @@ const credentialExtras = (data: Data): Data => {
   return Object.fromEntries(Object.entries(extras).filter(([k]) => isCredentialExtra(k)));
 };
 
+/** The value when it is text (the only kind of value with a preview; a JSON secret has none). */
+export function stringValueOf(kind: SecretKind, data: Data): string | undefined {
+  const path = VALUE_PATH[kind];
+  const v = path ? obj(data[path[0]])[path[1]] : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
 /** A value is set, or a credential extra is. */
 export function isConfigured(kind: SecretKind, data: Data): boolean {
   const v = valueOf(kind, data);
   return (v !== undefined && v !== '') || Object.keys(credentialExtras(data)).length > 0;
 }
 
-/** `data` without any credential: what the log and the tables may hold in clear. */
+/** `data` without its credentials, as a response shows a write-only secret (reference §6.3). */
 export function withoutCredentials(kind: SecretKind, data: Data): Data {
   const path = VALUE_PATH[kind];
   const out: Data = { ...data };
@@ -56,6 +63,36 @@ export function withoutCredentials(kind: SecretKind, data: Data): Data {
   // A subscription's login is never returned, whatever the row says.
   if (kind === 'subscription_provider') for (const k of ['login', 'login_attempt']) delete out[k];
   return out;
+}
+
+const slugsOf = (models: unknown): Array<{ slug: unknown }> | undefined =>
+  Array.isArray(models) ? models.map((m) => ({ slug: obj(m).slug })) : undefined;
+const defined = (o: Data): Data => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+/** A URL without its query and fragment (where a key may have been put). */
+const bareUrl = (u: unknown): unknown => (typeof u === 'string' ? u.replace(/[?#].*$/s, '') : u);
+
+/**
+ * What the log and the tables may hold in clear: only fields known not to be credentials (an
+ * allow-list — extras, model extras and anything unknown travel sealed only).
+ */
+export function publicData(kind: SecretKind, data: Data): Data {
+  const p = obj(data.provider);
+  switch (kind) {
+    case 'provider_key': return defined({ kind: data.kind, provider: {}, models: slugsOf(data.models), harnesses: data.harnesses });
+    case 'custom_provider':
+      return defined({
+        kind: data.kind, provider: defined({ url: bareUrl(p.url), version: p.version }), models: slugsOf(data.models), harnesses: data.harnesses,
+        provider_slug: data.provider_slug, model_keys: data.model_keys,
+      });
+    case 'sso_provider': return { provider: defined({ client_id: p.client_id, issuer_url: bareUrl(p.issuer_url), scopes: p.scopes }) };
+    case 'webhook_provider': return { provider: {} };
+    case 'custom_secret': return { secret: defined({ format: obj(data.secret).format }) };
+    case 'subscription_provider':
+      return defined({
+        provider: data.provider, harnesses: data.harnesses, models: slugsOf(data.models),
+        login_state: data.login_state, login_version: data.login_version, login_generation: data.login_generation,
+      });
+  }
 }
 
 /** Preview of a write-only value: `****` below 20 characters, else a few characters of each end. */

@@ -1,6 +1,6 @@
 // The credential rules of secret data (reference accounts §6.1–6.3).
 import { describe, expect, it } from 'vitest';
-import { isConfigured, mergeUpdate, preview, valueOf, withoutCredentials } from '../src/credentials.ts';
+import { isConfigured, mergeUpdate, preview, publicData, stringValueOf, valueOf, withoutCredentials } from '../src/credentials.ts';
 
 describe('credentials', () => {
   it('preview: **** below 20 characters, else ceil(d/2) + **** + floor(d/2) with d = min(6, len/4)', () => {
@@ -32,5 +32,24 @@ describe('credentials', () => {
     const custom = { kind: 'custom_provider' as const, data: { kind: 'bedrock', provider: { extras: { aws_secret_access_key: 's', region: 'eu' } }, models: [] } };
     expect(mergeUpdate('custom_provider', custom, { kind: 'bedrock', provider: { extras: { region: 'us' } }, models: [] }))
       .toEqual({ kind: 'bedrock', provider: { extras: { aws_secret_access_key: 's', region: 'us' } }, models: [] });
+  });
+
+  it('the clear part of an event or row is an allow-list: extras, model extras, URL queries and unknown fields stay sealed', () => {
+    const data = {
+      kind: 'custom', provider: { url: 'https://llm.example.com/v1?api-key=SECRET#x', key: 'SECRET', version: 'v1', extras: { headers: { Authorization: 'SECRET' }, region: 'eu' } },
+      models: [{ slug: 'm', extras: { api_key: 'SECRET' } }], harnesses: ['h'], provider_slug: 'c', model_keys: ['c/m'], surprise: 'SECRET',
+    };
+    const clear = publicData('custom_provider', data);
+    expect(JSON.stringify(clear)).not.toContain('SECRET');
+    expect(clear).toEqual({ kind: 'custom', provider: { url: 'https://llm.example.com/v1', version: 'v1' }, models: [{ slug: 'm' }], harnesses: ['h'], provider_slug: 'c', model_keys: ['c/m'] });
+    expect(publicData('sso_provider', { provider: { client_id: 'c', client_secret: 'SECRET', issuer_url: 'https://idp', scopes: [], extra: { k: 'SECRET' } } }))
+      .toEqual({ provider: { client_id: 'c', issuer_url: 'https://idp', scopes: [] } });
+    expect(publicData('subscription_provider', { provider: 'chatgpt', login: { refresh: 'SECRET' }, login_attempt: { user_code: 'SECRET' }, login_state: 'ready', login_version: 1, login_generation: 1 }))
+      .toEqual({ provider: 'chatgpt', login_state: 'ready', login_version: 1, login_generation: 1 });
+  });
+
+  it('only a text value has a preview (a JSON secret does not)', () => {
+    expect(stringValueOf('custom_secret', { secret: { format: 'json', content: { password: 'hunter2-and-more-characters' } } })).toBeUndefined();
+    expect(stringValueOf('custom_secret', { secret: { format: 'text', content: 'abc' } })).toBe('abc');
   });
 });

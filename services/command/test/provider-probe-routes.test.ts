@@ -1,10 +1,11 @@
 // The probe handler with the outbound guard played by a fake: what the guard's failures become,
 // and that no answer — 200 or 422 — carries the key back.
+import http from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { errorHandler } from '@llm/http';
 import { OutboundError, type OutboundRequestInit, type OutboundResponse } from '@llm/outbound';
-import { providerProbeRoutes } from '../src/http/provider-probe-routes.ts';
+import { UNSENDABLE_MESSAGE, providerProbeRoutes } from '../src/http/provider-probe-routes.ts';
 
 const KEY = 'sk-unit-5f0c2d9e8b7a6f4e3d2c1b0a';
 
@@ -87,5 +88,73 @@ describe('POST /providers/probe (handler)', () => {
       expect(r.status).toBe(422);
       expect(JSON.stringify(r.body)).not.toContain(KEY.slice(3, 20));
     }
+  });
+
+  it('when a kind that needs a key is given none, then 200 invalid "No key was given." + failed and nothing is sent', async () => {
+    const { call, sent } = route(async () => response(200, '{"data":[{"id":"gpt-4o"}]}'));
+    for (const body of [
+      { kind: 'openai', provider: {} },
+      { kind: 'anthropic', provider: { key: null } },
+      { kind: 'azure', provider: { key: '', url: 'https://r.openai.azure.com' } },
+      { kind: 'mistralai', provider: { key: '' } },
+    ]) {
+      expect(await call(body)).toMatchObject({
+        status: 200, body: { credential: { status: 'invalid', message: 'No key was given.' }, discovery: { status: 'failed', models: [] }, fetched_at: expect.stringMatching(/Z$/) },
+      });
+    }
+    expect(sent).toHaveLength(0);
+  });
+
+  it('when the key holds CR/LF, a space, a control character or anything beyond ASCII, then 422 naming the rule, nothing sent, the key not echoed', async () => {
+    // Each of these once reached http.request, which threw ERR_INVALID_CHAR: a 500.
+    const { call, sent } = route(async () => response(200, '{"data":[]}'));
+    for (const key of [
+      `${KEY}\r\nX-Injected: 1`, `${KEY}\n`, `\r${KEY}`, `${KEY} `, ` ${KEY}`, `sk-unit ${KEY}`, `${KEY}\t`, `${KEY}\u007f`, `${KEY}\u0001`,
+      `${KEY}é`, `${KEY}\u00a0`, `${KEY}\u2603`, `${KEY}\u{1f511}`, `${KEY}\u0100`, '   ',
+    ]) {
+      for (const kind of ['openai', 'anthropic', 'gemini', 'azure', 'custom']) {
+        const r = await call({ kind, provider: { key, url: kind === 'azure' || kind === 'custom' ? 'https://llm.example.com/v1' : undefined } });
+        expect(r.status, JSON.stringify(key)).toBe(422);
+        expect(r.body).toEqual({ detail: [{ loc: ['body', 'provider', 'key'], msg: 'key must contain only printable ASCII characters without spaces', type: 'invalid_format' }] });
+        expect(JSON.stringify(r.body)).not.toContain(KEY.slice(3, 20));
+      }
+    }
+    expect(sent).toHaveLength(0);
+    // Every printable ASCII character but the space is accepted and sent as given.
+    const printable = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
+    expect(await call({ kind: 'openai', provider: { key: printable } })).toMatchObject({ status: 200, body: { credential: { status: 'valid' } } });
+    expect(sent.at(-1)!.init.headers).toMatchObject({ authorization: `Bearer ${printable}` });
+  });
+
+  it('when Node refuses a header anyway (defence in depth), then 422 with our words, never Node\'s message or the key', async () => {
+    // The guard played by Node's own header checks: the very errors http.request throws.
+    const nodeRefuses = (name: string, value: unknown) => async (): Promise<OutboundResponse> => {
+      http.validateHeaderName(name);
+      http.validateHeaderValue(name, value as string);
+      return response(200, '{"data":[]}');
+    };
+    for (const [answer, code] of [
+      [nodeRefuses('authorization', `Bearer ${KEY}\r\nX-Injected: 1`), 'ERR_INVALID_CHAR'],
+      [nodeRefuses('authorization', `Bearer ${KEY}\u2603`), 'ERR_INVALID_CHAR'],
+      [nodeRefuses(`x-api-key ${KEY}`, KEY), 'ERR_INVALID_HTTP_TOKEN'],
+      [nodeRefuses('authorization', undefined), 'ERR_HTTP_INVALID_HEADER_VALUE'],
+      // Should a wrapper (the guard's transport error, say) ever carry Node's error as its cause.
+      [async () => {
+        try { http.validateHeaderValue('authorization', `Bearer ${KEY}\n`); } catch (cause) { throw new OutboundError('transport', 'The request failed (ERR_INVALID_CHAR).', { cause }); }
+        return response(200, '{}');
+      }, 'ERR_INVALID_CHAR'],
+    ] as const) {
+      const thrown = await answer().then(() => undefined, (err: unknown) => err as { code?: string; cause?: { code?: string } });
+      expect([thrown?.code, thrown?.cause?.code]).toContain(code);
+      const { call } = route(answer);
+      const r = await call({ kind: 'openai', provider: { key: KEY } });
+      expect(r).toEqual({ status: 422, body: { detail: UNSENDABLE_MESSAGE } });
+      expect(JSON.stringify(r.body)).not.toContain(KEY.slice(3, 20));
+    }
+  });
+
+  it('when the guard throws an error that is no header refusal, then it still reaches the central renderer as a 500', async () => {
+    const { call } = route(async () => { throw Object.assign(new TypeError('boom'), { code: 'ERR_SOMETHING_ELSE' }); });
+    expect(await call({ kind: 'openai', provider: { key: KEY } })).toEqual({ status: 500, body: { detail: 'An internal error has occurred.' } });
   });
 });

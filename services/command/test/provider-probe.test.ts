@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '@llm/config';
 import type { ProbeProviderRequest } from '@llm/contracts';
 import {
-  BASE_URL_REQUIRED, KEY_REQUIRED, extractModelIds, failureOutcome, interpretAnswer, modelListUrl, normaliseKind, planProbe, probeResponse,
+  BASE_URL_REQUIRED, NO_KEY, extractModelIds, failureOutcome, interpretAnswer, modelListUrl, normaliseKind, planProbe, probeResponse,
   supportedKinds, type ProbePlan, type ProbeRequest,
 } from '../src/domain/provider-probe.ts';
 import { providerProbeEnv } from '../src/provider-probe-config.ts';
@@ -53,9 +53,16 @@ describe('planning the request', () => {
     }
   });
 
-  it('when an authenticated kind has no key, then it is refused; a custom server may be asked without one', () => {
-    expect(planProbe(req('openai'))).toEqual({ ok: false, refusal: { code: 'key_required', message: KEY_REQUIRED } });
-    expect(planProbe(req('azure', { url: 'https://r.openai.azure.com', key: '' }))).toMatchObject({ ok: false, refusal: { code: 'key_required' } });
+  it('when an authenticated kind has no key, then invalid + failed and nothing is sent (§8); a custom server may be asked without one', () => {
+    const noKey = { ok: true, answer: { credential: { status: 'invalid', message: NO_KEY }, discovery: { status: 'failed', models: [] } } };
+    expect(planProbe(req('openai'))).toEqual(noKey);
+    for (const key of [undefined, null, '']) {
+      expect(planProbe(req('azure', { url: 'https://r.openai.azure.com', key }))).toEqual(noKey);
+      expect(planProbe(req('anthropic', { key }))).toEqual(noKey);
+      expect(planProbe(req('openrouter', { key, url: 'https://proxy.example.com/v1' }))).toEqual(noKey);
+    }
+    // A malformed base URL is still the caller's 422, key or no key.
+    expect(planProbe(req('azure', { url: 'not a url' }))).toMatchObject({ ok: false, refusal: { code: 'bad_url' } });
     const custom = sent(planProbe(req('custom', { url: 'https://llm.example.com/v1' })));
     expect(custom).toEqual({ kind: 'custom', label: 'llm.example.com', url: 'https://llm.example.com/v1/models', headers: { accept: 'application/json' }, key: 'none' });
   });

@@ -53,12 +53,13 @@ export const secret = aggregate({
     const i = e.payload.secret;
     const current = byId(s, i.project_id, i.secret_id);
     const others = inProject(s, i.project_id).filter((x) => !sameId(x.id, i.secret_id));
+    // One connection per subscription provider and project, whether created or made so by a change.
+    const sub = subscriptionProviderOf(i.kind, i.public_data_json);
+    if (sub && others.some((x) => x.subscriptionProvider === sub)) {
+      return reject('subscription_exists', `This project already has a ${sub} subscription connection. Remove it before you add another one.`);
+    }
     if (e.type === 'accounts.secret.created') {
       if (s.secrets.some((x) => sameId(x.id, i.secret_id))) return reject('secret_exists', 'Secret already exists');
-      const sub = subscriptionProviderOf(i.kind, i.public_data_json);
-      if (sub && others.some((x) => x.subscriptionProvider === sub)) {
-        return reject('subscription_exists', `This project already has a ${sub} subscription connection. Remove it before you add another one.`);
-      }
     } else {
       if (!current) return reject('secret_not_found', NOT_FOUND);
       if (current.managedBy) return managed();

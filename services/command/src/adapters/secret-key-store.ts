@@ -36,3 +36,9 @@ export async function compareAndSetWrappedKeys(pool: Pool, swaps: readonly Wrapp
   );
   return new Set(r.rows.map((row) => row.secret_id));
 }
+
+/** Shreds every key owned by these projects or organizations (their secrets go with them). */
+export async function shredKeysOfOwners(pool: Pool, ownerIds: readonly string[]): Promise<void> {
+  if (ownerIds.length === 0) return;
+  await pool.query('DELETE FROM secret_keys WHERE owner_id::text = ANY($1::text[])', [ownerIds]);
+}

@@ -8,7 +8,7 @@ import type { SecretKind } from '@llm/contracts';
 import type { EventPayloads, SecretInfo } from '@llm/events';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
-import { isConfigured, openData, sealData, unwrapDataKey, withoutCredentials } from '@llm/vault';
+import { isConfigured, openData, publicData, sealData, unwrapDataKey } from '@llm/vault';
 import type { AccountCommands, CommandOutcome } from './account-commands.ts';
 
 export type SecretData = Record<string, unknown>;
@@ -37,7 +37,7 @@ export class Vault {
   info(d: SecretDraft): SecretInfo {
     return {
       secret_id: d.id, project_id: d.projectId, slug: d.slug, kind: d.kind, name: d.name, description: d.description,
-      public_data_json: JSON.stringify(withoutCredentials(d.kind, d.data)),
+      public_data_json: JSON.stringify(publicData(d.kind, d.data)),
       sealed_data: sealData(d.key, JSON.stringify(d.data), { ownerId: d.projectId, secretId: d.id, kind: d.kind }),
       write_only: d.writeOnly, managed_by: d.managedBy ?? '', configured: isConfigured(d.kind, d.data) || (d.kind === 'subscription_provider' && d.data.login !== undefined),
     };

@@ -63,7 +63,7 @@ export const supportedKinds = (): string[] => [...PROVIDER_KINDS].sort();
 
 /** A request the probe refuses before sending anything: answered 422 `{"detail": message}`. */
 export interface ProbeRefusal {
-  code: 'unknown_kind' | 'base_url_required' | 'key_required' | 'bad_url';
+  code: 'unknown_kind' | 'base_url_required' | 'bad_url';
   message: string;
 }
 
@@ -97,7 +97,8 @@ const refuse = (code: ProbeRefusal['code'], message: string): ProbePlan => ({ ok
 const present = (s: string | null | undefined): s is string => s !== undefined && s !== null && s.trim() !== '';
 
 export const BASE_URL_REQUIRED = 'This provider needs a base URL to test.';
-export const KEY_REQUIRED = 'This provider needs a key to test.';
+/** The credential message when a kind that proves a key by sending it was given none. */
+export const NO_KEY = 'No key was given.';
 export const unknownKindMessage = (k: string): string => `'${k}' is not a provider Agenta can test. Supported: ${supportedKinds().join(', ')}.`;
 
 /** What to send for a probe request, or the answer when nothing may be sent, or why it is refused. */
@@ -113,10 +114,13 @@ export function planProbe(req: ProbeProviderRequest, opts: PlanOptions = {}): Pr
   if (isUrlBased && !present(url)) return refuse('base_url_required', BASE_URL_REQUIRED);
   const base = present(url) ? url.trim() : opts.baseUrls?.[kind as HostedKind] ?? DEFAULT_BASE_URLS[kind as HostedKind];
   const isPublic = (PUBLIC_CATALOGS as readonly string[]).includes(kind);
-  // A custom server may need no key (a local gateway); every other authenticated kind does.
-  if (!isPublic && kind !== 'custom' && !present(key)) return refuse('key_required', KEY_REQUIRED);
   const target = modelListUrl(kind, base, present(version) ? version.trim() : undefined);
   if (target === undefined) return refuse('bad_url', 'The URL is not valid.');
+  // A custom server may need no key (a local gateway); every other authenticated kind does, and
+  // without one there is nothing to prove: §8's verdict on a missing key, nothing sent.
+  if (!isPublic && kind !== 'custom' && !present(key)) {
+    return { ok: true, answer: { credential: { status: 'invalid', message: NO_KEY }, discovery: { status: 'failed', models: [] } } };
+  }
   const headers: Record<string, string> = { accept: 'application/json' };
   const sendKey = !isPublic && present(key);
   if (sendKey) Object.assign(headers, authHeaders(kind, key));

@@ -23,12 +23,31 @@ export interface ProviderProbeRouteDeps {
  */
 const refuse = (res: Response, message: string): void => { res.status(422).json({ detail: message }); };
 
+/**
+ * What Node's http client throws, before anything is sent, for a header name or value it cannot
+ * write (CR, LF, NUL, a character above U+00FF) or a path with unescaped characters. The contract
+ * already refuses such keys; this keeps any value that slips past it a 4xx rather than a 500.
+ * Node's own message is not passed on: ERR_HTTP_INVALID_HEADER_VALUE quotes the value (the key).
+ */
+const UNSENDABLE = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_UNESCAPED_CHARACTERS']);
+export const UNSENDABLE_MESSAGE = 'The key, or another value of the request, holds characters that cannot be sent to the provider.';
+
+/** Node's error itself, or (should a wrapper ever catch it) the cause of the wrapping error. */
+function isUnsendable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e !== null && typeof e === 'object' && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNSENDABLE.has(code)) return true;
+  }
+  return false;
+}
+
 export function providerProbeRoutes(deps: ProviderProbeRouteDeps, guard: RequestHandler[]): Handlers {
   async function send(probe: ProbeRequest): Promise<ProbeOutcome | { refused: string }> {
     try {
       const answer = await deps.request(probe.url, { method: 'GET', headers: probe.headers, maxRedirects: 0, timeoutMs: deps.options.timeoutMs });
       return interpretAnswer(probe, answer.status, answer.body.toString('utf8'));
     } catch (err) {
+      if (isUnsendable(err)) return { refused: UNSENDABLE_MESSAGE };
       if (!isOutboundError(err)) throw err;
       switch (err.code) {
         // The guard refused the address before anything was sent: the caller's URL is at fault.

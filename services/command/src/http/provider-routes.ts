@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { decideProviderChange, decideProviderFlags, type ProviderEventType } from '@llm/account-model';
-import { readOrganization, readProvider } from '@llm/accounts-read';
+import { parseUuid, readOrganization, readProvider } from '@llm/accounts-read';
 import { providerCreate, providerUpdate, providerView, type ProviderRow } from '@llm/contracts';
-import { notFound, type AppError } from '@llm/errors';
+import { AppError, notFound } from '@llm/errors';
 import type { EventPayloads, ProviderInfo } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import { discoverProvider, type FetchLike } from '@llm/oidc';
@@ -78,13 +78,20 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
       const id = randomUUID();
       // A provider becomes active by passing its test, whatever the client says.
       const flags = { ...(body.flags ?? {}), is_valid: false, is_active: false };
-      await commit(req, 'accounts.provider.created', {
-        provider: {
-          provider_id: id, organization_id: req.scope.organizationId, slug: body.slug, name: body.name ?? '', description: body.description ?? '',
-          flags_json: JSON.stringify(flags), issuer_url: body.settings.issuer_url, client_id: body.settings.client_id,
-          client_secret_sealed: await deps.secrets.seal(req.scope.organizationId, id, body.settings.client_secret), scopes: body.settings.scopes ?? [], extra_json: JSON.stringify(body.settings.extra ?? {}),
-        },
-      });
+      const sealed = await deps.secrets.seal(req.scope.organizationId, id, body.settings.client_secret);
+      try {
+        await commit(req, 'accounts.provider.created', {
+          provider: {
+            provider_id: id, organization_id: req.scope.organizationId, slug: body.slug, name: body.name ?? '', description: body.description ?? '',
+            flags_json: JSON.stringify(flags), issuer_url: body.settings.issuer_url, client_id: body.settings.client_id,
+            client_secret_sealed: sealed, scopes: body.settings.scopes ?? [], extra_json: JSON.stringify(body.settings.extra ?? {}),
+          },
+        });
+      } catch (err) {
+        // Refused or never appended: no provider will hold this key. (Appended but lagging: it will.)
+        if (!(err instanceof AppError && err.code === 'projection_lag')) await deps.secrets.shred(req.scope.organizationId, id).catch(() => undefined);
+        throw err;
+      }
       await answer(req, id, res);
     }],
 
@@ -114,7 +121,13 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
     }],
 
     'organizations.providers.delete': [...guard, async (req, res) => {
-      const row = await existing(req);
+      const row = await readProvider(deps.pool, req.scope.organizationId, String(req.params.provider_id ?? ''));
+      if (!row) {
+        // Already gone (a retry after a lagging answer or a crash): finish the shredding.
+        const id = parseUuid(String(req.params.provider_id ?? ''));
+        if (id !== undefined) await deps.secrets.shred(req.scope.organizationId, id);
+        throw providerNotFound();
+      }
       await commit(req, 'accounts.provider.deleted', { provider_id: row.id, organization_id: row.organization_id });
       // Crypto-shredding: the client secret sealed in this provider's events can no longer be opened.
       await deps.secrets.shred(row.organization_id, row.id);

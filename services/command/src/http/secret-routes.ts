@@ -6,15 +6,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { decideSecretChange, generatedSlug, nextProviderKeyName, type SecretEventType } from '@llm/account-model';
-import { listSecrets, readSecret, secretNames, type SecretRow } from '@llm/accounts-read';
-import { secretCreate, secretUpdate, type PublicSecret, type SecretKind } from '@llm/contracts';
-import { invalid, notFound } from '@llm/errors';
+import { listSecrets, parseUuid, readSecret, secretNames, type SecretRow } from '@llm/accounts-read';
+import { secretCreate, secretUpdate, type PublicSecret, type SecretKind, type SecretUpdate } from '@llm/contracts';
+import { AppError, invalid, notFound } from '@llm/errors';
 import type { EventPayloads, SecretInfo } from '@llm/events';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
-import { mergeUpdate, newDataKey, preview, valueOf, withoutCredentials, wrapDataKey } from '@llm/vault';
-import { orThrow, rejectionError, type AccountCommands } from '../adapters/account-commands.ts';
+import { mergeUpdate, newDataKey, preview, stringValueOf, withoutCredentials, wrapDataKey } from '@llm/vault';
+import { orThrow, rejectionError, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
 import { Vault, type SecretDraft } from '../adapters/vault.ts';
 import { shredKey, storeWrappedKey } from '../adapters/secret-key-store.ts';
 import { providerLabel, refuseLoginFields, requireValue, vetProviderUrl, withServerFields } from '../domain/secret-input.ts';
@@ -28,7 +28,14 @@ export interface SecretRouteDeps {
   allowInsecure: boolean;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_ATTEMPTS = 5;
+
+/** The path's secret id (any UUID spelling); anything else is a 422, as a typed path parameter. */
+function secretIdOf(req: Request): string {
+  const id = parseUuid(String(req.params.secret_id ?? ''));
+  if (id === undefined) throw new RequestValidationError([{ loc: ['path', 'secret_id'], msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
+  return id;
+}
 const secretNotFound = () => notFound('secret_not_found', 'Secret not found');
 const refused = (loc: string[], msg: string) => new RequestValidationError([{ loc: ['body', ...loc], msg, type: 'value_error' }]);
 type Data = Record<string, unknown>;
@@ -39,11 +46,11 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
   const vault = new Vault(pool, deps.commands, keyring);
   const openRow = (row: SecretRow) => vault.open(row);
 
-  async function publicView(row: SecretRow): Promise<PublicSecret> {
+  async function publicView(row: SecretRow, open = true): Promise<PublicSecret> {
     const kind = row.kind as SecretKind;
-    const opened = await openRow(row);
+    const opened = open ? await openRow(row) : undefined;
     const full = opened?.data ?? row.public_data;
-    const value = opened ? valueOf(kind, full) : undefined;
+    const value = opened ? stringValueOf(kind, full) : undefined;
     // A write-only row never shows its credentials; a subscription's login is never shown at all.
     const data = row.write_only || kind === 'subscription_provider' ? withoutCredentials(kind, full) : full;
     return {
@@ -75,7 +82,15 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
 
   const list: RequestHandler = async (req, res) => {
     const rows = await listSecrets(pool, req.scope.projectId);
-    res.status(200).json(await Promise.all(rows.map(publicView)));
+    const views: PublicSecret[] = [];
+    for (const row of rows) {
+      views.push(await publicView(row).catch((err: unknown) => {
+        // One row the ring cannot open (its key removed too early) must not hide the others.
+        req.log?.error({ secret: row.id, err: err instanceof Error ? err.name : 'error' }, 'vault secret cannot be opened');
+        return publicView(row, false);
+      }));
+    }
+    res.status(200).json(views);
   };
 
   const fetch: RequestHandler = async (req, res) => answer(req, res, String(req.params.secret_id ?? ''));
@@ -88,6 +103,7 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     const parsed = body.secret.data as Data;
     refuseLoginFields(kind, parsed);
     requireValue(kind, parsed);
+    if (kind === 'custom_provider' && parsed.models === undefined) throw refused(['secret', 'data', 'models'], 'a custom provider lists its models ([] for none)');
     const provider = parsed.provider as { url?: string } | undefined;
     if (kind === 'custom_provider' && provider?.url !== undefined) vetProviderUrl(provider.url, deps.allowInsecure);
     const projectId = req.scope.projectId;
@@ -98,13 +114,19 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     const key = newDataKey();
     // The key goes to the key store first: a secret whose event lands is always readable.
     await storeWrappedKey(pool, projectId, id, wrapDataKey(keyring, key, { ownerId: projectId, secretId: id }));
+    let outcome;
     try {
-      await commit(req, 'accounts.secret.created', {
+      outcome = await vault.record(req, 'accounts.secret.created', {
         secret: info({ id, projectId, slug, kind, name, description: body.header.description ?? '', data: withServerFields(kind, name, parsed), key, writeOnly: body.write_only }),
       }, id);
     } catch (err) {
-      await shredKey(pool, projectId, id).catch(() => undefined);
+      // Appended but not yet projected (503 projection_lag): the secret will exist and needs its key.
+      if (!(err instanceof AppError && err.code === 'projection_lag')) await shredKey(pool, projectId, id).catch(() => undefined);
       throw err;
+    }
+    if (outcome.status === 'rejected') {
+      await shredKey(pool, projectId, id).catch(() => undefined);
+      throw rejectionError(outcome);
     }
     await answer(req, res, id);
   };
@@ -113,10 +135,19 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     const body = validate(secretUpdate, req.body);
     if (body.write_only !== undefined) throw new RequestValidationError([{ loc: ['body', 'write_only'], msg: 'write_only is selected when a secret is created and cannot be updated', type: 'value_error' }]);
     if (body.managed_by !== undefined) throw invalid('managed_by_refused', 'managed_by is set by the platform, not by clients.');
-    const id = String(req.params.secret_id ?? '');
-    if (!UUID.test(id)) throw secretNotFound();
-    const row = await readSecret(pool, req.scope.projectId, id);
-    if (!row) throw secretNotFound();
+    const id = secretIdOf(req);
+    // Decided on what was read, recorded at that version: a concurrent change (another edit, a
+    // runner's login push) is never silently undone; the loser reads again and re-applies.
+    for (let attempt = 1; ; attempt++) {
+      const row = await readSecret(pool, req.scope.projectId, id);
+      if (!row) throw secretNotFound();
+      const outcome = await applyUpdate(req, body, row);
+      if (outcome.status === 'applied') return answer(req, res, row.id);
+      if (outcome.code !== 'secret_changed' || attempt >= MAX_ATTEMPTS) throw rejectionError(outcome);
+    }
+  };
+
+  async function applyUpdate(req: Request, body: SecretUpdate, row: SecretRow): Promise<CommandOutcome> {
     orThrow(decideSecretChange({ managedBy: row.managed_by ?? '' }));
     const opened = await openRow(row);
     if (!opened) throw secretNotFound();
@@ -137,22 +168,20 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     }
     const name = body.header?.name === undefined ? row.name : body.header.name ?? '';
     const description = body.header?.description === undefined ? row.description : body.header.description ?? '';
-    await commit(req, 'accounts.secret.updated', {
+    return vault.record(req, 'accounts.secret.updated', {
       secret: info({ id: row.id, projectId: row.project_id, slug: row.slug, kind, name, description, data: withServerFields(kind, name, data, { kind: storedKind, data: opened.data }), key: opened.key, writeOnly: row.write_only }),
-    }, row.id);
-    await answer(req, res, row.id);
-  };
+    }, row.id, row.version);
+  }
 
   const remove: RequestHandler = async (req, res) => {
-    const id = String(req.params.secret_id ?? '');
-    const row = UUID.test(id) ? await readSecret(pool, req.scope.projectId, id) : undefined;
-    if (row) {
-      orThrow(decideSecretChange({ managedBy: row.managed_by ?? '' }));
-      await commit(req, 'accounts.secret.deleted', { secret_id: row.id, project_id: row.project_id }, row.id);
-      // Crypto-shredding: without its data key the sealed value (in the topic, in any copy of the
-      // tables) can never be opened again, even with the key ring.
-      await shredKey(pool, row.project_id, row.id);
-    }
+    const id = secretIdOf(req);
+    const row = await readSecret(pool, req.scope.projectId, id);
+    if (row) orThrow(decideSecretChange({ managedBy: row.managed_by ?? '' }));
+    // Crypto-shredding first: without its data key the sealed value (in the topic, in any copy of
+    // the tables) can never be opened again, even with the key ring. Done whether or not the row is
+    // (still) there, so a retry after a lagging answer or a crash completes it.
+    await shredKey(pool, req.scope.projectId, id);
+    if (row) await commit(req, 'accounts.secret.deleted', { secret_id: row.id, project_id: row.project_id }, row.id);
     res.status(204).end();
   };
 

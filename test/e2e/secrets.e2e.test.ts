@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { createSessionCodec } from '@llm/web-session';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -122,5 +123,29 @@ describe('vault secrets', () => {
     expect(sealed.rows[0].s).not.toContain(value);
     expect((await call('DELETE', `/organizations/providers/${p.body.id}`, a)).status).toBe(204);
     expect((await db.query('SELECT 1 FROM secret_keys WHERE secret_id = $1', [p.body.id])).rowCount).toBe(0);
+  });
+
+  it('when the caller is a viewer, then secrets can be read but not written; an editor may write; no credentials, 401', async () => {
+    const s = await call('POST', '/secrets/', a, providerKey(unique()));
+    const v = await createAccount(t.baseUrl, t.adminToken);
+    const setRole = (role: string) => fetch(`${t.baseUrl}/admin/simple/accounts/organizations/memberships/`, {
+      method: 'POST', headers: { Authorization: `Access ${t.adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ organization_id: a.organizationId, user: { id: v.userId }, role }),
+    });
+    expect((await setRole('viewer')).status).toBe(200);
+    const sessions = createSessionCodec({ secrets: t.secrets.SESSION_SECRETS.split(','), secure: false });
+    const cookie = { Cookie: `${sessions.cookieName}=${sessions.issue({ user_id: v.userId, email: v.email, identities: ['email:otp'] }).token}` };
+    const as = async (method: string, p: string, body?: unknown) => {
+      const r = await fetch(`${t.baseUrl}${p}${p.includes('?') ? '&' : '?'}project_id=${a.projectId}`, { method, headers: { ...cookie, 'Content-Type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      return r.status;
+    };
+    expect(await as('GET', '/secrets/')).toBe(200);
+    expect(await as('GET', `/secrets/${s.body.id}`)).toBe(200);
+    expect(await as('POST', '/secrets/', providerKey(unique()))).toBe(403);
+    expect(await as('PUT', `/secrets/${s.body.id}`, { header: { name: 'x' } })).toBe(403);
+    expect(await as('DELETE', `/secrets/${s.body.id}`)).toBe(403);
+    expect((await setRole('editor')).status).toBe(200);
+    expect(await as('PUT', `/secrets/${s.body.id}`, { header: { name: 'x' } })).toBe(200);
+    expect((await fetch(`${t.baseUrl}/secrets/`)).status).toBe(401);
   });
 });

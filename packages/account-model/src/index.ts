@@ -8,6 +8,7 @@ export { aggregate } from './aggregate.ts';
 export type { Aggregate, RejectionKinds } from './aggregate.ts';
 export { AGGREGATES, COMMON_REJECTIONS, REJECTION_KINDS, aggregateOf, decide, evolve, isRejectionCode } from './registry.ts';
 export type { AggregateName, EventOf, EventTypeOf, RejectionCode, StateOf } from './registry.ts';
+export { isUuid, sameId } from './aggregates/ids.ts';
 export * from './aggregates/domain.ts';
 export * from './aggregates/organization.ts';
 export * from './aggregates/provider.ts';

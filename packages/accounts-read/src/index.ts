@@ -2,7 +2,7 @@
 // command (early answers, read-your-writes), the query service (GETs), auth, and projector-accounts
 // (the state it decides on). Only projector-accounts writes these tables.
 export type { Queryable } from './queryable.ts';
-export { parseUuid } from './queryable.ts';
+export { isUuid, parseUuid } from './queryable.ts';
 export { loadState, STATE_LOADERS } from './state-loaders.ts';
 export { readEventOutcome, type EventOutcome } from './events.ts';
 export { readOrganization, readOrganizationBySlug, loadOrganizationAuthState, organizationPolicies, type OrganizationPolicy } from './organizations.ts';

@@ -9,7 +9,7 @@ import type { Pool } from '@llm/postgres';
 import { evaluateAccess, type DeploymentMethods } from '@llm/auth-policy';
 import type { Scope } from './authenticate.ts';
 import type { SessionReader } from './session-gate.ts';
-import { memberProject, memberRole, organizationPolicies, userEmail, userIdentities } from '@llm/accounts-read';
+import { isUuid, memberProject, memberRole, organizationPolicies, userEmail, userIdentities } from '@llm/accounts-read';
 
 export interface SessionScopeOptions {
   pool: Pool;
@@ -18,7 +18,6 @@ export interface SessionScopeOptions {
   deployment: DeploymentMethods;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NIL = '00000000-0000-0000-0000-000000000000';
 
 const param = (req: Request, name: string): string | undefined => {
@@ -33,7 +32,7 @@ export function apiKeyOrSession(opts: SessionScopeOptions): RequestHandler {
     const projectId = param(req, 'project_id');
     const workspaceId = param(req, 'workspace_id');
     for (const id of [projectId, workspaceId]) {
-      if (id !== undefined && (!UUID.test(id) || id === NIL)) throw unauthenticated();
+      if (id !== undefined && (!isUuid(id) || id === NIL)) throw unauthenticated();
     }
     const project = await memberProject(opts.pool, session.user_id, projectId, workspaceId);
     if (!project) throw unauthenticated();

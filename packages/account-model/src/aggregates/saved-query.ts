@@ -5,7 +5,7 @@
 import type { AccountEvent } from '../account-event.ts';
 import { aggregate } from '../aggregate.ts';
 import { accepted, reject, type Decision, type Rejection } from '../decision.ts';
-import { sameId } from './ids.ts';
+import { isUuid, sameId } from './ids.ts';
 
 export type SavedQueryEventType = 'accounts.query.created' | 'accounts.query.revision.committed';
 export type SavedQueryEvent = AccountEvent<SavedQueryEventType>;
@@ -41,7 +41,6 @@ export const SAVED_QUERY_REJECTIONS = {
 } as const;
 export type SavedQueryRejection = keyof typeof SAVED_QUERY_REJECTIONS;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Also the command's answer when the path names no query of the project: no event can name a variant then. */
 export const queryNotFound = (): Rejection<'query_not_found'> => reject('query_not_found', 'Query not found.');
@@ -82,8 +81,8 @@ export const savedQuery = aggregate({
   decide(e: SavedQueryEvent, s: SavedQueryState): Decision<SavedQueryRejection> {
     const p = e.payload;
     // Checked before any lookup: such an event names no row (the reader looks malformed ids up as NULL).
-    if (!UUID.test(e.projectId)) return malformed(`${e.type} needs the project id in its envelope`);
-    if (![p.query_id, p.variant_id, p.revision.id].every((id) => UUID.test(id))) return malformed(`${e.type} carries an id that is not a UUID`);
+    if (!isUuid(e.projectId)) return malformed(`${e.type} needs the project id in its envelope`);
+    if (![p.query_id, p.variant_id, p.revision.id].every(isUuid)) return malformed(`${e.type} carries an id that is not a UUID`);
     switch (e.type) {
       case 'accounts.query.created': {
         const c = e.payload;

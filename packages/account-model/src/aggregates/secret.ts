@@ -91,10 +91,15 @@ export function nextProviderKeyName(label: string, takenNames: readonly string[]
   for (let n = 2; ; n++) if (!taken.has(`${label} ${n}`)) return `${label} ${n}`;
 }
 
+/** A name as a slug: NFKD, ASCII only, lower case, words joined by `-`. */
+export function slugify(name: string): string {
+  return name.normalize('NFKD').replace(/[^\x00-\x7F]/g, '').toLowerCase()
+    .replace(/[^\w\s-]/g, '').trim().replace(/[\s_-]+/g, '-').replace(/^-+|-+$/g, '');
+}
+
 /** A generated slug: the slugified name, `-`, and the last 12 hex digits of a random UUID. */
 export function generatedSlug(name: string, uuid: string): string {
-  const base = name.normalize('NFKD').replace(/[^\x00-\x7F]/g, '').toLowerCase()
-    .replace(/[^\w\s-]/g, '').trim().replace(/[\s_-]+/g, '-').replace(/^-+|-+$/g, '');
+  const base = slugify(name);
   const tail = uuid.replace(/-/g, '').slice(-12);
   return base ? `${base}-${tail}` : tail;
 }

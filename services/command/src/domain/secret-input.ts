@@ -1,6 +1,6 @@
 // What a vault request becomes before it is sealed (its data shape is checked by the contract): the
 // value required on creation, a custom provider's URL vetted and its server-set fields derived (reference accounts §6).
-import { generatedSlug, INITIAL_LOGIN_FIELDS } from '@llm/account-model';
+import { INITIAL_LOGIN_FIELDS, slugify } from '@llm/account-model';
 import { SUBSCRIPTION_LOGIN_FIELDS, type SecretKind } from '@llm/contracts';
 import { invalid } from '@llm/errors';
 import { RequestValidationError } from '@llm/http';
@@ -32,7 +32,6 @@ export function vetProviderUrl(url: string, allowInsecure: boolean): void {
   if (ip && specialAddressClass(ip) !== undefined) throw bad('must not be a private or reserved address');
 }
 
-const slugOfName = (name: string): string => generatedSlug(name, '').replace(/-$/, '');
 
 /** A subscription's login fields are the server's (§6.4, §7): a client that sends any is refused. */
 export function refuseLoginFields(kind: SecretKind, data: Data): void {
@@ -53,7 +52,7 @@ export function withServerFields(kind: SecretKind, name: string, data: Data, sto
     return { ...data, ...kept };
   }
   if (kind !== 'custom_provider') return data;
-  const providerSlug = slugOfName(name) || 'custom';
+  const providerSlug = slugify(name) || 'custom';
   const models = Array.isArray(data.models) ? data.models as Array<{ slug: string }> : [];
   return { ...data, provider_slug: providerSlug, model_keys: models.map((m) => `${providerSlug}/${m.slug}`) };
 }

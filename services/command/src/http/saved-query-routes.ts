@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { queryNotFound } from '@llm/account-model';
-import { querySlugTaken, readDefaultVariant, readSavedQueryRevision } from '@llm/accounts-read';
+import { isUuid, querySlugTaken, readDefaultVariant, readSavedQueryRevision } from '@llm/accounts-read';
 import { savedQueryCommit, savedQueryCreate, type SavedQueryRevisionInput } from '@llm/contracts';
 import { conflict, invalid, sleep, unavailable, type AppError } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
@@ -16,7 +16,6 @@ import { newQuerySlug } from '../domain/saved-query-slug.ts';
 import { savedQueriesKey, type AccountEventMeta } from '../adapters/account-appender.ts';
 import { rejectionError, type AccountCommands } from '../adapters/account-commands.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_VARIANT = 'default';
 /** Commits without an expected version retry after losing a race; each round one commit wins. */
 const MAX_COMMIT_ATTEMPTS = 8;
@@ -70,7 +69,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, auth: Re
 
     'queries.revisions.commit': [auth, async (req, res) => {
       const queryId = String(req.params.query_id ?? '');
-      if (!UUID.test(queryId)) throw rejectionError(queryNotFound());
+      if (!isUuid(queryId)) throw rejectionError(queryNotFound());
       const body = validate(savedQueryCommit, req.body);
       const content = revisionContent(body.query_revision);
       const projectId = req.scope.projectId;

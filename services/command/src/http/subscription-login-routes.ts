@@ -8,7 +8,7 @@ import {
   decideCancel, decideFailure, decidePoll, decidePush, decideStart, loginFieldsOf,
   type LoginAttempt, type LoginFields, type RunnerAttemptAnswer,
 } from '@llm/account-model';
-import { readSecret, type SecretRow } from '@llm/accounts-read';
+import { isUuid, readSecret, type SecretRow } from '@llm/accounts-read';
 import {
   subscriptionLoginFailure, subscriptionLoginPush,
   type LoginAttemptView, type SubscriptionLoginFailureView, type SubscriptionLoginPushView,
@@ -29,7 +29,6 @@ export interface SubscriptionLoginDeps {
   now?: () => number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Re-reads after a concurrent change before giving up (each costs one projector round trip). */
 const MAX_TRIES = 5;
 /** §7: a poll interval is at least 2 s, whatever the runner suggests. */
@@ -56,7 +55,7 @@ export function subscriptionLoginRoutes(deps: SubscriptionLoginDeps, browser: Re
 
   function secretIdOf(req: Request): string {
     const id = String(req.params.secret_id ?? '');
-    if (!UUID.test(id)) throw new RequestValidationError([{ loc: ['path', 'secret_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing' }]);
+    if (!isUuid(id)) throw new RequestValidationError([{ loc: ['path', 'secret_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing' }]);
     return id;
   }
 

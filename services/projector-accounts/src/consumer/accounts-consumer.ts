@@ -11,7 +11,7 @@ import { classifyPostgresError, withTransaction, type Pool, type PoolClient } fr
 import { failureReason } from '@llm/errors';
 import { counter } from '@llm/metrics';
 import { storableJson, storableText } from './storable.ts';
-import { reject, type Rejection } from '@llm/account-model';
+import { eventTime, isUuid, reject, type Rejection } from '@llm/account-model';
 import { applyEvent } from './apply-event.ts';
 
 const rejected = counter('projector_accounts_events_rejected_total', 'Accounts events recorded as rejected (a rule refused them, or the store could not hold their data).');
@@ -28,7 +28,6 @@ export interface AccountsConsumerDeps {
   consumerName: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: Consumer; start(): Promise<void>; stop(): Promise<void> } {
   const { pool, topics, log, consumerName } = deps;
@@ -53,7 +52,7 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
         const decoded = rec.value ? decodeEvent(rec.value) : { ok: false as const, error: 'empty record value' };
         if (!decoded.ok) { setAside.push({ rec, error: decoded.error }); continue; }
         const e = decoded.value;
-        if (!UUID.test(e.eventId)) { setAside.push({ rec, error: `event id '${storableText(e.eventId)}' is not a UUID` }); continue; }
+        if (!isUuid(e.eventId)) { setAside.push({ rec, error: `event id '${storableText(e.eventId)}' is not a UUID` }); continue; }
         // An event is applied once. The exception: an event the store refused (`unstorable`) that
         // comes back under another position — re-driven after a fix — is tried again.
         const seen = await c.query<{ rejection_code: string | null; partition: number; offset: string }>(
@@ -91,7 +90,7 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
       `INSERT INTO events (event_id, type, aggregate_id, project_id, organization_id, occurred_at, request_id, topic, partition, "offset", status, rejection, rejection_code, rejection_details, payload)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)`,
       [e.eventId, storableText(e.type), storableText(e.aggregateId || rec.key || ''), storableText(e.projectId), storableText(e.organizationId),
-        occurredAt(e.timeUs), storableText(e.requestId), rec.topic, rec.partition, rec.offset.toString(), outcome.status,
+        eventTime(e), storableText(e.requestId), rec.topic, rec.partition, rec.offset.toString(), outcome.status,
         r ? storableText(r.message) : null, r ? r.code : null, r?.details ? storableJson(r.details) : null,
         storableJson(redact(e.payload))],
     );
@@ -118,7 +117,7 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
       await storeOffset(c, rec.topic, rec.partition, rec.offset + 1n);
       // The waiting command learns the outcome (422) instead of timing out, when the event decodes.
       const decoded = rec.value ? decodeEvent(rec.value) : undefined;
-      if (decoded?.ok && UUID.test(decoded.value.eventId)) {
+      if (decoded?.ok && isUuid(decoded.value.eventId)) {
         await c.query('SAVEPOINT aside');
         try {
           await c.query('DELETE FROM events WHERE event_id = $1', [decoded.value.eventId]);
@@ -155,10 +154,6 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
   };
 }
 
-function occurredAt(timeUs: number): string {
-  const d = new Date(timeUs / 1000);
-  return Number.isNaN(d.getTime()) ? new Date(0).toISOString() : d.toISOString();
-}
 
 // The event log keeps payloads for queries, but never secret hashes or sealed secrets.
 const REDACTED = new Set(['secret_hash', 'client_secret_sealed', 'sealed_data']);

@@ -4,10 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { domain, type AccountEvent, type DomainState } from '@llm/account-model';
 import { loadDomainClaims, readDomain } from '@llm/accounts-read';
-import { openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
-
-const ev = <T extends AccountEvent['type']>(type: T, payload: Extract<AccountEvent, { type: T }>['payload']): AccountEvent =>
-  ({ type, payload, projectId: '', organizationId: '', actorId: '', expectedVersion: 0, timeUs: Date.now() * 1000 }) as AccountEvent;
+import { ev, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
 
 let db: ProjectionDb;
 beforeAll(async () => { db = await openProjectionDb(); });

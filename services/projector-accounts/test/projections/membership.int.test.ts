@@ -6,10 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { membership, type AccountEvent, type MembershipState } from '@llm/account-model';
 import { isOrganizationMember, loadMemberships, projectMemberships, userOrganizations } from '@llm/accounts-read';
-import { openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
-
-const ev = <T extends AccountEvent['type']>(type: T, payload: Extract<AccountEvent, { type: T }>['payload']): AccountEvent =>
-  ({ type, payload, projectId: '', organizationId: '', actorId: '', expectedVersion: 0, timeUs: Date.now() * 1000 }) as AccountEvent;
+import { ev, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
 
 let db: ProjectionDb;
 beforeAll(async () => { db = await openProjectionDb(); });

@@ -6,10 +6,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { organization, provider, type AccountEvent, type OrganizationAuthState } from '@llm/account-model';
 import { loadOrganizationAuthState } from '@llm/accounts-read';
 import type { ProviderInfo } from '@llm/events';
-import { openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
+import { ev as event, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
 
-const ev = <T extends AccountEvent['type']>(type: T, payload: Extract<AccountEvent, { type: T }>['payload'], expectedVersion = 0): AccountEvent =>
-  ({ type, payload, projectId: '', organizationId: '', actorId: '', expectedVersion, timeUs: Date.now() * 1000 }) as AccountEvent;
+const ev = (type: Parameters<typeof event>[0], payload: Parameters<typeof event>[1], expectedVersion = 0): AccountEvent => event(type, payload, { expectedVersion });
 
 let db: ProjectionDb;
 beforeAll(async () => { db = await openProjectionDb(); });

@@ -5,10 +5,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { secret, type AccountEvent, type SecretState } from '@llm/account-model';
 import { loadSecretState, readSecret } from '@llm/accounts-read';
 import type { SecretInfo } from '@llm/events';
-import { openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
+import { ev as event, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
 
-const ev = <T extends AccountEvent['type']>(type: T, payload: Extract<AccountEvent, { type: T }>['payload']): AccountEvent =>
-  ({ type, payload, projectId: '', organizationId: '', actorId: 'u1', expectedVersion: 0, timeUs: Date.now() * 1000 }) as AccountEvent;
+const ev = (type: Parameters<typeof event>[0], payload: Parameters<typeof event>[1]): AccountEvent => event(type, payload, { actorId: 'u1' });
 
 let db: ProjectionDb;
 beforeAll(async () => { db = await openProjectionDb(); });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { AccountEvent, Rejection } from '@llm/account-model';
+import type { AccountEvent, AccountEventType, Rejection } from '@llm/account-model';
 import type { DecodedEvent } from '@llm/events';
 import { migratePostgres, withTransaction, type Pool } from '@llm/postgres';
 import { applyEvent } from '../../src/consumer/apply-event.ts';
@@ -48,3 +48,9 @@ export async function openProjectionDb(): Promise<ProjectionDb> {
     },
   };
 }
+
+type Envelope = Pick<AccountEvent, 'projectId' | 'organizationId' | 'actorId' | 'expectedVersion'>;
+
+/** An accounts event as a command would append it now (envelope fields default to empty / no expectation). */
+export const ev = <T extends AccountEventType>(type: T, payload: Extract<AccountEvent, { type: T }>['payload'], envelope: Partial<Envelope> = {}): AccountEvent =>
+  ({ type, payload, projectId: '', organizationId: '', actorId: '', expectedVersion: 0, timeUs: Date.now() * 1000, ...envelope }) as AccountEvent;

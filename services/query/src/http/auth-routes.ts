@@ -5,7 +5,7 @@ import { accessQuery, discoverRequest } from '@llm/contracts';
 import { invalid, notFound, unauthenticated } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { domainOwner, memberRole, organizationPolicies, userEmail, userIdentities, userOrganizations } from '@llm/accounts-read';
+import { isUuid, domainOwner, memberRole, organizationPolicies, userEmail, userIdentities, userOrganizations } from '@llm/accounts-read';
 import type { SessionReader } from '@llm/auth';
 import { discoverMethods, evaluateAccess, type DeploymentMethods } from '@llm/auth-policy';
 
@@ -15,7 +15,6 @@ export interface AuthRouteDeps {
   deployment: DeploymentMethods;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function authRoutes(deps: AuthRouteDeps): Handlers {
   return {
@@ -36,7 +35,7 @@ export function authRoutes(deps: AuthRouteDeps): Handlers {
       const session = await deps.readSession(req);
       res.setHeader('Cache-Control', 'no-store');
       const { organization_id: orgId } = validate(accessQuery, req.query, 'query');
-      if (!UUID.test(orgId)) throw invalid('invalid_organization_id', 'Invalid organization_id');
+      if (!isUuid(orgId)) throw invalid('invalid_organization_id', 'Invalid organization_id');
       const email = session.email ?? (await userEmail(deps.pool, session.user_id));
       if (!email) throw unauthenticated();
       const [role, [org], identities] = await Promise.all([

@@ -3,15 +3,14 @@
 // exactly like a missing one.
 import type { RequestHandler } from 'express';
 import { notFound } from '@llm/errors';
-import { listSavedQueryRevisions, readLatestSavedQuery, readSavedQueryRevision, type Queryable } from '@llm/accounts-read';
+import { isUuid, listSavedQueryRevisions, readLatestSavedQuery, readSavedQueryRevision, type Queryable } from '@llm/accounts-read';
 import type { Handlers } from '@llm/http';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const queryNotFound = () => notFound('query_not_found', 'Query not found.');
 const revisionNotFound = () => notFound('query_revision_not_found', 'Query revision not found.');
 
 /** A malformed id names nothing: 404, like an unknown one. */
-const idParam = (v: unknown): string | undefined => (typeof v === 'string' && UUID.test(v) ? v : undefined);
+const idParam = (v: unknown): string | undefined => (typeof v === 'string' && isUuid(v) ? v : undefined);
 
 export function savedQueryRoutes(pool: Queryable, auth: RequestHandler): Handlers {
   return {

@@ -18,4 +18,5 @@ export * from './aggregates/api-key.ts';
 export * from './aggregates/membership.ts';
 export * from './aggregates/saved-query.ts';
 export * from './aggregates/secret.ts';
+export * from './aggregates/webhook.ts';
 export * from './aggregates/subscription-login.ts';

@@ -15,8 +15,9 @@ import { savedQuery } from './aggregates/saved-query.ts';
 import { secret } from './aggregates/secret.ts';
 import { session } from './aggregates/session.ts';
 import { user } from './aggregates/user.ts';
+import { webhook } from './aggregates/webhook.ts';
 
-export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret } as const;
+export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook } as const;
 
 type Aggregates = typeof AGGREGATES;
 export type AggregateName = keyof Aggregates;

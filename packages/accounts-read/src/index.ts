@@ -22,3 +22,4 @@ export { loadSecretState, listSecrets, readSecret, secretNames, type SecretRow }
 export { readWrappedKey, listWrappedKeys, countWrappedKeysByKeyId, type WrappedKeyRow } from './secret-keys.ts';
 export { organizationsOwnedBy } from './organizations.ts';
 export { projectsOfOrganizations } from './projects.ts';
+export { loadWebhookState, readWebhook, queryWebhooks, activeWebhooksFor, type WebhookRow, type WebhookFilter } from './webhooks.ts';

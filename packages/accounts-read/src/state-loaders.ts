@@ -10,6 +10,7 @@ import { loadSessionState } from './sessions.ts';
 import { loadApiKeyState } from './api-keys.ts';
 import { loadMembershipState } from './memberships.ts';
 import { loadSecretState } from './secrets.ts';
+import { loadWebhookState } from './webhooks.ts';
 
 type Loaders = { [N in AggregateName]: (q: Queryable, e: EventOf<N>) => Promise<StateOf<N>> };
 
@@ -23,6 +24,7 @@ export const STATE_LOADERS: Loaders = {
   apiKey: loadApiKeyState,
   membership: loadMembershipState,
   secret: loadSecretState,
+  webhook: loadWebhookState,
 };
 
 export function loadState<N extends AggregateName>(q: Queryable, name: N, e: EventOf<N>): Promise<StateOf<N>> {

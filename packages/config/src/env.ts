@@ -41,6 +41,11 @@ export const envFragments = {
     KAFKA_ACCOUNTS_PARTITIONS: positiveInt.max(1, 'the accounts topic has one partition: account rules spanning aggregates are decided in its total order (README, Decisions)').default(1),
     KAFKA_SPANS_RETENTION_MS: z.coerce.number().int().default(7 * 24 * 3600 * 1000),
     KAFKA_DLQ_RETENTION_MS: z.coerce.number().int().default(14 * 24 * 3600 * 1000),
+    // The events log (POST /events/query, webhook fan-out): the audit horizon of the topic.
+    KAFKA_PLATFORM_EVENTS_PARTITIONS: positiveInt.default(3),
+    KAFKA_PLATFORM_EVENTS_RETENTION_MS: z.coerce.number().int().default(30 * 24 * 3600 * 1000),
+    KAFKA_DELIVERIES_PARTITIONS: positiveInt.default(3),
+    KAFKA_DELIVERIES_RETENTION_MS: z.coerce.number().int().default(30 * 24 * 3600 * 1000),
     KAFKA_CLIENT: z.enum(KAFKA_CLIENT_KINDS).default(DEFAULT_KAFKA_CLIENT),
     SCHEMA_REGISTRY_URL: z.string().url().optional(),
   }),

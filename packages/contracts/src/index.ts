@@ -33,3 +33,10 @@ export {
   type SubscriptionLoginPush, type SubscriptionLoginFailure, type LoginAttemptState, type LoginAttemptView,
   type SubscriptionLoginPushView, type SubscriptionLoginFailureView, type RunnerAttemptStarted, type RunnerAttemptStatus,
 } from './subscription-login.ts';
+export {
+  WEBHOOK_EVENT_TYPES, PLATFORM_EVENT_TYPES, REQUEST_TYPES, uuidRef, windowing, webhookData, webhookCreate, webhookEdit, webhookQuery, webhookTest,
+  deliveryStatus, deliveryData, deliveryCreate, deliveryQuery, eventQuery,
+  type WebhookEventType, type PlatformEventType, type Windowing, type WebhookData, type WebhookCreate, type WebhookEdit, type WebhookQuery, type WebhookTest,
+  type DeliveryStatus, type DeliveryData, type DeliveryCreate, type DeliveryQuery, type EventQuery,
+  type WebhookSubscriptionView, type WebhookDeliveryView, type PlatformEventView,
+} from './webhooks.ts';

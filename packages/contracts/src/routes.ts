@@ -106,6 +106,21 @@ export const ROUTES = {
   'admin.memberships.remove': { method: 'DELETE', path: '/admin/simple/accounts/organizations/memberships', side: 'command' },
   'providers.probe': { method: 'POST', path: '/providers/probe', side: 'command' },
   'vault.providers.probe': { method: 'POST', path: '/vault/v1/providers/probe', side: 'command' },
+  // webhooks (reference accounts §9): subscriptions are accounts events keyed `project:<id>:webhooks`, served by the
+  // command side (it alone opens the signing secret in the vault); deliveries are the projection of webhooks.deliveries.v1
+  'webhooks.subscriptions.create': { method: 'POST', path: '/webhooks/subscriptions', side: 'command' },
+  'webhooks.subscriptions.test': { method: 'POST', path: '/webhooks/subscriptions/test', side: 'command' },
+  'webhooks.subscriptions.query': { method: 'POST', path: '/webhooks/subscriptions/query', side: 'command' },
+  'webhooks.subscriptions.fetch': { method: 'GET', path: '/webhooks/subscriptions/:subscription_id', side: 'command' },
+  'webhooks.subscriptions.edit': { method: 'PUT', path: '/webhooks/subscriptions/:subscription_id', side: 'command' },
+  'webhooks.subscriptions.delete': { method: 'DELETE', path: '/webhooks/subscriptions/:subscription_id', side: 'command' },
+  'webhooks.subscriptions.start': { method: 'POST', path: '/webhooks/subscriptions/:subscription_id/start', side: 'command' },
+  'webhooks.subscriptions.stop': { method: 'POST', path: '/webhooks/subscriptions/:subscription_id/stop', side: 'command' },
+  'webhooks.deliveries.create': { method: 'POST', path: '/webhooks/deliveries', side: 'command' },
+  'webhooks.deliveries.query': { method: 'POST', path: '/webhooks/deliveries/query', side: 'query' },
+  'webhooks.deliveries.fetch': { method: 'GET', path: '/webhooks/deliveries/:delivery_id', side: 'query' },
+  // the events log (reference accounts §10): ClickHouse projection of platform.events.v1
+  'events.query': { method: 'POST', path: '/events/query', side: 'query' },
   // operations, served by the process that runs projector-spans (it owns the span store)
   'admin.replay': { method: 'POST', path: '/admin/replay/:model', side: 'projector' },
 } as const satisfies Record<string, RouteDef>;

@@ -6,6 +6,7 @@ import type {
 import type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved } from './payloads.ts';
 import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderTested, ProviderUpdated } from './payloads.ts';
 import type { SecretCreated, SecretDeleted, SecretUpdated } from './payloads.ts';
+import type { WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded } from './payloads.ts';
 
 export interface EventPayloads {
   'tracing.spans.upserted': SpansUpserted;
@@ -32,6 +33,11 @@ export interface EventPayloads {
   'accounts.secret.created': SecretCreated;
   'accounts.secret.updated': SecretUpdated;
   'accounts.secret.deleted': SecretDeleted;
+  'accounts.webhook.created': WebhookCreated;
+  'accounts.webhook.updated': WebhookUpdated;
+  'accounts.webhook.deleted': WebhookDeleted;
+  'platform.event.recorded': PlatformEvent;
+  'webhooks.delivery.recorded': DeliveryRecorded;
 }
 
 export type EventType = keyof EventPayloads;
@@ -61,6 +67,11 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.secret.created': { message: 'SecretCreated', version: 1 },
   'accounts.secret.updated': { message: 'SecretUpdated', version: 1 },
   'accounts.secret.deleted': { message: 'SecretDeleted', version: 1 },
+  'accounts.webhook.created': { message: 'WebhookCreated', version: 1 },
+  'accounts.webhook.updated': { message: 'WebhookUpdated', version: 1 },
+  'accounts.webhook.deleted': { message: 'WebhookDeleted', version: 1 },
+  'platform.event.recorded': { message: 'PlatformEvent', version: 1 },
+  'webhooks.delivery.recorded': { message: 'DeliveryRecorded', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

@@ -95,3 +95,23 @@ export interface SecretInfo {
 export interface SecretCreated { secret: SecretInfo }
 export interface SecretUpdated { secret: SecretInfo }
 export interface SecretDeleted { secret_id: string; project_id: string }
+
+export interface WebhookInfo {
+  subscription_id: string; project_id: string; name: string; description: string; tags_json: string; meta_json: string;
+  is_active: boolean; url: string; headers_json: string; payload_fields_json: string; auth_mode: string;
+  all_event_types: boolean; event_types: string[]; secret_id: string;
+}
+export interface WebhookCreated { subscription: WebhookInfo }
+export interface WebhookUpdated { subscription: WebhookInfo }
+export interface WebhookDeleted { subscription_id: string; project_id: string }
+
+/** One fact of a project's events log (platform.events.v1). */
+export interface PlatformEvent {
+  event_type: string; request_type: string; status_code: string; status_message: string; attributes_json: string; user_id: string;
+}
+
+/** A delivery's state after an attempt (webhooks.deliveries.v1). */
+export interface DeliveryRecorded {
+  delivery_id: string; project_id: string; subscription_id: string; event_id: string;
+  status_json: string; data_json: string; attempts: number; final: boolean;
+}

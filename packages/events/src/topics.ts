@@ -18,11 +18,23 @@ export interface TopicSettings {
   accountsPartitions: number;
   spansRetentionMs: number;
   dlqRetentionMs: number;
+  /** platform.events.v1 (the events log and webhook fan-out); default 3 partitions, 30 days. */
+  platformPartitions?: number;
+  platformRetentionMs?: number;
+  /** webhooks.deliveries.v1 (delivery outcomes); default 3 partitions, 30 days. */
+  deliveriesPartitions?: number;
+  deliveriesRetentionMs?: number;
 }
+
+const DAY_MS = 24 * 3600 * 1000;
 
 export interface Topics {
   spans: string;
   accounts: string;
+  /** The events log of every project: read events and account facts (keyed by project id). */
+  platform: string;
+  /** Webhook delivery outcomes (keyed by subscription id). */
+  deliveries: string;
   dlq: (topic: string) => string;
   all: TopicSpec[];
 }
@@ -30,16 +42,24 @@ export interface Topics {
 export function topicsFor(s: TopicSettings): Topics {
   const spans = `${s.prefix}tracing.spans.v1`;
   const accounts = `${s.prefix}accounts.events.v1`;
+  const platform = `${s.prefix}platform.events.v1`;
+  const deliveries = `${s.prefix}webhooks.deliveries.v1`;
   const dlq = (t: string): string => `${t}.dlq`;
   return {
     spans,
     accounts,
+    platform,
+    deliveries,
     dlq,
     all: [
       { name: spans, partitions: s.spansPartitions, retentionMs: s.spansRetentionMs, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
       { name: accounts, partitions: s.accountsPartitions, retentionMs: -1, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
       { name: dlq(spans), partitions: 1, retentionMs: s.dlqRetentionMs, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
       { name: dlq(accounts), partitions: 1, retentionMs: -1, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
+      { name: platform, partitions: s.platformPartitions ?? 3, retentionMs: s.platformRetentionMs ?? 30 * DAY_MS, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
+      { name: deliveries, partitions: s.deliveriesPartitions ?? 3, retentionMs: s.deliveriesRetentionMs ?? 30 * DAY_MS, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
+      { name: dlq(platform), partitions: 1, retentionMs: s.dlqRetentionMs, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
+      { name: dlq(deliveries), partitions: 1, retentionMs: s.dlqRetentionMs, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
     ],
   };
 }

@@ -13,6 +13,10 @@ export interface KafkaConfig {
   KAFKA_ACCOUNTS_PARTITIONS: number;
   KAFKA_SPANS_RETENTION_MS: number;
   KAFKA_DLQ_RETENTION_MS: number;
+  KAFKA_PLATFORM_EVENTS_PARTITIONS?: number;
+  KAFKA_PLATFORM_EVENTS_RETENTION_MS?: number;
+  KAFKA_DELIVERIES_PARTITIONS?: number;
+  KAFKA_DELIVERIES_RETENTION_MS?: number;
   KAFKA_CLIENT?: KafkaClientKind;
   SCHEMA_REGISTRY_URL?: string;
 }
@@ -24,6 +28,10 @@ export function topicsFromConfig(c: KafkaConfig): Topics {
     accountsPartitions: c.KAFKA_ACCOUNTS_PARTITIONS,
     spansRetentionMs: c.KAFKA_SPANS_RETENTION_MS,
     dlqRetentionMs: c.KAFKA_DLQ_RETENTION_MS,
+    ...(c.KAFKA_PLATFORM_EVENTS_PARTITIONS !== undefined && { platformPartitions: c.KAFKA_PLATFORM_EVENTS_PARTITIONS }),
+    ...(c.KAFKA_PLATFORM_EVENTS_RETENTION_MS !== undefined && { platformRetentionMs: c.KAFKA_PLATFORM_EVENTS_RETENTION_MS }),
+    ...(c.KAFKA_DELIVERIES_PARTITIONS !== undefined && { deliveriesPartitions: c.KAFKA_DELIVERIES_PARTITIONS }),
+    ...(c.KAFKA_DELIVERIES_RETENTION_MS !== undefined && { deliveriesRetentionMs: c.KAFKA_DELIVERIES_RETENTION_MS }),
   });
 }
 

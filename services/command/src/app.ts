@@ -30,6 +30,8 @@ import { providerProbeRoutes } from './http/provider-probe-routes.ts';
 import { subscriptionLoginRoutes } from './http/subscription-login-routes.ts';
 import { AgentRunner } from './adapters/agent-runner.ts';
 import type { SignInOptions } from './sign-in-config.ts';
+import { webhookRoutes } from './http/webhook-routes.ts';
+import { deliveryRoutes } from './http/delivery-routes.ts';
 
 export interface CommandDeps {
   producer: Producer;
@@ -98,6 +100,10 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       // Subscription logins: the browser signs in through the agent runner; the runner (both permissions) pushes refreshed logins.
       ...subscriptionLoginRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, runner: new AgentRunner(deps.signIn.agentRunner) },
         [member, requirePermission(deps.pool, 'edit_secret')], [member, requirePermission(deps.pool, 'run_sessions'), requirePermission(deps.pool, 'use_mounts')]),
+      // Webhook subscriptions (their signing secrets live in the vault) and recorded deliveries.
+      ...webhookRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, outbound, producer: deps.producer, topics: deps.topics },
+        [member, requirePermission(deps.pool, 'view_webhooks')], [member, requirePermission(deps.pool, 'edit_webhooks')]),
+      ...deliveryRoutes({ pool: deps.pool, producer: deps.producer, topics: deps.topics }, [member, requirePermission(deps.pool, 'edit_webhooks')]),
       ...domainRoutes(commands, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
         member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') }), requirePermission(deps.pool, 'edit_organization_auth'),
       ]),

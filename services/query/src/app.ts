@@ -23,6 +23,8 @@ import { apiKeyRoutes } from './http/api-key-routes.ts';
 import { apiKeyOrSession, sessionReader } from '@llm/auth';
 import type { DeploymentMethods } from '@llm/auth-policy';
 import { createSessionCodec, type SessionCodecOptions } from '@llm/web-session';
+import { deliveryRoutes } from './http/delivery-routes.ts';
+import { eventRoutes } from './http/event-routes.ts';
 
 export interface QueryDeps {
   ch: Clickhouse;
@@ -54,6 +56,8 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
     ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') })]),
     ...apiKeyRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_api_keys')]),
+    ...deliveryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_webhooks')]),
+    ...eventRoutes([member, requirePermission(deps.pool, 'view_events'), organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'audit') })]),
     ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') })]),
   };
 }

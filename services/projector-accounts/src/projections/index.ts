@@ -11,6 +11,7 @@ import { projectSession } from './session.ts';
 import { projectApiKey } from './api-key.ts';
 import { projectMembership } from './membership.ts';
 import { projectSecret } from './secret.ts';
+import { projectWebhook } from './webhook.ts';
 
 export type { SqlStatement };
 
@@ -28,6 +29,7 @@ export const PROJECTIONS: Projections = {
   apiKey: projectApiKey,
   membership: projectMembership,
   secret: projectSecret,
+  webhook: projectWebhook,
 };
 
 export function projectionOf<N extends AggregateName>(name: N): Projection<N> {

@@ -14,3 +14,4 @@ export type { SecretInfo, SecretCreated, SecretUpdated, SecretDeleted } from './
 export type { WebhookInfo, WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded } from './payloads.ts';
 export { createRegistryFraming, plainFraming, stripRegistryFrame } from './schema-registry.ts';
 export type { EventFraming, RegistryFramingOptions } from './schema-registry.ts';
+export { uuidv7, uuidv5, NAMESPACE_DNS, derivedEventId } from './ids.ts';

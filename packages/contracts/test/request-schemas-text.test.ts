@@ -42,6 +42,17 @@ const account = {
   note: 'extra field',
 };
 
+const webhookData = {
+  url: 'https://hooks.example.com/in?x=😀', headers: { 'X-Team': 'a 😀' }, payload_fields: { id: '$.event.event_id', literal: ['x', { y: 'z' }] },
+  auth_mode: 'signature', event_types: ['traces.queried'],
+};
+const webhookHeader = { name: 'hook 😀', description: 'd', flags: { is_active: true }, tags: { kind: 'A' }, meta: { m: 'x' } };
+const deliveryStatus = { timestamp: '2025-01-01T00:00:00Z', type: 't', code: '200', message: 'success', stacktrace: 'st' };
+const deliveryData = {
+  event_type: 'traces.queried', url: 'https://hooks.example.com/in', headers: { 'X-Team': 'a' }, payload: { a: ['b'] },
+  response: { status_code: 200, body: 'ok' }, error: 'e',
+};
+
 /** A valid value of each request schema, filling every string position. */
 const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   spanInput: { schema: contracts.spanInput, samples: [span] },
@@ -109,6 +120,18 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   secretUpdate: { schema: contracts.secretUpdate, samples: [{ header: { name: 'n', description: 'd' }, secret: { kind: 'webhook_provider', data: { provider: { key: 'k' } } } }] },
   subscriptionLoginPush: { schema: contracts.subscriptionLoginPush, samples: [{ login: { access: 'a.b.c', refresh: 'rt', expires: 1, accountId: 'acct', extra: { k: ['v'] } }, version: 1, generation: 1 }] },
   subscriptionLoginFailure: { schema: contracts.subscriptionLoginFailure, samples: [{ version: 1, generation: 1, reason: 'refresh_token_reused' }] },
+  uuidRef: { schema: contracts.uuidRef, samples: [UUID] },
+  windowing: { schema: contracts.windowing, samples: [{ newest: '2025-01-02T00:00:00Z', oldest: '2025-01-01T00:00:00+00:00', next: UUID, limit: 10, order: 'ascending' }] },
+  webhookData: { schema: contracts.webhookData, samples: [webhookData] },
+  webhookCreate: { schema: contracts.webhookCreate, samples: [{ subscription: { ...webhookHeader, data: webhookData, secret: 's3cret 😀' } }] },
+  webhookEdit: { schema: contracts.webhookEdit, samples: [{ subscription: { id: UUID, ...webhookHeader, data: webhookData, secret: 's' } }] },
+  webhookQuery: { schema: contracts.webhookQuery, samples: [{ subscription: { name: 'n', description: 'd', tags: { kind: 'A' }, meta: { m: 'x' } }, windowing: { next: UUID, limit: 1 } }] },
+  webhookTest: { schema: contracts.webhookTest, samples: [{ subscription: { id: UUID, ...webhookHeader, data: webhookData, secret: 's' } }, { subscription_id: UUID }] },
+  deliveryStatus: { schema: contracts.deliveryStatus, samples: [deliveryStatus] },
+  deliveryData: { schema: contracts.deliveryData, samples: [deliveryData] },
+  deliveryCreate: { schema: contracts.deliveryCreate, samples: [{ delivery: { id: UUID, status: deliveryStatus, data: deliveryData, subscription_id: UUID, event_id: UUID } }] },
+  deliveryQuery: { schema: contracts.deliveryQuery, samples: [{ delivery: { status: { code: '200', message: 'success' }, subscription_id: UUID, event_id: UUID }, windowing: { newest: '2025-01-02T00:00:00Z' } }] },
+  eventQuery: { schema: contracts.eventQuery, samples: [{ event: { request_type: 'unknown', request_id: UUID, event_type: 'traces.queried', event_id: UUID }, windowing: { order: 'descending', limit: 5 } }] },
   // Not in contracts (it lives with the session code), but a request body all the same.
   sessionIdentitiesUpdateSchema: { schema: sessionIdentitiesUpdateSchema, samples: [{ session_identities: ['email:otp', 'sso:acme:okta'] }] },
 };

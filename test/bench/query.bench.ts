@@ -1,5 +1,7 @@
-// npm run bench:query [-- --traces 1000000 --iterations 40 --fresh]: read latency on a large read
-// model, through the HTTP API, warm. Loads (once; kept in .data/bench-query and reused by later runs)
+// npm run bench:query [-- --traces 1000000 --iterations 40 --fresh --events both|on|off]: read latency
+// on a large read model, through the HTTP API, warm. `--events` runs the reads with read events
+// recorded (EVENTS_READ_RECORDING=true, the default deployment), without, or both one after the other
+// (default), to show what auditing costs the read path. Loads (once; kept in .data/bench-query and reused by later runs)
 // `--traces` traces of 10 spans over 30 days (test/bench/query-dataset.ts) into the all-in-one
 // stack's own ClickHouse, through the projector's own state transition and writer, then measures
 // p50/p95/p99 of the issue's six reads and reports bytes on disk per span.
@@ -19,8 +21,11 @@ const { values: opt } = parseArgs({
     traces: { type: 'string', default: '1000000' },
     iterations: { type: 'string', default: '40' },
     fresh: { type: 'boolean', default: false },
+    events: { type: 'string', default: 'both' },
   },
 });
+if (!['both', 'on', 'off'].includes(opt.events)) throw new Error('--events is both, on or off');
+const MODES: boolean[] = opt.events === 'both' ? [false, true] : [opt.events === 'on'];
 const TRACES = Number(opt.traces);
 const ITER = Number(opt.iterations);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -48,16 +53,22 @@ const quiet = (): void => undefined;
 const kafkaProc = await startKafka({ dataDir: path.join(dir, 'kafka'), port: kafkaPort, controllerPort: kafkaPort + 1, log: quiet });
 const pg = await startPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, log: quiet });
 const adminToken = dataset?.adminToken ?? 'bench-admin-token-0123456789abcdef';
-const parsed = parseConfig(allInOneConfig, {
-  PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-  KAFKA_BROKERS: kafkaProc.brokers, KAFKA_TOPIC_PREFIX: 'bench.',
-  DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`,
-  CLICKHOUSE_DATA_DIR: path.join(dir, 'clickhouse'), ADMIN_TOKEN: adminToken, ...testSecretsEnv(),
-});
-if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-const app = await startAllInOne(parsed.config, createLogger({ name: 'bench', level: 'warn' }));
-const base = `http://127.0.0.1:${app.port}`;
-const ch = await openClickhouse({ dataDir: parsed.config.CLICKHOUSE_DATA_DIR, database: parsed.config.CLICKHOUSE_DATABASE });
+const secrets = testSecretsEnv();
+const configFor = (recording: boolean) => {
+  const parsed = parseConfig(allInOneConfig, {
+    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+    KAFKA_BROKERS: kafkaProc.brokers, KAFKA_TOPIC_PREFIX: 'bench.',
+    DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`,
+    CLICKHOUSE_DATA_DIR: path.join(dir, 'clickhouse'), ADMIN_TOKEN: adminToken, EVENTS_READ_RECORDING: String(recording), ...secrets,
+  });
+  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+  return parsed.config;
+};
+const startApp = (recording: boolean) => startAllInOne(configFor(recording), createLogger({ name: 'bench', level: 'warn' }));
+let app = await startApp(MODES[0]!);
+let base = `http://127.0.0.1:${app.port}`;
+const chConfig = configFor(MODES[0]!);
+const ch = await openClickhouse({ dataDir: chConfig.CLICKHOUSE_DATA_DIR, database: chConfig.CLICKHOUSE_DATABASE });
 const db = ch.database;
 const scalar = async (query: string): Promise<string> => {
   const r = await ch.client.query({ query, format: 'JSONEachRow' });
@@ -138,26 +149,40 @@ try {
 
   const pct = (xs: number[], p: number): number => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
   const results: string[] = [];
-  for (const probe of probes) {
-    const first = await probe.run(0);
-    const firstBody = await first.text();
-    if (first.status !== 200) {
-      results.push(`${probe.name.padEnd(48)} HTTP ${first.status}: ${firstBody.slice(0, 120)}`);
-      continue;
+  for (const [m, recording] of MODES.entries()) {
+    if (m > 0) {
+      await app.stop();
+      app = await startApp(recording);
+      base = `http://127.0.0.1:${app.port}`;
     }
-    for (let i = 1; i < 4; i++) await (await probe.run(i)).arrayBuffer(); // warm
-    const times: number[] = [];
-    for (let i = 0; i < ITER; i++) {
-      const t0 = performance.now();
-      const res = await probe.run(i + 7);
-      await res.arrayBuffer();
-      times.push(performance.now() - t0);
-      if (res.status !== 200) throw new Error(`${probe.name}: HTTP ${res.status}`);
-    }
-    times.sort((a, b) => a - b);
-    const p95 = pct(times, 95);
-    results.push(`${probe.name.padEnd(48)} p50 ${pct(times, 50).toFixed(1).padStart(7)} ms  p95 ${p95.toFixed(1).padStart(7)} ms  p99 ${pct(times, 99).toFixed(1).padStart(7)} ms  target p95 ≤ ${probe.target} ms ${p95 <= probe.target ? 'OK' : 'MISSED'}  (${firstBody.length} bytes)`);
+    const mode = `read events ${recording ? 'on ' : 'off'}`;
+    results.push(`-- ${mode} (EVENTS_READ_RECORDING=${recording})`);
     console.log(results[results.length - 1]);
+    for (const probe of probes) {
+      const first = await probe.run(0);
+      const firstBody = await first.text();
+      if (first.status !== 200) {
+        results.push(`${probe.name.padEnd(48)} HTTP ${first.status}: ${firstBody.slice(0, 120)}`);
+        continue;
+      }
+      for (let i = 1; i < 4; i++) await (await probe.run(i)).arrayBuffer(); // warm
+      const times: number[] = [];
+      for (let i = 0; i < ITER; i++) {
+        const t0 = performance.now();
+        const res = await probe.run(i + 7);
+        await res.arrayBuffer();
+        times.push(performance.now() - t0);
+        if (res.status !== 200) throw new Error(`${probe.name}: HTTP ${res.status}`);
+      }
+      times.sort((a, b) => a - b);
+      const p95 = pct(times, 95);
+      results.push(`${probe.name.padEnd(48)} p50 ${pct(times, 50).toFixed(1).padStart(7)} ms  p95 ${p95.toFixed(1).padStart(7)} ms  p99 ${pct(times, 99).toFixed(1).padStart(7)} ms  target p95 ≤ ${probe.target} ms ${p95 <= probe.target ? 'OK' : 'MISSED'}  (${firstBody.length} bytes)`);
+      console.log(results[results.length - 1]);
+    }
+  }
+  if (MODES.includes(true)) {
+    const recorded = Number(await scalar(`SELECT count() FROM ${db}.platform_events`));
+    console.log(`read events in the events table: ${recorded.toLocaleString('en')}`);
   }
   console.log(`\n${d.spans.toLocaleString('en')} spans, ${d.shape.traces.toLocaleString('en')} traces, ${d.shape.days} days, ${ITER} iterations per read, RSS ${(process.memoryUsage().rss / 2 ** 30).toFixed(2)} GiB`);
   for (const r of results) console.log(r);

@@ -43,6 +43,7 @@ const TABLES: Array<[string, string]> = [
   ['users', 'id'], ['organizations', 'id'], ['workspaces', 'id'], ['projects', 'id'], ['memberships', 'scope, scope_id, user_id'],
   ['api_keys', 'id'], ['organization_domains', 'id'], ['organization_providers', 'id'], ['user_identities', 'method, subject'],
   ['revoked_sessions', 'sid'], ['secrets', 'id'], ['saved_queries', 'id'], ['saved_query_variants', 'id'], ['saved_query_revisions', 'id'],
+  ['webhook_subscriptions', 'id'],
 ];
 const dump = async (pool: Pool, table: string, order: string): Promise<unknown[]> => (await pool.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows;
 const outcomes = async (pool: Pool): Promise<unknown[]> =>
@@ -69,6 +70,13 @@ describe('accounts replay', () => {
     expect((await call('PUT', `/secrets/${kept.body.id}`, a, { header: { name: 'kept 2' } })).status).toBe(200);
     const gone = await call('POST', '/secrets/', a, { header: {}, secret: { kind: 'provider_key', data: { kind: 'openai', provider: { key: `sk-${hex(8)}` } } } });
     expect((await call('DELETE', `/secrets/${gone.body.id}`, a)).status).toBe(204);
+    // Webhook subscriptions: created (with their vault secret), edited, stopped, one deleted (its secret with it).
+    const hook = await call('POST', '/webhooks/subscriptions/', a, { subscription: { name: 'hook', tags: { kind: 'A' }, data: { url: 'https://hooks.example.com/a', event_types: ['traces.queried'] } } });
+    expect(hook.status).toBe(200);
+    expect((await call('PUT', `/webhooks/subscriptions/${hook.body.subscription.id}`, a, { subscription: { id: hook.body.subscription.id, name: 'hook 2', data: { url: 'https://hooks.example.com/b' } } })).status).toBe(200);
+    expect((await call('POST', `/webhooks/subscriptions/${hook.body.subscription.id}/stop`, a)).status).toBe(200);
+    const dropped = await call('POST', '/webhooks/subscriptions/', a, { subscription: { data: { url: 'https://hooks.example.com/c' } } });
+    expect((await call('DELETE', `/webhooks/subscriptions/${dropped.body.subscription.id}`, a)).status).toBe(204);
     const k = await call('POST', '/keys', a, { name: 'k1' });
     expect((await call('DELETE', `/keys/${k.body.id}`, a)).status).toBe(204);
     expect((await call('POST', '/admin/simple/accounts/organizations/memberships/', admin, { organization_id: a.organizationId, user: { id: b.userId }, role: 'developer' })).status).toBe(200);
@@ -100,6 +108,7 @@ describe('accounts replay', () => {
     await append('accounts.provider.created', orgKey, { provider: { ...providerInfo(p.body), organization_id: a.organizationId, provider_id: randomUUID() } });
     await append('accounts.domain.verified', `domain:${d.body.domain}`, { domain_id: randomUUID(), organization_id: a.organizationId, domain: d.body.domain, token: 'x' });
     await append('accounts.api_key.revoked', `project:${a.projectId}:keys`, { key_id: randomUUID(), project_id: a.projectId });
+    await append('accounts.webhook.deleted', `project:${a.projectId}:webhooks`, { subscription_id: randomUUID(), project_id: a.projectId });
     await append('accounts.membership.set', orgKey, { organization_id: a.organizationId, user_id: randomUUID(), role: 'viewer' });
     await append('accounts.query.revision.committed', `project:${b.projectId}:queries`, {
       query_id: q.body.query.id, variant_id: q.body.query_variant.id, revision: { id: randomUUID(), slug: hex(6), version: 2, filtering_json: '', windowing_json: '', focus: '', format: '', message: '' },
@@ -110,7 +119,7 @@ describe('accounts replay', () => {
     expect(new Set(verdicts.filter((v) => v.status === 'applied').map((v) => aggregateOf(v.type)))).toEqual(new Set(Object.keys(AGGREGATES)));
     // (What the API refused never reached the log: the command's early answer uses the same rules.)
     expect(verdicts.filter((v) => v.status === 'rejected').map((v) => v.rejection_code).sort()).toEqual([
-      'api_key_not_found', 'domain_not_found', 'organization_changed', 'provider_slug_exists', 'query_version_conflict', 'user_exists', 'user_not_found',
+      'api_key_not_found', 'domain_not_found', 'organization_changed', 'provider_slug_exists', 'query_version_conflict', 'user_exists', 'user_not_found', 'webhook_not_found',
     ]);
 
     // Rebuild into a fresh database from offset 0.

@@ -159,6 +159,27 @@ SHAPED['vault.providers.probe'] = SHAPED['providers.probe'];
   SHAPED['secrets.subscription_login.failure'] = fc.record({ version: counter, generation: counter, reason: hv, login: hv }, { requiredKeys: [] });
 }
 
+// Webhooks and the events log. URLs are ones the outbound guard refuses without a DNS lookup (or
+// no URL at all): a test delivery is sent at once, and a stored subscription may receive events,
+// so hostile input must never reach a host on the network.
+{
+  const url = anyOf<unknown>(fc.constantFrom('http://10.0.0.1/hook', 'http://localhost/x', 'https://127.0.0.1:1/x', 'https://169.254.169.254/latest', 'ftp://x', 'https://u:p@10.0.0.2/', 'http://[::1]/'), hostileString);
+  const eventType = anyOf<unknown>(fc.constantFrom('webhooks.subscriptions.tested', 'traces.queried', 'queries.revisions.committed', 'unknown'), hostileString);
+  const template = anyOf<unknown>(fc.constantFrom('$', '$..*', '$.event.attributes', '/event/event_id', '$[', '$["a', '/~2', ''), jsonish, hv);
+  const data = fc.record({ url, headers: anyOf<unknown>(fc.dictionary(hostileString, hostileString, { maxKeys: 4 }), hv), payload_fields: template, auth_mode: anyOf<unknown>(fc.constantFrom('signature', 'authorization'), hv), event_types: anyOf<unknown>(fc.array(eventType, { maxLength: 4 }), hv) }, { requiredKeys: ['url'] });
+  const fields = { name: hv, description: hv, flags: anyOf<unknown>(fc.record({ is_active: hv }, { requiredKeys: [] }), hv), tags: hv, meta: hv, data: anyOf<unknown>(data, hv), secret: hv };
+  const subscription = fc.record({ id: anyOf<unknown>(fc.uuid(), hv), ...fields }, { requiredKeys: [] });
+  SHAPED['webhooks.subscriptions.create'] = fc.record({ subscription }, { requiredKeys: [] });
+  SHAPED['webhooks.subscriptions.edit'] = SHAPED['webhooks.subscriptions.create'];
+  SHAPED['webhooks.subscriptions.test'] = fc.record({ subscription_id: anyOf<unknown>(fc.uuid(), hv), subscription }, { requiredKeys: [] });
+  SHAPED['webhooks.subscriptions.query'] = fc.record({ subscription: fc.record({ name: hv, description: hv, tags: hv, flags: hv, meta: hv }, { requiredKeys: [] }), include_archived: hv, windowing }, { requiredKeys: [] });
+  const status = fc.record({ timestamp: ts, type: hv, code: hv, message: hv, stacktrace: hv }, { requiredKeys: [] });
+  const deliveryData = fc.record({ event_type: eventType, url, headers: hv, payload: hv, response: fc.record({ status_code: hv, body: hv }, { requiredKeys: [] }), error: hv }, { requiredKeys: [] });
+  SHAPED['webhooks.deliveries.create'] = fc.record({ delivery: fc.record({ id: anyOf<unknown>(fc.uuid(), hv), status, data: deliveryData, subscription_id: anyOf<unknown>(fc.uuid(), hv), event_id: anyOf<unknown>(fc.uuid(), hv) }, { requiredKeys: [] }) }, { requiredKeys: [] });
+  SHAPED['webhooks.deliveries.query'] = fc.record({ delivery: fc.record({ status, subscription_id: anyOf<unknown>(fc.uuid(), hv), event_id: anyOf<unknown>(fc.uuid(), hv) }, { requiredKeys: [] }), include_archived: hv, windowing }, { requiredKeys: [] });
+  SHAPED['events.query'] = fc.record({ event: fc.record({ request_type: anyOf<unknown>(fc.constantFrom('unknown', 'router', 'worker'), hv), request_id: anyOf<unknown>(fc.uuid(), hv), event_type: eventType, event_id: anyOf<unknown>(fc.uuid(), hv) }, { requiredKeys: [] }), windowing }, { requiredKeys: [] });
+}
+
 const shapedRequest = fc.constantFrom(...(Object.keys(SHAPED) as RouteId[])).chain((route) => fc.record({
   route: fc.constant(route),
   params: fc.array(anyOf<string>(hostileString, fc.stringMatching(/^[0-9a-f]{32}$/), fc.uuid()), { minLength: 3, maxLength: 3 }),

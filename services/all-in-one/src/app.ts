@@ -1,4 +1,4 @@
-// All services in one process: one HTTP app serving both sides of the route table, plus both
+// All services in one process: one HTTP app serving both sides of the route table, plus the
 // projectors. `npm start` runs this; tests start it in-process on port 0.
 import { openClickhouse } from '@llm/clickhouse';
 import { createHttpApp, createReadiness, listen, type RunningServer } from '@llm/http';
@@ -8,10 +8,13 @@ import { connectKafka, httpShutdownSteps, runShutdown } from '@llm/runtime';
 import { createCommandSide, signInOptionsFromEnv } from '@llm/service-command';
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
-import { queryHandlers } from '@llm/service-query';
+import { createEventRecorder, queryHandlers } from '@llm/service-query';
 import { createSpansProjector, replayRoutes } from '@llm/service-projector-spans';
 import { adminAuthenticator, apiKeyAuthenticator, postgresApiKeyLookup } from '@llm/auth';
 import { createAccountsProjector } from '@llm/service-projector-accounts';
+import { createWebhookDispatcher, dispatcherSettingsFromEnv } from '@llm/service-webhook-dispatcher';
+import { outboundOptionsFromEnv } from '@llm/outbound';
+import { createEventsProjector } from '@llm/service-projector-events';
 import { loadAccessCatalog } from '@llm/access';
 import type { AllInOneConfig } from './config.ts';
 
@@ -36,8 +39,16 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const accounts = createAccountsProjector({ kafka, producer, pool, topics, log });
   const makeSpans = () => createSpansProjector({ kafka, producer, ch, topics, log, cacheSpans: config.PROJECTOR_TRACE_CACHE_SPANS, cacheBytes: config.PROJECTOR_TRACE_CACHE_BYTES });
   let spans = makeSpans();
+  const events = createEventsProjector({ kafka, producer, ch, topics, log });
   // Projectors migrate their stores before the HTTP side serves the first request.
-  await Promise.all([accounts.start(), spans.start()]);
+  await Promise.all([accounts.start(), spans.start(), events.start()]);
+  // The webhook dispatcher reads the accounts read model: started once its tables exist.
+  const dispatcher = config.WEBHOOK_DISPATCHER_ENABLED
+    ? createWebhookDispatcher({ kafka, producer, pool, topics, log, keyring: config.SECRETS_KEY, outbound: outboundOptionsFromEnv(config), settings: dispatcherSettingsFromEnv(config) })
+    : undefined;
+  await dispatcher?.start();
+  // Read events (traces.fetched / traces.queried) go to the events log behind the responses.
+  const recorder = config.EVENTS_READ_RECORDING ? createEventRecorder({ producer, topics, log }) : undefined;
 
   readiness.checks.push(
     { name: 'postgres', check: async () => { await pool.query('SELECT 1'); } },
@@ -48,7 +59,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const command = createCommandSide({ apiKeys, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
     { side: 'command', handlers: command.handlers },
-    { side: 'query', handlers: queryHandlers({ apiKeys, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config) }) },
+    { side: 'query', handlers: queryHandlers({ apiKeys, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) },
     { side: 'projector', handlers: replayRoutes({
       kafka, producer, ch, topics, log,
       pauseLive: () => spans.stop(),
@@ -68,7 +79,10 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
         // account write answers once its event is projected).
         ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
         { name: 'ingest workers', run: () => command.close() },
+        { name: 'read events', run: async () => { await recorder?.close(); } },
         { name: 'projector-spans', run: () => spans.stop() },
+        { name: 'projector-events', run: () => events.stop() },
+        { name: 'webhook-dispatcher', run: async () => { await dispatcher?.stop(); } },
         { name: 'projector-accounts', run: () => accounts.stop() },
         { name: 'producer', run: () => producer.close() },
         { name: 'postgres', run: () => pool.end() },

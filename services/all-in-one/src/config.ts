@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { envFragments } from '@llm/config';
 import { accessEnv } from '@llm/access';
 import { signInEnv } from '@llm/service-command';
+import { dispatcherEnv } from '@llm/service-webhook-dispatcher';
+import { readEventsEnv } from '@llm/service-query';
 
 export const allInOneConfig = envFragments.logging
   .extend(envFragments.http.shape)
@@ -13,6 +15,12 @@ export const allInOneConfig = envFragments.logging
   .extend(accessEnv.shape)
   .extend(dnsVerifyEnv.shape)
   .extend(signInEnv.shape)
+  .extend(dispatcherEnv.shape)
+  .extend({
+    /** Run the webhook dispatcher in this process (false: it runs as its own service). */
+    WEBHOOK_DISPATCHER_ENABLED: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
+  })
+  .extend(readEventsEnv.shape)
   .extend({
     OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     OTLP_WORKERS: z.coerce.number().int().min(0).max(64).default(1),

@@ -25,6 +25,8 @@ import type { DeploymentMethods } from '@llm/auth-policy';
 import { createSessionCodec, type SessionCodecOptions } from '@llm/web-session';
 import { deliveryRoutes } from './http/delivery-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
+import { EventReader } from './adapters/event-reader.ts';
+import type { EventRecorder } from './adapters/event-recorder.ts';
 
 export interface QueryDeps {
   ch: Clickhouse;
@@ -42,6 +44,9 @@ export interface QueryDeps {
   deployment: DeploymentMethods;
   /** One API-key authenticator shared with the command side in one process. */
   apiKeys?: ApiKeyAuthenticator;
+  /** Where read events (traces.fetched / traces.queried) go; none = reads are not recorded
+   * (EVENTS_READ_RECORDING=false). The caller closes it after the HTTP side drained. */
+  recorder?: EventRecorder;
 }
 
 export function queryHandlers(deps: QueryDeps): Handlers {
@@ -52,12 +57,12 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const readSession = sessionReader({ codec: createSessionCodec(deps.session), pool: deps.pool });
   // Organization routes: an API key, or a browser session admitted by the organization's policy.
   const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.deployment });
-  return { ...readRoutes(reader, auth), ...queryRoutes({ reader, searcher, accounts: deps.pool }, auth), ...savedQueryRoutes(deps.pool, auth), ...activityRoutes(new ActivitySearcher(rm, reader), auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
+  return { ...readRoutes(reader, auth, deps.recorder), ...queryRoutes({ reader, searcher, accounts: deps.pool, ...(deps.recorder ? { recorder: deps.recorder } : {}) }, auth), ...savedQueryRoutes(deps.pool, auth), ...activityRoutes(new ActivitySearcher(rm, reader), auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
     ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
     ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') })]),
     ...apiKeyRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_api_keys')]),
     ...deliveryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_webhooks')]),
-    ...eventRoutes([member, requirePermission(deps.pool, 'view_events'), organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'audit') })]),
+    ...eventRoutes(new EventReader(rm), [member, requirePermission(deps.pool, 'view_events'), organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'audit') })]),
     ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') })]),
   };
 }

@@ -4,10 +4,15 @@ import { accessEnv } from '@llm/access';
 import { authMethodsEnv } from '@llm/auth-policy';
 import { sessionEnv } from '@llm/web-session';
 
+/** Read events (traces.fetched / traces.queried) into platform.events.v1; on by default. */
+export const readEventsEnv = z.object({ EVENTS_READ_RECORDING: envFragments.bool.default(true) });
+
 export const queryConfig = envFragments.logging
   .extend(envFragments.http.shape)
   .extend(envFragments.postgres.shape)
   .extend(envFragments.clickhouse.shape)
+  .extend(envFragments.kafka.shape)
+  .extend(readEventsEnv.shape)
   .extend(accessEnv.shape)
   .extend(sessionEnv.shape)
   .extend(authMethodsEnv.shape)

@@ -3,12 +3,12 @@
 // place that holds a secret in clear, for as long as a request needs it.
 import type { Request } from 'express';
 import type { SecretEventType } from '@llm/account-model';
-import { readWrappedKey, type SecretRow } from '@llm/accounts-read';
+import type { SecretRow } from '@llm/accounts-read';
 import type { SecretKind } from '@llm/contracts';
 import type { EventPayloads, SecretInfo } from '@llm/events';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
-import { isConfigured, openData, publicData, sealData, unwrapDataKey } from '@llm/vault';
+import { isConfigured, openStoredSecret, publicData, sealData } from '@llm/vault';
 import type { AccountCommands, CommandOutcome } from './account-commands.ts';
 
 export type SecretData = Record<string, unknown>;
@@ -25,12 +25,8 @@ export class Vault {
   constructor(private readonly pool: Pool, private readonly commands: AccountCommands, private readonly keyring: SecretsKeyring) {}
 
   /** The stored data in clear with its data key, or undefined when the key is gone (shredded). */
-  async open(row: SecretRow): Promise<{ key: Buffer; data: SecretData } | undefined> {
-    const wrapped = await readWrappedKey(this.pool, row.project_id, row.id);
-    if (wrapped === undefined) return undefined;
-    const at = { ownerId: row.project_id, secretId: row.id, kind: row.kind };
-    const key = unwrapDataKey(this.keyring, wrapped, at);
-    return { key, data: JSON.parse(openData(key, row.sealed_data, at)) as SecretData };
+  open(row: SecretRow): Promise<{ key: Buffer; data: SecretData } | undefined> {
+    return openStoredSecret(this.pool, this.keyring, row);
   }
 
   /** The event form of a secret: `data` sealed whole, and without credentials in clear. */

@@ -1,12 +1,27 @@
-// Webhook subscriptions (reference accounts §9.1–§9.3, §9.5). PLACEHOLDER: being implemented.
-import type { RequestHandler } from 'express';
-import type { Topics } from '@llm/events';
-import type { Handlers } from '@llm/http';
+// Webhook subscriptions (reference accounts §9.1–§9.3, §9.5). Each write is an accounts.webhook.*
+// event keyed `project:<id>:webhooks`, appended and awaited (read-your-writes); the signing secret /
+// Authorization value is a vault secret of kind `webhook_provider` (adapters/webhook-secrets.ts),
+// opened here, on the side that holds the key ring. Deleting a subscription also deletes its secret
+// and shreds its key (the reference leaves it behind: a signing secret must not outlive its use).
+import type { Request, RequestHandler, Response } from 'express';
+import { WEBHOOK_NOT_FOUND, type WebhookEventType } from '@llm/account-model';
+import { parseUuid, queryWebhooks, readWebhook, type WebhookRow } from '@llm/accounts-read';
+import { webhookCreate, webhookEdit, webhookQuery, webhookTest, type WebhookSubscriptionView } from '@llm/contracts';
+import { AppError, invalid, notFound } from '@llm/errors';
+import { uuidv7, type EventPayloads, type Topics } from '@llm/events';
+import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Producer } from '@llm/kafka';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { OutboundClient } from '@llm/outbound';
 import type { Pool } from '@llm/postgres';
-import type { AccountCommands } from '../adapters/account-commands.ts';
+import { generateSigningSecret } from '@llm/webhooks';
+import { rejectionError, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import { WebhookSecrets } from '../adapters/webhook-secrets.ts';
+import { testDelivery } from '../adapters/webhook-test-delivery.ts';
+import {
+  authModeOf, checkTemplate, givenSecret, requireSecretFor, secretNameOf, subscriptionFromRow, subscriptionOf, subscriptionView,
+  webhookFilterOf, webhookInfo, type Subscription,
+} from '../domain/webhook-input.ts';
 
 export interface WebhookRouteDeps {
   pool: Pool;
@@ -17,19 +32,170 @@ export interface WebhookRouteDeps {
   outbound: OutboundClient;
   producer: Producer;
   topics: Topics;
+  /** A test delivery's whole request (§9.6: 10 s). */
+  timeoutMs?: number;
 }
 
-const todo: RequestHandler = (_req, res) => { res.status(501).json({ detail: 'not implemented yet' }); };
+const MAX_ATTEMPTS = 5;
+export const webhooksKey = (projectId: string): string => `project:${projectId}:webhooks`;
 
-export function webhookRoutes(_deps: WebhookRouteDeps, view: RequestHandler[], edit: RequestHandler[]): Handlers {
+/** The path's subscription id (any UUID spelling); anything else is a 422, as a typed path parameter. */
+function subscriptionIdOf(req: Request): string {
+  const id = parseUuid(String(req.params.subscription_id ?? ''));
+  if (id === undefined) throw new RequestValidationError([{ loc: ['path', 'subscription_id'], msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
+  return id;
+}
+const subscriptionNotFound = () => notFound('webhook_not_found', WEBHOOK_NOT_FOUND);
+const secretDescription = (id: string): string => `Secret of webhook subscription ${id}`;
+
+export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], edit: RequestHandler[]): Handlers {
+  const { pool, commands } = deps;
+  const secrets = new WebhookSecrets(pool, commands, deps.keyring);
+
+  function record<T extends WebhookEventType>(req: Request, type: T, payload: EventPayloads[T], id: string, expectedVersion = 0): Promise<CommandOutcome> {
+    return commands.appendAndAwait({
+      type, key: webhooksKey(req.scope.projectId), payload,
+      meta: { requestId: req.id, organizationId: req.scope.organizationId, projectId: req.scope.projectId, aggregateId: `webhook:${id}`, actorId: req.scope.userId, expectedVersion },
+    });
+  }
+
+  async function stored(req: Request, id: string): Promise<WebhookRow> {
+    const row = await readWebhook(pool, req.scope.projectId, id);
+    if (!row) throw subscriptionNotFound();
+    return row;
+  }
+
+  /** `{count:1, subscription}` as stored now, with its secret in clear (when it can still be opened). */
+  async function answer(req: Request, res: Response, id: string, secret?: string): Promise<void> {
+    const row = await stored(req, id);
+    const value = secret ?? await secrets.read(row.project_id, row.secret_id);
+    res.status(200).json({ count: 1, subscription: subscriptionView(row, value) });
+  }
+
+  /**
+   * A change decided on the subscription as read and recorded at that version: a concurrent change
+   * is never silently undone; the loser reads again and re-applies.
+   */
+  async function replace(req: Request, id: string, change: (row: WebhookRow) => Promise<Subscription | undefined>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const row = await stored(req, id);
+      const next = await change(row);
+      if (next === undefined) return;
+      const outcome = await record(req, 'accounts.webhook.updated', { subscription: webhookInfo(next) }, id, row.version);
+      if (outcome.status === 'applied') return;
+      if (outcome.code !== 'webhook_changed' || attempt >= MAX_ATTEMPTS) throw rejectionError(outcome);
+    }
+  }
+
+  const create: RequestHandler = async (req, res) => {
+    const body = validate(webhookCreate, req.body).subscription;
+    const mode = authModeOf(body.data);
+    const given = givenSecret(body.secret);
+    requireSecretFor(mode, given);
+    checkTemplate(body.data.payload_fields, ['subscription']);
+    const secret = given ?? generateSigningSecret();
+    const projectId = req.scope.projectId;
+    const id = uuidv7();
+    const secretId = await secrets.create(req, secretNameOf(body.name), secret, secretDescription(id));
+    // Client flags are ignored on create: a new subscription is active.
+    const subscription = subscriptionOf(body, { id, projectId, secretId }, true);
+    let outcome: CommandOutcome;
+    try {
+      outcome = await record(req, 'accounts.webhook.created', { subscription: webhookInfo(subscription) }, id);
+    } catch (err) {
+      // Appended but not yet projected (503 projection_lag): the subscription will exist and needs its secret.
+      if (!(err instanceof AppError && err.code === 'projection_lag')) await secrets.remove(req, secretId).catch(() => undefined);
+      throw err;
+    }
+    if (outcome.status === 'rejected') {
+      await secrets.remove(req, secretId).catch(() => undefined);
+      throw rejectionError(outcome);
+    }
+    await answer(req, res, id, secret);
+  };
+
+  const fetch: RequestHandler = async (req, res) => answer(req, res, subscriptionIdOf(req));
+
+  const update: RequestHandler = async (req, res) => {
+    const id = subscriptionIdOf(req);
+    const body = validate(webhookEdit, req.body).subscription;
+    if (body.id !== id) throw invalid('webhook_id_mismatch', 'Path subscription_id does not match body id');
+    checkTemplate(body.data.payload_fields, ['subscription']);
+    const given = givenSecret(body.secret);
+    let secretId: string | undefined;
+    await replace(req, id, async (row) => {
+      // A new value goes into the subscription's secret (created again if it is gone); omitted = unchanged.
+      if (given !== undefined && secretId === undefined) secretId = await secrets.put(req, row.secret_id, secretNameOf(body.name), given, secretDescription(id));
+      return subscriptionOf(body, { id: row.id, projectId: row.project_id, secretId: secretId ?? row.secret_id });
+    });
+    await answer(req, res, id);
+  };
+
+  const remove: RequestHandler = async (req, res) => {
+    const id = subscriptionIdOf(req);
+    const row = await stored(req, id);
+    const outcome = await record(req, 'accounts.webhook.deleted', { subscription_id: row.id, project_id: row.project_id }, row.id);
+    if (outcome.status === 'rejected') throw rejectionError(outcome);
+    // Deviation from the reference (which leaves the vault secret behind): the signing secret goes
+    // with its subscription, its key shredded first. Failing here leaves a secret the user can still
+    // delete from /secrets; the subscription is gone either way.
+    await secrets.remove(req, row.secret_id).catch((err: unknown) => {
+      req.log?.error({ secret: row.secret_id, err: err instanceof Error ? err.message : 'error' }, 'webhook secret not deleted');
+    });
+    res.status(204).end();
+  };
+
+  const activation = (isActive: boolean): RequestHandler => async (req, res) => {
+    const id = subscriptionIdOf(req);
+    // Idempotent: already in that state, nothing is recorded.
+    await replace(req, id, async (row) => (row.is_active === isActive ? undefined : { ...subscriptionFromRow(row), isActive }));
+    await answer(req, res, id);
+  };
+
+  const query: RequestHandler = async (req, res) => {
+    const body = validate(webhookQuery, req.body ?? {});
+    const rows = await queryWebhooks(pool, req.scope.projectId, webhookFilterOf(body));
+    const subscriptions: WebhookSubscriptionView[] = rows.map((row) => subscriptionView(row));
+    res.status(200).json({ count: subscriptions.length, subscriptions });
+  };
+
+  const test: RequestHandler = async (req, res) => {
+    const body = validate(webhookTest, req.body);
+    const byId = body.subscription_id ?? undefined;
+    const draft = body.subscription ?? undefined;
+    if ((byId === undefined) === (draft === undefined)) throw invalid('webhook_test_target', 'Provide exactly one of subscription_id or subscription');
+    if (draft) checkTemplate(draft.data.payload_fields, ['subscription']);
+    const storedId = byId ?? draft?.id ?? undefined;
+    const row = storedId === undefined ? undefined : await stored(req, storedId);
+    const mode = draft ? authModeOf(draft.data) : (row!.auth_mode === 'authorization' ? 'authorization' : 'signature');
+    // Secret: the body's, else the stored one; a draft without one signs with a throwaway.
+    const resolved = givenSecret(draft?.secret) ?? (row ? await secrets.read(row.project_id, row.secret_id) : undefined);
+    requireSecretFor(mode, resolved);
+    const secret = resolved ?? generateSigningSecret();
+    const fields = draft
+      ? { name: draft.name, tags: draft.tags, meta: draft.meta, url: draft.data.url, headers: draft.data.headers, payload_fields: draft.data.payload_fields ?? undefined }
+      : { name: row!.name, tags: row!.tags, meta: row!.meta, url: row!.url, headers: row!.headers, payload_fields: row!.payload_fields ?? undefined };
+    const delivery = await testDelivery({ pool, outbound: deps.outbound, producer: deps.producer, topics: deps.topics, timeoutMs: deps.timeoutMs ?? 10_000 }, {
+      projectId: req.scope.projectId, organizationId: req.scope.organizationId, userId: req.scope.userId, requestId: req.id,
+    }, {
+      ...(row ? { storedId: row.id } : {}),
+      subscription: {
+        ...fields, auth_mode: mode,
+        ...(row ? { created_at: row.created_at.toISOString(), updated_at: row.updated_at?.toISOString() ?? null } : {}),
+      },
+      secret,
+    });
+    res.status(200).json({ count: 1, delivery });
+  };
+
   return {
-    'webhooks.subscriptions.create': [...edit, todo],
-    'webhooks.subscriptions.test': [...edit, todo],
-    'webhooks.subscriptions.query': [...view, todo],
-    'webhooks.subscriptions.fetch': [...view, todo],
-    'webhooks.subscriptions.edit': [...edit, todo],
-    'webhooks.subscriptions.delete': [...edit, todo],
-    'webhooks.subscriptions.start': [...edit, todo],
-    'webhooks.subscriptions.stop': [...edit, todo],
+    'webhooks.subscriptions.create': [...edit, create],
+    'webhooks.subscriptions.test': [...edit, test],
+    'webhooks.subscriptions.query': [...view, query],
+    'webhooks.subscriptions.fetch': [...view, fetch],
+    'webhooks.subscriptions.edit': [...edit, update],
+    'webhooks.subscriptions.delete': [...edit, remove],
+    'webhooks.subscriptions.start': [...edit, activation(true)],
+    'webhooks.subscriptions.stop': [...edit, activation(false)],
   };
 }

@@ -4,6 +4,8 @@
 // classifier): Postgres away or busy → the batch waits and is retried, never skipped; an event the
 // store refuses (NUL text, a value out of range) → recorded as rejected with code `unstorable`
 // (the waiting command answers 422) and dead-lettered; undecodable records → dead-lettered.
+// Accepted facts that are platform events (platform-facts.ts) are written to platform_outbox in the
+// same transaction; the outbox relay publishes them after the commit.
 import { decodeEvent, type DecodedEvent, type Topics } from '@llm/events';
 import { applyWithPolicy, sendToDlq, setAsideBreaker, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
@@ -13,6 +15,7 @@ import { counter } from '@llm/metrics';
 import { storableJson, storableText } from './storable.ts';
 import { eventTime, isUuid, reject, type Rejection } from '@llm/account-model';
 import { applyEvent } from './apply-event.ts';
+import { recordPlatformFacts } from './platform-facts.ts';
 
 const rejected = counter('projector_accounts_events_rejected_total', 'Accounts events recorded as rejected (a rule refused them, or the store could not hold their data).');
 const deadLettered = counter('projector_accounts_records_dead_lettered_total', 'Accounts-topic records sent to the dead-letter topic (undecodable or unstorable).');
@@ -26,6 +29,11 @@ export interface AccountsConsumerDeps {
   topics: Topics;
   log: Logger;
   consumerName: string;
+  /** Write the platform events of accepted facts to platform_outbox (the live consumer only: a
+   * replay under another name must not emit them again). */
+  platformFacts?: boolean;
+  /** Called after a batch that wrote platform events committed (the outbox relay publishes them). */
+  onFactsCommitted?: () => void;
 }
 
 
@@ -46,7 +54,9 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
   });
 
   async function applyBatch(batch: IncomingBatch): Promise<void> {
+    let facts = 0;
     await withTransaction(pool, async (c) => {
+      facts = 0;
       const setAside: Array<{ rec: IncomingRecord; error: string }> = [];
       for (const rec of batch.records) {
         const decoded = rec.value ? decodeEvent(rec.value) : { ok: false as const, error: 'empty record value' };
@@ -65,6 +75,7 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
         await c.query('SAVEPOINT ev');
         try {
           const outcome = await applyEvent(c, e);
+          if (outcome.status === 'applied' && deps.platformFacts) facts += await recordPlatformFacts(c, rec, e);
           await recordEvent(c, rec, e, outcome);
           if (outcome.status === 'rejected') rejected();
           await c.query('RELEASE SAVEPOINT ev');
@@ -82,6 +93,7 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
       // but none is lost.
       for (const d of setAside) await deadLetter(d.rec, d.error);
     });
+    if (facts > 0) deps.onFactsCommitted?.();
   }
 
   async function recordEvent(c: PoolClient, rec: IncomingRecord, e: DecodedEvent, outcome: { status: 'applied' } | Rejection): Promise<void> {

@@ -15,6 +15,7 @@ import { spanView } from '../domain/span-view.ts';
 import { flatInputs } from './flat-inputs.ts';
 import { canonicalTraces } from '../domain/trace-view.ts';
 import { traceIdShortcut } from '../domain/trace-id-shortcut.ts';
+import { readEvents, type EventRecorder } from '../adapters/event-recorder.ts';
 
 const body = openObject({ filtering: jsonValue.optional(), windowing: jsonValue.optional() });
 const PROJECT = 'project_id_param';
@@ -56,6 +57,8 @@ export interface QueryRouteDeps {
   searcher: SpanSearcher;
   /** The accounts projection (Postgres): saved-query references resolve there. */
   accounts: Queryable;
+  /** Where read events go (traces.queried when a query found something); none = not recorded. */
+  recorder?: EventRecorder;
 }
 
 /** Whole traces (all their spans) of which some span matches, in window order. */
@@ -85,10 +88,12 @@ async function spanPage(d: QueryRouteDeps, c: Compiled, projectId: string) {
 }
 
 export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
+  const events = readEvents(d.recorder);
   return {
     'spans.query': [auth, async (req, res) => {
       const c = await compile(req, 'span', d.accounts);
       const { spans, next } = await spanPage(d, c, req.scope.projectId);
+      events.queried(req, spans.length, spans.map((s) => s.trace_id));
       const out: Record<string, unknown> = { count: spans.length, spans };
       if (next) out.windowing = { limit: c.w.limit, order: c.w.order, next };
       res.json(out);
@@ -105,6 +110,7 @@ export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
         const t = toOtelTracingTree(p.spans);
         out = { count: Object.keys(t.traces).length, traces: t.traces };
       }
+      events.queried(req, out.count as number, p.spans.map((s) => s.trace_id));
       if (p.next) out.windowing = { limit: c.w.limit, next: p.next };
       res.json(out);
     }],
@@ -113,6 +119,7 @@ export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
       const p = await tracePage(d, c, req.scope.projectId);
       const trees = new Map(canonicalTraces(p.spans).map((t) => [t.trace_id, t]));
       const traces = p.order.map((id) => trees.get(id)).filter((t) => t !== undefined);
+      events.queried(req, traces.length, traces.map((t) => t.trace_id));
       const out: Record<string, unknown> = { count: traces.length, traces };
       if (p.next) out.windowing = { limit: c.w.limit, order: c.w.order, next: p.next };
       res.json(out);

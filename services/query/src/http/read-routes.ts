@@ -6,6 +6,7 @@ import { parseSpanId, parseTraceId, toOtelTracingTree, type Span } from '@llm/sp
 import type { SpanReader } from '../adapters/span-reader.ts';
 import { spanView } from '../domain/span-view.ts';
 import { canonicalTraces } from '../domain/trace-view.ts';
+import { readEvents, type EventRecorder } from '../adapters/event-recorder.ts';
 
 const RESERVED = new Set(['query', 'ingest']);
 
@@ -29,7 +30,9 @@ function parseAll(ids: string[], parse: typeof parseTraceId, message: string): s
   }))];
 }
 
-export function readRoutes(reader: SpanReader, auth: RequestHandler): Handlers {
+/** `recorder`: where read events go (traces.fetched when a read found something); none = not recorded. */
+export function readRoutes(reader: SpanReader, auth: RequestHandler, recorder?: EventRecorder): Handlers {
+  const events = readEvents(recorder);
   const load = async (req: Request, traceIds: string[], spanIds: string[] = []): Promise<Span[]> =>
     (await reader.byIds(req.scope.projectId, traceIds, spanIds)).map(spanView);
 
@@ -44,6 +47,7 @@ export function readRoutes(reader: SpanReader, auth: RequestHandler): Handlers {
       async (req, res) => {
         const [id] = parseAll([String(req.params.trace_id)], parseTraceId, 'Invalid trace_id.');
         const [trace] = canonicalTraces(await load(req, [id!]));
+        if (trace) events.fetched(req, [trace.trace_id], true);
         res.json(trace ? { count: 1, trace } : { count: 0 });
       },
     ],
@@ -51,6 +55,7 @@ export function readRoutes(reader: SpanReader, auth: RequestHandler): Handlers {
       const raw = idsParam(req, 'trace_id', 'trace_ids');
       if (raw.length === 0) throw invalid('missing_ids', 'At least one trace_id query parameter is required.');
       const traces = canonicalTraces(await load(req, parseAll(raw, parseTraceId, 'Invalid trace_id.')));
+      events.fetched(req, traces.map((t) => t.trace_id));
       res.json({ count: traces.length, traces });
     }],
     'spans.list': [auth, async (req, res) => {
@@ -70,6 +75,7 @@ export function readRoutes(reader: SpanReader, auth: RequestHandler): Handlers {
       const [id] = parseAll([String(req.params.trace_id)], parseTraceId, 'Invalid trace_id.');
       const spans = await load(req, [id!]);
       if (spans.length === 0) { res.json({ count: 0 }); return; }
+      events.fetched(req, [id!], true);
       const tree = toOtelTracingTree(spans);
       res.json({ count: Object.keys(tree.traces).length, traces: tree.traces });
     }],

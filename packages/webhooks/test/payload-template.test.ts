@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { jsonPath, jsonPointer, resolvePayload, templateProblem } from '../src/payload-template.ts';
+
+const context = {
+  event: { event_id: 'e1', event_type: 'traces.queried', attributes: { user: { id: 'u1' }, items: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], 'a/b': 1, 'm~n': 2, 'x.y': 3 } },
+  subscription: { id: 's1', name: null, tags: { env: 'prod' } },
+  scope: { project_id: 'p1' },
+};
+
+describe('resolvePayload', () => {
+  it('when there is no template, then the payload is the whole context', () => {
+    expect(resolvePayload(undefined, context)).toBe(context);
+    expect(resolvePayload(null, context)).toBe(context);
+  });
+
+  it('when leaves are paths, pointers and literals, then each resolves as §9.6 says', () => {
+    const template = {
+      type: '$.event.event_type',
+      user: '/event/attributes/user/id',
+      ids: '$.event.attributes.items[*].id',
+      first: '$.event.attributes.items[0]',
+      last: "$['event']['attributes']['items'][-1].id",
+      missing: '$.event.nope',
+      missingPointer: '/event/nope/deeper',
+      literal: 'hello',
+      number: 7,
+      list: ['$.scope.project_id', 'x', null, true],
+      nested: { deeper: { name: '$.subscription.name' } },
+    };
+    expect(resolvePayload(template, context)).toEqual({
+      type: 'traces.queried',
+      user: 'u1',
+      ids: ['a', 'b', 'c'],
+      first: { id: 'a' },
+      last: 'c',
+      missing: null,
+      missingPointer: null,
+      literal: 'hello',
+      number: 7,
+      list: ['p1', 'x', null, true],
+      nested: { deeper: { name: null } },
+    });
+  });
+
+  it('when a template key is __proto__, then it stays a plain key of the payload', () => {
+    const out = resolvePayload(JSON.parse('{"__proto__":"$.scope.project_id"}'), context) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.keys(out)).toEqual(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toBe('p1');
+  });
+
+  it('when the template nests deeper than 10 levels, then the deep part is null and templateProblem reports it', () => {
+    let ten: unknown = '$.scope.project_id';
+    for (let i = 0; i < 10; i++) ten = { k: ten };
+    expect(templateProblem(ten)).toBeUndefined();
+    expect(JSON.stringify(resolvePayload(ten, context))).toContain('"p1"');
+    const eleven = [ten];
+    expect(templateProblem(eleven)).toMatch(/deeper than 10/);
+    let hostile: unknown = 'x';
+    for (let i = 0; i < 100_000; i++) hostile = [hostile];
+    expect(templateProblem(hostile)).toMatch(/deeper than 10/);
+    expect(() => resolvePayload(hostile, context)).not.toThrow();
+    expect(templateProblem(null)).toBeUndefined();
+    expect(templateProblem('$.event')).toBeUndefined();
+    expect(templateProblem(Array.from({ length: 20_000 }, () => 1))).toMatch(/more than/);
+  });
+});
+
+describe('jsonPath', () => {
+  it('when recursive descent and wildcards are used, then all matches come back in document order', () => {
+    expect(jsonPath(context, '$..id')).toEqual(['u1', 'a', 'b', 'c', 's1']);
+    expect(jsonPath(context, '$.scope.*')).toBe('p1');
+    expect(jsonPath(context, '$.subscription.tags.*')).toBe('prod');
+    expect(jsonPath(context, '$..items[1].id')).toBe('b');
+    expect(jsonPath(context, '$')).toBe(context);
+    expect(jsonPath(context, '$["event"]["attributes"]["x.y"]')).toBe(3);
+    expect(jsonPath(context, "$.event.attributes['a/b']")).toBe(1);
+  });
+
+  it('when the path is invalid or hostile, then the answer is null, never an exception', () => {
+    for (const p of ['$.', '$..', '$[', '$[abc]', "$['open", '$.a[?(@.x)]', '$.a[(1+1)]', '$ .a', '$5 off', '$.a..', '$.' + 'a.'.repeat(2000), '$[99999999999999999999]']) {
+      expect(jsonPath(context, p)).toBeNull();
+    }
+    expect(jsonPath(context, '$.event.attributes.items[7]')).toBeNull();
+    expect(jsonPath(context, '$.event.attributes.items[-4]')).toBeNull();
+    expect(jsonPath(context, '$.constructor')).toBeNull();
+    expect(jsonPath(context, '$.event.attributes.items.length')).toBeNull();
+  });
+
+  it('when recursive descent meets a huge document, then work is bounded and the answer is null', () => {
+    const wide = { list: Array.from({ length: 300_000 }, (_, i) => ({ i })) };
+    const started = Date.now();
+    expect(jsonPath(wide, '$..i')).toBeNull();
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('jsonPointer', () => {
+  it('when tokens are escaped, then ~1 is / and ~0 is ~ (RFC 6901)', () => {
+    expect(jsonPointer(context, '/event/attributes/a~1b')).toBe(1);
+    expect(jsonPointer(context, '/event/attributes/m~0n')).toBe(2);
+    expect(jsonPointer(context, '/event/attributes/items/2/id')).toBe('c');
+    expect(jsonPointer(context, '')).toBe(context);
+  });
+
+  it('when the target is missing or the pointer malformed, then null', () => {
+    for (const p of ['/event/attributes/items/3', '/event/attributes/items/-', '/event/attributes/items/01', '/x~2', '/', '/event/event_id/0', '/__proto__', '/constructor']) {
+      expect(jsonPointer(context, p)).toBeNull();
+    }
+  });
+});

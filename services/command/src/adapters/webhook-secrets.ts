@@ -1,0 +1,87 @@
+// A webhook subscription's signing secret / Authorization value in the vault (reference accounts
+// §9.1): a secret of kind `webhook_provider` named `webhook-<name or 'subscription'>`, written
+// exactly as POST /secrets writes one (data key stored first, then the sealed event), updated in
+// place when a PUT brings a new value, and deleted with its key shredded when the subscription goes.
+// Not marked `managed_by`: the secret aggregate refuses every change to a managed secret, and the
+// subscription routes must change it.
+import { randomUUID } from 'node:crypto';
+import type { Request } from 'express';
+import { generatedSlug } from '@llm/account-model';
+import { readSecret } from '@llm/accounts-read';
+import { AppError } from '@llm/errors';
+import type { SecretsKeyring } from '@llm/oidc';
+import type { Pool } from '@llm/postgres';
+import { newDataKey, wrapDataKey } from '@llm/vault';
+import { rejectionError, type AccountCommands } from './account-commands.ts';
+import { shredKey, storeWrappedKey } from './secret-key-store.ts';
+import { Vault } from './vault.ts';
+
+const MAX_ATTEMPTS = 5;
+const dataOf = (value: string) => ({ provider: { key: value } });
+
+export class WebhookSecrets {
+  private readonly vault: Vault;
+
+  constructor(private readonly pool: Pool, commands: AccountCommands, private readonly keyring: SecretsKeyring) {
+    this.vault = new Vault(pool, commands, keyring);
+  }
+
+  /** The value in clear, or undefined when the secret is gone (deleted, or its key shredded). */
+  async read(projectId: string, secretId: string): Promise<string | undefined> {
+    const row = await readSecret(this.pool, projectId, secretId);
+    if (!row) return undefined;
+    const opened = await this.vault.open(row);
+    const key = (opened?.data.provider as { key?: unknown } | undefined)?.key;
+    return typeof key === 'string' ? key : undefined;
+  }
+
+  /** A new secret holding `value`; resolves with its id once it is projected. */
+  async create(req: Request, name: string, value: string, description: string): Promise<string> {
+    const projectId = req.scope.projectId;
+    const id = randomUUID();
+    const key = newDataKey();
+    // The key goes to the key store first: a secret whose event lands is always readable.
+    await storeWrappedKey(this.pool, projectId, id, wrapDataKey(this.keyring, key, { ownerId: projectId, secretId: id }));
+    let outcome;
+    try {
+      outcome = await this.vault.record(req, 'accounts.secret.created', {
+        secret: this.vault.info({ id, projectId, slug: generatedSlug(name, randomUUID()), kind: 'webhook_provider', name, description, data: dataOf(value), key, writeOnly: true }),
+      }, id);
+    } catch (err) {
+      // Appended but not yet projected (503 projection_lag): the secret will exist and needs its key.
+      if (!(err instanceof AppError && err.code === 'projection_lag')) await shredKey(this.pool, projectId, id).catch(() => undefined);
+      throw err;
+    }
+    if (outcome.status === 'rejected') {
+      await shredKey(this.pool, projectId, id).catch(() => undefined);
+      throw rejectionError(outcome);
+    }
+    return id;
+  }
+
+  /**
+   * Puts `value` into the subscription's secret: updated in place at the version read (retried when
+   * changed meanwhile), or a new secret when the old one is gone. Resolves with the id now in use.
+   */
+  async put(req: Request, secretId: string, name: string, value: string, description: string): Promise<string> {
+    const projectId = req.scope.projectId;
+    for (let attempt = 1; ; attempt++) {
+      const row = await readSecret(this.pool, projectId, secretId);
+      const opened = row ? await this.vault.open(row) : undefined;
+      if (!row || !opened) return this.create(req, name, value, description);
+      const outcome = await this.vault.record(req, 'accounts.secret.updated', {
+        secret: this.vault.info({ id: row.id, projectId, slug: row.slug, kind: 'webhook_provider', name, description, data: dataOf(value), key: opened.key, writeOnly: row.write_only }),
+      }, row.id, row.version);
+      if (outcome.status === 'applied') return row.id;
+      if (outcome.code !== 'secret_changed' || attempt >= MAX_ATTEMPTS) throw rejectionError(outcome);
+    }
+  }
+
+  /** Shreds the key (the sealed value can never be opened again), then records the deletion. */
+  async remove(req: Request, secretId: string): Promise<void> {
+    const projectId = req.scope.projectId;
+    await shredKey(this.pool, projectId, secretId);
+    const outcome = await this.vault.record(req, 'accounts.secret.deleted', { secret_id: secretId, project_id: projectId }, secretId);
+    if (outcome.status === 'rejected') throw rejectionError(outcome);
+  }
+}

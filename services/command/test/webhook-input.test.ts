@@ -1,0 +1,57 @@
+// The shaping rules of webhook subscription requests (domain/webhook-input.ts): full replace, the
+// event form and back, answers without nulls, and the query's windowing.
+import { describe, expect, it } from 'vitest';
+import type { WebhookRow } from '@llm/accounts-read';
+import { AppError } from '@llm/errors';
+import { RequestValidationError } from '@llm/http';
+import {
+  checkTemplate, requireSecretFor, secretNameOf, subscriptionFromRow, subscriptionOf, subscriptionView, webhookFilterOf, webhookInfo,
+} from '../src/domain/webhook-input.ts';
+
+const ids = { id: '0190a000-0000-7000-8000-000000000001', projectId: '0190a000-0000-7000-8000-000000000002', secretId: '0190a000-0000-7000-8000-000000000003' };
+const row = (over: Partial<WebhookRow> = {}): WebhookRow => ({
+  id: ids.id, project_id: ids.projectId, name: null, description: null, tags: null, meta: null, is_active: true, url: 'https://h.example/x',
+  headers: null, payload_fields: null, auth_mode: 'signature', event_types: null, secret_id: ids.secretId,
+  created_at: new Date('2025-01-01T00:00:00Z'), updated_at: null, created_by_id: null, updated_by_id: null, version: 1, ...over,
+});
+
+describe('webhook input', () => {
+  it('when a body omits fields, then a full replace nulls them and re-activates', () => {
+    const s = subscriptionOf({ data: { url: 'https://h.example/x' } }, ids);
+    expect(s).toMatchObject({ name: null, description: null, tags: null, meta: null, isActive: true, headers: null, payloadFields: undefined, authMode: 'signature', eventTypes: null });
+    expect(subscriptionOf({ data: { url: 'https://h.example/x' }, flags: { is_active: false } }, ids).isActive).toBe(false);
+    expect(subscriptionOf({ data: { url: 'https://h.example/x' }, flags: { is_active: false } }, ids, true).isActive).toBe(true);
+  });
+
+  it('when a subscription becomes an event, then JSON fields are text, empty for null, and a null event list means all', () => {
+    const all = webhookInfo(subscriptionOf({ data: { url: 'https://h.example/x' } }, ids));
+    expect(all).toMatchObject({ tags_json: '', meta_json: '', headers_json: '', payload_fields_json: '', all_event_types: true, event_types: [], auth_mode: 'signature', name: '' });
+    const none = webhookInfo(subscriptionOf({ name: 'n', tags: { a: 1 }, data: { url: 'https://h.example/x', event_types: [], payload_fields: { x: '$.event' } } }, ids));
+    expect(none).toMatchObject({ name: 'n', tags_json: '{"a":1}', payload_fields_json: '{"x":"$.event"}', all_event_types: false, event_types: [] });
+  });
+
+  it('when a row is answered, then nulls are omitted and the secret only when given', () => {
+    const v = subscriptionView(row());
+    expect(v).toEqual({ id: ids.id, created_at: '2025-01-01T00:00:00.000Z', flags: { is_active: true }, data: { url: 'https://h.example/x', auth_mode: 'signature' }, secret_id: ids.secretId });
+    expect(subscriptionView(row({ event_types: [] }), 's').data.event_types).toEqual([]);
+    expect(subscriptionView(row(), 's').secret).toBe('s');
+    expect(subscriptionFromRow(row({ is_active: false, auth_mode: 'authorization' }))).toMatchObject({ isActive: false, authMode: 'authorization', payloadFields: undefined });
+  });
+
+  it('when a query is windowed, then limits below 1 are 1 and next bounds the ids; flags and meta are not filters', () => {
+    expect(webhookFilterOf({})).toEqual({});
+    expect(webhookFilterOf({ windowing: { limit: 0, next: ids.id } })).toEqual({ limit: 1, before: ids.id });
+    expect(webhookFilterOf({ subscription: { name: 'a', description: 'b', tags: { k: 1 }, flags: { is_active: false }, meta: { m: 1 } } })).toEqual({ name: 'a', description: 'b', tags: { k: 1 } });
+  });
+
+  it('when authorization mode has no secret or a template nests too deep, then it is refused', () => {
+    expect(() => requireSecretFor('authorization', undefined)).toThrow(AppError);
+    expect(() => requireSecretFor('signature', undefined)).not.toThrow();
+    let deep: unknown = 1;
+    for (let i = 0; i < 11; i++) deep = [deep];
+    expect(() => checkTemplate(deep, ['subscription'])).toThrow(RequestValidationError);
+    expect(() => checkTemplate({ a: '$.x' }, ['subscription'])).not.toThrow();
+    expect(secretNameOf(null)).toBe('webhook-subscription');
+    expect(secretNameOf('n')).toBe('webhook-n');
+  });
+});

@@ -1,0 +1,87 @@
+// The webhook dispatcher (reference accounts §9.6, §9.7; DESIGN.md "Events and webhooks"): three
+// parts over one Postgres schedule —
+//   fan-out/              platform.events.v1 → one scheduled delivery per (event, matching subscription)
+//   sender/               the schedule → signed requests through the outbound guard, retries, records
+//   deliveries-projector/ webhooks.deliveries.v1 → webhook_deliveries (what the deliveries API reads)
+// Runs inside the all-in-one process or alone (main.ts); replicas share the schedule.
+import { fileURLToPath } from 'node:url';
+import { sleep } from '@llm/errors';
+import type { Topics } from '@llm/events';
+import type { KafkaClient, Producer } from '@llm/kafka';
+import type { Logger } from '@llm/logging';
+import type { SecretsKeyring } from '@llm/oidc';
+import { createOutboundClient, type OutboundClientOptions } from '@llm/outbound';
+import { migratePostgres, type Pool } from '@llm/postgres';
+import type { DispatcherSettings } from './config.ts';
+import { createDeliveriesProjector } from './deliveries-projector/deliveries-projector.ts';
+import { createFanOut } from './fan-out/fan-out-consumer.ts';
+import { createSender } from './sender/sender.ts';
+
+export const DISPATCHER_MIGRATIONS = fileURLToPath(new URL('../migrations/', import.meta.url));
+export const FAN_OUT_CONSUMER = 'webhook-dispatcher.fan-out';
+export const DELIVERIES_CONSUMER = 'webhook-dispatcher.deliveries';
+
+/** Tables of the accounts read model (projector-accounts' migrations) the dispatcher reads and writes. */
+const ACCOUNTS_TABLES = ['projector_offsets', 'secrets', 'secret_keys', 'webhook_subscriptions', 'webhook_deliveries', 'webhook_delivery_records'];
+
+export interface WebhookDispatcherDeps {
+  kafka: KafkaClient;
+  producer: Producer;
+  pool: Pool;
+  topics: Topics;
+  log: Logger;
+  /** SECRETS_KEY: opens the subscriptions' signing secrets. */
+  keyring: SecretsKeyring;
+  /** The outbound guard (OUTBOUND_ALLOW_HOSTS, OUTBOUND_ALLOW_INSECURE_HTTP, …). */
+  outbound: OutboundClientOptions;
+  settings: DispatcherSettings;
+}
+
+export interface WebhookDispatcher { start(): Promise<void>; stop(): Promise<void> }
+
+export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDispatcher {
+  const log = deps.log.child({ component: 'webhook-dispatcher' });
+  const { settings } = deps;
+  const sender = createSender({
+    pool: deps.pool, producer: deps.producer, topics: deps.topics, log, keyring: deps.keyring,
+    client: createOutboundClient(deps.outbound), policy: settings.policy, timeoutMs: settings.timeoutMs,
+  }, { concurrency: settings.concurrency, perSubscription: settings.perSubscription, leaseMs: settings.leaseMs, pollMs: settings.pollMs });
+  const fanOut = createFanOut({ ...deps, log, consumerName: FAN_OUT_CONSUMER, onScheduled: () => sender.wake() });
+  const deliveries = createDeliveriesProjector({ ...deps, log, consumerName: DELIVERIES_CONSUMER });
+  let stopping = false;
+
+  // The accounts read model is projector-accounts' to create (in all-in-one it migrates first);
+  // a dispatcher started on its own waits for it rather than creating another service's tables.
+  async function accountsSchemaReady(): Promise<void> {
+    for (let i = 0; !stopping; i++) {
+      const r = await deps.pool.query<{ missing: number }>(
+        'SELECT count(*)::int AS missing FROM unnest($1::text[]) AS t(name) WHERE to_regclass(t.name) IS NULL', [ACCOUNTS_TABLES],
+      );
+      if (r.rows[0]?.missing === 0) return;
+      if (i % 20 === 0) log.info('waiting for the accounts read model (projector-accounts migrations)');
+      await sleep(500);
+    }
+  }
+
+  return {
+    async start() {
+      stopping = false;
+      await accountsSchemaReady();
+      const applied = await migratePostgres(deps.pool, DISPATCHER_MIGRATIONS);
+      if (applied.length) log.info({ applied }, 'postgres migrations applied');
+      // The sender needs only Postgres and the producer: it starts at once, so deliveries due
+      // (retries of a dispatcher that died) go out while the consumers are still joining their
+      // groups (after a kill, the group waits for the dead member's session to time out).
+      sender.start();
+      await Promise.all([deliveries.start(), fanOut.start()]);
+    },
+    async stop() {
+      stopping = true;
+      // Nothing new is scheduled, then the attempts in flight finish and record their outcome,
+      // then the projector stops (the producer closes after all of this).
+      await fanOut.stop();
+      await sender.stop();
+      await deliveries.stop();
+    },
+  };
+}

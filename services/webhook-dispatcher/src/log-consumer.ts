@@ -1,0 +1,100 @@
+// The shape both dispatcher consumers share (the fan-out of platform.events.v1 and the deliveries
+// projector of webhooks.deliveries.v1): each partition batch is one Postgres transaction that applies
+// the decoded records and stores the consumed position, so a re-delivered batch is harmless. Failures
+// follow the shared consumer policy (@llm/kafka applyWithPolicy with the Postgres classifier):
+// Postgres away or busy → the batch waits and is retried, never skipped; a record that cannot be
+// decoded or applied even alone → dead-lettered and stepped over.
+import { decodeEvent, type DecodedEvent, type Topics } from '@llm/events';
+import { applyWithPolicy, sendToDlq, setAsideBreaker, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer } from '@llm/kafka';
+import type { Logger } from '@llm/logging';
+import { counter } from '@llm/metrics';
+import { classifyPostgresError, withTransaction, type Pool, type PoolClient } from '@llm/postgres';
+import { offsetStore } from './offsets.ts';
+
+/** What applying one record decided: done, or set aside (dead-lettered) with a reason. */
+export type RecordVerdict = { ok: true } | { ok: false; error: string };
+
+export interface LogConsumerDeps {
+  kafka: KafkaClient;
+  producer: Producer;
+  pool: Pool;
+  topics: Topics;
+  log: Logger;
+  /** Consumer group and offsets name. */
+  consumerName: string;
+  topic: string;
+  /** Metric names start with this (e.g. `webhook_fanout`). */
+  metricsPrefix: string;
+  /** Applies one decoded record inside the batch's transaction. */
+  apply(c: PoolClient, e: DecodedEvent, rec: IncomingRecord): Promise<RecordVerdict>;
+  /** Called after a batch committed (e.g. to wake the sender). */
+  afterCommit?(): void;
+  concurrency?: number;
+}
+
+export function createLogConsumer(deps: LogConsumerDeps): { start(): Promise<void>; stop(): Promise<void>; ready(): Promise<void> } {
+  const { pool, log, consumerName, topic } = deps;
+  const offsets = offsetStore(consumerName);
+  const deadLettered = counter(`${deps.metricsPrefix}_records_dead_lettered_total`, `Records dead-lettered by ${consumerName} (undecodable or unappliable).`);
+  const retried = counter(`${deps.metricsPrefix}_batch_retries_total`, `Batches of ${consumerName} retried after a transient failure (Postgres away or busy).`);
+  const dlq = deps.topics.dlq(topic);
+
+  const consumer = deps.kafka.consumer({
+    groupId: consumerName,
+    topics: [topic],
+    fromBeginning: true,
+    concurrency: deps.concurrency ?? 3,
+    startOffsets: (t, p) => offsets.startOffset(pool, t, p),
+  });
+
+  async function deadLetter(rec: IncomingRecord, error: string): Promise<void> {
+    await sendToDlq(deps.producer, dlq, rec, error);
+    deadLettered();
+    log.error({ topic: rec.topic, partition: rec.partition, offset: rec.offset.toString(), error }, 'record dead-lettered');
+  }
+
+  async function applyBatch(batch: IncomingBatch): Promise<void> {
+    await withTransaction(pool, async (c) => {
+      const setAside: Array<{ rec: IncomingRecord; error: string }> = [];
+      for (const rec of batch.records) {
+        const decoded = rec.value ? decodeEvent(rec.value) : { ok: false as const, error: 'empty record value' };
+        if (!decoded.ok) { setAside.push({ rec, error: decoded.error }); continue; }
+        const verdict = await deps.apply(c, decoded.value, rec);
+        if (!verdict.ok) setAside.push({ rec, error: verdict.error });
+      }
+      await offsets.storeOffset(c, batch.topic, batch.partition, batch.records[batch.records.length - 1]!.offset + 1n);
+      // Dead letters go out before the commit: a retry after a failed commit may send one twice, but none is lost.
+      for (const d of setAside) await deadLetter(d.rec, d.error);
+    });
+    deps.afterCommit?.();
+  }
+
+  // The last resort of the shared policy: a record whose batch keeps failing deterministically even alone.
+  async function setAsideRecord(rec: IncomingRecord, reason: string): Promise<void> {
+    await withTransaction(pool, async (c) => {
+      await offsets.storeOffset(c, rec.topic, rec.partition, rec.offset + 1n);
+      await deadLetter(rec, `could not apply: ${reason}`);
+    });
+  }
+
+  const breaker = setAsideBreaker(20, 30_000, (reason) => {
+    log.error({ reason }, 'many records in a row set aside: likely a systemic fault, not bad records; slowing down');
+  });
+
+  let stopping = false;
+  return {
+    async start() {
+      stopping = false;
+      await consumer.start((batch) => applyWithPolicy(batch, {
+        apply: applyBatch,
+        classify: classifyPostgresError,
+        setAside: setAsideRecord,
+        stopping: () => stopping,
+        onRetry: (err, attempt) => { retried(); log.warn({ err, attempt, partition: batch.partition }, 'batch failed; retrying'); },
+        breaker,
+      }));
+    },
+    async stop() { stopping = true; await consumer.stop(); },
+    ready: () => consumer.ready(),
+  };
+}

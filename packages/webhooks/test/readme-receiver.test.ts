@@ -44,8 +44,10 @@ afterAll(() => {
 });
 
 describe('README receiver example', () => {
-  it('is at most 15 lines', () => {
-    expect(readFileSync(FILE, 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(15);
+  it('is at most 15 lines, and the README shows exactly this file', () => {
+    const code = readFileSync(FILE, 'utf8');
+    expect(code.trimEnd().split('\n').length).toBeLessThanOrEqual(15);
+    expect(readFileSync(path.join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8')).toContain(`\`\`\`js\n${code}\`\`\``);
   });
 
   const client = (): ReturnType<typeof createOutboundClient> => createOutboundClient({ allowInsecure: true, allowPrivateHosts: [`127.0.0.1:${port}`] });

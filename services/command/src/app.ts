@@ -101,7 +101,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...subscriptionLoginRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, runner: new AgentRunner(deps.signIn.agentRunner) },
         [member, requirePermission(deps.pool, 'edit_secret')], [member, requirePermission(deps.pool, 'run_sessions'), requirePermission(deps.pool, 'use_mounts')]),
       // Webhook subscriptions (their signing secrets live in the vault) and recorded deliveries.
-      ...webhookRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, outbound, producer: deps.producer, topics: deps.topics },
+      ...webhookRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, outbound, producer: deps.producer, topics: deps.topics, timeoutMs: deps.signIn.webhookTimeoutMs },
         [member, requirePermission(deps.pool, 'view_webhooks')], [member, requirePermission(deps.pool, 'edit_webhooks')]),
       ...deliveryRoutes({ pool: deps.pool, producer: deps.producer, topics: deps.topics }, [member, requirePermission(deps.pool, 'edit_webhooks')]),
       ...domainRoutes(commands, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [

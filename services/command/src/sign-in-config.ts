@@ -7,6 +7,7 @@ import { sessionAssertionEnv, sessionEnv, sessionOptionsFromEnv, type SessionCod
 import { authMethodsEnv, deploymentMethodsFromEnv, type DeploymentMethods } from '@llm/auth-policy';
 import { providerProbeEnv, providerProbeOptionsFromEnv, type ProviderProbeOptions } from './provider-probe-config.ts';
 import { agentRunnerEnv, agentRunnerOptionsFromEnv, type AgentRunnerOptions } from './agent-runner-config.ts';
+import { webhookEnv } from '@llm/webhooks';
 
 const absoluteUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).transform((u) => u.replace(/\/+$/, ''));
 
@@ -17,6 +18,8 @@ export const signInEnv = sessionEnv
   .extend(providerProbeEnv.shape)
   .extend(agentRunnerEnv.shape)
   .extend(authMethodsEnv.shape)
+  // A test delivery (POST /webhooks/subscriptions/test) is bounded like the dispatcher's deliveries.
+  .extend(webhookEnv.pick({ WEBHOOK_TIMEOUT_MS: true }).shape)
   .extend({
     /** Our public base URL, as browsers and identity providers reach it (the SSO redirect URI is built on it). Unset: taken from each request's Host (development only). */
     PUBLIC_BASE_URL: absoluteUrl.optional(),
@@ -39,6 +42,8 @@ export interface SignInOptions {
   providerProbe: ProviderProbeOptions;
   /** The agent runner of subscription logins (unset URL: those routes answer 503). */
   agentRunner: AgentRunnerOptions;
+  /** The whole of one webhook test delivery (WEBHOOK_TIMEOUT_MS). */
+  webhookTimeoutMs: number;
 }
 
 export const signInOptionsFromEnv = (env: SignInEnv): SignInOptions => ({
@@ -51,4 +56,5 @@ export const signInOptionsFromEnv = (env: SignInEnv): SignInOptions => ({
   deployment: deploymentMethodsFromEnv(env),
   providerProbe: providerProbeOptionsFromEnv(env),
   agentRunner: agentRunnerOptionsFromEnv(env),
+  webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
 });

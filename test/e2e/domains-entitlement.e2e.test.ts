@@ -1,4 +1,4 @@
-// Organization features need their plan flags (`domains`, `sso`, `access`): an organization on a plan
+// Organization features need their plan flags (`domains`, `sso`, `access`, `audit`): an organization on a plan
 // without them gets a 403 naming the upgrade.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '@llm/testing';
@@ -29,5 +29,14 @@ describe('entitlement', () => {
     expect(flags.status).toBe(403);
     expect(await flags.json()).toEqual({ detail: 'You do not have access to this feature. Please upgrade your plan to continue.' });
     expect((await send('PATCH', `/organizations/${c.organizationId}`, { name: 'Still allowed' })).status).toBe(200);
+  });
+
+  it('when the plan lacks the audit flag, then the events log is 403 with the upgrade message (webhooks need no flag)', async () => {
+    const c = await createAccount(t.baseUrl, t.adminToken);
+    const send = (path: string, body: unknown) => fetch(`${t.baseUrl}${path}`, { method: 'POST', headers: { ...c.auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await send('/events/query', {});
+    expect(r.status).toBe(403);
+    expect(await r.json()).toEqual({ detail: 'You do not have access to this feature. Please upgrade your plan to continue.' });
+    expect((await send('/webhooks/subscriptions/query', {})).status).toBe(200);
   });
 });

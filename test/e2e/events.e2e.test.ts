@@ -1,14 +1,18 @@
 // POST /events/query over the real stack: read events recorded by the query service behind the
 // responses (only when a read found something), account facts published through the projector's
 // outbox (a rejected commit never appears), filters, both orders with `next` cursors, permissions,
-// tenancy, and a replay of platform.events.v1 into a fresh database that equals the live read model.
+// tenancy, the size of one answer (QUERY_MAX_RESULT_BYTES, 1,000 events), the outbox relay publishing
+// once and in order with two relays on one database, and a replay of platform.events.v1 into a fresh
+// database that equals the live read model.
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClickhouse, type Clickhouse } from '@llm/clickhouse';
-import { encodeEvent, topicsFor } from '@llm/events';
+import { decodeEvent, encodeEvent, topicsFor, uuidv7 } from '@llm/events';
 import { createKafkaClient } from '@llm/kafka';
 import { createLogger } from '@llm/logging';
+import { migratePostgres, openPostgres } from '@llm/postgres';
+import { ACCOUNTS_MIGRATIONS, createOutboxRelay } from '@llm/service-projector-accounts';
 import { createEventsProjector } from '@llm/service-projector-events';
 import { createAccount, eventually, type TestAccount } from '@llm/testing';
 import { createSessionCodec } from '@llm/web-session';
@@ -34,8 +38,11 @@ const read = (method: string, path: string, requestId: string, body?: unknown) =
 const byRequest = async (requestId: string): Promise<Ev[]> => (await events({ event: { request_id: requestId } })).body.events;
 const byMarker = { conditions: [{ field: 'attributes', key: 'tags.marker', value: marker }] };
 
+/** One answer's byte budget here: a few 50 KB events, or 1,000 small ones (~340 bytes estimated each). */
+const MAX_RESULT_BYTES = 400_000;
+
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ QUERY_MAX_RESULT_BYTES: String(MAX_RESULT_BYTES) });
   [a, other] = await Promise.all([createAccount(t.baseUrl, t.adminToken), createAccount(t.baseUrl, t.adminToken)]);
   db = new pg.Client({ connectionString: t.databaseUrl });
   await db.connect();
@@ -137,6 +144,116 @@ describe('read events', () => {
     // A cursor that names no event of the project, without a bound: 422.
     expect((await events({ windowing: { next: randomUUID() } })).status).toBe(422);
   });
+});
+
+describe('answer size', () => {
+  const platformEvent = (acc: TestAccount, eventId: string, timeUs: number, attributes: Record<string, unknown>) => encodeEvent('platform.event.recorded', {
+    event_type: 'traces.fetched', request_type: 'unknown', status_code: '', status_message: '', attributes_json: JSON.stringify({ user_id: acc.userId, ...attributes }), user_id: acc.userId,
+  }, { eventId, projectId: acc.projectId, organizationId: acc.organizationId, timeUs });
+  const walk = async (acc: TestAccount, body: Record<string, unknown> = {}): Promise<{ pages: number[]; ids: string[]; largest: number }> => {
+    const out = { pages: [] as number[], ids: [] as string[], largest: 0 };
+    let next: string | undefined;
+    for (let i = 0; i < 50; i++) {
+      const r = await call('POST', '/events/query', acc.auth, { ...body, windowing: { ...(next ? { next } : {}) } });
+      expect(r.status).toBe(200);
+      if (r.body.count === 0) break;
+      out.pages.push(r.body.count);
+      out.largest = Math.max(out.largest, JSON.stringify(r.body).length);
+      out.ids.push(...r.body.events.map((e: Ev) => e.event_id));
+      next = r.body.events[r.body.count - 1].event_id;
+    }
+    return out;
+  };
+
+  it('when events are large, then an answer ends near QUERY_MAX_RESULT_BYTES and `next` walks the rest once each, in order', async () => {
+    const acc = await createAccount(t.baseUrl, t.adminToken);
+    const kafka = await createKafkaClient({ brokers: [t.kafkaBrokers], clientId: 'events-size' });
+    const producer = await kafka.producer();
+    const topics = topicsFor({ prefix: t.topicPrefix, spansPartitions: 3, accountsPartitions: 1, spansRetentionMs: -1, dlqRetentionMs: -1 });
+    const big = 'x'.repeat(50_000);
+    const base = Date.now() * 1000;
+    const ids = Array.from({ length: 12 }, () => uuidv7());
+    await producer.send(topics.platform, ids.map((id, i) => ({ key: acc.projectId, value: platformEvent(acc, id, base + i * 1000, { i, big }) })));
+    await producer.close();
+    await eventually(() => call('POST', '/events/query', acc.auth, { event: { event_id: ids[11] } }), (r) => r.body.count === 1, 30_000);
+    const first = await call('POST', '/events/query', acc.auth, {});
+    expect(first.status).toBe(200);
+    // 50 KB each against a 400 KB budget: 7 fit (estimated bytes), the 8th would cross it.
+    expect(first.body.count).toBe(7);
+    expect(JSON.stringify(first.body).length).toBeLessThan(MAX_RESULT_BYTES);
+    const all = await walk(acc);
+    expect(all.pages).toEqual([7, 5]);
+    expect(all.ids).toEqual([...ids].reverse());
+    // A limit below the budget is kept.
+    expect((await call('POST', '/events/query', acc.auth, { windowing: { limit: 3 } })).body.count).toBe(3);
+  }, 60_000);
+
+  it('when more than 1,000 events match {}, then an answer holds 1,000 and `next` brings the rest', async () => {
+    const acc = await createAccount(t.baseUrl, t.adminToken);
+    const kafka = await createKafkaClient({ brokers: [t.kafkaBrokers], clientId: 'events-cap' });
+    const producer = await kafka.producer();
+    const topics = topicsFor({ prefix: t.topicPrefix, spansPartitions: 3, accountsPartitions: 1, spansRetentionMs: -1, dlqRetentionMs: -1 });
+    const base = Date.now() * 1000;
+    const ids = Array.from({ length: 1_001 }, () => uuidv7());
+    for (let i = 0; i < ids.length; i += 250) {
+      await producer.send(topics.platform, ids.slice(i, i + 250).map((id, j) => ({ key: acc.projectId, value: platformEvent(acc, id, base + (i + j) * 10, { i: i + j }) })));
+    }
+    await producer.close();
+    // One key, one partition: once the last is in, every one is.
+    await eventually(() => call('POST', '/events/query', acc.auth, { event: { event_id: ids[1_000] } }), (r) => r.body.count === 1, 30_000);
+    const all = await walk(acc);
+    expect(all.pages).toEqual([1_000, 1]);
+    expect(all.ids).toEqual([...ids].reverse());
+    expect((await call('POST', '/events/query', acc.auth, { windowing: { limit: 5_000 } })).body.count).toBe(1_000);
+  }, 60_000);
+});
+
+describe('outbox relay', () => {
+  it('when two relays share one outbox (two replicas, or a rebuild beside the live projector), then every row is published once, in order', async () => {
+    const name = `relay_${hex(4)}`;
+    await db.query(`CREATE DATABASE ${name}`);
+    const url = t.databaseUrl.replace(/\/[^/]*$/, `/${name}`);
+    const [p1, p2] = [openPostgres(url), openPostgres(url)];
+    const kafka = await createKafkaClient({ brokers: [t.kafkaBrokers], clientId: 'events-relay' });
+    const producer = await kafka.producer();
+    const topics = topicsFor({ prefix: t.topicPrefix, spansPartitions: 3, accountsPartitions: 1, spansRetentionMs: -1, dlqRetentionMs: -1 });
+    const log = createLogger({ name: 'relay', level: 'silent' });
+    const projectId = randomUUID();
+    const base = Date.now() * 1000;
+    const ids = Array.from({ length: 600 }, () => uuidv7());
+    const seen: string[] = [];
+    const consumer = kafka.consumer({ groupId: `relay-${hex(4)}`, topics: [topics.platform], fromBeginning: true });
+    try {
+      await migratePostgres(p1, ACCOUNTS_MIGRATIONS);
+      await p1.query(
+        'INSERT INTO platform_outbox (event_id, project_id, record) SELECT id, $1::uuid, rec FROM unnest($2::uuid[], $3::bytea[]) AS x(id, rec)',
+        [projectId, ids, ids.map((id, i) => encodeEvent('platform.event.recorded', {
+          event_type: 'traces.fetched', request_type: 'unknown', status_code: '', status_message: '', attributes_json: JSON.stringify({ i }), user_id: '',
+        }, { eventId: id, projectId, timeUs: base + i }))],
+      );
+      const relays = [p1, p2].map((pool) => createOutboxRelay({ pool, producer, topics, log, batch: 50, intervalMs: 50 }));
+      for (const r of relays) r.start();
+      for (let i = 0; i < 20; i++) for (const r of relays) r.kick();
+      await eventually(async () => (await p1.query('SELECT count(*)::int AS n FROM platform_outbox')).rows[0].n, (n) => n === 0, 30_000);
+      await Promise.all(relays.map((r) => r.stop()));
+      await consumer.start(async (b) => {
+        for (const r of b.records) {
+          if (r.key !== projectId || !r.value) continue;
+          const d = decodeEvent(r.value);
+          if (d.ok) seen.push(d.value.eventId);
+        }
+      });
+      await eventually(async () => seen.length, (n) => n >= ids.length, 30_000);
+      // Duplicates would have arrived with the rest (one partition, sent before the outbox emptied).
+      await new Promise((r) => setTimeout(r, 500));
+      expect(seen.length).toBe(ids.length);
+      expect(seen).toEqual(ids);
+    } finally {
+      await consumer.stop().catch(() => undefined);
+      await producer.close();
+      await Promise.all([p1.end(), p2.end()]);
+    }
+  }, 90_000);
 });
 
 describe('permissions and tenancy', () => {

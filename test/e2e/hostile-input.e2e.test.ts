@@ -62,6 +62,10 @@ const CLASSICS: Array<{ name: string; body?: Buffer | string; contentType?: stri
   { name: 'scalar', body: '"just a string"' },
 ];
 
+/** Date-times the request schemas admit (ISO 8601) but the stores refuse as text: year 0000
+ * (Postgres 22008), offsets beyond ±15:59 (Postgres 22009), the ends of the ClickHouse range. */
+const EDGE_TIMES = ['0000-01-01T00:00:00Z', '2024-01-01T00:00:00+23:59', '2024-01-01T00:00:00-23:59', '0000-12-31T23:59:59.999999-23:59', '9999-12-31T23:59:59+23:59', '2024-01-01T00:00'];
+
 const hostileString = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
@@ -98,7 +102,7 @@ function encodeParam(s: string): string {
 // past the first validation and reaches the compilers, projections and stores behind it.
 const anyOf = <T>(...xs: fc.Arbitrary<T>[]): fc.Arbitrary<T> => fc.oneof(...xs);
 const hv: fc.Arbitrary<unknown> = anyOf<unknown>(hostileString, jsonish, fc.double(), fc.integer({ min: -(2 ** 31), max: 2 ** 31 }));
-const ts = anyOf<unknown>(hostileString, fc.integer(), fc.double(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.constantFrom('1e30', -1e30, 0, '0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999999999Z'));
+const ts = anyOf<unknown>(hostileString, fc.integer(), fc.double(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.constantFrom('1e30', -1e30, 0, '0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999999999Z', ...EDGE_TIMES));
 const idHex = (n: number) => anyOf<unknown>(fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`)), hostileString);
 const condition = fc.record({
   field: anyOf<unknown>(fc.constantFrom('attributes', 'span_name', 'trace_id', 'span_id', 'start_time', 'end_time', 'status_code', 'span_type', 'references', 'events', 'links', 'hashes', 'session_id'), hostileString),
@@ -250,6 +254,20 @@ describe('hostile input', () => {
     expect(failures.slice(0, 40), `${failures.length} failures`).toEqual([]);
     await stillHealthy();
   }, 600_000);
+
+  it('when the windowing times of a query are ones the stores refuse as text, then it answers 200', async () => {
+    const failures: string[] = [];
+    for (const route of ['webhooks.deliveries.query', 'events.query', 'webhooks.subscriptions.query'] as const) {
+      for (const newest of [...EDGE_TIMES, undefined]) {
+        for (const oldest of [...EDGE_TIMES, undefined]) {
+          const body = JSON.stringify({ windowing: { ...(newest ? { newest } : {}), ...(oldest ? { oldest } : {}) } });
+          const { status, text } = await send(route, { body, auth: 'key', params: [] });
+          if (status !== 200) failures.push(`${route} ← ${body}: ${status} ${text}`);
+        }
+      }
+    }
+    expect(failures.slice(0, 20), `${failures.length} failures`).toEqual([]);
+  }, 120_000);
 
   it('when fast-check generates hostile paths, queries, bodies and credentials for the whole route table, then no answer is a 5xx', async () => {
     await neverA5xx(hostileRequest, Number(process.env.HOSTILE_RUNS ?? 1500));

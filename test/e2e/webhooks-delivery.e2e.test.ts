@@ -2,10 +2,12 @@
 // platform.events.v1 are fanned out by the dispatcher of the all-in-one app to real receivers on
 // loopback — one verifying the signature over the raw bytes it received, one answering 500 then 200,
 // one that never answers, one answering 400 — and recorded in webhook_deliveries; plus the
-// deliveries API (create upsert, get, query filters and paging, 404s, tenancy).
+// deliveries API (create upsert, get, query filters and paging, 404s, tenancy, the size of one
+// answer: QUERY_MAX_RESULT_BYTES and 10,000 deliveries).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeEvent, uuidv7 } from '@llm/events';
 import { createKafkaClient, type KafkaClient, type Producer } from '@llm/kafka';
@@ -40,6 +42,8 @@ async function startReceivers(): Promise<{ base: string; received: Received[]; c
   return { base: `http://127.0.0.1:${port}`, received, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
 }
 
+/** One answer's byte budget here: 14 deliveries of 200 KB, or 10,000 small ones (~255 bytes each). */
+const MAX_RESULT_BYTES = 3_000_000;
 const RETRY = { WEBHOOK_MAX_RETRIES: '3', WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_RETRY_MAX_MS: '2000', WEBHOOK_TIMEOUT_MS: '800' };
 
 let t: TestApp;
@@ -50,7 +54,7 @@ let kafka: KafkaClient;
 let producer: Producer;
 beforeAll(async () => {
   rx = await startReceivers();
-  t = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1', OUTBOUND_ALLOW_INSECURE_HTTP: 'true', ...RETRY });
+  t = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1', OUTBOUND_ALLOW_INSECURE_HTTP: 'true', QUERY_MAX_RESULT_BYTES: String(MAX_RESULT_BYTES), ...RETRY });
   [a, b] = await Promise.all([createAccount(t.baseUrl, t.adminToken), createAccount(t.baseUrl, t.adminToken)]);
   kafka = await createKafkaClient({ brokers: [t.kafkaBrokers], clientId: 'webhooks-delivery-test' });
   producer = await kafka.producer();
@@ -309,5 +313,81 @@ describe('deliveries API', () => {
     expect((await createDelivery(b, { subscription_id: sub.id, event_id: randomUUID(), status: { code: '200' } })).status).toBe(404);
     const theirs = await call('POST', '/webhooks/deliveries/query', b, { delivery: { subscription_id: sub.id } });
     expect(theirs.body).toEqual({ count: 0, deliveries: [] });
+  });
+});
+
+describe('deliveries answer size', () => {
+  const query = (acc: TestAccount, body: unknown) => call('POST', '/webhooks/deliveries/query', acc, body);
+  const walk = async (acc: TestAccount): Promise<{ pages: number[]; ids: string[]; largest: number }> => {
+    const out = { pages: [] as number[], ids: [] as string[], largest: 0 };
+    let next: string | undefined;
+    for (let i = 0; i < 50; i++) {
+      const r = await query(acc, next ? { windowing: { next } } : {});
+      expect(r.status).toBe(200);
+      if (r.body.count === 0) break;
+      out.pages.push(r.body.count);
+      out.largest = Math.max(out.largest, JSON.stringify(r.body).length);
+      out.ids.push(...r.body.deliveries.map((d: any) => d.id));
+      next = r.body.deliveries[r.body.count - 1].id;
+    }
+    return out;
+  };
+
+  it('when deliveries are large, then an answer ends near QUERY_MAX_RESULT_BYTES and `next` walks the rest once each', async () => {
+    const acc = await createAccount(t.baseUrl, t.adminToken);
+    const sub = await subscribe(acc, `/ok/${marker()}`, { event_types: [] });
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const r = await call('POST', '/webhooks/deliveries', acc, { delivery: { subscription_id: sub.id, event_id: randomUUID(), status: { code: '200' }, data: { url: 'https://example.com/x', payload: { i, parts: Array.from({ length: 20 }, () => 'x'.repeat(10_000)) } } } });
+      expect(r.status).toBe(200);
+      ids.push(r.body.delivery.id);
+    }
+    // About 200 KB each (a recorded delivery's data stays within 256 KiB) against a 3 MB budget:
+    // 14 fit, the 15th would cross it.
+    const first = await query(acc, {});
+    expect(first.body.count).toBe(14);
+    const all = await walk(acc);
+    expect(all.pages).toEqual([14, 6]);
+    expect(all.largest).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+    expect(all.ids).toEqual([...ids].reverse());
+    expect((await query(acc, { windowing: { limit: 2 } })).body.count).toBe(2);
+  }, 60_000);
+
+  it('when more than 10,000 deliveries match, then an answer holds 10,000, `limit` or not, and `next` brings the rest', async () => {
+    const acc = await createAccount(t.baseUrl, t.adminToken);
+    const sub = await subscribe(acc, `/ok/${marker()}`, { event_types: [] });
+    const db = new pg.Client({ connectionString: t.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(
+        `INSERT INTO webhook_deliveries (id, project_id, subscription_id, event_id, status, created_at, last_record_id)
+         SELECT gen_random_uuid(), $1::uuid, $2::uuid, gen_random_uuid(), '{"code":"200"}'::jsonb, now() - g * interval '1 millisecond', gen_random_uuid()
+           FROM generate_series(1, 10001) AS g`,
+        [acc.projectId, sub.id],
+      );
+    } finally { await db.end(); }
+    const all = await query(acc, {});
+    expect(all.status).toBe(200);
+    expect(all.body.count).toBe(10_000);
+    expect((await query(acc, { windowing: { limit: 20_000 } })).body.count).toBe(10_000);
+    const rest = await query(acc, { windowing: { next: all.body.deliveries[9_999].id } });
+    expect(rest.body.count).toBe(1);
+  }, 60_000);
+
+  it('when the time bounds are ones Postgres refuses as text (year 0000, a +23:59 offset), then they bound by their instant', async () => {
+    const acc = await createAccount(t.baseUrl, t.adminToken);
+    const sub = await subscribe(acc, `/ok/${marker()}`, { event_types: [] });
+    const d = (await call('POST', '/webhooks/deliveries', acc, { delivery: { subscription_id: sub.id, event_id: randomUUID(), status: { code: '200' } } })).body.delivery;
+    const ids = async (windowing: Record<string, string>) => {
+      const r = await query(acc, { windowing });
+      expect(r.status).toBe(200);
+      return r.body.deliveries.map((x: any) => x.id);
+    };
+    expect(await ids({ oldest: '0000-01-01T00:00:00Z' })).toEqual([d.id]);
+    expect(await ids({ newest: '0000-01-01T00:00:00Z' })).toEqual([]);
+    // +23:59 is almost a day earlier in UTC: a day ahead of now, it is still after the delivery.
+    const dayAhead = new Date(Date.now() + 86_400_000).toISOString().slice(0, 19);
+    expect(await ids({ newest: `${dayAhead}+23:59`, oldest: '2000-01-01T00:00:00-23:59' })).toEqual([d.id]);
+    expect(await ids({ oldest: `${dayAhead}-23:59` })).toEqual([]);
   });
 });

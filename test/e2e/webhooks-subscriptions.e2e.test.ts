@@ -2,13 +2,25 @@
 // the reference's acceptance behaviours, tenancy, permissions, the signing secret kept in the vault
 // (and deleted with its subscription), UUIDv7 paging, and test deliveries to real loopback
 // receivers — one verifying the signature over the raw bytes it received, one answering 500 — a
-// draft that persists nothing, and a URL the outbound guard refuses.
+// draft that persists nothing, and a URL the outbound guard refuses; a PUT whose change is refused
+// leaves the vault secret as it was (the route run in-process over commands that refuse it); a query
+// answers at most 1,000 subscriptions.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
+import type { Request, Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { topicsFor } from '@llm/events';
+import { createKafkaClient, type Producer } from '@llm/kafka';
+import { parseSecretsKeys } from '@llm/oidc';
+import { createOutboundClient } from '@llm/outbound';
+import { openPostgres } from '@llm/postgres';
 import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { AccountAppender } from '../../services/command/src/adapters/account-appender.ts';
+import { AccountCommands, type AccountChange, type CommandOutcome } from '../../services/command/src/adapters/account-commands.ts';
+import type { AccountsEventType } from '../../services/command/src/adapters/account-appender.ts';
+import { webhookRoutes } from '../../services/command/src/http/webhook-routes.ts';
 import { verifySignature } from '@llm/webhooks';
 import { createSessionCodec } from '@llm/web-session';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -87,6 +99,17 @@ describe('webhook subscriptions', () => {
     expect(none.body).toEqual({ detail: "A secret is required when auth_mode is 'authorization'" });
     const signed = await create(a, hook({ secret: 'my-own-signing-secret' }, { auth_mode: 'signature' }));
     expect(signed.body.subscription).toMatchObject({ secret: 'my-own-signing-secret', data: { auth_mode: 'signature' } });
+    // The secret becomes a header value: a line break or a control character is refused when written, on create and on edit.
+    for (const bad of ['Bearer a\r\nX-Injected: 1', 'tab\u0001ok', 'café']) {
+      const refused = await create(a, hook({ secret: bad }, { auth_mode: 'authorization' }));
+      expect(refused.status).toBe(400);
+      const edit = await call('PUT', `/webhooks/subscriptions/${r.body.subscription.id}`, a, { subscription: { id: r.body.subscription.id, secret: bad, data: { url: `${ok.url}/x`, auth_mode: 'authorization' } } });
+      expect(edit.status).toBe(400);
+    }
+    // Tags and meta travel in every delivery: each is bounded (64 KiB of JSON).
+    const big = await create(a, hook({ meta: { blob: 'x'.repeat(70_000) } }));
+    expect(big.status).toBe(422);
+    expect(big.body.detail[0].loc).toEqual(['body', 'subscription', 'meta']);
   });
 
   it('when payload_fields is given, then the template round-trips; an unusable template or an unknown event type is a 422', async () => {
@@ -211,6 +234,73 @@ describe('webhook subscriptions', () => {
     expect((await setRole('editor')).status).toBe(200);
     expect(await as('POST', `/webhooks/subscriptions/${s.id}/stop`)).toBe(200);
     expect((await fetch(`${t.baseUrl}/webhooks/subscriptions/${s.id}`)).status).toBe(401);
+  });
+});
+
+describe('a refused PUT', () => {
+  /** Commands that refuse every subscription change, as if it lost to concurrent changes every time. */
+  class RefusingCommands extends AccountCommands {
+    override async appendAndAwait<T extends AccountsEventType>(change: AccountChange<T>): Promise<CommandOutcome> {
+      if (change.type === 'accounts.webhook.updated') return { status: 'rejected', code: 'webhook_changed', message: 'The webhook subscription changed meanwhile' };
+      return super.appendAndAwait(change);
+    }
+  }
+  let producer: Producer;
+  let put: (req: Request, res: Response) => Promise<void>;
+  let pool: ReturnType<typeof openPostgres>;
+  beforeAll(async () => {
+    const kafka = await createKafkaClient({ brokers: [t.kafkaBrokers], clientId: 'webhooks-refused-put' });
+    producer = await kafka.producer();
+    pool = openPostgres(t.databaseUrl);
+    const topics = topicsFor({ prefix: t.topicPrefix, spansPartitions: 3, accountsPartitions: 1, spansRetentionMs: -1, dlqRetentionMs: -1 });
+    const commands = new RefusingCommands(new AccountAppender(producer, topics), pool);
+    const routes = webhookRoutes({ pool, commands, keyring: parseSecretsKeys(t.secrets.SECRETS_KEY), outbound: createOutboundClient(), producer, topics }, [], []);
+    put = (routes['webhooks.subscriptions.edit'] as unknown as Array<(req: Request, res: Response) => Promise<void>>)[0]!;
+  });
+  afterAll(async () => { await producer?.close(); await pool?.end(); });
+
+  const putAs = (acc: TestAccount, id: string, subscription: Record<string, unknown>) => put({
+    params: { subscription_id: id }, body: { subscription: { id, ...subscription } }, id: randomUUID(),
+    scope: { projectId: acc.projectId, organizationId: acc.organizationId, userId: acc.userId, workspaceId: '', apiKeyId: '' },
+  } as unknown as Request, { status() { return this; }, json() { return this; } } as unknown as Response);
+  const secretRows = async (acc: TestAccount) => (await db.query("SELECT id::text AS id, name FROM secrets WHERE project_id = $1 AND kind = 'webhook_provider' ORDER BY id", [acc.projectId])).rows;
+
+  it('when the change of a PUT bringing a new secret is refused, then the vault secret keeps its value and name', async () => {
+    const acc = await createAccount(t.baseUrl, t.adminToken);
+    const s = (await create(acc, hook({ name: 'kept' }))).body.subscription;
+    const before = await secretRows(acc);
+    await expect(putAs(acc, s.id, { name: 'renamed', data: { url: ok.url }, secret: 'refused-new-secret' })).rejects.toMatchObject({ code: 'webhook_changed' });
+    const after = (await call('GET', `/webhooks/subscriptions/${s.id}`, acc)).body.subscription;
+    expect(after).toEqual(s);
+    expect(after.secret).not.toBe('refused-new-secret');
+    expect(await secretRows(acc)).toEqual(before);
+    expect(before).toEqual([{ id: s.secret_id, name: 'webhook-kept' }]);
+  });
+
+  it('when the secret was gone and the refused PUT created a new one, then that new one is deleted again', async () => {
+    const acc = await createAccount(t.baseUrl, t.adminToken);
+    const s = (await create(acc, hook())).body.subscription;
+    expect((await call('DELETE', `/secrets/${s.secret_id}`, acc)).status).toBe(204);
+    await expect(putAs(acc, s.id, { data: { url: ok.url }, secret: 'refused-new-secret' })).rejects.toMatchObject({ code: 'webhook_changed' });
+    expect(await secretRows(acc)).toEqual([]);
+    expect((await db.query('SELECT count(*)::int AS n FROM secret_keys sk JOIN secrets s ON s.id = sk.secret_id WHERE s.project_id = $1', [acc.projectId])).rows[0].n).toBe(0);
+  });
+});
+
+describe('querying many subscriptions', () => {
+  it('when more than 1,000 subscriptions match, then an answer holds 1,000, `limit` or not, and `next` brings the rest', async () => {
+    const acc = await createAccount(t.baseUrl, t.adminToken);
+    await db.query(
+      `INSERT INTO webhook_subscriptions (id, project_id, url, secret_id, created_at)
+       SELECT gen_random_uuid(), $1::uuid, 'https://example.com/' || g, gen_random_uuid(), now() FROM generate_series(1, 1001) AS g`,
+      [acc.projectId],
+    );
+    const all = await call('POST', '/webhooks/subscriptions/query', acc, {});
+    expect(all.status).toBe(200);
+    expect(all.body.count).toBe(1_000);
+    expect((await call('POST', '/webhooks/subscriptions/query', acc, { windowing: { limit: 5_000 } })).body.count).toBe(1_000);
+    const rest = await call('POST', '/webhooks/subscriptions/query', acc, { windowing: { next: all.body.subscriptions[999].id } });
+    expect(rest.body.count).toBe(1);
   });
 });
 
@@ -351,6 +441,15 @@ describe('test deliveries', () => {
     expect((await db.query('SELECT count(*)::int AS n FROM webhook_subscriptions')).rows[0].n).toBe(before.rows[0].n);
     expect((await db.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1::uuid[])', [[d.event_id, throwaway.body.delivery.event_id]])).rows[0].n).toBe(0);
     expect((await test({ subscription: { data: { url: ok.url, auth_mode: 'authorization' } } })).status).toBe(400);
+  });
+
+  it('when a template would make the payload larger than 1 MiB, then nothing is sent and the delivery fails with code 400', async () => {
+    const sent = ok.received.length;
+    const r = await test({ subscription: { meta: { blob: 'm'.repeat(60_000) }, data: { url: `${ok.url}/huge`, payload_fields: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, '$.subscription.meta'])) } } });
+    expect(r.status).toBe(200);
+    expect(r.body.delivery.status).toMatchObject({ code: '400', message: 'failed' });
+    expect(r.body.delivery.data.error).toMatch(/^payload too large: /);
+    expect(ok.received.length).toBe(sent);
   });
 
   it('when a draft carries a stored id, then the stored secret signs the draft, unless the draft brings one', async () => {

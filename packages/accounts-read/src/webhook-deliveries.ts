@@ -27,9 +27,18 @@ export async function readDeliveryOf(q: Queryable, projectId: string, subscripti
   return r.rows[0];
 }
 
-/** Whether any delivery (of any project) has this id. */
-export async function deliveryIdTaken(q: Queryable, id: string): Promise<boolean> {
-  const r = await q.query('SELECT 1 FROM webhook_deliveries WHERE id = $1::uuid', [asUuid(id)]);
+/**
+ * Whether a delivery of this project has this id. Scoped to the project: whether another project
+ * uses an id is not for a client to learn. An id taken in another project is harmless to choose:
+ * the deliveries projector gives the new pair a fresh id when the record's id belongs to another pair.
+ */
+export async function deliveryIdTaken(q: Queryable, projectId: string, id: string): Promise<boolean>;
+/** @deprecated Unscoped (probes every project): pass the project id first. */
+export async function deliveryIdTaken(q: Queryable, id: string): Promise<boolean>;
+export async function deliveryIdTaken(q: Queryable, projectOrId: string, id?: string): Promise<boolean> {
+  const r = id === undefined
+    ? await q.query('SELECT 1 FROM webhook_deliveries WHERE id = $1::uuid', [asUuid(projectOrId)])
+    : await q.query('SELECT 1 FROM webhook_deliveries WHERE project_id = $1::uuid AND id = $2::uuid', [asUuid(projectOrId), asUuid(id)]);
   return (r.rowCount ?? 0) > 0;
 }
 

@@ -205,12 +205,19 @@ function answer(res: HopResponse, target: Target, redirects: number): OutboundRe
   return { status: res.status, statusText: res.statusText, headers: res.headers, body: res.body, url: target.url.href, redirects };
 }
 
+/** Caller headers never sent (with any `proxy-*`): see withDefaults. */
+const OWN_HEADERS: ReadonlySet<string> = new Set([
+  'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade', 'expect', 'proxy-connection',
+]);
+
 function withDefaults(given: Readonly<Record<string, string>>, userAgent: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(given)) {
     const name = k.toLowerCase();
-    // Framing and routing are ours: Host follows the URL, the length follows the body.
-    if (name !== 'host' && name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection') headers[name] = v;
+    // Framing, routing and the connection are ours: Host follows the URL, the length follows the
+    // body, and hop-by-hop headers (a caller's Transfer-Encoding next to our Content-Length is how
+    // requests get smuggled) are never passed on.
+    if (!OWN_HEADERS.has(name) && !name.startsWith('proxy-')) headers[name] = v;
   }
   if (userAgent !== undefined) headers['user-agent'] ??= userAgent;
   // Bodies are capped as received; a compressed one could expand past the cap after the check.

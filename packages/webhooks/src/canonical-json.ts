@@ -16,6 +16,8 @@
 //   already rounded by JSON.parse. The signature always covers the bytes we send, so this only
 //   matters to a receiver that re-serializes instead of verifying the raw body.
 // Iterative (an explicit stack), so a deeply nested attribute value cannot overflow the call stack.
+// `canonicalJsonLength` tells the length of those bytes without building them, and stops counting
+// once past a limit: the payload budget (payload-template.ts) measures with it.
 
 type Frame =
   | { kind: 'object'; keys: string[]; obj: Record<string, unknown>; i: number }
@@ -81,6 +83,73 @@ export function canonicalJson(value: unknown): string {
     }
   }
   return out.join('');
+}
+
+/**
+ * `canonicalJson(value).length` (the bytes: the output is ASCII), counted without building it, or
+ * some number above `limit` as soon as the count passes it: the work done is bounded by `limit`
+ * (every value counted adds at least one byte), whatever the size of `value`. `memo` keeps the
+ * exact lengths of the containers measured to the end, so a subtree met again costs nothing.
+ */
+export function canonicalJsonLength(value: unknown, limit: number, memo: WeakMap<object, number> = new WeakMap()): number {
+  let total = 0;
+  // A container being counted: its members left (object keys or array items) and where it started.
+  const stack: Array<{ node: object; start: number; items: unknown[]; keys?: string[]; obj?: Record<string, unknown>; i: number }> = [];
+  const count = (raw: unknown): void => {
+    const v = toJsonable(raw);
+    if (v === null || v === undefined || typeof v === 'function') total += 4;
+    else if (typeof v === 'string') total += quotedLength(v, limit - total);
+    else if (typeof v === 'boolean') total += v ? 4 : 5;
+    else if (typeof v === 'number') total += Number.isFinite(v) ? pyNumber(v).length : 4;
+    else if (typeof v === 'bigint') total += v.toString().length;
+    else if (typeof v === 'object') {
+      const known = memo.get(v);
+      if (known !== undefined) {
+        total += known;
+        return;
+      }
+      const start = total;
+      total += 1;
+      if (Array.isArray(v)) stack.push({ node: v, start, items: v, i: 0 });
+      else {
+        const obj = v as Record<string, unknown>;
+        const keys = Object.keys(obj).filter((k) => obj[k] !== undefined && typeof obj[k] !== 'function');
+        stack.push({ node: v, start, items: [], keys, obj, i: 0 });
+      }
+    } else total += 4;
+  };
+  count(value);
+  while (stack.length > 0 && total <= limit) {
+    const top = stack[stack.length - 1]!;
+    const n = top.keys ? top.keys.length : top.items.length;
+    if (top.i >= n) {
+      total += 1;
+      memo.set(top.node, total - top.start);
+      stack.pop();
+      continue;
+    }
+    if (top.i > 0) total += 1;
+    if (top.keys) {
+      const key = top.keys[top.i++]!;
+      total += quotedLength(key, limit - total) + 1;
+      if (total <= limit) count(top.obj![key]);
+    } else {
+      const item = top.items[top.i++];
+      count(item === undefined || typeof item === 'function' ? null : item);
+    }
+  }
+  return total;
+}
+
+/** `quote(s).length`, or a number above `room` once it is clear the string does not fit (without scanning it). */
+function quotedLength(s: string, room: number): number {
+  if (s.length + 2 > room) return s.length + 2;
+  let n = 2;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    n += c >= 0x20 && c <= 0x7e && c !== 0x22 && c !== 0x5c ? 1 : SHORT[c] !== undefined ? 2 : 6;
+  }
+  return n;
 }
 
 /** Python's spelling of a JSON number (see the header for what cannot be recovered). */

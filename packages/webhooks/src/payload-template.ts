@@ -3,12 +3,24 @@
 // context (one match → the value, several → a list, none or an invalid path → null) and every
 // leaf starting with `/` by a JSON Pointer (RFC 6901; missing → null); other leaves are literal.
 // No template → the whole context. Nesting is limited to 10 levels: `templateProblem` says so
-// before a template is stored (a 422), and `resolvePayload` never throws whatever it is given.
+// before a template is stored (a 422).
+//
+// Size budget: one leaf can copy the whole context (`"$"`, `"$.subscription.meta"`), and a
+// template has up to 10,000 leaves, so the resolved payload could be thousands of times the
+// context (a 318 MB body from 9,000 × "$"). `resolvePayload` therefore counts the canonical size
+// of every match as it inserts it (canonicalJsonLength: bounded work, a subtree met again is
+// memoized), and of the template's own keys and literals, so the total is exactly the length of
+// the body; it throws `PayloadTooLargeError` as soon as the running total passes
+// MAX_PAYLOAD_BYTES (1 MiB), without building the value; the whole context (no template) is
+// measured the same way (attributes, tags and meta can be large). That error is the only thing
+// it throws: a delivery whose payload does not fit fails for good (code "400", see
+// outbound-request.ts), it is not retried.
 //
 // The JSONPath subset is implemented here rather than taken from a library: it is small (`$`,
 // `.name`, `['name']`, `["name"]`, `[n]` with negative n, `[*]`, `.*`, `..` recursive descent),
 // the popular packages evaluate script/filter expressions (`?()`, `()`), which a user-supplied path
 // must never reach, and a bounded, non-throwing evaluator is easier to guarantee when we own it.
+import { canonicalJsonLength } from './canonical-json.ts';
 
 /** Levels of nested objects/arrays a template may have. */
 export const TEMPLATE_MAX_DEPTH = 10;
@@ -18,6 +30,20 @@ const MAX_PATH_LENGTH = 1024;
 const MAX_SEGMENTS = 64;
 /** Context nodes one `resolvePayload` may visit while evaluating paths; beyond it paths yield null. */
 const VISIT_BUDGET = 200_000;
+/** The largest payload a delivery sends: its canonical JSON, in bytes. */
+export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+/** The resolved payload would exceed MAX_PAYLOAD_BYTES: the delivery fails for good (code "400"). */
+export class PayloadTooLargeError extends Error {
+  override readonly name = 'PayloadTooLargeError';
+  /** The delivery status code such a delivery is recorded with. */
+  readonly code = '400';
+  constructor(readonly limitBytes: number, what: string) {
+    super(`payload too large: ${what} exceeds ${limitBytes} bytes`);
+  }
+}
+
+export const isPayloadTooLarge = (err: unknown): err is PayloadTooLargeError => err instanceof PayloadTooLargeError;
 
 /** Why a template cannot be used (for a 422), or undefined when it can. */
 export function templateProblem(template: unknown): string | undefined {
@@ -35,23 +61,49 @@ export function templateProblem(template: unknown): string | undefined {
 }
 
 /**
- * The payload for this context. Total: a template deeper than the limit has its too-deep parts
- * replaced by null (such a template is refused before it is stored; see `templateProblem`).
+ * The payload for this context. A template deeper than the limit has its too-deep parts replaced
+ * by null (such a template is refused before it is stored; see `templateProblem`). Throws
+ * `PayloadTooLargeError` (and nothing else) when the payload would exceed `maxBytes`.
  */
-export function resolvePayload(template: unknown, context: unknown): unknown {
-  if (template === undefined || template === null) return context;
+export function resolvePayload(template: unknown, context: unknown, maxBytes: number = MAX_PAYLOAD_BYTES): unknown {
+  const memo = new WeakMap<object, number>();
+  if (template === undefined || template === null) {
+    if (canonicalJsonLength(context, maxBytes, memo) > maxBytes) throw new PayloadTooLargeError(maxBytes, 'the delivery context');
+    return context;
+  }
   const budget = { left: VISIT_BUDGET };
+  // The canonical length of what is built so far: matches, literals, and the template's own keys
+  // and punctuation, so the total is exactly the length of the body.
+  let used = 0;
+  const add = (bytes: number, where: string): void => {
+    used += bytes;
+    if (used > maxBytes) throw new PayloadTooLargeError(maxBytes, `the payload resolved from payload_fields (at '${where.slice(0, 100)}')`);
+  };
+  const spend = (value: unknown, where: string): unknown => {
+    add(canonicalJsonLength(value, maxBytes - used, memo), where);
+    return value;
+  };
   const walk = (node: unknown, depth: number): unknown => {
     if (typeof node === 'string') {
-      if (node.startsWith('$')) return jsonPath(context, node, budget);
-      if (node.startsWith('/')) return jsonPointer(context, node);
-      return node;
+      if (node.startsWith('$')) return spend(jsonPath(context, node, budget), node);
+      if (node.startsWith('/')) return spend(jsonPointer(context, node), node);
+      return spend(node, node);
     }
-    if (node === null || typeof node !== 'object') return node;
-    if (depth + 1 > TEMPLATE_MAX_DEPTH) return null;
-    if (Array.isArray(node)) return node.map((item) => walk(item, depth + 1));
+    if (node === null || typeof node !== 'object') return spend(node, String(node));
+    if (depth + 1 > TEMPLATE_MAX_DEPTH) return spend(null, 'null');
+    if (Array.isArray(node)) {
+      add(2, '[]');
+      return node.map((item, i) => {
+        add(i > 0 ? 1 : 0, ','); // the separator
+        return walk(item, depth + 1);
+      });
+    }
+    add(2, '{}');
     // fromEntries defines own properties: a template key `__proto__` stays a plain key.
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v, depth + 1)]));
+    return Object.fromEntries(Object.entries(node).map(([k, v], i) => {
+      add(canonicalJsonLength(k, maxBytes - used) + (i > 0 ? 2 : 1), k); // `"k":`, after a `,`
+      return [k, walk(v, depth + 1)];
+    }));
   };
   return walk(template, 0);
 }
@@ -91,6 +143,7 @@ export function jsonPath(doc: unknown, path: string, budget: { left: number } = 
   let current: unknown[] = [doc];
   for (const seg of segments) {
     const next: unknown[] = [];
+    let held = 0;
     for (const node of current) {
       if (seg.descendant) {
         // Pre-order, document order: the node itself, then its descendants.
@@ -106,6 +159,10 @@ export function jsonPath(doc: unknown, path: string, budget: { left: number } = 
         if (--budget.left < 0) return null;
         select(node, seg.selector, next);
       }
+      // A wildcard adds every child: the matches held count against the budget too.
+      budget.left -= next.length - held;
+      held = next.length;
+      if (budget.left < 0) return null;
     }
     current = next;
     if (current.length === 0) return null;

@@ -1,7 +1,7 @@
 // Expected strings are Python 3's `json.dumps(v, sort_keys=True, separators=(",", ":"))` output
 // for the same values (computed with CPython and pasted here).
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, compareCodePoints } from '../src/canonical-json.ts';
+import { canonicalJson, canonicalJsonLength, compareCodePoints } from '../src/canonical-json.ts';
 
 describe('canonicalJson', () => {
   it('when keys are nested, then every level is sorted and no spaces are written', () => {
@@ -56,5 +56,36 @@ describe('canonicalJson', () => {
 
   it('when a key is __proto__ (as JSON.parse creates it), then it is an ordinary key', () => {
     expect(canonicalJson(JSON.parse('{"__proto__":{"a":1},"b":2}'))).toBe('{"__proto__":{"a":1},"b":2}');
+  });
+});
+
+describe('canonicalJsonLength', () => {
+  const values: unknown[] = [
+    null, true, false, 0, -1.5, 1e-7, 0.00001, 123456789012, 'plain', '', 'é😀\u0000\n"\\</script>\x7f',
+    { b: 1, a: [1, 2, { d: null, c: true }], é: 'ü', skipped: undefined },
+    [undefined, () => 1, [], {}, [[[]]]],
+    { when: new Date('2024-07-01T10:00:00Z'), nested: { z: { y: [], x: {} }, a: '日本' } },
+  ];
+
+  it('when a value fits the limit, then the length is exactly that of canonicalJson', () => {
+    for (const v of values) expect(canonicalJsonLength(v, 1_000_000)).toBe(canonicalJson(v).length);
+    expect(canonicalJsonLength(values, 1_000_000)).toBe(canonicalJson(values).length);
+  });
+
+  it('when a subtree is met again, then the memoized length is reused and stays exact', () => {
+    const shared = { ids: Array.from({ length: 100 }, (_, i) => `id-${i}`) };
+    const memo = new WeakMap<object, number>();
+    const one = canonicalJsonLength(shared, 1_000_000, memo);
+    expect(memo.get(shared)).toBe(one);
+    const twice = { a: shared, b: shared };
+    expect(canonicalJsonLength(twice, 1_000_000, memo)).toBe(canonicalJson(twice).length);
+  });
+
+  it('when a value is far larger than the limit, then counting stops early with a number above it', () => {
+    const huge = { list: Array.from({ length: 1_000_000 }, (_, i) => ({ i })), text: 'x'.repeat(50_000_000) };
+    const started = performance.now();
+    expect(canonicalJsonLength(huge, 1024)).toBeGreaterThan(1024);
+    expect(canonicalJsonLength('y'.repeat(10_000_000), 1024)).toBeGreaterThan(1024);
+    expect(performance.now() - started).toBeLessThan(100);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../src/canonical-json.ts';
 import { deliveryContext, type SubscriptionForDelivery, type WebhookEventFact } from '../src/context.ts';
-import { authHeaders, prepareDelivery, redactHeaders } from '../src/outbound-request.ts';
+import { authHeaders, prepareDelivery, redactHeaders, unsentOutcome } from '../src/outbound-request.ts';
+import { MAX_PAYLOAD_BYTES, PayloadTooLargeError } from '../src/payload-template.ts';
 import { verifySignature } from '../src/signature.ts';
 
 const event: WebhookEventFact = {
@@ -42,6 +43,37 @@ describe('prepareDelivery', () => {
       'Idempotency-Key': deliveryId,
     });
     expect(p).toMatchObject({ deliveryId, eventId: event.event_id, eventType: event.event_type, url: subscription.url });
+  });
+
+  it('when user headers frame the message or speak to the connection or a proxy, then they are dropped', () => {
+    const hop = {
+      'Transfer-Encoding': 'chunked', Connection: 'close', 'Keep-Alive': 'timeout=5', TE: 'trailers', Trailer: 'X-T', Upgrade: 'h2c',
+      Expect: '100-continue', 'Proxy-Authorization': 'Basic eA==', 'Proxy-Connection': 'keep-alive', 'proxy-anything': '1', 'X-Kept': 'yes',
+    };
+    const p = prepareDelivery({ deliveryId, event, subscription: { ...subscription, headers: hop }, projectId: 'p1' });
+    const userNames = Object.keys(p.headers).filter((k) => !/^(content-type|user-agent|x-agenta-|idempotency-key)/i.test(k));
+    expect(userNames).toEqual(['X-Kept']);
+  });
+
+  it('when the payload is over the budget, then prepareDelivery throws PayloadTooLargeError and unsentOutcome is a final 400', () => {
+    const input = { deliveryId, event, subscription: { ...subscription, payload_fields: Array.from({ length: 9000 }, () => '$') }, projectId: 'p1' };
+    const big = { ...input, event: { ...event, attributes: { blob: 'b'.repeat(200_000) } } };
+    let error: unknown;
+    try {
+      prepareDelivery(big);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(PayloadTooLargeError);
+    const at = new Date('2024-07-01T10:00:01.000Z');
+    const outcome = unsentOutcome(big, error as PayloadTooLargeError, at);
+    expect(outcome.kind).toBe('failed');
+    expect(outcome.status).toEqual({ timestamp: at.toISOString(), code: '400', message: 'failed' });
+    expect(outcome.data).toMatchObject({ event_type: event.event_type, url: subscription.url, payload: null });
+    expect(outcome.data.error).toMatch(/^payload too large: /);
+    expect(outcome.data.headers['X-Agenta-Delivery-Id']).toBe(deliveryId);
+    // A literal as large as the budget is refused as well (the whole body counts).
+    expect(() => prepareDelivery({ ...input, subscription: { ...subscription, payload_fields: { x: 'l'.repeat(MAX_PAYLOAD_BYTES) } } })).toThrow(PayloadTooLargeError);
   });
 
   it('when there is no template, then the body is the canonical JSON of the whole context', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { jsonPath, jsonPointer, resolvePayload, templateProblem } from '../src/payload-template.ts';
+import { canonicalJson } from '../src/canonical-json.ts';
+import { MAX_PAYLOAD_BYTES, PayloadTooLargeError, jsonPath, jsonPointer, resolvePayload, templateProblem } from '../src/payload-template.ts';
 
 const context = {
   event: { event_id: 'e1', event_type: 'traces.queried', attributes: { user: { id: 'u1' }, items: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], 'a/b': 1, 'm~n': 2, 'x.y': 3 } },
@@ -63,6 +64,64 @@ describe('resolvePayload', () => {
     expect(templateProblem(null)).toBeUndefined();
     expect(templateProblem('$.event')).toBeUndefined();
     expect(templateProblem(Array.from({ length: 20_000 }, () => 1))).toMatch(/more than/);
+  });
+});
+
+describe('resolvePayload size budget', () => {
+  // An event with 1,000 ids: about 40 KB of context.
+  const big = {
+    event: { event_id: 'e1', event_type: 'traces.queried', attributes: { ids: Array.from({ length: 1000 }, (_, i) => `0190a5b2-7c3e-7a10-8000-${String(i).padStart(12, '0')}`) } },
+    subscription: { id: 's1', name: null, tags: null, meta: null },
+    scope: { project_id: 'p1' },
+  };
+  const timed = (f: () => unknown): { error: unknown; ms: number } => {
+    const started = performance.now();
+    try {
+      f();
+      return { error: undefined, ms: performance.now() - started };
+    } catch (error) {
+      return { error, ms: performance.now() - started };
+    }
+  };
+
+  it('when 9,000 leaves each copy the whole context, then it fails fast with PayloadTooLargeError instead of building the payload', () => {
+    const template = Object.fromEntries(Array.from({ length: 9000 }, (_, i) => [`k${i}`, '$']));
+    const { error, ms } = timed(() => resolvePayload(template, big));
+    expect(error).toBeInstanceOf(PayloadTooLargeError);
+    expect((error as PayloadTooLargeError).code).toBe('400');
+    expect((error as Error).message).toMatch(/^payload too large: .* exceeds 1048576 bytes$/);
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('when a 1 MB meta is copied by 2,000 leaves (paths or pointers), then it fails fast', () => {
+    const ctx = { ...big, subscription: { ...big.subscription, meta: { blob: 'm'.repeat(1_000_000) } } };
+    for (const leaf of ['$.subscription.meta', '/subscription/meta', '$..blob']) {
+      const { error, ms } = timed(() => resolvePayload(Array.from({ length: 2000 }, () => leaf), ctx));
+      expect(error).toBeInstanceOf(PayloadTooLargeError);
+      expect(ms).toBeLessThan(1000);
+    }
+  });
+
+  it('when there is no template and the context itself is over the budget, then it is refused too', () => {
+    const ctx = { ...big, subscription: { ...big.subscription, tags: { t: 'é'.repeat(200_000) } } };
+    // 200,000 characters, each 6 bytes once escaped: 1.2 MB of canonical JSON.
+    expect(() => resolvePayload(undefined, ctx)).toThrow(PayloadTooLargeError);
+    expect(resolvePayload(undefined, big)).toBe(big);
+  });
+
+  it('when the payload is just within the budget, then it resolves, and one byte more is refused', () => {
+    const overhead = canonicalJson({ a: '' }).length;
+    const fits = { s: 'x'.repeat(MAX_PAYLOAD_BYTES - overhead) };
+    expect(canonicalJson(resolvePayload({ a: '$.s' }, fits)).length).toBe(MAX_PAYLOAD_BYTES);
+    expect(() => resolvePayload({ a: '$.s' }, { s: `${fits.s}x` })).toThrow(PayloadTooLargeError);
+    // The count covers the template's keys, literals and punctuation too: the limit is exact.
+    const template = { z: ['$.event.event_type', 'lit\u00e9ral', 7, null, true, { deep: '/scope/project_id', '': [] }], a: '$.subscription', 'k"ey': 1.5e-7 };
+    const exact = canonicalJson(resolvePayload(template, big)).length;
+    expect(() => resolvePayload(template, big, exact)).not.toThrow();
+    expect(() => resolvePayload(template, big, exact - 1)).toThrow(PayloadTooLargeError);
+    // Many small copies of the same subtree are fine while the total fits.
+    const out = resolvePayload(Array.from({ length: 9000 }, () => '$.event.event_type'), big) as unknown[];
+    expect(out).toHaveLength(9000);
   });
 });
 

@@ -184,4 +184,38 @@ describe('sendDelivery', () => {
     expect(insecure.data.error).toMatch(/https/);
     expect(receiver.seen.length).toBe(before);
   });
+
+  // Framing and hop-by-hop headers a user may have configured; none may reach the receiver (a
+  // Transfer-Encoding next to our Content-Length is request smuggling).
+  const hopByHop = {
+    'Transfer-Encoding': 'chunked', TE: 'trailers', Trailer: 'X-Late', Upgrade: 'h2c', Expect: '100-continue', 'Keep-Alive': 'timeout=5',
+    Connection: 'keep-alive, X-Team', 'Proxy-Connection': 'keep-alive', 'Proxy-Authorization': 'Basic eDp5', 'Proxy-Other': '1',
+  };
+  const expectFramedByLength = (got: { headers: Record<string, unknown>; raw: Buffer }, body: string): void => {
+    for (const name of ['transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-other']) {
+      expect(got.headers, name).not.toHaveProperty(name);
+    }
+    expect(got.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+    expect(got.raw.toString('utf8')).toBe(body);
+  };
+
+  it('when the user headers hold Transfer-Encoding and other hop-by-hop headers, then none reaches the receiver and the body is framed by Content-Length', async () => {
+    const p = prepared('/ok', { headers: { ...hopByHop, 'X-Team': 'blue' } });
+    const before = receiver.seen.length;
+    const outcome = await sendDelivery(client, p, { mode: 'signature', secret: 'whsec_1' }, { timeoutMs: 5000, now });
+    expect(outcome.kind).toBe('success');
+    const got = receiver.seen[before]!;
+    expectFramedByLength(got, p.body);
+    expect(got.headers['x-team']).toBe('blue');
+    expect(Object.keys(outcome.data.headers).map((k) => k.toLowerCase())).not.toContain('transfer-encoding');
+  });
+
+  it('when a caller hands the outbound client hop-by-hop headers directly, then the client drops them too', async () => {
+    const p = prepared('/ok');
+    const raw: PreparedDelivery = { ...p, headers: { ...p.headers, ...hopByHop } };
+    const before = receiver.seen.length;
+    const outcome = await sendDelivery(client, raw, { mode: 'signature', secret: 'whsec_1' }, { timeoutMs: 5000, now });
+    expect(outcome.kind).toBe('success');
+    expectFramedByLength(receiver.seen[before]!, p.body);
+  });
 });

@@ -36,7 +36,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const pool = openPostgres(config.DATABASE_URL, { max: 20 });
   const ch = await openClickhouse({ url: config.CLICKHOUSE_URL, dataDir: config.CLICKHOUSE_DATA_DIR, database: config.CLICKHOUSE_DATABASE });
 
-  const accounts = createAccountsProjector({ kafka, producer, pool, topics, log });
+  const accounts = createAccountsProjector({ kafka, producer, pool, topics, log, ...(config.ACCOUNTS_PLATFORM_FACTS ? {} : { platformFacts: false }) });
   const makeSpans = () => createSpansProjector({ kafka, producer, ch, topics, log, cacheSpans: config.PROJECTOR_TRACE_CACHE_SPANS, cacheBytes: config.PROJECTOR_TRACE_CACHE_BYTES });
   let spans = makeSpans();
   const events = createEventsProjector({ kafka, producer, ch, topics, log });

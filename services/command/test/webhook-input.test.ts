@@ -5,7 +5,7 @@ import type { WebhookRow } from '@llm/accounts-read';
 import { AppError } from '@llm/errors';
 import { RequestValidationError } from '@llm/http';
 import {
-  checkTemplate, requireSecretFor, secretNameOf, subscriptionFromRow, subscriptionOf, subscriptionView, webhookFilterOf, webhookInfo,
+  checkSubscriptionFields, checkTemplate, requireSecretFor, SUBSCRIPTION_JSON_MAX_BYTES, secretNameOf, subscriptionFromRow, subscriptionOf, subscriptionView, webhookFilterOf, webhookInfo,
 } from '../src/domain/webhook-input.ts';
 
 const ids = { id: '0190a000-0000-7000-8000-000000000001', projectId: '0190a000-0000-7000-8000-000000000002', secretId: '0190a000-0000-7000-8000-000000000003' };
@@ -53,5 +53,50 @@ describe('webhook input', () => {
     expect(() => checkTemplate({ a: '$.x' }, ['subscription'])).not.toThrow();
     expect(secretNameOf(null)).toBe('webhook-subscription');
     expect(secretNameOf('n')).toBe('webhook-n');
+  });
+
+  it('when an authorization-mode secret cannot be a header value, then it is a 400 before anything is stored or sent', () => {
+    for (const bad of ['Bearer a\r\nX-Injected: 1', 'a\nb', 'a\u0000b', 'caf\u00e9', 'emoji \u{1F600}', 'del\u007f', '\u0100']) {
+      let error: unknown;
+      try {
+        requireSecretFor('authorization', bad);
+      } catch (err) {
+        error = err;
+      }
+      expect(error, JSON.stringify(bad)).toBeInstanceOf(AppError);
+      expect((error as AppError).code).toBe('webhook_secret_invalid');
+      expect(() => checkSubscriptionFields({ data: { url: 'https://h.example/x', auth_mode: 'authorization' }, secret: bad }, ['subscription'])).toThrow(AppError);
+    }
+    for (const good of ['Bearer abc.DEF-123_~+/=', 'Basic dXNlcjpwYXNz', 'token\twith tab', '!"#$%&\'()*,:;<>?@[\\]^`{|}']) {
+      expect(() => requireSecretFor('authorization', good)).not.toThrow();
+      expect(() => checkSubscriptionFields({ data: { url: 'https://h.example/x', auth_mode: 'authorization' }, secret: good }, ['subscription'])).not.toThrow();
+    }
+    // Signature mode signs with the secret and never sends it: any text is fine.
+    expect(() => requireSecretFor('signature', 'a\nb')).not.toThrow();
+    expect(() => checkSubscriptionFields({ data: { url: 'https://h.example/x' }, secret: 'a\nb' }, ['subscription'])).not.toThrow();
+    // An edit without a secret keeps the stored one.
+    expect(() => checkSubscriptionFields({ data: { url: 'https://h.example/x', auth_mode: 'authorization' } }, ['subscription'])).not.toThrow();
+  });
+
+  it('when tags or meta are over 64 KiB of JSON, then it is a 422 on that field; the template is checked too', () => {
+    const url = 'https://h.example/x';
+    const fits = { v: 'x'.repeat(SUBSCRIPTION_JSON_MAX_BYTES - 8) };
+    expect(Buffer.byteLength(JSON.stringify(fits))).toBe(SUBSCRIPTION_JSON_MAX_BYTES);
+    expect(() => checkSubscriptionFields({ tags: fits, meta: fits, data: { url } }, ['subscription'])).not.toThrow();
+    // UTF-8 bytes count: 'é' is two.
+    const over = { v: 'é'.repeat(SUBSCRIPTION_JSON_MAX_BYTES / 2) };
+    for (const field of ['tags', 'meta'] as const) {
+      let error: unknown;
+      try {
+        checkSubscriptionFields({ [field]: over, data: { url } }, ['subscription']);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).issues).toEqual([{ loc: ['body', 'subscription', field], msg: `${field} must be at most 65536 bytes of JSON`, type: 'value_error' }]);
+    }
+    let deep: unknown = 1;
+    for (let i = 0; i < 11; i++) deep = [deep];
+    expect(() => checkSubscriptionFields({ data: { url, payload_fields: deep } }, ['subscription'])).toThrow(RequestValidationError);
   });
 });

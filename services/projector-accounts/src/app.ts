@@ -19,7 +19,8 @@ export interface AccountsProjectorDeps {
   /** Consumer name (offsets in projector_offsets); another name replays the topic into an empty store. */
   consumerName?: string;
   /** Emit accepted facts as platform events (outbox → platform.events.v1). Default: only under the
-   * live consumer name, so a replay into another store never emits them twice. */
+   * live consumer name, so a replay into another store never emits them twice; `false`
+   * (ACCOUNTS_PLATFORM_FACTS=false) also silences the live name, for a rebuild into an empty database. */
   platformFacts?: boolean;
 }
 

@@ -12,7 +12,7 @@ const log = createLogger({ name: 'projector-accounts', level: config.LOG_LEVEL }
 const { kafka, topics } = await connectKafka(config, log);
 const producer = await kafka.producer();
 const pool = openPostgres(config.DATABASE_URL);
-const projector = createAccountsProjector({ kafka, producer, pool, topics, log });
+const projector = createAccountsProjector({ kafka, producer, pool, topics, log, ...(config.ACCOUNTS_PLATFORM_FACTS ? {} : { platformFacts: false }) });
 await projector.start();
 const readiness = createReadiness();
 readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });

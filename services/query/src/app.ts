@@ -61,8 +61,8 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
     ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') })]),
     ...apiKeyRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_api_keys')]),
-    ...deliveryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_webhooks')]),
-    ...eventRoutes(new EventReader(rm), [member, requirePermission(deps.pool, 'view_events'), organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'audit') })]),
+    ...deliveryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_webhooks')], deps.maxResultBytes),
+    ...eventRoutes(new EventReader(rm), [member, requirePermission(deps.pool, 'view_events'), organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'audit') })], deps.maxResultBytes),
     ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') })]),
   };
 }

@@ -45,6 +45,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   const sender = createSender({
     pool: deps.pool, producer: deps.producer, topics: deps.topics, log, keyring: deps.keyring,
     client: createOutboundClient(deps.outbound), policy: settings.policy, timeoutMs: settings.timeoutMs,
+    ...(settings.stallLimit !== undefined && { stallLimit: settings.stallLimit }), ...(settings.stallDelayMs !== undefined && { stallDelayMs: settings.stallDelayMs }),
   }, { concurrency: settings.concurrency, perSubscription: settings.perSubscription, leaseMs: settings.leaseMs, pollMs: settings.pollMs });
   const fanOut = createFanOut({ ...deps, log, consumerName: FAN_OUT_CONSUMER, onScheduled: () => sender.wake() });
   const deliveries = createDeliveriesProjector({ ...deps, log, consumerName: DELIVERIES_CONSUMER });

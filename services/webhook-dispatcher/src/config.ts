@@ -34,6 +34,10 @@ export interface DispatcherSettings {
   perSubscription: number;
   leaseMs: number;
   pollMs: number;
+  /** Stalls (tries that recorded nothing) before a delivery ends as failed; default 5. */
+  stallLimit?: number;
+  /** The wait after a delivery's first stall, doubling after each; default 5 s. */
+  stallDelayMs?: number;
 }
 
 export const dispatcherSettingsFromEnv = (env: DispatcherEnv): DispatcherSettings => ({

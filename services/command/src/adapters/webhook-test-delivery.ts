@@ -3,7 +3,8 @@
 // For a stored subscription the delivery is recorded like any other (webhooks.deliveries.v1, final,
 // waited for: the caller reads its own write) and the event enters the project's events log
 // (platform.events.v1; the dispatcher does not fan these out again). A draft without an id
-// persists nothing.
+// persists nothing. A payload over the size budget is not sent: the delivery is failed, code
+// "400", error "payload too large: …" (recorded the same way for a stored subscription).
 import { randomUUID } from 'node:crypto';
 import type { WebhookDeliveryView } from '@llm/contracts';
 import { encodeEvent, uuidv7, type Topics } from '@llm/events';
@@ -12,8 +13,8 @@ import type { OutboundClient } from '@llm/outbound';
 import type { Pool } from '@llm/postgres';
 import { parseUuid } from '@llm/accounts-read';
 import {
-  appendDeliveryRecord, awaitDeliveryRecord, deliveryIdOf, prepareDelivery, sendDelivery,
-  type AttemptOutcome, type SubscriptionForDelivery, type WebhookEventFact,
+  appendDeliveryRecord, awaitDeliveryRecord, deliveryIdOf, isPayloadTooLarge, prepareDelivery, sendDelivery, unsentOutcome,
+  type AttemptOutcome, type PrepareDeliveryInput, type SubscriptionForDelivery, type WebhookEventFact,
 } from '@llm/webhooks';
 
 export const TESTED_EVENT_TYPE = 'webhooks.subscriptions.tested';
@@ -45,14 +46,25 @@ export async function testDelivery(deps: TestDeliveryDeps, caller: Caller, targe
   };
   const subscriptionId = target.storedId ?? DRAFT_SUBSCRIPTION_ID;
   const deliveryId = deliveryIdOf(event.event_id, subscriptionId);
-  const prepared = prepareDelivery({ deliveryId, event, subscription: { ...target.subscription, id: target.storedId ?? 'draft' }, projectId: caller.projectId });
-  const outcome = await sendDelivery(deps.outbound, prepared, { mode: target.subscription.auth_mode, secret: target.secret }, { timeoutMs: deps.timeoutMs });
+  const input: PrepareDeliveryInput = { deliveryId, event, subscription: { ...target.subscription, id: target.storedId ?? 'draft' }, projectId: caller.projectId };
+  const outcome = await send(deps, input, target);
   // One attempt only: a transient failure is this test's final answer.
   const status = { ...outcome.status, message: outcome.kind === 'success' ? 'success' as const : 'failed' as const };
   if (target.storedId !== undefined) await persist(deps, caller, { deliveryId, subscriptionId, event, status, data: outcome.data });
   return {
     id: deliveryId, created_at: now.toISOString(), status, data: outcome.data, subscription_id: subscriptionId, event_id: event.event_id,
   };
+}
+
+async function send(deps: TestDeliveryDeps, input: PrepareDeliveryInput, target: TestTarget): Promise<AttemptOutcome> {
+  let prepared;
+  try {
+    prepared = prepareDelivery(input);
+  } catch (err) {
+    if (isPayloadTooLarge(err)) return unsentOutcome(input, err);
+    throw err;
+  }
+  return sendDelivery(deps.outbound, prepared, { mode: target.subscription.auth_mode, secret: target.secret }, { timeoutMs: deps.timeoutMs });
 }
 
 interface Delivered { deliveryId: string; subscriptionId: string; event: WebhookEventFact; status: AttemptOutcome['status']; data: AttemptOutcome['data'] }

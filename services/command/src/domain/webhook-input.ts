@@ -1,6 +1,13 @@
 // What a webhook subscription request becomes (reference accounts §9.1–§9.3): the full-replace
 // subscription the events carry, the answer shape (nulls omitted), the query's windowing, and the
-// rules checked before any event (a secret in authorization mode, a resolvable payload template).
+// rules checked before any event (a secret in authorization mode that can be sent as a header
+// value, a resolvable payload template, tags and meta of at most 64 KiB each).
+//
+// Why the size of tags and meta is capped: both are part of every delivery's context (the whole
+// payload without a template, `$.subscription.meta` with one), and a delivery's payload is capped
+// at 1 MiB (@llm/webhooks MAX_PAYLOAD_BYTES); 64 KiB each keeps the context of an ordinary event
+// well within it, so only a template that copies the context many times hits that cap.
+import { validateHeaderValue } from 'node:http';
 import type { WebhookRow, WebhookFilter } from '@llm/accounts-read';
 import type { WebhookCreate, WebhookData, WebhookQuery, WebhookSubscriptionView } from '@llm/contracts';
 import { invalid } from '@llm/errors';
@@ -38,10 +45,32 @@ export const authModeOf = (data: Pick<WebhookData, 'auth_mode'>): AuthMode => da
 /** A caller's secret, '' counting as none. */
 export const givenSecret = (s: string | null | undefined): string | undefined => (s ? s : undefined);
 
-/** §9.3: authorization mode sends the secret as the Authorization header, so there must be one. */
+/** The most UTF-8 bytes of JSON a subscription's `tags`, and its `meta`, may take. */
+export const SUBSCRIPTION_JSON_MAX_BYTES = 64 * 1024;
+
+/**
+ * §9.3: authorization mode sends the secret as the Authorization header, so there must be one, and
+ * it must be sendable as a header value (checked here rather than failing every attempt).
+ */
 export function requireSecretFor(mode: AuthMode, secret: string | undefined): void {
-  if (mode === 'authorization' && secret === undefined) {
-    throw invalid('webhook_secret_required', "A secret is required when auth_mode is 'authorization'");
+  if (mode !== 'authorization') return;
+  if (secret === undefined) throw invalid('webhook_secret_required', "A secret is required when auth_mode is 'authorization'");
+  requireSendableSecret(secret);
+}
+
+// Visible ASCII, space and tab (RFC 9110 field-value without obs-text, which Node would send as Latin-1).
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+
+/** In authorization mode the secret is a header value: no CR, LF, NUL, other control or non-ASCII characters. */
+export function requireSendableSecret(secret: string): void {
+  let ok = HEADER_VALUE.test(secret);
+  try {
+    validateHeaderValue('authorization', secret);
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    throw invalid('webhook_secret_invalid', "In 'authorization' mode the secret is sent as the Authorization header: it may hold only visible ASCII characters, spaces and tabs (no line breaks, control or non-ASCII characters)");
   }
 }
 
@@ -50,6 +79,21 @@ export function checkTemplate(payloadFields: unknown, loc: Array<string | number
   if (payloadFields === undefined || payloadFields === null) return;
   const problem = templateProblem(payloadFields);
   if (problem !== undefined) throw new RequestValidationError([{ loc: ['body', ...loc, 'data', 'payload_fields'], msg: problem, type: 'value_error' }]);
+}
+
+/**
+ * Every rule on a create / edit / draft body at once: the template (422), tags and meta at most
+ * SUBSCRIPTION_JSON_MAX_BYTES each (422), and in authorization mode a given secret that can be
+ * sent as a header value (400; a missing one is `requireSecretFor`'s, as an edit may keep the stored one).
+ */
+export function checkSubscriptionFields(f: SubscriptionFields, loc: Array<string | number>): void {
+  checkTemplate(f.data.payload_fields, loc);
+  const tooLarge = (['tags', 'meta'] as const)
+    .filter((k) => f[k] !== undefined && f[k] !== null && Buffer.byteLength(JSON.stringify(f[k])) > SUBSCRIPTION_JSON_MAX_BYTES)
+    .map((k) => ({ loc: ['body', ...loc, k], msg: `${k} must be at most ${SUBSCRIPTION_JSON_MAX_BYTES} bytes of JSON`, type: 'value_error' }));
+  if (tooLarge.length > 0) throw new RequestValidationError(tooLarge);
+  const secret = givenSecret(f.secret);
+  if (authModeOf(f.data) === 'authorization' && secret !== undefined) requireSendableSecret(secret);
 }
 
 /** The stored form of a request's fields (full replace: omitted = null, flags omitted = active). */

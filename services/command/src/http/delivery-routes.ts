@@ -1,7 +1,9 @@
 // POST /webhooks/deliveries (reference accounts §9.3): a client records a delivery's state. Upsert
 // on (project, subscription, event): the first write of a pair takes the body's id (or the derived
 // delivery id, as the dispatcher would), later writes keep the pair's id and overwrite status and
-// data. Recorded like every delivery state — a record on webhooks.deliveries.v1 (attempts 0,
+// data. A body id another delivery of the project has gives way to the derived id here; one used
+// only in another project is not probed (that is not the client's to learn): the deliveries
+// projector gives the pair the derived id then. Recorded like every delivery state — a record on webhooks.deliveries.v1 (attempts 0,
 // final) — and answered once the deliveries projection holds it (read-your-writes).
 import type { RequestHandler } from 'express';
 import { deliveryIdTaken, deliveryView, readDeliveryOf, readWebhook } from '@llm/accounts-read';
@@ -31,7 +33,7 @@ export function deliveryRoutes(deps: DeliveryRouteDeps, edit: RequestHandler[]):
     if (!await readWebhook(pool, projectId, d.subscription_id)) throw subscriptionNotFound();
     const existing = await readDeliveryOf(pool, projectId, d.subscription_id, d.event_id);
     const id = existing?.id
-      ?? (d.id && !await deliveryIdTaken(pool, d.id) ? d.id : deliveryIdOf(d.event_id, d.subscription_id));
+      ?? (d.id && !await deliveryIdTaken(pool, projectId, d.id) ? d.id : deliveryIdOf(d.event_id, d.subscription_id));
     const status = { ...compact(d.status), timestamp: d.status.timestamp ?? new Date().toISOString() } as DeliveryRecord['status'];
     const data = d.data ? compact({ ...d.data, ...(d.data.response ? { response: compact(d.data.response) } : {}) }) as DeliveryData : undefined;
     const recordId = await appendDeliveryRecord(deps.producer, deps.topics, {

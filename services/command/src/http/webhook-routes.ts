@@ -3,9 +3,11 @@
 // Authorization value is a vault secret of kind `webhook_provider` (adapters/webhook-secrets.ts),
 // opened here, on the side that holds the key ring. Deleting a subscription also deletes its secret
 // and shreds its key (the reference leaves it behind: a signing secret must not outlive its use).
+// A refused PUT leaves the secret as it was (see putSecret). A query answers at most
+// SUBSCRIPTIONS_QUERY_MAX_LIMIT = 1,000 subscriptions, `limit` or not; page on with `next`.
 import type { Request, RequestHandler, Response } from 'express';
 import { WEBHOOK_NOT_FOUND, type WebhookEventType } from '@llm/account-model';
-import { parseUuid, queryWebhooks, readWebhook, type WebhookRow } from '@llm/accounts-read';
+import { parseUuid, queryWebhooks, readSecret, readWebhook, type WebhookRow } from '@llm/accounts-read';
 import { webhookCreate, webhookEdit, webhookQuery, webhookTest, type WebhookSubscriptionView } from '@llm/contracts';
 import { AppError, invalid, notFound } from '@llm/errors';
 import { uuidv7, type EventPayloads, type Topics } from '@llm/events';
@@ -19,7 +21,7 @@ import { rejectionError, type AccountCommands, type CommandOutcome } from '../ad
 import { WebhookSecrets } from '../adapters/webhook-secrets.ts';
 import { testDelivery } from '../adapters/webhook-test-delivery.ts';
 import {
-  authModeOf, checkTemplate, givenSecret, requireSecretFor, secretNameOf, subscriptionFromRow, subscriptionOf, subscriptionView,
+  authModeOf, checkSubscriptionFields, givenSecret, requireSecretFor, secretNameOf, subscriptionFromRow, subscriptionOf, subscriptionView,
   webhookFilterOf, webhookInfo, type Subscription,
 } from '../domain/webhook-input.ts';
 
@@ -37,6 +39,11 @@ export interface WebhookRouteDeps {
 }
 
 const MAX_ATTEMPTS = 5;
+/** The most subscriptions one query answers (none asked for = all, up to this; page on with `next`). */
+export const SUBSCRIPTIONS_QUERY_MAX_LIMIT = 1_000;
+
+/** What a PUT wrote into the vault, to undo it when the subscription's change is refused. */
+interface SecretWrite { secretId: string; created: boolean; previous?: { value: string; name: string; description: string } }
 export const webhooksKey = (projectId: string): string => `project:${projectId}:webhooks`;
 
 /** The path's subscription id (any UUID spelling); anything else is a 422, as a typed path parameter. */
@@ -92,7 +99,7 @@ export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], ed
     const mode = authModeOf(body.data);
     const given = givenSecret(body.secret);
     requireSecretFor(mode, given);
-    checkTemplate(body.data.payload_fields, ['subscription']);
+    checkSubscriptionFields(body, ['subscription']);
     const secret = given ?? generateSigningSecret();
     const projectId = req.scope.projectId;
     const id = uuidv7();
@@ -116,18 +123,52 @@ export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], ed
 
   const fetch: RequestHandler = async (req, res) => answer(req, res, subscriptionIdOf(req));
 
+  /**
+   * A PUT's new value goes into the subscription's vault secret before the subscription's change is
+   * recorded (the change names the secret, which must exist). When that change is finally refused
+   * (404, 409 after retries, …) the write is undone: a secret created for it is deleted, an updated
+   * one gets its previous name, description and value back — unless it no longer holds this
+   * request's value (a later PUT's value stays). A crash between the two leaves the new value in
+   * the subscription's secret (or an orphan secret when one had to be created, listed under
+   * /secrets); the client, having no answer, repeats the PUT.
+   */
+  async function putSecret(req: Request, row: WebhookRow, name: string | null | undefined, value: string): Promise<SecretWrite> {
+    const before = await readSecret(pool, row.project_id, row.secret_id);
+    const previous = before ? await secrets.read(row.project_id, row.secret_id) : undefined;
+    const secretId = await secrets.put(req, row.secret_id, secretNameOf(name), value, secretDescription(row.id));
+    return { secretId, created: secretId !== row.secret_id, ...(before && previous !== undefined ? { previous: { value: previous, name: before.name, description: before.description } } : {}) };
+  }
+
+  async function undoSecret(req: Request, w: SecretWrite, value: string): Promise<void> {
+    if (w.created) return secrets.remove(req, w.secretId);
+    if (!w.previous || await secrets.read(req.scope.projectId, w.secretId) !== value) return;
+    await secrets.put(req, w.secretId, w.previous.name, w.previous.value, w.previous.description);
+  }
+
   const update: RequestHandler = async (req, res) => {
     const id = subscriptionIdOf(req);
     const body = validate(webhookEdit, req.body).subscription;
     if (body.id !== id) throw invalid('webhook_id_mismatch', 'Path subscription_id does not match body id');
-    checkTemplate(body.data.payload_fields, ['subscription']);
+    checkSubscriptionFields(body, ['subscription']);
     const given = givenSecret(body.secret);
-    let secretId: string | undefined;
-    await replace(req, id, async (row) => {
-      // A new value goes into the subscription's secret (created again if it is gone); omitted = unchanged.
-      if (given !== undefined && secretId === undefined) secretId = await secrets.put(req, row.secret_id, secretNameOf(body.name), given, secretDescription(id));
-      return subscriptionOf(body, { id: row.id, projectId: row.project_id, secretId: secretId ?? row.secret_id });
-    });
+    // An unknown subscription is a 404 before the vault is touched.
+    await stored(req, id);
+    let written: SecretWrite | undefined;
+    try {
+      await replace(req, id, async (row) => {
+        // A new value goes into the subscription's secret (created again if it is gone); omitted = unchanged.
+        if (given !== undefined && written === undefined) written = await putSecret(req, row, body.name, given);
+        return subscriptionOf(body, { id: row.id, projectId: row.project_id, secretId: written?.secretId ?? row.secret_id });
+      });
+    } catch (err) {
+      // Appended but not yet projected (503 projection_lag): the change will apply with the new value.
+      if (written && given !== undefined && !(err instanceof AppError && err.code === 'projection_lag')) {
+        await undoSecret(req, written, given).catch((undoErr: unknown) => {
+          req.log?.error({ secret: written?.secretId, err: undoErr instanceof Error ? undoErr.message : 'error' }, 'webhook secret not restored after a refused PUT');
+        });
+      }
+      throw err;
+    }
     await answer(req, res, id);
   };
 
@@ -154,7 +195,8 @@ export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], ed
 
   const query: RequestHandler = async (req, res) => {
     const body = validate(webhookQuery, req.body ?? {});
-    const rows = await queryWebhooks(pool, req.scope.projectId, webhookFilterOf(body));
+    const filter = webhookFilterOf(body);
+    const rows = await queryWebhooks(pool, req.scope.projectId, { ...filter, limit: Math.min(filter.limit ?? SUBSCRIPTIONS_QUERY_MAX_LIMIT, SUBSCRIPTIONS_QUERY_MAX_LIMIT) });
     const subscriptions: WebhookSubscriptionView[] = rows.map((row) => subscriptionView(row));
     res.status(200).json({ count: subscriptions.length, subscriptions });
   };
@@ -164,7 +206,7 @@ export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], ed
     const byId = body.subscription_id ?? undefined;
     const draft = body.subscription ?? undefined;
     if ((byId === undefined) === (draft === undefined)) throw invalid('webhook_test_target', 'Provide exactly one of subscription_id or subscription');
-    if (draft) checkTemplate(draft.data.payload_fields, ['subscription']);
+    if (draft) checkSubscriptionFields(draft, ['subscription']);
     const storedId = byId ?? draft?.id ?? undefined;
     const row = storedId === undefined ? undefined : await stored(req, storedId);
     const mode = draft ? authModeOf(draft.data) : (row!.auth_mode === 'authorization' ? 'authorization' : 'signature');

@@ -1,35 +1,25 @@
 // POST /events/query (reference accounts §10): the project's events log, newest first by default.
 // Filters are exact matches; `windowing` bounds the time (inclusive), orders by (timestamp, event_id)
 // either way, and pages with `next` = the last event id seen: the answer holds the events strictly
-// after it in that order (with or without `newest`/`oldest`). `limit` 0 or absent means "all", bounded
-// by EVENTS_QUERY_MAX_LIMIT per answer; page on with `next` beyond it.
+// after it in that order (with or without `newest`/`oldest`). Time bounds are read by
+// domain/iso-time.ts (a bound outside 1900–2299 bounds nothing or leaves nothing).
+// Size of one answer: `limit` 0 or absent means "all" (the reference), bounded here by
+// EVENTS_QUERY_MAX_LIMIT = 1,000 events and by QUERY_MAX_RESULT_BYTES (default 64 MiB) of estimated
+// event bytes — the page ends before the event that would cross it, one event at least — so an
+// answer stays near 1,000 × the largest attributes (tens of KB: ~40 MB) at most. The client pages on
+// with `next` = the last event id of the answer; fewer events than asked for is not the end, an
+// empty answer is.
 import type { RequestHandler } from 'express';
 import { eventQuery, type PlatformEventView } from '@llm/contracts';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { EventReader, EventRow } from '../adapters/event-reader.ts';
+import { DEFAULT_MAX_RESULT_BYTES } from '../adapters/span-reader.ts';
+import { timeWindow, usToIso } from '../domain/iso-time.ts';
 
 /** The most events one answer holds (an "unlimited" query included). */
-export const EVENTS_QUERY_MAX_LIMIT = 10_000;
-
-const MIN_US = Date.UTC(1900, 0, 1) * 1000;
-const MAX_US = Date.UTC(2299, 11, 31, 23, 59, 59) * 1000;
+export const EVENTS_QUERY_MAX_LIMIT = 1_000;
 
 const badWindow = (field: string, msg: string) => new RequestValidationError([{ loc: ['body', 'windowing', field], msg, type: 'value_error' }]);
-
-/** Unix microseconds of an ISO 8601 date-time (no offset = UTC), keeping sub-millisecond digits. */
-export function isoToUs(s: string): number {
-  const m = /^(.*T\d{2}:\d{2}:\d{2})(?:[.,](\d+))?(Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(s);
-  const off = (m?.[3] ?? 'Z').replace(/^([+-]\d{2})(\d{2})$/, '$1:$2').replace(/^([+-]\d{2})$/, '$1:00');
-  const ms = m ? Date.parse(`${m[1]}${off}`) : NaN;
-  if (!m || Number.isNaN(ms)) return NaN;
-  return ms * 1000 + Number((m[2] ?? '').slice(0, 6).padEnd(6, '0'));
-}
-
-/** Unix microseconds as ISO 8601 UTC with microseconds. */
-export function usToIso(us: number): string {
-  const frac = String(((us % 1_000_000) + 1_000_000) % 1_000_000).padStart(6, '0');
-  return `${new Date(Math.floor(us / 1_000_000) * 1000).toISOString().slice(0, 19)}.${frac}Z`;
-}
 
 function view(r: EventRow): PlatformEventView {
   let attributes: Record<string, unknown> | undefined;
@@ -43,30 +33,19 @@ function view(r: EventRow): PlatformEventView {
   };
 }
 
-export function eventRoutes(events: EventReader, view_: RequestHandler[]): Handlers {
+export function eventRoutes(events: EventReader, view_: RequestHandler[], maxResultBytes = DEFAULT_MAX_RESULT_BYTES): Handlers {
   return {
     'events.query': [...view_, async (req, res) => {
       const q = validate(eventQuery, req.body);
       const w = q.windowing ?? {};
       const f = q.event ?? {};
       if (w.limit != null && w.limit < 0) throw badWindow('limit', 'limit must be 0 (no limit) or more');
-      const time = (field: 'newest' | 'oldest'): number | undefined => {
-        const v = w[field];
-        if (v == null) return undefined;
-        const us = isoToUs(v);
-        if (!Number.isFinite(us)) throw badWindow(field, 'value is not a valid ISO 8601 date-time');
-        return us;
-      };
-      // The table's DateTime64 holds 1900-01-01 … 2299-12-31: a bound beyond it bounds nothing, and
-      // a window wholly outside it holds nothing (ClickHouse is never asked about such times).
-      let newestUs = time('newest');
-      let oldestUs = time('oldest');
-      if ((newestUs !== undefined && newestUs < MIN_US) || (oldestUs !== undefined && oldestUs > MAX_US)) {
+      const window = timeWindow(w);
+      if (window.empty) {
         res.json({ count: 0, events: [] });
         return;
       }
-      if (newestUs !== undefined && newestUs > MAX_US) newestUs = undefined;
-      if (oldestUs !== undefined && oldestUs < MIN_US) oldestUs = undefined;
+      const { newestUs, oldestUs } = window;
       const order = w.order === 'ascending' ? 'asc' : 'desc';
       const projectId = req.scope.projectId;
       let after: { timeUs: number; eventId: string } | undefined;
@@ -79,7 +58,7 @@ export function eventRoutes(events: EventReader, view_: RequestHandler[]): Handl
         after = { timeUs: at, eventId: w.next };
       }
       const rows = await events.query({
-        projectId, order, limit: w.limit ? Math.min(w.limit, EVENTS_QUERY_MAX_LIMIT) : EVENTS_QUERY_MAX_LIMIT,
+        projectId, order, limit: w.limit ? Math.min(w.limit, EVENTS_QUERY_MAX_LIMIT) : EVENTS_QUERY_MAX_LIMIT, maxBytes: maxResultBytes,
         ...(f.request_type ? { requestType: f.request_type } : {}),
         ...(f.request_id ? { requestId: f.request_id } : {}),
         ...(f.event_type ? { eventType: f.event_type } : {}),

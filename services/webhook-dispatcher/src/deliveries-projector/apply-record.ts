@@ -1,13 +1,13 @@
 // One `webhooks.delivery.recorded` record into webhook_deliveries (0011-webhooks.sql, written only
 // here): upsert on (project, subscription, event) keeping the row's first id and created_at, taking
-// status, data, attempts, final and the record id from the record. The record id goes into
+// status, data, attempts, final and the record id from the record; a new pair whose record names
+// an id another pair already has gets a fresh id. The record id goes into
 // webhook_delivery_records whatever happens, so a writer waiting for it is released (and a record
 // applied before is skipped). A record for a subscription that no longer exists is not applied:
 // deleting the subscription removed its deliveries, and a late record must not bring one back.
 import { isUuid } from '@llm/accounts-read';
-import { isEvent, type DecodedEvent } from '@llm/events';
+import { isEvent, uuidv7, type DecodedEvent } from '@llm/events';
 import type { PoolClient } from '@llm/postgres';
-import { deliveryIdOf } from '@llm/webhooks';
 import type { RecordVerdict } from '../log-consumer.ts';
 
 const parseObject = (json: string): Record<string, unknown> | null | undefined => {
@@ -35,22 +35,25 @@ export async function applyDeliveryRecord(c: PoolClient, e: DecodedEvent): Promi
   if (exists.rowCount === 0) return { ok: true };
 
   const at = new Date(Math.floor(e.timeUs / 1000));
-  // A client may name an id another delivery already has: the pair's derived id is used instead.
+  // The record's id may already belong to ANOTHER pair: a client's POST /webhooks/deliveries may
+  // have chosen any id, including one the dispatcher derives later for another (event,
+  // subscription). A new pair then takes a fresh id (the primary key would refuse the record and
+  // its outcome would be lost to the dead-letter topic); a known pair keeps its own id anyway.
   const taken = await c.query<{ mine: boolean }>(
     'SELECT (project_id = $2 AND subscription_id = $3 AND event_id = $4) AS mine FROM webhook_deliveries WHERE id = $1',
     [p.delivery_id, p.project_id, p.subscription_id, p.event_id],
   );
-  const id = taken.rows[0] && !taken.rows[0].mine ? null : p.delivery_id;
+  const id = taken.rows[0] && !taken.rows[0].mine ? uuidv7() : p.delivery_id;
   await c.query(
     `INSERT INTO webhook_deliveries AS d (id, project_id, subscription_id, event_id, status, data, attempts, final, created_at, updated_at, last_record_id)
-     VALUES (coalesce($1::uuid, $11::uuid), $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $9, $10)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $9, $10)
      ON CONFLICT (project_id, subscription_id, event_id) DO UPDATE
        SET status = EXCLUDED.status, data = EXCLUDED.data, attempts = EXCLUDED.attempts, final = EXCLUDED.final,
            updated_at = EXCLUDED.updated_at, last_record_id = EXCLUDED.last_record_id
      -- A stale non-final record (a duplicate attempt of a replica whose lease ran out) never
      -- overwrites a final outcome with at least as many attempts.
      WHERE NOT (d.final AND NOT EXCLUDED.final AND d.attempts >= EXCLUDED.attempts)`,
-    [id, p.project_id, p.subscription_id, p.event_id, JSON.stringify(status), data === null ? null : JSON.stringify(data), p.attempts, p.final, at, e.eventId, deliveryIdOf(p.event_id, p.subscription_id)],
+    [id, p.project_id, p.subscription_id, p.event_id, JSON.stringify(status), data === null ? null : JSON.stringify(data), p.attempts, p.final, at, e.eventId],
   );
   return { ok: true };
 }

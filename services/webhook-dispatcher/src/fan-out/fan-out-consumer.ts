@@ -1,18 +1,22 @@
 // The fan-out: a consumer group of platform.events.v1. Each event goes to the active subscriptions
 // of its project whose event types match (reference accounts §9.7), one delivery per (event,
 // subscription) with the deterministic id deliveryIdOf(event, subscription). The request is built
-// now (payload template resolved against the subscription as it is) and stored in the schedule
-// (webhook_dispatch_tasks) in the same transaction as the consumed offsets: an event is scheduled
-// exactly once, and nothing is sent here — the sender works the schedule, so a slow or dead receiver
-// never holds up this consumer.
+// now (payload template resolved against the subscription as it is; the subscription's version and
+// the event are kept too, so the sender can rebuild it if the subscription changes before it is
+// sent) and stored in the schedule (webhook_dispatch_tasks) in the same transaction as the
+// consumed offsets: an event is scheduled exactly once, and nothing is sent here — the sender works
+// the schedule, so a slow or dead receiver never holds up this consumer. A pair already in
+// webhook_deliveries is not scheduled again (an event published twice is delivered once), and a
+// request that cannot be prepared or stored is scheduled as a failure the sender records.
 import { activeWebhooksFor, isUuid } from '@llm/accounts-read';
 import { isEvent, type DecodedEvent, type Topics } from '@llm/events';
 import type { KafkaClient, Producer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import { counter } from '@llm/metrics';
 import type { Pool, PoolClient } from '@llm/postgres';
-import { deliveryIdOf, prepareDelivery } from '@llm/webhooks';
+import { deliveryIdOf, isPayloadTooLarge, prepareDelivery } from '@llm/webhooks';
 import { createLogConsumer } from '../log-consumer.ts';
+import type { TaskFailure } from '../schedule/schedule-store.ts';
 import { storedRequest } from '../schedule/stored-request.ts';
 import { subscriptionForDelivery, webhookEventOf } from './webhook-event.ts';
 
@@ -57,28 +61,50 @@ export async function fanOut(c: PoolClient, e: DecodedEvent, log: Logger): Promi
   if (NOT_FANNED_OUT.has(type) || !e.projectId) return 0;
   const event = webhookEventOf(e);
   const occurredMs = Math.floor(e.timeUs / 1000);
+  // A subscription receives the events that happen after it exists: a dispatcher catching up on
+  // a backlog does not send a new subscription the events of before its creation.
+  const subs = (await activeWebhooksFor(c, e.projectId, type)).filter((s) => s.created_at.getTime() <= occurredMs);
+  if (subs.length === 0) return 0;
+  // An event published again (a replay of the accounts log, a duplicate outbox publish) finds its
+  // deliveries already recorded: the schedule forgets a delivery once it ended, the deliveries do
+  // not (one query for all the event's subscriptions).
+  const done = new Set((await c.query<{ subscription_id: string }>(
+    `SELECT subscription_id::text AS subscription_id FROM webhook_deliveries
+      WHERE project_id = $1::uuid AND event_id = $2::uuid AND subscription_id = ANY($3::uuid[])`,
+    [e.projectId, event.event_id, subs.map((s) => s.id)],
+  )).rows.map((r) => r.subscription_id));
   let n = 0;
-  for (const s of await activeWebhooksFor(c, e.projectId, type)) {
-    // A subscription receives the events that happen after it exists: a dispatcher catching up on
-    // a backlog does not send a new subscription the events of before its creation.
-    if (s.created_at.getTime() > occurredMs) continue;
+  for (const s of subs) {
+    if (done.has(s.id)) continue;
     const deliveryId = deliveryIdOf(event.event_id, s.id);
-    let request;
+    const task = [deliveryId, s.project_id, s.id, event.event_id, type, s.version, JSON.stringify(event)];
+    // One subscription's problem (a payload over the limit, a request that cannot be stored) ends
+    // that delivery as failed — the sender records it — and never holds up or dead-letters the event.
+    let failure: TaskFailure | undefined;
+    await c.query('SAVEPOINT fan_out_delivery');
     try {
-      request = prepareDelivery({ deliveryId, event, subscription: subscriptionForDelivery(s), projectId: s.project_id });
+      const request = JSON.stringify(storedRequest(prepareDelivery({ deliveryId, event, subscription: subscriptionForDelivery(s), projectId: s.project_id })));
+      const r = await c.query(
+        `INSERT INTO webhook_dispatch_tasks (delivery_id, project_id, subscription_id, event_id, event_type, subscription_version, event, request)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb) ON CONFLICT (delivery_id) DO NOTHING`,
+        [...task, request],
+      );
+      n += r.rowCount ?? 0;
+      await c.query('RELEASE SAVEPOINT fan_out_delivery');
     } catch (err) {
-      // Templates are checked when a subscription is written; an event this one cannot serve is
-      // skipped for this subscription only.
-      log.error({ err, subscription: s.id, event: event.event_id }, 'webhook request cannot be prepared; delivery skipped');
-      continue;
+      await c.query('ROLLBACK TO SAVEPOINT fan_out_delivery');
+      const error = isPayloadTooLarge(err) ? err.message : `the request cannot be prepared: ${err instanceof Error ? err.message : String(err)}`;
+      failure = { code: isPayloadTooLarge(err) ? err.code : '400', error: error.slice(0, 2000), url: s.url };
+      log.warn({ err, subscription: s.id, event: event.event_id }, 'webhook request cannot be prepared; the delivery ends as failed');
     }
-    const r = await c.query(
-      `INSERT INTO webhook_dispatch_tasks (delivery_id, project_id, subscription_id, event_id, event_type, request)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb) ON CONFLICT (delivery_id) DO NOTHING`,
-      [deliveryId, s.project_id, s.id, event.event_id, type, JSON.stringify(storedRequest(request))],
-    );
-    n += r.rowCount ?? 0;
+    if (failure) {
+      const r = await c.query(
+        `INSERT INTO webhook_dispatch_tasks (delivery_id, project_id, subscription_id, event_id, event_type, subscription_version, event, failure)
+         VALUES ($1, $2, $3, $4, $5, $6, NULL, $7::jsonb) ON CONFLICT (delivery_id) DO NOTHING`,
+        [...task.slice(0, 6), JSON.stringify(failure)],
+      );
+      n += r.rowCount ?? 0;
+    }
   }
   return n;
 }
-

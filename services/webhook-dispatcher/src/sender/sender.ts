@@ -26,12 +26,15 @@ export interface Sender {
   wake(): void;
 }
 
-export function createSender(deps: Omit<AttemptDeps, 'owner' | 'store'> & { pool: Pool; log: Logger }, opts: SenderOptions): Sender {
+export function createSender(deps: Omit<AttemptDeps, 'owner' | 'store' | 'leaseMs'> & { pool: Pool; log: Logger }, opts: SenderOptions): Sender {
   const log = deps.log.child({ component: 'webhook-sender' });
   const owner = `${process.pid}:${randomUUID()}`;
   const store = scheduleStore(deps.pool);
-  const attemptDeps: AttemptDeps = { ...deps, log, owner, store };
+  const attemptDeps: AttemptDeps = { ...deps, log, owner, store, leaseMs: opts.leaseMs };
   const inFlight = new Map<string, number>();
+  // Deliveries being worked on here: never claimed again by this process, even if a slow record
+  // let their lease run out.
+  const inFlightIds = new Set<string>();
   const running = new Set<Promise<void>>();
   let stopped = true;
   let loop: Promise<void> | undefined;
@@ -47,7 +50,9 @@ export function createSender(deps: Omit<AttemptDeps, 'owner' | 'store'> & { pool
 
   function launch(task: Task): void {
     inFlight.set(task.subscriptionId, (inFlight.get(task.subscriptionId) ?? 0) + 1);
+    inFlightIds.add(task.deliveryId);
     const p = attemptDelivery(attemptDeps, task).finally(() => {
+      inFlightIds.delete(task.deliveryId);
       const n = (inFlight.get(task.subscriptionId) ?? 1) - 1;
       if (n <= 0) inFlight.delete(task.subscriptionId); else inFlight.set(task.subscriptionId, n);
       running.delete(p);
@@ -62,7 +67,7 @@ export function createSender(deps: Omit<AttemptDeps, 'owner' | 'store'> & { pool
       try {
         const free = opts.concurrency - running.size;
         const tasks = free > 0
-          ? await store.claim({ limit: free, perSubscription: opts.perSubscription, inFlight, leaseMs: opts.leaseMs, owner })
+          ? await store.claim({ limit: free, perSubscription: opts.perSubscription, inFlight, exclude: inFlightIds, leaseMs: opts.leaseMs, owner })
           : [];
         failures = 0;
         // Launched even when stopping meanwhile: stop() waits for them, rather than leaving the

@@ -4,7 +4,7 @@
 // and that record is set aside (dead letter or recorded rejection) so the ones behind it go on.
 // Order is kept: the halves are applied first, then second.
 import { backoffMs, failureReason, sleep, type FailureClassifier } from '@llm/errors';
-import type { IncomingBatch, IncomingRecord } from './ports.ts';
+import type { Consumer, IncomingBatch, IncomingRecord } from './ports.ts';
 
 export interface ApplyPolicy {
   /** Applies the records of one partition in order, all or nothing. */
@@ -71,4 +71,19 @@ async function retryTransient(fn: () => Promise<void>, policy: ApplyPolicy, batc
       await sleep(backoffMs(attempt, policy.baseDelayMs ?? 200, policy.maxDelayMs ?? 10_000));
     }
   }
+}
+
+/**
+ * A consumer run under the policy: `start` subscribes with applyWithPolicy, `stop` makes pending
+ * retries give up (the batch is re-delivered later) and stops the consumer. Every projector's loop.
+ */
+export function runWithPolicy(consumer: Consumer, policy: Omit<ApplyPolicy, 'stopping'>): { start(): Promise<void>; stop(): Promise<void> } {
+  let stopping = false;
+  return {
+    start() {
+      stopping = false;
+      return consumer.start((batch) => applyWithPolicy(batch, { ...policy, stopping: () => stopping }));
+    },
+    async stop() { stopping = true; await consumer.stop(); },
+  };
 }

@@ -6,7 +6,7 @@ export type {
 } from './ports.ts';
 export { deadLetterRecord, sendToDlq } from './dead-letter.ts';
 export type { DeadLetterRecord } from './dead-letter.ts';
-export { applyWithPolicy, setAsideBreaker } from './apply-with-policy.ts';
+export { applyWithPolicy, runWithPolicy, setAsideBreaker } from './apply-with-policy.ts';
 export type { ApplyPolicy, SetAsideBreaker } from './apply-with-policy.ts';
 export { RecordTooLargeError, isRecordRefusal } from './record-too-large.ts';
 export { redriveDeadLetters } from './redrive.ts';

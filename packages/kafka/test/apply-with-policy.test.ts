@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FailureClass } from '@llm/errors';
-import { applyWithPolicy, setAsideBreaker, type ApplyPolicy } from '../src/apply-with-policy.ts';
-import type { IncomingBatch } from '../src/ports.ts';
+import { applyWithPolicy, runWithPolicy, setAsideBreaker, type ApplyPolicy } from '../src/apply-with-policy.ts';
+import type { Consumer, IncomingBatch } from '../src/ports.ts';
 
 class Refused extends Error { kind: FailureClass = 'deterministic'; }
 class Away extends Error { kind: FailureClass = 'transient'; }
@@ -77,5 +77,25 @@ describe('applyWithPolicy', () => {
     expect(trips).toHaveLength(3);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(55);
     expect(h.policy.breaker.consecutive).toBe(0);
+  });
+});
+
+describe('runWithPolicy', () => {
+  it('when the consumer is stopped while a batch keeps failing transiently, then the retries give up and the batch is handed back', async () => {
+    let handler: ((b: IncomingBatch) => Promise<void>) | undefined;
+    const consumer: Consumer = { start: async (h) => { handler = h; }, stop: async () => undefined, ready: async () => undefined };
+    let attempts = 0;
+    const run = runWithPolicy(consumer, {
+      apply: async () => { attempts++; throw new Away('down'); },
+      classify: () => 'transient',
+      setAside: async () => undefined,
+      baseDelayMs: 1, maxDelayMs: 2,
+    });
+    await run.start();
+    const pending = handler!(batchOf(1));
+    await new Promise((r) => setTimeout(r, 20));
+    await run.stop();
+    await expect(pending).rejects.toThrow('down');
+    expect(attempts).toBeGreaterThan(1);
   });
 });

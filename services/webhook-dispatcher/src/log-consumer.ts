@@ -5,7 +5,7 @@
 // Postgres away or busy → the batch waits and is retried, never skipped; a record that cannot be
 // decoded or applied even alone → dead-lettered and stepped over.
 import { decodeEvent, type DecodedEvent, type Topics } from '@llm/events';
-import { applyWithPolicy, sendToDlq, setAsideBreaker, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer } from '@llm/kafka';
+import { runWithPolicy, sendToDlq, setAsideBreaker, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import { counter } from '@llm/metrics';
 import { classifyPostgresError, withTransaction, type Pool, type PoolClient } from '@llm/postgres';
@@ -81,20 +81,12 @@ export function createLogConsumer(deps: LogConsumerDeps): { start(): Promise<voi
     log.error({ reason }, 'many records in a row set aside: likely a systemic fault, not bad records; slowing down');
   });
 
-  let stopping = false;
-  return {
-    async start() {
-      stopping = false;
-      await consumer.start((batch) => applyWithPolicy(batch, {
-        apply: applyBatch,
-        classify: classifyPostgresError,
-        setAside: setAsideRecord,
-        stopping: () => stopping,
-        onRetry: (err, attempt) => { retried(); log.warn({ err, attempt, partition: batch.partition }, 'batch failed; retrying'); },
-        breaker,
-      }));
-    },
-    async stop() { stopping = true; await consumer.stop(); },
-    ready: () => consumer.ready(),
-  };
+  const run = runWithPolicy(consumer, {
+    apply: applyBatch,
+    classify: classifyPostgresError,
+    setAside: setAsideRecord,
+    onRetry: (err, attempt, batch) => { retried(); log.warn({ err, attempt, partition: batch.partition }, 'batch failed; retrying'); },
+    breaker,
+  });
+  return { start: () => run.start(), stop: () => run.stop(), ready: () => consumer.ready() };
 }

@@ -7,7 +7,7 @@
 // Accepted facts that are platform events (platform-facts.ts) are written to platform_outbox in the
 // same transaction; the outbox relay publishes them after the commit.
 import { decodeEvent, type DecodedEvent, type Topics } from '@llm/events';
-import { applyWithPolicy, sendToDlq, setAsideBreaker, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
+import { runWithPolicy, sendToDlq, setAsideBreaker, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import { classifyPostgresError, withTransaction, type Pool, type PoolClient } from '@llm/postgres';
 import { failureReason } from '@llm/errors';
@@ -148,22 +148,14 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
     log.error({ reason }, 'many accounts records in a row set aside: likely a systemic fault, not bad records; slowing down');
   });
 
-  let stopping = false;
-  return {
-    consumer,
-    async start() {
-      stopping = false;
-      await consumer.start((batch) => applyWithPolicy(batch, {
-        apply: applyBatch,
-        classify: classifyPostgresError,
-        setAside: setAsideRecord,
-        stopping: () => stopping,
-        onRetry: (err, attempt) => { retried(); log.warn({ err, attempt, partition: batch.partition }, 'accounts batch failed; retrying'); },
-        breaker,
-      }));
-    },
-    async stop() { stopping = true; await consumer.stop(); },
-  };
+  const run = runWithPolicy(consumer, {
+    apply: applyBatch,
+    classify: classifyPostgresError,
+    setAside: setAsideRecord,
+    onRetry: (err, attempt, batch) => { retried(); log.warn({ err, attempt, partition: batch.partition }, 'accounts batch failed; retrying'); },
+    breaker,
+  });
+  return { consumer, start: () => run.start(), stop: () => run.stop() };
 }
 
 

@@ -3,7 +3,7 @@
 // only when ClickHouse accepted them; the Kafka offsets are committed after that. Re-delivery is
 // harmless: rows are idempotent by event (ReplacingMergeTree, reads use FINAL).
 import { decodeEvent, type Topics } from '@llm/events';
-import { applyWithPolicy, sendToDlq, setAsideBreaker, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
+import { runWithPolicy, sendToDlq, setAsideBreaker, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
 import { classifyClickhouseError, type Clickhouse } from '@llm/clickhouse';
 import type { Logger } from '@llm/logging';
 import { counter } from '@llm/metrics';
@@ -63,27 +63,25 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsConsumer {
   // The shared consumer policy with the ClickHouse classifier: ClickHouse away or out of capacity →
   // the batch waits with capped backoff, never skipped; ClickHouse refusing the data → the batch is
   // split until the refused record is alone, and that record is dead-lettered.
-  let stopping = false;
   const breaker = setAsideBreaker(20, 30_000, (reason) => {
     breakerTrips();
     log.error({ reason }, 'many platform-event records in a row set aside: likely a systemic fault, not bad records; slowing down');
   });
-  const handle = (batch: IncomingBatch): Promise<void> => applyWithPolicy(batch, {
+  const run = runWithPolicy(consumer, {
     apply,
     classify: classifyClickhouseError,
-    async setAside(rec, reason) {
+    async setAside(rec, reason, batch) {
       await deadLetter(rec, `could not apply: ${reason}`);
       deps.onApplied?.({ ...batch, records: [rec] });
     },
-    stopping: () => stopping,
-    onRetry: (err, attempt) => { retried(); log.warn({ err, attempt, partition: batch.partition }, 'platform-event batch failed; retrying'); },
+    onRetry: (err, attempt, batch) => { retried(); log.warn({ err, attempt, partition: batch.partition }, 'platform-event batch failed; retrying'); },
     breaker,
   });
 
   return {
     consumer,
     apply,
-    start: () => { stopping = false; return consumer.start(handle); },
-    async stop() { stopping = true; await consumer.stop(); },
+    start: () => run.start(),
+    stop: () => run.stop(),
   };
 }

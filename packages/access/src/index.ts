@@ -2,3 +2,4 @@ export { FLAGS, COUNTERS, GAUGES, THROTTLE_CATEGORIES, PlanSchema, PlanCatalogSc
 export type { Flag, Plan, PlanCatalog, Quota, Throttle } from './plan-schema.ts';
 export { DEFAULT_PLANS, DEFAULT_PLAN } from './default-plans.ts';
 export { accessEnv, loadAccessCatalog, planHasFlag, serializeCatalog, type AccessCatalog, type AccessEnv } from './plan-catalog.ts';
+export { createPlanResolver, entitlement, type PlanRecord, type PlanResolver, type PlanResolverOptions } from './plan-resolver.ts';

@@ -7,12 +7,16 @@ import { FLAGS, PlanCatalogSchema, type Flag, type PlanCatalog, type Quota } fro
 export interface AccessCatalog {
   plans: PlanCatalog;
   defaultPlan: string;
+  /** How long a process keeps an organization's plan before reading it again (ms). */
+  planCacheMs: number;
 }
 
 export const accessEnv = z.object({
   /** JSON object of plans (same shape as GET /access/plans); replaces the default catalog. */
   ACCESS_PLANS: z.string().optional(),
   ACCESS_DEFAULT_PLAN: z.string().default(DEFAULT_PLAN),
+  /** How stale an organization's plan may be in another process after a change (ms). */
+  ACCESS_PLAN_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
 });
 
 export type AccessEnv = z.infer<typeof accessEnv>;
@@ -31,11 +35,11 @@ export function loadAccessCatalog(env: AccessEnv): { ok: true; config: AccessCat
   if (!Object.hasOwn(plans, env.ACCESS_DEFAULT_PLAN)) {
     return { ok: false, problems: [`ACCESS_DEFAULT_PLAN: '${env.ACCESS_DEFAULT_PLAN}' is not a plan of the catalog (${Object.keys(plans).join(', ')})`] };
   }
-  return { ok: true, config: { plans, defaultPlan: env.ACCESS_DEFAULT_PLAN } };
+  return { ok: true, config: { plans, defaultPlan: env.ACCESS_DEFAULT_PLAN, planCacheMs: env.ACCESS_PLAN_CACHE_MS } };
 }
 
 /** Whether a plan grants a flag; an unknown plan or an unset flag grants nothing. */
-export function planHasFlag(catalog: AccessCatalog, plan: string, flag: Flag): boolean {
+export function planHasFlag(catalog: Pick<AccessCatalog, 'plans'>, plan: string, flag: Flag): boolean {
   return Object.hasOwn(catalog.plans, plan) && catalog.plans[plan]?.flags?.[flag] === true;
 }
 

@@ -20,3 +20,4 @@ export * from './aggregates/saved-query.ts';
 export * from './aggregates/secret.ts';
 export * from './aggregates/webhook.ts';
 export * from './aggregates/subscription-login.ts';
+export * from './aggregates/billing.ts';

@@ -16,8 +16,9 @@ import { secret } from './aggregates/secret.ts';
 import { session } from './aggregates/session.ts';
 import { user } from './aggregates/user.ts';
 import { webhook } from './aggregates/webhook.ts';
+import { billing } from './aggregates/billing.ts';
 
-export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook } as const;
+export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, billing } as const;
 
 type Aggregates = typeof AGGREGATES;
 export type AggregateName = keyof Aggregates;

@@ -24,3 +24,4 @@ export { organizationsOwnedBy } from './organizations.ts';
 export { projectsOfOrganizations } from './projects.ts';
 export { loadWebhookState, readWebhook, queryWebhooks, activeWebhooksFor, type WebhookRow, type WebhookFilter } from './webhooks.ts';
 export { readDelivery, readDeliveryOf, deliveryIdTaken, queryDeliveries, deliveryView, type WebhookDeliveryRow, type DeliveryFilter } from './webhook-deliveries.ts';
+export { readSubscription, readOrganizationSubscription, organizationOfCustomer, loadBillingState, postgresPlanResolver } from './subscriptions.ts';

@@ -11,6 +11,7 @@ import { loadApiKeyState } from './api-keys.ts';
 import { loadMembershipState } from './memberships.ts';
 import { loadSecretState } from './secrets.ts';
 import { loadWebhookState } from './webhooks.ts';
+import { loadBillingState } from './subscriptions.ts';
 
 type Loaders = { [N in AggregateName]: (q: Queryable, e: EventOf<N>) => Promise<StateOf<N>> };
 
@@ -25,6 +26,7 @@ export const STATE_LOADERS: Loaders = {
   membership: loadMembershipState,
   secret: loadSecretState,
   webhook: loadWebhookState,
+  billing: loadBillingState,
 };
 
 export function loadState<N extends AggregateName>(q: Queryable, name: N, e: EventOf<N>): Promise<StateOf<N>> {

@@ -10,7 +10,7 @@ import type { Pool } from '@llm/postgres';
 export interface OrganizationGuardOptions {
   pool: Pool;
   /** Whether the organization's plan grants the feature (see @llm/access `planHasFlag`). */
-  entitled: (organizationId: string) => boolean;
+  entitled: (organizationId: string) => boolean | Promise<boolean>;
 }
 
 export const NOT_ENTITLED = 'You do not have access to this feature. Please upgrade your plan to continue.';
@@ -23,7 +23,7 @@ export function organizationGuard(opts: OrganizationGuardOptions): RequestHandle
       throw new AppError({ code: 'accounts_unavailable', kind: 'unavailable', message: 'The account store is not available; retry shortly.', cause: err });
     });
     if (!member) throw new AppError({ code: 'not_a_member', kind: 'forbidden', message: NOT_A_MEMBER });
-    if (!opts.entitled(organizationId)) throw new AppError({ code: 'not_entitled', kind: 'forbidden', message: NOT_ENTITLED });
+    if (!await opts.entitled(organizationId)) throw new AppError({ code: 'not_entitled', kind: 'forbidden', message: NOT_ENTITLED });
     next();
   };
 }

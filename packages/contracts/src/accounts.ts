@@ -30,6 +30,8 @@ export const adminAccountInput = openObject({
   organization: named.optional(),
   workspace: named.optional(),
   project: named.optional(),
+  /** The organization's plan (EE); absent = the signup plan. Must be a plan of the catalog (400 otherwise). */
+  subscription: openObject({ plan: text({ min: 1, max: 64 }) }).optional(),
 });
 
 export const adminAccountsCreate = z.object({

@@ -6,7 +6,7 @@ import type {
 import type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved } from './payloads.ts';
 import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderTested, ProviderUpdated } from './payloads.ts';
 import type { SecretCreated, SecretDeleted, SecretUpdated } from './payloads.ts';
-import type { WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded } from './payloads.ts';
+import type { WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded, BillingSubscriptionSet } from './payloads.ts';
 
 export interface EventPayloads {
   'tracing.spans.upserted': SpansUpserted;
@@ -36,6 +36,7 @@ export interface EventPayloads {
   'accounts.webhook.created': WebhookCreated;
   'accounts.webhook.updated': WebhookUpdated;
   'accounts.webhook.deleted': WebhookDeleted;
+  'accounts.billing.subscription_set': BillingSubscriptionSet;
   'platform.event.recorded': PlatformEvent;
   'webhooks.delivery.recorded': DeliveryRecorded;
 }
@@ -70,6 +71,7 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.webhook.created': { message: 'WebhookCreated', version: 1 },
   'accounts.webhook.updated': { message: 'WebhookUpdated', version: 1 },
   'accounts.webhook.deleted': { message: 'WebhookDeleted', version: 1 },
+  'accounts.billing.subscription_set': { message: 'BillingSubscriptionSet', version: 1 },
   'platform.event.recorded': { message: 'PlatformEvent', version: 1 },
   'webhooks.delivery.recorded': { message: 'DeliveryRecorded', version: 1 },
 };

@@ -11,7 +11,7 @@ export type {
 export type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved } from './payloads.ts';
 export type { OrganizationUpdated, ProviderInfo, ProviderCreated, ProviderUpdated, ProviderTested, ProviderDeleted } from './payloads.ts';
 export type { SecretInfo, SecretCreated, SecretUpdated, SecretDeleted } from './payloads.ts';
-export type { WebhookInfo, WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded } from './payloads.ts';
+export type { WebhookInfo, WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded, BillingSubscriptionSet } from './payloads.ts';
 export { createRegistryFraming, plainFraming, stripRegistryFrame } from './schema-registry.ts';
 export type { EventFraming, RegistryFramingOptions } from './schema-registry.ts';
 export { uuidv7, uuidv5, NAMESPACE_DNS, derivedEventId } from './ids.ts';

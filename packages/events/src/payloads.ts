@@ -31,7 +31,7 @@ export interface TraceDeleted { trace_id: string }
 
 export interface AccountProvisioned {
   user: { id: string; email: string; name: string; username: string };
-  organization: { id: string; name: string; slug: string };
+  organization: { id: string; name: string; slug: string; /** "" = recorded before plans per organization (the default plan applies). */ plan?: string };
   workspace: { id: string; name: string; slug: string };
   project: { id: string; name: string; slug: string };
   api_key?: { id: string; prefix: string; secret_hash: string; expires_at_us: number } | null;
@@ -114,4 +114,9 @@ export interface PlatformEvent {
 export interface DeliveryRecorded {
   delivery_id: string; project_id: string; subscription_id: string; event_id: string;
   status_json: string; data_json: string; attempts: number; final: boolean;
+}
+
+export interface BillingSubscriptionSet {
+  organization_id: string; plan: string; active: boolean; anchor: number; customer_id: string; subscription_id: string;
+  reason: string; processor_event_id: string; reset_auth_flags: boolean; trialing: boolean;
 }

@@ -16,6 +16,7 @@ import { createWebhookDispatcher, dispatcherSettingsFromEnv } from '@llm/service
 import { outboundOptionsFromEnv } from '@llm/outbound';
 import { createEventsProjector } from '@llm/service-projector-events';
 import { loadAccessCatalog } from '@llm/access';
+import { postgresPlanResolver } from '@llm/accounts-read';
 import type { AllInOneConfig } from './config.ts';
 
 export interface AllInOne {
@@ -56,10 +57,11 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   );
   // One API-key cache for both sides: a key revoked through this process stops working at once.
   const apiKeys = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(pool) });
-  const command = createCommandSide({ apiKeys, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
+  const plans = postgresPlanResolver(pool, access.config);
+  const command = createCommandSide({ apiKeys, plans, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
     { side: 'command', handlers: command.handlers },
-    { side: 'query', handlers: queryHandlers({ apiKeys, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) },
+    { side: 'query', handlers: queryHandlers({ apiKeys, plans, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) },
     { side: 'projector', handlers: replayRoutes({
       kafka, producer, ch, topics, log,
       pauseLive: () => spans.stop(),

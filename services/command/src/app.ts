@@ -15,7 +15,8 @@ import { adminRoutes } from './http/admin-routes.ts';
 import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
 import { verifyTxt } from '@llm/dns-verify';
-import { planHasFlag, type AccessCatalog } from '@llm/access';
+import { postgresPlanResolver } from '@llm/accounts-read';
+import { entitlement, type AccessCatalog, type PlanResolver } from '@llm/access';
 import { createOutboundClient } from '@llm/outbound';
 import { apiKeyOrSession, sessionReader } from '@llm/auth';
 import { createSessionAssertionVerifier, createSessionCodec, createSsoStateCodec } from '@llm/web-session';
@@ -49,6 +50,8 @@ export interface CommandDeps {
   signIn: SignInOptions;
   /** One API-key authenticator shared with the query side in one process (revocations drop its cache). */
   apiKeys?: ApiKeyAuthenticator;
+  /** Organizations' plans, shared with the query side in one process (plan changes drop its cache). */
+  plans?: PlanResolver;
 }
 
 export interface CommandSide {
@@ -58,6 +61,7 @@ export interface CommandSide {
 
 export function createCommandSide(deps: CommandDeps): CommandSide {
   const auth = deps.apiKeys ?? apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
+  const plans = deps.plans ?? postgresPlanResolver(deps.pool, deps.access);
   const spans = new SpanAppender(deps.producer, deps.topics);
   const workers = new OtlpWorkerPool(deps.otlpWorkers);
   const accounts = new AccountAppender(deps.producer, deps.topics);
@@ -72,7 +76,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
     handlers: {
       ...tracingRoutes(spans, auth),
       ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes),
-      ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken)),
+      ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken), { signupPlan: () => deps.access.defaultPlan, isPlan: (slug) => Object.hasOwn(deps.access.plans, slug) }),
       ...membershipRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken)),
       ...savedQueryRoutes(commands, deps.pool, auth),
       ...sessionRoutes({
@@ -86,12 +90,12 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       }),
       ...organizationRoutes({
         pool: deps.pool, commands, deployment: deps.signIn.deployment,
-        mayChangeFlags: () => planHasFlag(deps.access, deps.access.defaultPlan, 'access'),
+        mayChangeFlags: entitlement(deps.access, plans, 'access'),
       }, [member]),
       ...providerRoutes({
         pool: deps.pool, commands, secrets: providerSecrets,
         fetch: (url, init) => outbound.fetch(url, init), allowInsecure: deps.signIn.outbound.allowInsecure === true,
-      }, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') }), requirePermission(deps.pool, 'edit_organization_auth')]),
+      }, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'sso') }), requirePermission(deps.pool, 'edit_organization_auth')]),
       ...apiKeyRoutes({ pool: deps.pool, commands, authenticator: auth }, [member], [requirePermission(deps.pool, 'edit_api_keys')]),
       // One read of a provider's model list through the same outbound guard; nothing is stored.
       ...providerProbeRoutes({ request: (url, init) => outbound.request(url, init), options: deps.signIn.providerProbe }, [member, requirePermission(deps.pool, 'edit_secret')]),
@@ -105,7 +109,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
         [member, requirePermission(deps.pool, 'view_webhooks')], [member, requirePermission(deps.pool, 'edit_webhooks')]),
       ...deliveryRoutes({ pool: deps.pool, producer: deps.producer, topics: deps.topics }, [member, requirePermission(deps.pool, 'edit_webhooks')]),
       ...domainRoutes(commands, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
-        member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') }), requirePermission(deps.pool, 'edit_organization_auth'),
+        member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'domains') }), requirePermission(deps.pool, 'edit_organization_auth'),
       ]),
     },
     close: () => workers.close(),

@@ -12,8 +12,8 @@ import { queryRoutes } from './http/query-routes.ts';
 import { activityRoutes } from './http/activity-routes.ts';
 import { accessRoutes } from './http/access-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
-import { planHasFlag } from '@llm/access';
-import type { AccessCatalog } from '@llm/access';
+import { entitlement, type AccessCatalog, type PlanResolver } from '@llm/access';
+import { postgresPlanResolver } from '@llm/accounts-read';
 import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { AnalyticsReader } from './adapters/analytics-reader.ts';
 import { analyticsRoutes } from './http/analytics-routes.ts';
@@ -44,6 +44,8 @@ export interface QueryDeps {
   deployment: DeploymentMethods;
   /** One API-key authenticator shared with the command side in one process. */
   apiKeys?: ApiKeyAuthenticator;
+  /** Organizations' plans, shared with the command side in one process (its plan changes show at once). */
+  plans?: PlanResolver;
   /** Where read events (traces.fetched / traces.queried) go; none = reads are not recorded
    * (EVENTS_READ_RECORDING=false). The caller closes it after the HTTP side drained. */
   recorder?: EventRecorder;
@@ -51,6 +53,7 @@ export interface QueryDeps {
 
 export function queryHandlers(deps: QueryDeps): Handlers {
   const auth = deps.apiKeys ?? apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
+  const plans = deps.plans ?? postgresPlanResolver(deps.pool, deps.access);
   const rm = new ReadModel(deps.ch, deps.queryTimeoutMs);
   const reader = new SpanReader(rm, deps.maxResultBytes);
   const searcher = new SpanSearcher(rm, deps.maxResultBytes);
@@ -59,10 +62,10 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.deployment });
   return { ...readRoutes(reader, auth, deps.recorder), ...queryRoutes({ reader, searcher, accounts: deps.pool, ...(deps.recorder ? { recorder: deps.recorder } : {}) }, auth), ...savedQueryRoutes(deps.pool, auth), ...activityRoutes(new ActivitySearcher(rm, reader), auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
     ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
-    ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'sso') })]),
+    ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'sso') })]),
     ...apiKeyRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_api_keys')]),
     ...deliveryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_webhooks')], deps.maxResultBytes),
-    ...eventRoutes(new EventReader(rm), [member, requirePermission(deps.pool, 'view_events'), organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'audit') })], deps.maxResultBytes),
-    ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: () => planHasFlag(deps.access, deps.access.defaultPlan, 'domains') })]),
+    ...eventRoutes(new EventReader(rm), [member, requirePermission(deps.pool, 'view_events'), organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'audit') })], deps.maxResultBytes),
+    ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'domains') })]),
   };
 }

@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { findUserByEmail, findUserById, organizationsOwnedBy, projectsOfOrganizations, readOrganization, readProject, readUser, readWorkspace } from '@llm/accounts-read';
 import { adminAccountsCreate, adminAccountsDelete } from '@llm/contracts';
-import { unavailable } from '@llm/errors';
+import { invalid, unavailable } from '@llm/errors';
 import type { AccountProvisioned } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import { generateApiKey } from '@llm/auth';
@@ -26,14 +26,25 @@ async function projectedAccount(pool: Pool, plan: AccountProvisioned) {
   return { user, organization: { id: org.id, name: org.name, slug: org.slug, owner_id: org.owner_id, created_at: org.created_at }, workspace, project };
 }
 
-export function adminRoutes(commands: AccountCommands, pool: Pool, auth: RequestHandler): Handlers {
+export interface SignupPlans {
+  /** The plan a new organization starts on (§11 signup: trial, free or the default plan). */
+  signupPlan(): string;
+  isPlan(slug: string): boolean;
+}
+
+export function adminRoutes(commands: AccountCommands, pool: Pool, auth: RequestHandler, plans: SignupPlans): Handlers {
   return {
     'admin.accounts.create': [auth, async (req: Request, res) => {
       const body = validate(adminAccountsCreate, req.body);
       const out: Record<string, unknown> = {};
       for (const [ref, acc] of Object.entries(body.accounts)) {
         const options = { create_api_keys: true, return_api_keys: true, dry_run: false, ...(acc.options ?? body.options ?? {}) };
-        const plan = planAccount(acc, ids);
+        const requested = acc.subscription?.plan;
+        if (requested !== undefined && !plans.isPlan(requested)) {
+          throw invalid('unknown_plan', `Unknown plan '${requested}'.`, { plan: requested });
+        }
+        const drafted = planAccount(acc, ids);
+        const plan = { ...drafted, organization: { ...drafted.organization, plan: requested ?? plans.signupPlan() } };
         const key = options.create_api_keys ? generateApiKey() : undefined;
         const change = {
           type: 'accounts.account.provisioned' as const, key: userKey(acc.user.email),
@@ -44,7 +55,7 @@ export function adminRoutes(commands: AccountCommands, pool: Pool, auth: Request
         if (options.dry_run) orThrow(await commands.decideEarly(change));
         else await commands.commit(change);
         const a = options.dry_run
-          ? { user: plan.user, organization: plan.organization, workspace: plan.workspace, project: { ...plan.project, is_default: true } }
+          ? { user: plan.user, organization: drafted.organization, workspace: plan.workspace, project: { ...plan.project, is_default: true } }
           : await projectedAccount(pool, change.payload);
         const entry: Record<string, unknown> = {
           user: { ...a.user, uid: a.user.id },
@@ -52,6 +63,7 @@ export function adminRoutes(commands: AccountCommands, pool: Pool, auth: Request
           workspaces: { wrk: { ...a.workspace, organization_id: plan.organization.id } },
           projects: { prj: { ...a.project, organization_id: plan.organization.id, workspace_id: plan.workspace.id } },
         };
+        entry.subscriptions = { org: { plan: plan.organization.plan, active: true } };
         if (key && options.return_api_keys) entry.api_keys = { key: key.raw };
         out[ref] = entry;
       }

@@ -17,7 +17,7 @@ export interface OrganizationRouteDeps {
   commands: AccountCommands;
   deployment: DeploymentMethods;
   /** Whether the organization's plan has the `access` flag (changing auth flags). */
-  mayChangeFlags: (organizationId: string) => boolean;
+  mayChangeFlags: (organizationId: string) => Promise<boolean>;
 }
 
 export const organizationKey = (organizationId: string): string => `organization:${organizationId}`;
@@ -40,7 +40,7 @@ export function organizationRoutes(deps: OrganizationRouteDeps, guard: RequestHa
     if (!org || role === undefined) throw notFound('organization_not_found', 'Organization not found');
     if (role !== 'owner' && org.owner_id !== req.scope.userId) throw new AppError({ code: 'forbidden', kind: 'forbidden', message: NOT_ALLOWED });
     orThrow(decideSlug(org.slug, body.slug));
-    if (body.flags !== undefined && !deps.mayChangeFlags(org.id)) throw new AppError({ code: 'not_entitled', kind: 'forbidden', message: NOT_ENTITLED });
+    if (body.flags !== undefined && !await deps.mayChangeFlags(org.id)) throw new AppError({ code: 'not_entitled', kind: 'forbidden', message: NOT_ENTITLED });
     // The flag rules are the organization aggregate's: the early answer and the projector apply them.
     const flags = body.flags === undefined ? org.flags : nextFlags(defaults(), org.flags, body.flags);
     const description = body.description === undefined ? org.description : body.description;

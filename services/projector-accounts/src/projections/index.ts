@@ -12,6 +12,7 @@ import { projectApiKey } from './api-key.ts';
 import { projectMembership } from './membership.ts';
 import { projectSecret } from './secret.ts';
 import { projectWebhook } from './webhook.ts';
+import { projectBilling } from './billing.ts';
 
 export type { SqlStatement };
 
@@ -30,6 +31,7 @@ export const PROJECTIONS: Projections = {
   membership: projectMembership,
   secret: projectSecret,
   webhook: projectWebhook,
+  billing: projectBilling,
 };
 
 export function projectionOf<N extends AggregateName>(name: N): Projection<N> {

@@ -20,6 +20,14 @@ export function projectUser(e: UserEvent, s: UserState): SqlStatement[] {
           values: [p.project.id, p.workspace.id, p.organization.id, p.project.name, p.project.slug, at],
         },
       ];
+      // The plan it starts on (§11 signup), anchored on the day it was created. Events recorded
+      // before plans per organization carry none: the deployment's default plan applies.
+      if (p.organization.plan) {
+        out.push({
+          text: 'INSERT INTO organization_subscriptions (organization_id, plan, active, anchor, version, updated_at) VALUES ($1, $2, true, $3, 1, $4)',
+          values: [p.organization.id, p.organization.plan, new Date(at).getUTCDate(), at],
+        });
+      }
       for (const [scope, id] of [['organization', p.organization.id], ['workspace', p.workspace.id], ['project', p.project.id]] as const) {
         out.push({ text: 'INSERT INTO memberships (scope, scope_id, user_id, role, created_at) VALUES ($1,$2,$3,$4,$5)', values: [scope, id, p.user.id, 'owner', at] });
       }

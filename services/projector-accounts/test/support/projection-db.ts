@@ -49,7 +49,7 @@ export async function openProjectionDb(): Promise<ProjectionDb> {
   };
 }
 
-type Envelope = Pick<AccountEvent, 'projectId' | 'organizationId' | 'actorId' | 'expectedVersion'>;
+type Envelope = Pick<AccountEvent, 'projectId' | 'organizationId' | 'actorId' | 'expectedVersion' | 'timeUs'>;
 
 /** An accounts event as a command would append it now (envelope fields default to empty / no expectation). */
 export const ev = <T extends AccountEventType>(type: T, payload: Extract<AccountEvent, { type: T }>['payload'], envelope: Partial<Envelope> = {}): AccountEvent =>

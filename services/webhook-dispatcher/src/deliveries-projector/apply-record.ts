@@ -8,7 +8,7 @@
 import { isUuid } from '@llm/accounts-read';
 import { isEvent, uuidv7, type DecodedEvent } from '@llm/events';
 import type { PoolClient } from '@llm/postgres';
-import type { RecordVerdict } from '../log-consumer.ts';
+import type { RecordVerdict } from '@llm/pg-consumer';
 
 const parseObject = (json: string): Record<string, unknown> | null | undefined => {
   if (json === '') return null;

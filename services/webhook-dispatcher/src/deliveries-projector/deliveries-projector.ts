@@ -6,7 +6,7 @@ import type { Topics } from '@llm/events';
 import type { KafkaClient, Producer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import type { Pool } from '@llm/postgres';
-import { createLogConsumer } from '../log-consumer.ts';
+import { createLogConsumer } from '@llm/pg-consumer';
 import { applyDeliveryRecord } from './apply-record.ts';
 
 export interface DeliveriesProjectorDeps {

@@ -15,7 +15,7 @@ import type { Logger } from '@llm/logging';
 import { counter } from '@llm/metrics';
 import type { Pool, PoolClient } from '@llm/postgres';
 import { deliveryIdOf, isPayloadTooLarge, prepareDelivery } from '@llm/webhooks';
-import { createLogConsumer } from '../log-consumer.ts';
+import { createLogConsumer } from '@llm/pg-consumer';
 import type { TaskFailure } from '../schedule/schedule-store.ts';
 import { storedRequest } from '../schedule/stored-request.ts';
 import { subscriptionForDelivery, webhookEventOf } from './webhook-event.ts';

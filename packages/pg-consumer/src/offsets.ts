@@ -1,6 +1,8 @@
-// The dispatcher's consumers keep their positions in projector_offsets (0001-accounts.sql), written
+// Postgres-backed consumers keep their positions in projector_offsets (0001-accounts.sql), written
 // in the same transaction as what they derived from the records: a batch is applied exactly once.
-import type { Queryable } from '@llm/accounts-read';
+import type { Pool } from '@llm/postgres';
+
+type Queryable = Pick<Pool, 'query'>;
 
 export function offsetStore(consumerName: string): {
   startOffset(q: Queryable, topic: string, partition: number): Promise<bigint | undefined>;

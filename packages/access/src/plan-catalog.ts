@@ -9,6 +9,10 @@ export interface AccessCatalog {
   defaultPlan: string;
   /** How long a process keeps an organization's plan before reading it again (ms). */
   planCacheMs: number;
+  /** Ingest admission: how long an organization found over a non-strict limit is refused from memory (ms). */
+  quota: { refusalCacheMs: number };
+  /** Replicas sharing each throttle (each enforces 1/N of the plan's buckets). */
+  throttleReplicas: number;
 }
 
 export const accessEnv = z.object({
@@ -17,6 +21,10 @@ export const accessEnv = z.object({
   ACCESS_DEFAULT_PLAN: z.string().default(DEFAULT_PLAN),
   /** How stale an organization's plan may be in another process after a change (ms). */
   ACCESS_PLAN_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
+  /** An organization over a non-strict quota is refused from memory this long before the counter is asked again. */
+  QUOTA_REFUSAL_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
+  /** Replicas of a service behind one load balancer: each enforces ceil(limit / N) of every throttle. */
+  THROTTLE_REPLICAS: z.coerce.number().int().min(1).max(1000).default(1),
 });
 
 export type AccessEnv = z.infer<typeof accessEnv>;
@@ -35,7 +43,13 @@ export function loadAccessCatalog(env: AccessEnv): { ok: true; config: AccessCat
   if (!Object.hasOwn(plans, env.ACCESS_DEFAULT_PLAN)) {
     return { ok: false, problems: [`ACCESS_DEFAULT_PLAN: '${env.ACCESS_DEFAULT_PLAN}' is not a plan of the catalog (${Object.keys(plans).join(', ')})`] };
   }
-  return { ok: true, config: { plans, defaultPlan: env.ACCESS_DEFAULT_PLAN, planCacheMs: env.ACCESS_PLAN_CACHE_MS } };
+  return {
+    ok: true,
+    config: {
+      plans, defaultPlan: env.ACCESS_DEFAULT_PLAN, planCacheMs: env.ACCESS_PLAN_CACHE_MS,
+      quota: { refusalCacheMs: env.QUOTA_REFUSAL_CACHE_MS }, throttleReplicas: env.THROTTLE_REPLICAS,
+    },
+  };
 }
 
 /** Whether a plan grants a flag; an unknown plan or an unset flag grants nothing. */

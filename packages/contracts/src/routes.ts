@@ -90,6 +90,8 @@ export const ROUTES = {
   'secrets.subscription_login.failure': { method: 'POST', path: '/secrets/:secret_id/subscription-login/failure', side: 'command' },
   // access
   'access.plans': { method: 'GET', path: '/access/plans', side: 'query' },
+  // billing (reference accounts §11): usage from the exact meters (projector-usage, accounts projection)
+  'billing.usage': { method: 'GET', path: '/billing/usage', side: 'query' },
   // sessions and SSO sign-in (session cookie; sign-in and sign-out append accounts events)
   'auth.discover': { method: 'POST', path: '/auth/discover', side: 'query' },
   'auth.access': { method: 'GET', path: '/auth/access', side: 'query' },

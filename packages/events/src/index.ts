@@ -15,3 +15,4 @@ export type { WebhookInfo, WebhookCreated, WebhookUpdated, WebhookDeleted, Platf
 export { createRegistryFraming, plainFraming, stripRegistryFrame } from './schema-registry.ts';
 export type { EventFraming, RegistryFramingOptions } from './schema-registry.ts';
 export { uuidv7, uuidv5, NAMESPACE_DNS, derivedEventId } from './ids.ts';
+export { decodeSpanUsage, type SpanUsage } from './span-usage.ts';

@@ -2,3 +2,4 @@
 // (exactly-once derivations into Postgres), shared by the webhook dispatcher and the usage meters.
 export { createLogConsumer, type BatchSink, type LogConsumer, type LogConsumerDeps, type RecordVerdict } from './log-consumer.ts';
 export { offsetStore } from './offsets.ts';
+export { waitForTables } from './wait-for-tables.ts';

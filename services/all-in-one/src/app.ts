@@ -17,6 +17,7 @@ import { outboundOptionsFromEnv } from '@llm/outbound';
 import { createEventsProjector } from '@llm/service-projector-events';
 import { loadAccessCatalog } from '@llm/access';
 import { postgresPlanResolver } from '@llm/accounts-read';
+import { createUsageProjector } from '@llm/service-projector-usage';
 import type { AllInOneConfig } from './config.ts';
 
 export interface AllInOne {
@@ -48,6 +49,9 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
     ? createWebhookDispatcher({ kafka, producer, pool, topics, log, keyring: config.SECRETS_KEY, outbound: outboundOptionsFromEnv(config), settings: dispatcherSettingsFromEnv(config) })
     : undefined;
   await dispatcher?.start();
+  // The usage meters (quota admission, GET /billing/usage) read the spans topic into Postgres.
+  const usage = createUsageProjector({ kafka, producer, pool, topics, log });
+  await usage.start();
   // Read events (traces.fetched / traces.queried) go to the events log behind the responses.
   const recorder = config.EVENTS_READ_RECORDING ? createEventRecorder({ producer, topics, log }) : undefined;
 
@@ -58,7 +62,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   // One API-key cache for both sides: a key revoked through this process stops working at once.
   const apiKeys = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(pool) });
   const plans = postgresPlanResolver(pool, access.config);
-  const command = createCommandSide({ apiKeys, plans, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
+  const command = createCommandSide({ log, apiKeys, plans, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
     { side: 'command', handlers: command.handlers },
     { side: 'query', handlers: queryHandlers({ apiKeys, plans, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) },
@@ -85,6 +89,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
         { name: 'projector-spans', run: () => spans.stop() },
         { name: 'projector-events', run: () => events.stop() },
         { name: 'webhook-dispatcher', run: async () => { await dispatcher?.stop(); } },
+        { name: 'projector-usage', run: () => usage.stop() },
         { name: 'projector-accounts', run: () => accounts.stop() },
         { name: 'producer', run: () => producer.close() },
         { name: 'postgres', run: () => pool.end() },

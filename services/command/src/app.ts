@@ -5,6 +5,8 @@ import type { Pool } from '@llm/postgres';
 import { adminAuthenticator, apiKeyAuthenticator, organizationGuard, postgresApiKeyLookup, requirePermission, type ApiKeyAuthenticator } from '@llm/auth';
 import type { Handlers } from '@llm/http';
 import { SpanAppender } from './adapters/span-appender.ts';
+import { quotaGate } from './adapters/quota-gate.ts';
+import type { Logger } from '@llm/logging';
 import { AccountAppender } from './adapters/account-appender.ts';
 import { AccountCommands } from './adapters/account-commands.ts';
 import { ProviderSecrets } from './adapters/provider-secrets.ts';
@@ -52,6 +54,7 @@ export interface CommandDeps {
   apiKeys?: ApiKeyAuthenticator;
   /** Organizations' plans, shared with the query side in one process (plan changes drop its cache). */
   plans?: PlanResolver;
+  log: Logger;
 }
 
 export interface CommandSide {
@@ -63,6 +66,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const auth = deps.apiKeys ?? apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
   const plans = deps.plans ?? postgresPlanResolver(deps.pool, deps.access);
   const spans = new SpanAppender(deps.producer, deps.topics);
+  const quota = quotaGate(deps.pool, plans, deps.access, deps.log);
   const workers = new OtlpWorkerPool(deps.otlpWorkers);
   const accounts = new AccountAppender(deps.producer, deps.topics);
   const commands = new AccountCommands(accounts, deps.pool);
@@ -74,8 +78,8 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.signIn.deployment });
   return {
     handlers: {
-      ...tracingRoutes(spans, auth),
-      ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes),
+      ...tracingRoutes(spans, auth, quota),
+      ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes, quota),
       ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken), { signupPlan: () => deps.access.defaultPlan, isPlan: (slug) => Object.hasOwn(deps.access.plans, slug) }),
       ...membershipRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken)),
       ...savedQueryRoutes(commands, deps.pool, auth),

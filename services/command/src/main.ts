@@ -17,7 +17,7 @@ const producer = await kafka.producer();
 const pool = openPostgres(config.DATABASE_URL);
 const readiness = createReadiness();
 readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });
-const command = createCommandSide({ producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
+const command = createCommandSide({ log, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
 const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
   { side: 'command', handlers: command.handlers },
 ]);

@@ -14,6 +14,7 @@ import { accessRoutes } from './http/access-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
 import { entitlement, type AccessCatalog, type PlanResolver } from '@llm/access';
 import { postgresPlanResolver } from '@llm/accounts-read';
+import { billingRoutes } from './http/billing-routes.ts';
 import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { AnalyticsReader } from './adapters/analytics-reader.ts';
 import { analyticsRoutes } from './http/analytics-routes.ts';
@@ -66,6 +67,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...apiKeyRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_api_keys')]),
     ...deliveryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_webhooks')], deps.maxResultBytes),
     ...eventRoutes(new EventReader(rm), [member, requirePermission(deps.pool, 'view_events'), organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'audit') })], deps.maxResultBytes),
+    ...billingRoutes({ pool: deps.pool, access: deps.access, plans }, [member, requirePermission(deps.pool, 'view_billing')]),
     ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'domains') })]),
   };
 }

@@ -5,13 +5,13 @@
 //   deliveries-projector/ webhooks.deliveries.v1 → webhook_deliveries (what the deliveries API reads)
 // Runs inside the all-in-one process or alone (main.ts); replicas share the schedule.
 import { fileURLToPath } from 'node:url';
-import { sleep } from '@llm/errors';
 import type { Topics } from '@llm/events';
 import type { KafkaClient, Producer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import type { SecretsKeyring } from '@llm/oidc';
 import { createOutboundClient, type OutboundClientOptions } from '@llm/outbound';
 import { migratePostgres, type Pool } from '@llm/postgres';
+import { waitForTables } from '@llm/pg-consumer';
 import type { DispatcherSettings } from './config.ts';
 import { createDeliveriesProjector } from './deliveries-projector/deliveries-projector.ts';
 import { createFanOut } from './fan-out/fan-out-consumer.ts';
@@ -51,23 +51,11 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   const deliveries = createDeliveriesProjector({ ...deps, log, consumerName: DELIVERIES_CONSUMER });
   let stopping = false;
 
-  // The accounts read model is projector-accounts' to create (in all-in-one it migrates first);
-  // a dispatcher started on its own waits for it rather than creating another service's tables.
-  async function accountsSchemaReady(): Promise<void> {
-    for (let i = 0; !stopping; i++) {
-      const r = await deps.pool.query<{ missing: number }>(
-        'SELECT count(*)::int AS missing FROM unnest($1::text[]) AS t(name) WHERE to_regclass(t.name) IS NULL', [ACCOUNTS_TABLES],
-      );
-      if (r.rows[0]?.missing === 0) return;
-      if (i % 20 === 0) log.info('waiting for the accounts read model (projector-accounts migrations)');
-      await sleep(500);
-    }
-  }
-
   return {
     async start() {
       stopping = false;
-      await accountsSchemaReady();
+      // The accounts read model is projector-accounts' to create (in all-in-one it migrates first).
+      await waitForTables(deps.pool, ACCOUNTS_TABLES, log, () => stopping);
       const applied = await migratePostgres(deps.pool, DISPATCHER_MIGRATIONS);
       if (applied.length) log.info({ applied }, 'postgres migrations applied');
       // The sender needs only Postgres and the producer: it starts at once, so deliveries due

@@ -3,7 +3,7 @@
 // Pure so it can run on the request thread or in a worker thread unchanged.
 import { decodeOtlpTraces } from '@llm/otlp';
 import { encodeEvent, spansKey } from '@llm/events';
-import { groupByTrace } from './span-records.ts';
+import { countRoots, groupByTrace } from './span-records.ts';
 import { prepareSpans, rejectionSummary } from './prepare-spans.ts';
 import { chunkSpans } from './chunk-spans.ts';
 
@@ -16,7 +16,7 @@ export interface OtlpScopeMeta {
 
 export type PreparedOtlp =
   | { ok: false; reason: string }
-  | { ok: true; records: Array<{ key: string; value: Uint8Array }>; accepted: number; rejected: number; reasons: string };
+  | { ok: true; records: Array<{ key: string; value: Uint8Array }>; accepted: number; rejected: number; reasons: string; /** Accepted spans without a parent: the traces the quota meters. */ rootSpans: number };
 
 export function prepareOtlp(body: Uint8Array, meta: OtlpScopeMeta): PreparedOtlp {
   const decoded = decodeOtlpTraces(body);
@@ -36,5 +36,5 @@ export function prepareOtlp(body: Uint8Array, meta: OtlpScopeMeta): PreparedOtlp
       });
     }
   }
-  return { ok: true, records, accepted: p.accepted.length, rejected, reasons };
+  return { ok: true, records, accepted: p.accepted.length, rejected, reasons, rootSpans: countRoots(p.accepted) };
 }

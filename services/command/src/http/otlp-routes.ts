@@ -6,16 +6,17 @@ import { AppError } from '@llm/errors';
 import { inflateBounded, readBoundedBody, statusOf, type Handlers } from '@llm/http';
 import type { SpanAppender } from '../adapters/span-appender.ts';
 import type { OtlpWorkerPool } from '../adapters/otlp-worker-pool.ts';
+import { OTLP_QUOTA_MESSAGE, QuotaExceededError, type QuotaGate } from '../adapters/quota-gate.ts';
 
 const PROTOBUF = 'application/x-protobuf';
 // google.rpc.Code values for the Status body.
-const RPC = { INVALID_ARGUMENT: 3, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, INTERNAL: 13, UNAUTHENTICATED: 16 } as const;
+const RPC = { INVALID_ARGUMENT: 3, PERMISSION_DENIED: 7, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, INTERNAL: 13, UNAUTHENTICATED: 16 } as const;
 
 function sendStatus(res: Response, http: number, code: number, message: string): void {
   res.status(http).type(PROTOBUF).send(Buffer.from(encodeRpcStatus(code, message)));
 }
 
-export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: RequestHandler, maxBatchBytes: number): Handlers {
+export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: RequestHandler, maxBatchBytes: number, quota: QuotaGate): Handlers {
   // Exporters read a google.rpc.Status from any failed export, credentials included.
   const otlpAuth: RequestHandler = (req, res, next) => {
     Promise.resolve(auth(req, res, next)).catch((err: unknown) => {
@@ -70,8 +71,14 @@ export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: R
         return;
       }
       try {
-        await appender.appendEncoded(prepared.records.map((r) => ({ key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength) })), accepted);
+        const records = prepared.records.map((r) => ({ key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength) }));
+        await quota.ingest(req.scope.organizationId, prepared.rootSpans, () => appender.appendEncoded(records, accepted));
       } catch (err) {
+        if (err instanceof QuotaExceededError) {
+          // Reference §2.3: 403 with a Status exporters do not retry; nothing of the batch was appended.
+          sendStatus(res, 403, RPC.PERMISSION_DENIED, OTLP_QUOTA_MESSAGE);
+          return;
+        }
         if (err instanceof AppError && err.kind === 'too_large') {
           sendStatus(res, 413, RPC.INVALID_ARGUMENT, err.message);
           return;

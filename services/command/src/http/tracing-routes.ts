@@ -6,7 +6,8 @@ import { invalid } from '@llm/errors';
 import { parseTraceId, type RawSpan } from '@llm/span-model';
 import type { SpanAppender, AppendMeta } from '../adapters/span-appender.ts';
 import { flattenTree, topLevel } from '../domain/flatten-tree.ts';
-import { groupByTrace } from '../domain/span-records.ts';
+import { countRoots, groupByTrace } from '../domain/span-records.ts';
+import type { QuotaGate } from '../adapters/quota-gate.ts';
 import { prepareSpans, type PreparedSpans } from '../domain/prepare-spans.ts';
 import { checkRoot, checkSameTrace } from '../domain/trace-payload-rules.ts';
 import { simpleTraceSpan } from '../domain/simple-trace.ts';
@@ -31,10 +32,10 @@ function otelSpans(body: { spans?: SpanInput[] | null; traces?: Record<string, {
   return [];
 }
 
-export function tracingRoutes(appender: SpanAppender, auth: RequestHandler): Handlers {
+export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quota: QuotaGate): Handlers {
   const ingest = async (req: Request, raw: RawSpan[]): Promise<PreparedSpans> => {
     const p = prepareSpans(raw);
-    await appender.upsert(groupByTrace(p.accepted), metaOf(req));
+    await quota.ingest(req.scope.organizationId, countRoots(p.accepted), () => appender.upsert(groupByTrace(p.accepted), metaOf(req)));
     return p;
   };
 
@@ -45,7 +46,7 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler): Han
       throw invalid('invalid_spans', `Cannot replace trace: ${p.rejected.length} span(s) are invalid: ${p.rejected.map((r) => r.reason).join('; ')}`);
     }
     const records = groupByTrace(p.accepted).get(traceId) ?? [];
-    await appender.replace(traceId, records, metaOf(req));
+    await quota.ingest(req.scope.organizationId, countRoots(records), () => appender.replace(traceId, records, metaOf(req)));
     return p;
   };
 

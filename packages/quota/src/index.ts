@@ -1,0 +1,8 @@
+// Quotas (reference accounts §2.2–§2.3): periods with the billing anchor, the admission predicate,
+// the exact meters' reader, and admission before acknowledgement on the ingest paths.
+export { periodRange, dayOf, type DayRange, type Period } from './period.ts';
+export { admits } from './admission.ts';
+export { counterValue, usersGauge, METERED_COUNTERS, type MeterQuery } from './meters.ts';
+export { IngestAdmission, type Admission, type IngestAdmissionOptions } from './ingest-admission.ts';
+export { postgresAdmissionStore, type AdmissionStore, type Reservation } from './admission-store.ts';
+export { usageReport, type UsageEntry, type UsageScope } from './usage-report.ts';

@@ -1,0 +1,40 @@
+// The one reader of the usage meters. Counters are summed from usage_daily (projector-usage, a
+// projection of the spans topic: exact and rebuilt by a replay) over the quota's period; the `users`
+// gauge is the organization's distinct members now (the accounts projection).
+import type { Pool } from '@llm/postgres';
+import type { DayRange } from './period.ts';
+
+type Queryable = Pick<Pool, 'query'>;
+
+/** Counters metered from the log today. The others read 0 until their sources exist. */
+export const METERED_COUNTERS = ['traces_ingested'] as const;
+
+export interface MeterQuery {
+  organizationId: string;
+  meter: string;
+  /** Days summed; undefined = the whole history. */
+  range?: DayRange;
+  /** Narrower quota scopes (reference §2.3): only this project's / workspace's usage. */
+  projectId?: string;
+  workspaceId?: string;
+}
+
+export async function counterValue(q: Queryable, m: MeterQuery): Promise<number> {
+  const where = ['organization_id = $1', 'meter = $2'];
+  const values: unknown[] = [m.organizationId, m.meter];
+  if (m.range) { values.push(m.range.from, m.range.to); where.push(`day >= $${values.length - 1}::date AND day < $${values.length}::date`); }
+  if (m.projectId) { values.push(m.projectId); where.push(`project_id = $${values.length}::uuid`); }
+  if (m.workspaceId) { values.push(m.workspaceId); where.push(`project_id IN (SELECT id FROM projects WHERE workspace_id = $${values.length}::uuid)`); }
+  const r = await q.query<{ value: string | null }>(`SELECT sum(value)::text AS value FROM usage_daily WHERE ${where.join(' AND ')}`, values);
+  return Number(r.rows[0]?.value ?? 0);
+}
+
+/** The organization's members: distinct users with a membership in it, its workspaces or projects. */
+export async function usersGauge(q: Queryable, organizationId: string): Promise<number> {
+  const r = await q.query<{ n: number }>(
+    `SELECT count(DISTINCT user_id)::int AS n FROM memberships
+      WHERE (scope = 'organization' AND scope_id = $1::uuid)
+         OR (scope = 'workspace' AND scope_id IN (SELECT id FROM workspaces WHERE organization_id = $1::uuid))
+         OR (scope = 'project' AND scope_id IN (SELECT id FROM projects WHERE organization_id = $1::uuid))`, [organizationId]);
+  return r.rows[0]?.n ?? 0;
+}

@@ -1,0 +1,26 @@
+// projector-usage alone: the usage meters' consumer, plus /healthz and /readyz on PORT.
+import { parseConfig } from '@llm/config';
+import { createHttpApp, createReadiness, listen } from '@llm/http';
+import { createLogger } from '@llm/logging';
+import { openPostgres } from '@llm/postgres';
+import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
+import { usageProjectorConfig } from './config.ts';
+import { createUsageProjector } from './app.ts';
+
+const config = exitOnBadConfig(parseConfig(usageProjectorConfig, process.env));
+const log = createLogger({ name: 'projector-usage', level: config.LOG_LEVEL });
+const { kafka, topics } = await connectKafka(config, log);
+const producer = await kafka.producer();
+const pool = openPostgres(config.DATABASE_URL);
+const projector = createUsageProjector({ kafka, producer, pool, topics, log });
+await projector.start();
+const readiness = createReadiness();
+readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });
+const server = await listen(createHttpApp({ log, readiness, jsonLimitBytes: 1024 }, []), config.PORT, config.HOST);
+log.info({ port: server.port }, 'projector-usage running');
+onSignals(() => runShutdown([
+  ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
+  { name: 'projector-usage', run: () => projector.stop() },
+  { name: 'producer', run: () => producer.close() },
+  { name: 'postgres', run: () => pool.end() },
+], log), log);

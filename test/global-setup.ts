@@ -1,5 +1,6 @@
-// Starts the real Kafka and Postgres once per test run (unless KAFKA_BROKERS / DATABASE_URL point at
-// running ones) and hands their addresses to the test files. ClickHouse is embedded per test file.
+// Starts the real Kafka, Postgres and stripe-mock once per test run (unless KAFKA_BROKERS /
+// DATABASE_URL / STRIPE_MOCK_URL point at running ones) and hands their addresses to the test files.
+// ClickHouse is embedded per test file.
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -9,6 +10,8 @@ declare module 'vitest' {
     kafkaBrokers: string;
     databaseUrl: string;
     runDir: string;
+    /** Base URL of a stripe-mock (http://127.0.0.1:<port>). */
+    stripeMockUrl: string;
   }
 }
 
@@ -21,6 +24,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const ports = await import('../deploy/local/ports.mjs');
   let brokers = process.env.KAFKA_BROKERS;
   let dbUrl = process.env.DATABASE_URL;
+  let stripeMockUrl = process.env.STRIPE_MOCK_URL;
   const starts: Promise<void>[] = [];
   if (!brokers) {
     // @ts-expect-error see above
@@ -41,10 +45,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
       stops.push(() => pg.stop());
     }));
   }
+  if (!stripeMockUrl) {
+    // @ts-expect-error see above
+    const { startStripeMock } = await import('../deploy/local/stripe-mock.mjs');
+    const port = await ports.freePort();
+    starts.push(startStripeMock({ port, log: () => undefined }).then((sm: { url: string; stop: () => Promise<void> }) => {
+      stripeMockUrl = sm.url;
+      stops.push(() => sm.stop());
+    }));
+  }
   await Promise.all(starts);
   project.provide('kafkaBrokers', brokers!);
   project.provide('databaseUrl', dbUrl!);
   project.provide('runDir', runDir);
+  project.provide('stripeMockUrl', stripeMockUrl!);
   return async () => {
     for (const s of stops) await s().catch(() => undefined);
     rmSync(runDir, { recursive: true, force: true });

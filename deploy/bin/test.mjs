@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: installs what is missing, lints (whole-suite runs only), fetches the Kafka jars once,
-// then runs vitest. The suite's global setup (test/global-setup.ts) starts Kafka and Postgres once
-// per run.
+// `npm test`: installs what is missing, lints (whole-suite runs only), fetches the Kafka jars and
+// builds stripe-mock once, then runs vitest. The suite's global setup (test/global-setup.ts) starts
+// Kafka, Postgres and stripe-mock once per run.
 import { spawnSync } from 'node:child_process';
 import { ensureDeps, repoRoot } from './ensure-deps.mjs';
 
@@ -29,6 +29,16 @@ if (!process.env.KAFKA_BROKERS) {
   // The schema-registry tests start a real Apicurio Registry; install it once, outside the tests.
   const { ensureSchemaRegistry } = await import('../local/schema-registry.mjs');
   ensureSchemaRegistry({ log: console.log });
+}
+if (!process.env.STRIPE_MOCK_URL) {
+  // The billing tests run against stripe-mock, built from the Go module proxy once, outside the tests.
+  const { ensureStripeMock } = await import('../local/stripe-mock.mjs');
+  try {
+    ensureStripeMock({ log: console.log });
+  } catch (err) {
+    console.error(`The billing tests need stripe-mock: ${err.message}`);
+    process.exit(1);
+  }
 }
 const r = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...args], { cwd: repoRoot, stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -43,7 +43,7 @@ const TABLES: Array<[string, string]> = [
   ['users', 'id'], ['organizations', 'id'], ['workspaces', 'id'], ['projects', 'id'], ['memberships', 'scope, scope_id, user_id'],
   ['api_keys', 'id'], ['organization_domains', 'id'], ['organization_providers', 'id'], ['user_identities', 'method, subject'],
   ['revoked_sessions', 'sid'], ['secrets', 'id'], ['saved_queries', 'id'], ['saved_query_variants', 'id'], ['saved_query_revisions', 'id'],
-  ['webhook_subscriptions', 'id'],
+  ['webhook_subscriptions', 'id'], ['organization_subscriptions', 'organization_id'], ['billing_processor_events', 'event_id'],
 ];
 const dump = async (pool: Pool, table: string, order: string): Promise<unknown[]> => (await pool.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows;
 const outcomes = async (pool: Pool): Promise<unknown[]> =>
@@ -113,13 +113,17 @@ describe('accounts replay', () => {
     await append('accounts.query.revision.committed', `project:${b.projectId}:queries`, {
       query_id: q.body.query.id, variant_id: q.body.query_variant.id, revision: { id: randomUUID(), slug: hex(6), version: 2, filtering_json: '', windowing_json: '', focus: '', format: '', message: '' },
     }, { expectedVersion: 7, projectId: b.projectId });
+    // A plan change from a processor event, and the same processor event once more (applied at most once).
+    const planChange = { organization_id: a.organizationId, plan: 'cloud_v0_business', active: true, anchor: 9, customer_id: 'cus_replay', subscription_id: 'sub_replay', reason: 'processor', processor_event_id: `evt_${hex(8)}`, reset_auth_flags: false, trialing: false };
+    await append('accounts.billing.subscription_set', orgKey, planChange);
+    await append('accounts.billing.subscription_set', orgKey, { ...planChange, plan: 'cloud_v0_hobby', reset_auth_flags: true });
     await eventually(async () => (await live.query('SELECT count(*)::int AS n FROM events WHERE event_id = ANY($1::uuid[])', [injected])).rows[0].n, (n) => n === injected.length, 30_000);
     const verdicts = (await live.query('SELECT type, status, rejection_code FROM events ORDER BY topic, partition, "offset"')).rows as Array<{ type: string; status: string; rejection_code: string | null }>;
     // Every aggregate has facts in the log, and the injected losers were refused with typed codes.
     expect(new Set(verdicts.filter((v) => v.status === 'applied').map((v) => aggregateOf(v.type)))).toEqual(new Set(Object.keys(AGGREGATES)));
     // (What the API refused never reached the log: the command's early answer uses the same rules.)
     expect(verdicts.filter((v) => v.status === 'rejected').map((v) => v.rejection_code).sort()).toEqual([
-      'api_key_not_found', 'domain_not_found', 'organization_changed', 'provider_slug_exists', 'query_version_conflict', 'user_exists', 'user_not_found', 'webhook_not_found',
+      'api_key_not_found', 'billing_event_applied', 'domain_not_found', 'organization_changed', 'provider_slug_exists', 'query_version_conflict', 'user_exists', 'user_not_found', 'webhook_not_found',
     ]);
 
     // Rebuild into a fresh database from offset 0.

@@ -9,13 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type RouteId } from '@llm/contracts';
 import { createAccount, eventually, type TestAccount } from '@llm/testing';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { unthrottledEnv } from '../support/plans.ts';
 
 const hex = (n: number): string => randomBytes(n).toString('hex');
 let t: TestApp;
 let acc: TestAccount;
 
 beforeAll(async () => {
-  t = await startTestApp({ JSON_MAX_BODY_BYTES: String(1024 * 1024), OTLP_MAX_BATCH_BYTES: String(1024 * 1024) });
+  // Thousands of requests from one organization: throttles (tested in throttles.e2e) would answer most with 429.
+  t = await startTestApp({ ...unthrottledEnv(), JSON_MAX_BODY_BYTES: String(1024 * 1024), OTLP_MAX_BATCH_BYTES: String(1024 * 1024) });
   acc = await createAccount(t.baseUrl, t.adminToken);
 });
 afterAll(async () => { await t?.stop(); });

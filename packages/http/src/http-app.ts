@@ -14,16 +14,25 @@ export interface HttpAppOptions {
   log: Logger;
   readiness: Readiness;
   jsonLimitBytes: number;
+  /** Runs right before every route's final handler (after its authentication and guards). */
+  beforeHandler?: RequestHandler | undefined;
+}
+
+export interface MountOptions {
+  /** Runs right before the route's final handler, i.e. after the ones listed before it (auth, guards). */
+  beforeHandler?: RequestHandler | undefined;
 }
 
 /** Registers the handlers of one side; every route of that side must have a handler. */
-export function mountSide(app: Express, side: Side, handlers: Handlers): void {
+export function mountSide(app: Express, side: Side, handlers: Handlers, opts: MountOptions = {}): void {
   for (const id of routesOf(side)) {
     const h = handlers[id];
     if (!h) throw new Error(`no handler for route ${id} on side ${side}`);
     const r = ROUTES[id];
     const method = r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    app[method](r.path, ...(Array.isArray(h) ? h : [h]));
+    const chain = Array.isArray(h) ? h : [h];
+    if (chain.length === 0) throw new Error(`no handler for route ${id} on side ${side}`);
+    app[method](r.path, ...(opts.beforeHandler ? [...chain.slice(0, -1), opts.beforeHandler, chain[chain.length - 1]!] : chain));
   }
 }
 
@@ -37,7 +46,7 @@ export function createHttpApp(opts: HttpAppOptions, sides: Array<{ side: Side; h
   // JSON bodies for every route except OTLP, which reads its own (bounded) protobuf body.
   const json = express.json({ limit: opts.jsonLimitBytes, type: ['application/json', 'application/*+json'] });
   app.use((req, res, next) => (req.path.startsWith('/otlp/') ? next() : json(req, res, next)));
-  for (const s of sides) mountSide(app, s.side, s.handlers);
+  for (const s of sides) mountSide(app, s.side, s.handlers, { beforeHandler: opts.beforeHandler });
   app.use((req, res) => { res.status(404).json({ detail: 'Not Found' }); });
   app.use(errorHandler());
   return app;

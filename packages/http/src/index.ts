@@ -1,5 +1,5 @@
 export { createHttpApp, mountSide, listen } from './http-app.ts';
-export type { Handlers, HttpAppOptions, RunningServer } from './http-app.ts';
+export type { Handlers, HttpAppOptions, MountOptions, RunningServer } from './http-app.ts';
 export { validate, RequestValidationError, issuesOf } from './validation.ts';
 export type { ValidationIssue } from './validation.ts';
 export { errorHandler, statusOf } from './error-handler.ts';

@@ -18,6 +18,7 @@ import { createEventsProjector } from '@llm/service-projector-events';
 import { loadAccessCatalog } from '@llm/access';
 import { postgresPlanResolver } from '@llm/accounts-read';
 import { createUsageProjector } from '@llm/service-projector-usage';
+import { deploymentThrottle } from '@llm/throttle';
 import type { AllInOneConfig } from './config.ts';
 
 export interface AllInOne {
@@ -63,7 +64,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const apiKeys = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(pool) });
   const plans = postgresPlanResolver(pool, access.config);
   const command = createCommandSide({ log, apiKeys, plans, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
-  const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
+  const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access.config, plans) }, [
     { side: 'command', handlers: command.handlers },
     { side: 'query', handlers: queryHandlers({ apiKeys, plans, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) },
     { side: 'projector', handlers: replayRoutes({

@@ -8,6 +8,8 @@ import { commandConfig } from './config.ts';
 import { createCommandSide } from './app.ts';
 import { signInOptionsFromEnv } from './sign-in-config.ts';
 import { loadAccessCatalog } from '@llm/access';
+import { postgresPlanResolver } from '@llm/accounts-read';
+import { deploymentThrottle } from '@llm/throttle';
 
 const config = exitOnBadConfig(parseConfig(commandConfig, process.env));
 const access = exitOnBadConfig(loadAccessCatalog(config));
@@ -17,8 +19,9 @@ const producer = await kafka.producer();
 const pool = openPostgres(config.DATABASE_URL);
 const readiness = createReadiness();
 readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });
-const command = createCommandSide({ log, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
-const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [
+const plans = postgresPlanResolver(pool, access);
+const command = createCommandSide({ log, plans, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
+const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access, plans) }, [
   { side: 'command', handlers: command.handlers },
 ]);
 const server = await listen(app, config.PORT, config.HOST);

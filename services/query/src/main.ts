@@ -13,6 +13,8 @@ import { createEventRecorder } from './adapters/event-recorder.ts';
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
 import { loadAccessCatalog } from '@llm/access';
+import { postgresPlanResolver } from '@llm/accounts-read';
+import { deploymentThrottle } from '@llm/throttle';
 
 const config = exitOnBadConfig(parseConfig(queryConfig, process.env));
 const access = exitOnBadConfig(loadAccessCatalog(config));
@@ -27,7 +29,8 @@ readiness.checks.push(
   { name: 'postgres', check: async () => { await pool.query('SELECT 1'); } },
   { name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } },
 );
-const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES }, [{ side: 'query', handlers: queryHandlers({ ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) }]);
+const plans = postgresPlanResolver(pool, access);
+const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access, plans) }, [{ side: 'query', handlers: queryHandlers({ plans, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) }]);
 const server = await listen(app, config.PORT, config.HOST);
 log.info({ port: server.port }, 'query service listening');
 onSignals(() => runShutdown([

@@ -1,7 +1,9 @@
 // projector-usage's consumer group of tracing.spans.v1: each batch's usage is summed and written
 // with the consumed offsets in one Postgres transaction (@llm/pg-consumer), under the shared
 // consumer policy (Postgres away → wait and retry; an undecodable record → dead-lettered).
-import { decodeSpanUsage, type Topics } from '@llm/events';
+import { decodeSpanUsage, type SpanUsage, type Topics } from '@llm/events';
+import type { Result } from '@llm/errors';
+import { counter } from '@llm/metrics';
 import type { KafkaClient, Producer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import { createLogConsumer, type LogConsumer } from '@llm/pg-consumer';
@@ -22,10 +24,27 @@ async function organizationOf(c: PoolClient, projectId: string): Promise<string 
   return r.rows[0]?.id;
 }
 
+const undecodable = counter('usage_meter_records_unreadable_total', 'Spans-topic records the usage meters could not read (counted as no usage; projector-spans dead-letters them).');
+
+/**
+ * A record the meters cannot read brings no usage: it is not dead-lettered here, because
+ * projector-spans, reading the same record, sets it aside in the topic's DLQ with its reason (two
+ * consumers would put it there twice).
+ */
+function decodeOrNothing(log: Logger) {
+  return (value: Buffer): Result<SpanUsage> => {
+    const r = decodeSpanUsage(value);
+    if (r.ok) return r;
+    undecodable();
+    log.warn({ error: r.error }, 'spans record unreadable by the usage meters: no usage counted');
+    return { ok: true, value: { type: '', projectId: '', organizationId: '', timeUs: 0, rootSpans: 0 } };
+  };
+}
+
 export function createUsageConsumer(deps: UsageConsumerDeps): LogConsumer {
   return createLogConsumer({
     ...deps, topic: deps.topics.spans, metricsPrefix: 'usage_meter',
-    decode: decodeSpanUsage,
+    decode: decodeOrNothing(deps.log),
     sink: () => usageSink({ organizationOf }),
   });
 }

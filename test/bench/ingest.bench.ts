@@ -6,6 +6,9 @@
 // pre-encoded and only their trace ids are rewritten, so the generator stays cheap and every span is
 // unique). Prints accepted spans/s, visible spans/s, accept latency, accept-to-visible lag (probe
 // traces polled through the API), the server's peak RSS, and raw protobufjs decode spans/s.
+// `--enforcement on` (default) runs the account on a plan with a traces quota it never reaches and
+// throttles it never meets, so every request pays the admission reservation and the throttle check;
+// `--enforcement off` runs with ACCESS_ENFORCEMENT=false: run both to see what the checks cost.
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
@@ -23,7 +26,20 @@ const { values: opt } = parseArgs({ options: {
   client: { type: 'string', default: DEFAULT_KAFKA_CLIENT },
   profile: { type: 'boolean', default: false },
   replay: { type: 'boolean', default: false },
+  enforcement: { type: 'string', default: 'on' },
 } });
+if (!['on', 'off'].includes(opt.enforcement)) throw new Error('--enforcement is on or off');
+// A metered plan: a limit far above the run (each request reserves on the admission counter) and
+// throttles far above the rate (each request is checked against its buckets).
+const BENCH_PLANS = JSON.stringify({
+  bench_metered: {
+    counters: { traces_ingested: { limit: 1_000_000_000_000, strict: false, period: 'monthly' } },
+    throttles: [{ bucket: { capacity: 10_000_000, rate: 10_000_000 }, mode: 'include', categories: ['tracing_fast'] }, { bucket: { capacity: 10_000_000, rate: 10_000_000 }, mode: 'include', categories: ['standard'] }],
+  },
+});
+const enforcementEnv = opt.enforcement === 'on'
+  ? { ACCESS_PLANS: BENCH_PLANS, ACCESS_DEFAULT_PLAN: 'bench_metered' }
+  : { ACCESS_ENFORCEMENT: 'false' };
 const SECONDS = Number(opt.seconds);
 const RATE = Number(opt.rate);
 const CONNS = Number(opt.connections);
@@ -47,7 +63,7 @@ const [kafka, pg] = await Promise.all([
 const port = await freePort();
 const adminToken = randomBytes(16).toString('hex');
 const server = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean), '--import', 'tsx', ...(opt.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), path.join(root, 'services/all-in-one/src/main.ts')], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: kafka.brokers, DATABASE_URL: pg.url, CLICKHOUSE_DATA_DIR: path.join(dir, 'ch'), ADMIN_TOKEN: adminToken, KAFKA_CLIENT: opt.client, ...testSecretsEnv() },
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: kafka.brokers, DATABASE_URL: pg.url, CLICKHOUSE_DATA_DIR: path.join(dir, 'ch'), ADMIN_TOKEN: adminToken, KAFKA_CLIENT: opt.client, ...enforcementEnv, ...testSecretsEnv() },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 await waitForPort(port, { timeoutMs: 60_000, name: 'server' });
@@ -238,6 +254,7 @@ console.log(`
   server peak RSS         ${(peakRss / 1024 / 1024).toFixed(0)} MiB
   CPU while loading       server ${(cpu.server / loadSecs * 100).toFixed(0)}%  kafka ${(cpu.kafka / loadSecs * 100).toFixed(0)}%  generator ${(cpu.bench / loadSecs * 100).toFixed(0)}%  (of 200% on 2 cores); server ${(cpu.server * 1e6 / acceptedSpans).toFixed(0)} µs CPU per span
   protobufjs decode       ${fmt(protobufjsRate)} spans/s (same bodies, reflection decode, one core)
+  enforcement             ${opt.enforcement === 'on' ? 'on (quota reservation + throttle check per request)' : 'off (ACCESS_ENFORCEMENT=false)'}
 `);
 if (opt.replay) {
   // Projector throughput alone: rebuild the span table from everything the run produced.

@@ -13,6 +13,8 @@ export interface AccessCatalog {
   quota: { refusalCacheMs: number };
   /** Replicas sharing each throttle (each enforces 1/N of the plan's buckets). */
   throttleReplicas: number;
+  /** Whether throttles and quota admission run at all (ACCESS_ENFORCEMENT). */
+  enforce: boolean;
 }
 
 export const accessEnv = z.object({
@@ -25,6 +27,8 @@ export const accessEnv = z.object({
   QUOTA_REFUSAL_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
   /** Replicas of a service behind one load balancer: each enforces ceil(limit / N) of every throttle. */
   THROTTLE_REPLICAS: z.coerce.number().int().min(1).max(1000).default(1),
+  /** `false` turns throttles and quota admission off (a private deployment that wants no limits; benchmarks' baseline). */
+  ACCESS_ENFORCEMENT: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
 });
 
 export type AccessEnv = z.infer<typeof accessEnv>;
@@ -47,7 +51,7 @@ export function loadAccessCatalog(env: AccessEnv): { ok: true; config: AccessCat
     ok: true,
     config: {
       plans, defaultPlan: env.ACCESS_DEFAULT_PLAN, planCacheMs: env.ACCESS_PLAN_CACHE_MS,
-      quota: { refusalCacheMs: env.QUOTA_REFUSAL_CACHE_MS }, throttleReplicas: env.THROTTLE_REPLICAS,
+      quota: { refusalCacheMs: env.QUOTA_REFUSAL_CACHE_MS }, throttleReplicas: env.THROTTLE_REPLICAS, enforce: env.ACCESS_ENFORCEMENT,
     },
   };
 }

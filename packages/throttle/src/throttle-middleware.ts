@@ -109,7 +109,8 @@ export function throttleMiddleware(opts: ThrottleOptions): RequestHandler {
   };
 }
 
-/** The throttle of a deployment: its catalog, each organization's own plan, THROTTLE_REPLICAS. */
-export function deploymentThrottle(access: Pick<AccessCatalog, 'plans' | 'throttleReplicas'>, plans: PlanResolver, freePlan?: string): RequestHandler {
+/** The throttle of a deployment: its catalog, each organization's own plan, THROTTLE_REPLICAS; none when ACCESS_ENFORCEMENT=false. */
+export function deploymentThrottle(access: Pick<AccessCatalog, 'plans' | 'throttleReplicas' | 'enforce'>, plans: PlanResolver, freePlan?: string): RequestHandler | undefined {
+  if (!access.enforce) return undefined;
   return throttleMiddleware({ plans: access.plans, planOf: async (org) => (await plans.planOf(org)).plan, replicas: access.throttleReplicas, freePlan });
 }

@@ -25,7 +25,8 @@ export interface QuotaGate {
   ingest<T>(organizationId: string, traces: number, append: () => Promise<T>): Promise<T>;
 }
 
-export function quotaGate(pool: Pool, plans: PlanResolver, access: Pick<AccessCatalog, 'plans' | 'quota'>, log: Pick<Logger, 'warn'>): QuotaGate {
+export function quotaGate(pool: Pool, plans: PlanResolver, access: Pick<AccessCatalog, 'plans' | 'quota' | 'enforce'>, log: Pick<Logger, 'warn'>): QuotaGate {
+  if (!access.enforce) return { ingest: (_org, _traces, append) => append() };
   const admission = new IngestAdmission({
     plans, catalog: access.plans, store: postgresAdmissionStore(pool), refusalCacheMs: access.quota.refusalCacheMs,
     onCheckFailed: (err) => { checkFailures(); log.warn({ err }, 'quota check failed; request admitted'); },

@@ -8,6 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PLANS } from '@llm/access';
 import { decodeRpcStatus, encodeExportTraceServiceRequest, type OtlpSpanInput } from '@llm/otlp';
 import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import pg from 'pg';
+import { topicsFor } from '@llm/events';
+import { createKafkaClient } from '@llm/kafka';
+import { createLogger } from '@llm/logging';
+import { migratePostgres, openPostgres } from '@llm/postgres';
+import { ACCOUNTS_MIGRATIONS } from '@llm/service-projector-accounts';
+import { createUsageProjector } from '@llm/service-projector-usage';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -125,6 +132,39 @@ describe('quota admission before acknowledgement', () => {
     expect(ok).toBe(15); // 14 × 7 = 98 < 100 admits the 15th; 105 ≥ 100 refuses the rest
     expect(results.filter((r) => r.status === 403)).toHaveLength(15);
     await settled(acc, 105);
+  });
+
+  it('when the spans topic is replayed into an empty database, then the meters are the same', async () => {
+    const acc = await createAccount(t.baseUrl, t.adminToken);
+    for (let i = 0; i < 3; i++) expect((await postOtlp(acc, otlpBody(40, 5).body)).status).toBe(200);
+    expect((await postJson(acc, 7)).status).toBe(202);
+    await settled(acc, 127);
+    const live = openPostgres(t.databaseUrl);
+    const meters = async (pool: pg.Pool) => (await pool.query(
+      'SELECT organization_id::text AS o, project_id::text AS p, meter, day::text AS day, value::text AS v FROM usage_daily ORDER BY o, p, meter, day')).rows;
+    // A fresh database with the accounts tables the meters need (projects, offsets), and a fresh consumer group.
+    const id = hex(4);
+    const server = new pg.Client({ connectionString: t.databaseUrl });
+    await server.connect();
+    await server.query(`CREATE DATABASE u_${id}`);
+    await server.end();
+    const rebuilt = openPostgres(t.databaseUrl.replace(/\/[^/]*$/, `/u_${id}`));
+    await migratePostgres(rebuilt, ACCOUNTS_MIGRATIONS);
+    const kafka = await createKafkaClient({ brokers: [t.kafkaBrokers], clientId: 'usage-replay' });
+    const producer = await kafka.producer();
+    const topics = topicsFor({ prefix: t.topicPrefix, spansPartitions: 3, accountsPartitions: 1, spansRetentionMs: -1, dlqRetentionMs: -1 });
+    const projector = createUsageProjector({ kafka, producer, pool: rebuilt, topics, log: createLogger({ name: 'usage-replay', level: 'silent' }), consumerName: `usage-replay-${id}` });
+    try {
+      await projector.start();
+      const expected = await meters(live);
+      await eventually(() => meters(rebuilt), (rows) => JSON.stringify(rows) === JSON.stringify(expected), 30_000);
+      expect(await meters(rebuilt)).toEqual(expected);
+    } finally {
+      await projector.stop();
+      await producer.close();
+      await rebuilt.end();
+      await live.end();
+    }
   });
 
   it('given an unknown plan in the admin request, then 400 and no account', async () => {

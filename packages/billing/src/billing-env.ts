@@ -140,8 +140,8 @@ function parseApiUrl(text: string, problems: Problems): Pick<StripeSettings, 'ho
 /**
  * Validates the billing configuration against the deployment's plan slugs (the access catalog):
  * every plan named by BILLING_CATALOG or BILLING_PRICING must exist (default catalog entries of
- * plans the deployment lacks are left out), as must the free plan and the trial plan;
- * with Stripe on, the trial plan needs line items (a trialing subscription is created at signup).
+ * plans the deployment lacks are left out), as must the trial plan, and with Stripe on the free
+ * plan; with Stripe on, the trial plan needs line items (a trialing subscription is created at signup).
  */
 export function loadBillingConfig(
   rawEnv: BillingEnv,
@@ -170,7 +170,10 @@ export function loadBillingConfig(
     if (!plans.has(plan)) problems.push(`BILLING_PRICING.${plan}: '${plan}' is not a plan of the catalog ${known}`);
   }
   const freePlan = resolveFreePlan(pricing);
-  if (!plans.has(freePlan)) {
+  // Billing moves organizations to the free plan (cancel, a deleted subscription): with Stripe on it
+  // must exist. Without Stripe nothing does, and a custom ACCESS_PLANS may well have none (its
+  // organizations then fall back to no throttles: see @llm/throttle).
+  if (stripe !== null && !plans.has(freePlan)) {
     problems.push(`BILLING_PRICING: no free plan: mark one plan "free": true (the fallback '${FALLBACK_FREE_PLAN}' is not a plan of the catalog ${known})`);
   }
   const trial = resolveTrial(pricing, stripe !== null);

@@ -104,10 +104,11 @@ describe('billing configuration', () => {
     expect(problems({ BILLING_CATALOG: JSON.stringify(catalog) })[0]).toMatch(/^BILLING_CATALOG\.0\.plan: 'team' is not a plan/);
   });
 
-  it('when no free plan can be resolved, or the pricing trial plan is missing, then it is a startup error', () => {
-    expect(problems({}, ['self_hosted_enterprise'])).toEqual([
+  it('given Stripe on, when no free plan can be resolved, or the pricing trial plan is missing, then it is a startup error; without Stripe no free plan is needed', () => {
+    expect(problems({ STRIPE_API_KEY: 'k', BILLING_PRICING: JSON.stringify({ self_hosted_enterprise: { trial: 14, base: { price: 'p' } } }) }, ['self_hosted_enterprise'])).toEqual([
       "BILLING_PRICING: no free plan: mark one plan \"free\": true (the fallback 'cloud_v0_hobby' is not a plan of the catalog (self_hosted_enterprise))",
     ]);
+    expect(ok({}, ['self_hosted_enterprise']).freePlan).toBe('cloud_v0_hobby');
     const own = ok({ BILLING_PRICING: JSON.stringify({ self_hosted_enterprise: { free: true } }) }, ['self_hosted_enterprise']);
     expect(own.freePlan).toBe('self_hosted_enterprise');
     // The default catalog keeps only the entries of plans the deployment has (here: the plan-less Enterprise).

@@ -11,12 +11,15 @@ export interface RouteDef {
   path: string;
   side: Side;
   deprecated?: boolean;
+  /** The handler reads its own (bounded) raw body: the JSON parser leaves the request stream alone
+   * (protobuf bodies; signed bodies whose signature covers the exact bytes). */
+  rawBody?: boolean;
 }
 
 export const ROUTES = {
   // OTLP
   'otlp.traces.status': { method: 'GET', path: '/otlp/v1/traces', side: 'command' },
-  'otlp.traces.export': { method: 'POST', path: '/otlp/v1/traces', side: 'command' },
+  'otlp.traces.export': { method: 'POST', path: '/otlp/v1/traces', side: 'command', rawBody: true },
   // canonical traces
   'traces.create': { method: 'POST', path: '/traces', side: 'command' },
   'traces.ingest': { method: 'POST', path: '/traces/ingest', side: 'command', deprecated: true },
@@ -92,6 +95,21 @@ export const ROUTES = {
   'access.plans': { method: 'GET', path: '/access/plans', side: 'query' },
   // billing (reference accounts §11): usage from the exact meters (projector-usage, accounts projection)
   'billing.usage': { method: 'GET', path: '/billing/usage', side: 'query' },
+  // billing (reference accounts §11): the payments processor and the subscription record (accounts
+  // events keyed by organization). The spec serves /billing/payments/…; the reference's
+  // /billing/stripe/… aliases stay for processors and clients configured against it.
+  'billing.payments.events': { method: 'POST', path: '/billing/payments/events', side: 'command', rawBody: true },
+  'billing.stripe.events': { method: 'POST', path: '/billing/stripe/events', side: 'command', rawBody: true },
+  'billing.payments.portals': { method: 'POST', path: '/billing/payments/portals', side: 'command' },
+  'billing.stripe.portals': { method: 'POST', path: '/billing/stripe/portals', side: 'command' },
+  'billing.payments.checkouts': { method: 'POST', path: '/billing/payments/checkouts', side: 'command' },
+  'billing.stripe.checkouts': { method: 'POST', path: '/billing/stripe/checkouts', side: 'command' },
+  'billing.plans': { method: 'GET', path: '/billing/plans', side: 'command' },
+  'billing.plans.switch': { method: 'POST', path: '/billing/plans/switch', side: 'command' },
+  'billing.subscription': { method: 'GET', path: '/billing/subscription', side: 'command' },
+  'billing.subscription.cancel': { method: 'POST', path: '/billing/subscription/cancel', side: 'command' },
+  'billing.catalog': { method: 'GET', path: '/billing/catalog', side: 'command' },
+  'billing.pricing': { method: 'GET', path: '/billing/pricing', side: 'command' },
   // sessions and SSO sign-in (session cookie; sign-in and sign-out append accounts events)
   'auth.discover': { method: 'POST', path: '/auth/discover', side: 'query' },
   'auth.access': { method: 'GET', path: '/auth/access', side: 'query' },

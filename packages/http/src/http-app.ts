@@ -2,7 +2,7 @@
 // route registration from the route table, 404 and the central error handler.
 import express, { type Express, type RequestHandler } from 'express';
 import http from 'node:http';
-import { ROUTES, routesOf, stripApiPrefix, type RouteId, type Side } from '@llm/contracts';
+import { ROUTES, routesOf, stripApiPrefix, type RouteDef, type RouteId, type Side } from '@llm/contracts';
 import type { Logger } from '@llm/logging';
 import { errorHandler } from './error-handler.ts';
 import { mountHealth, type Readiness } from './health.ts';
@@ -43,9 +43,18 @@ export function createHttpApp(opts: HttpAppOptions, sides: Array<{ side: Side; h
   app.use((req, _res, next) => { req.url = stripApiPrefix(req.url); next(); });
   app.use(requestContext(opts.log));
   mountHealth(app, opts.readiness);
-  // JSON bodies for every route except OTLP, which reads its own (bounded) protobuf body.
+  // JSON bodies for every route except those the route table marks `rawBody` (OTLP protobuf, signed
+  // processor events), which read their own bounded body. Express's own matching marks them (so the
+  // /api prefix and trailing slashes behave as for the handlers); any /otlp/ path is left alone too.
+  const raw = new WeakSet<express.Request>();
+  for (const s of sides) {
+    for (const id of routesOf(s.side)) {
+      const r: RouteDef = ROUTES[id];
+      if (r.rawBody) app[r.method.toLowerCase() as 'post'](r.path, (req, _res, next) => { raw.add(req); next(); });
+    }
+  }
   const json = express.json({ limit: opts.jsonLimitBytes, type: ['application/json', 'application/*+json'] });
-  app.use((req, res, next) => (req.path.startsWith('/otlp/') ? next() : json(req, res, next)));
+  app.use((req, res, next) => (raw.has(req) || req.path.startsWith('/otlp/') ? next() : json(req, res, next)));
   for (const s of sides) mountSide(app, s.side, s.handlers, { beforeHandler: opts.beforeHandler });
   app.use((req, res) => { res.status(404).json({ detail: 'Not Found' }); });
   app.use(errorHandler());

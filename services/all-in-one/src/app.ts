@@ -19,6 +19,7 @@ import { loadAccessCatalog } from '@llm/access';
 import { postgresPlanResolver } from '@llm/accounts-read';
 import { createUsageProjector } from '@llm/service-projector-usage';
 import { deploymentThrottle } from '@llm/throttle';
+import { createPaymentsProcessor, loadBillingConfig } from '@llm/billing';
 import type { AllInOneConfig } from './config.ts';
 
 export interface AllInOne {
@@ -33,6 +34,8 @@ export interface AllInOne {
 export async function startAllInOne(config: AllInOneConfig, log: Logger): Promise<AllInOne> {
   const access = loadAccessCatalog(config);
   if (!access.ok) throw new Error(`invalid configuration:\n  ${access.problems.join('\n  ')}`);
+  const billing = loadBillingConfig(config, Object.keys(access.config.plans));
+  if (!billing.ok) throw new Error(`invalid configuration:\n  ${billing.problems.join('\n  ')}`);
   const readiness = createReadiness();
   const { kafka, topics } = await connectKafka(config, log);
   const producer = await kafka.producer();
@@ -51,7 +54,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
     : undefined;
   await dispatcher?.start();
   // The usage meters (quota admission, GET /billing/usage) read the spans topic into Postgres.
-  const usage = createUsageProjector({ kafka, producer, pool, topics, log });
+  const usage = createUsageProjector({ kafka, producer, pool, topics, log, usageReports: { sender: createPaymentsProcessor(billing.config), intervalMs: billing.config.usageReportIntervalMs } });
   await usage.start();
   // Read events (traces.fetched / traces.queried) go to the events log behind the responses.
   const recorder = config.EVENTS_READ_RECORDING ? createEventRecorder({ producer, topics, log }) : undefined;
@@ -63,8 +66,8 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   // One API-key cache for both sides: a key revoked through this process stops working at once.
   const apiKeys = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(pool) });
   const plans = postgresPlanResolver(pool, access.config);
-  const command = createCommandSide({ log, apiKeys, plans, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
-  const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access.config, plans) }, [
+  const command = createCommandSide({ log, apiKeys, plans, billing: billing.config, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
+  const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access.config, plans, billing.config.freePlan) }, [
     { side: 'command', handlers: command.handlers },
     { side: 'query', handlers: queryHandlers({ apiKeys, plans, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) },
     { side: 'projector', handlers: replayRoutes({

@@ -2,6 +2,7 @@ import { dnsVerifyEnv } from '@llm/dns-verify';
 import { z } from 'zod';
 import { envFragments } from '@llm/config';
 import { accessEnv } from '@llm/access';
+import { billingEnv } from '@llm/billing';
 import { signInEnv } from '@llm/service-command';
 import { dispatcherEnv } from '@llm/service-webhook-dispatcher';
 import { readEventsEnv } from '@llm/service-query';
@@ -14,6 +15,7 @@ export const allInOneConfig = envFragments.logging
   .extend(envFragments.clickhouse.shape)
   .extend(envFragments.admin.shape)
   .extend(accessEnv.shape)
+  .extend(billingEnv.shape)
   .extend(dnsVerifyEnv.shape)
   .extend(signInEnv.shape)
   .extend(dispatcherEnv.shape)

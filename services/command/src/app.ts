@@ -35,6 +35,11 @@ import { AgentRunner } from './adapters/agent-runner.ts';
 import type { SignInOptions } from './sign-in-config.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { deliveryRoutes } from './http/delivery-routes.ts';
+import { createPaymentsProcessor, type BillingConfig, type PaymentsProcessor } from '@llm/billing';
+import { BillingSubscriptions } from './adapters/billing-subscriptions.ts';
+import { billingSignupPlans } from './adapters/billing-signup.ts';
+import { billingRoutes } from './http/billing-routes.ts';
+import { billingEventRoutes } from './http/billing-events-routes.ts';
 
 export interface CommandDeps {
   producer: Producer;
@@ -54,6 +59,10 @@ export interface CommandDeps {
   apiKeys?: ApiKeyAuthenticator;
   /** Organizations' plans, shared with the query side in one process (plan changes drop its cache). */
   plans?: PlanResolver;
+  /** Billing (loadBillingConfig): the payments processor, catalog, pricing, signup plans. */
+  billing: BillingConfig;
+  /** Overrides the processor of `billing` (tests); null = Stripe not configured. */
+  processor?: PaymentsProcessor | null;
   log: Logger;
 }
 
@@ -76,11 +85,14 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const outbound = createOutboundClient(deps.signIn.outbound);
   // Organization routes: an API key, or a browser session admitted by the organization's policy.
   const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.signIn.deployment });
+  const processor = deps.processor !== undefined ? deps.processor : createPaymentsProcessor(deps.billing);
+  const subscriptions = new BillingSubscriptions(commands, deps.pool, plans);
+  const billing = { config: deps.billing, processor, subscriptions };
   return {
     handlers: {
       ...tracingRoutes(spans, auth, quota),
       ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes, quota),
-      ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken), { signupPlan: () => deps.access.defaultPlan, isPlan: (slug) => Object.hasOwn(deps.access.plans, slug) }),
+      ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken), billingSignupPlans({ ...billing, access: deps.access })),
       ...membershipRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken)),
       ...savedQueryRoutes(commands, deps.pool, auth),
       ...sessionRoutes({
@@ -112,6 +124,9 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...webhookRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, outbound, producer: deps.producer, topics: deps.topics, timeoutMs: deps.signIn.webhookTimeoutMs },
         [member, requirePermission(deps.pool, 'view_webhooks')], [member, requirePermission(deps.pool, 'edit_webhooks')]),
       ...deliveryRoutes({ pool: deps.pool, producer: deps.producer, topics: deps.topics }, [member, requirePermission(deps.pool, 'edit_webhooks')]),
+      // Billing: reads need view_billing, writes edit_billing (the owner); processor events are public (signed).
+      ...billingRoutes({ ...billing, access: deps.access }, [member, requirePermission(deps.pool, 'view_billing')], [member, requirePermission(deps.pool, 'edit_billing')]),
+      ...billingEventRoutes({ ...billing, planSlugs: Object.keys(deps.access.plans) }),
       ...domainRoutes(commands, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
         member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'domains') }), requirePermission(deps.pool, 'edit_organization_auth'),
       ]),

@@ -2,6 +2,7 @@ import { dnsVerifyEnv } from '@llm/dns-verify';
 import { z } from 'zod';
 import { envFragments } from '@llm/config';
 import { accessEnv } from '@llm/access';
+import { billingEnv } from '@llm/billing';
 import { signInEnv } from './sign-in-config.ts';
 
 export const commandConfig = envFragments.logging
@@ -12,6 +13,7 @@ export const commandConfig = envFragments.logging
   .extend(dnsVerifyEnv.shape)
   .extend(accessEnv.shape)
   .extend(signInEnv.shape)
+  .extend(billingEnv.shape)
   .extend({
     OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     OTLP_WORKERS: z.coerce.number().int().min(0).max(64).default(1),

@@ -10,9 +10,11 @@ import { signInOptionsFromEnv } from './sign-in-config.ts';
 import { loadAccessCatalog } from '@llm/access';
 import { postgresPlanResolver } from '@llm/accounts-read';
 import { deploymentThrottle } from '@llm/throttle';
+import { loadBillingConfig } from '@llm/billing';
 
 const config = exitOnBadConfig(parseConfig(commandConfig, process.env));
 const access = exitOnBadConfig(loadAccessCatalog(config));
+const billing = exitOnBadConfig(loadBillingConfig(config, Object.keys(access.plans)));
 const log = createLogger({ name: 'command', level: config.LOG_LEVEL });
 const { kafka, topics } = await connectKafka(config, log);
 const producer = await kafka.producer();
@@ -20,8 +22,8 @@ const pool = openPostgres(config.DATABASE_URL);
 const readiness = createReadiness();
 readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });
 const plans = postgresPlanResolver(pool, access);
-const command = createCommandSide({ log, plans, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
-const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access, plans) }, [
+const command = createCommandSide({ log, plans, billing, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
+const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access, plans, billing.freePlan) }, [
   { side: 'command', handlers: command.handlers },
 ]);
 const server = await listen(app, config.PORT, config.HOST);

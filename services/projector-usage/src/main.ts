@@ -6,13 +6,17 @@ import { openPostgres } from '@llm/postgres';
 import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
 import { usageProjectorConfig } from './config.ts';
 import { createUsageProjector } from './app.ts';
+import { loadAccessCatalog } from '@llm/access';
+import { createPaymentsProcessor, loadBillingConfig } from '@llm/billing';
 
 const config = exitOnBadConfig(parseConfig(usageProjectorConfig, process.env));
+const access = exitOnBadConfig(loadAccessCatalog(config));
+const billing = exitOnBadConfig(loadBillingConfig(config, Object.keys(access.plans)));
 const log = createLogger({ name: 'projector-usage', level: config.LOG_LEVEL });
 const { kafka, topics } = await connectKafka(config, log);
 const producer = await kafka.producer();
 const pool = openPostgres(config.DATABASE_URL);
-const projector = createUsageProjector({ kafka, producer, pool, topics, log });
+const projector = createUsageProjector({ kafka, producer, pool, topics, log, usageReports: { sender: createPaymentsProcessor(billing), intervalMs: billing.usageReportIntervalMs } });
 await projector.start();
 const readiness = createReadiness();
 readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });

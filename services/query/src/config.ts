@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envFragments } from '@llm/config';
 import { accessEnv } from '@llm/access';
+import { billingEnv } from '@llm/billing';
 import { authMethodsEnv } from '@llm/auth-policy';
 import { sessionEnv } from '@llm/web-session';
 
@@ -14,6 +15,8 @@ export const queryConfig = envFragments.logging
   .extend(envFragments.kafka.shape)
   .extend(readEventsEnv.shape)
   .extend(accessEnv.shape)
+  // Billing: the free plan (throttle fallback) is the pricing's; validated like the command side's.
+  .extend(billingEnv.shape)
   .extend(sessionEnv.shape)
   .extend(authMethodsEnv.shape)
   .extend({

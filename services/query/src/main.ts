@@ -15,9 +15,11 @@ import { sessionOptionsFromEnv } from '@llm/web-session';
 import { loadAccessCatalog } from '@llm/access';
 import { postgresPlanResolver } from '@llm/accounts-read';
 import { deploymentThrottle } from '@llm/throttle';
+import { loadBillingConfig } from '@llm/billing';
 
 const config = exitOnBadConfig(parseConfig(queryConfig, process.env));
 const access = exitOnBadConfig(loadAccessCatalog(config));
+const billing = exitOnBadConfig(loadBillingConfig(config, Object.keys(access.plans)));
 const log = createLogger({ name: 'query', level: config.LOG_LEVEL });
 const pool = openPostgres(config.DATABASE_URL);
 const ch = await openClickhouse({ url: config.CLICKHOUSE_URL, dataDir: config.CLICKHOUSE_DATA_DIR, database: config.CLICKHOUSE_DATABASE });
@@ -30,7 +32,7 @@ readiness.checks.push(
   { name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } },
 );
 const plans = postgresPlanResolver(pool, access);
-const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access, plans) }, [{ side: 'query', handlers: queryHandlers({ plans, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) }]);
+const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access, plans, billing.freePlan) }, [{ side: 'query', handlers: queryHandlers({ plans, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) }]);
 const server = await listen(app, config.PORT, config.HOST);
 log.info({ port: server.port }, 'query service listening');
 onSignals(() => runShutdown([

@@ -30,6 +30,11 @@ export interface SignupPlans {
   /** The plan a new organization starts on (§11 signup: trial, free or the default plan). */
   signupPlan(): string;
   isPlan(slug: string): boolean;
+  /**
+   * Runs once a new organization exists on signupPlan() (not on a plan the operator asked for):
+   * starts its trial at the payments processor. Never throws: the account exists either way.
+   */
+  afterSignup?(organization: { id: string; name: string }, context: { requestId: string; email: string; log: Request['log'] }): Promise<void>;
 }
 
 export function adminRoutes(commands: AccountCommands, pool: Pool, auth: RequestHandler, plans: SignupPlans): Handlers {
@@ -53,7 +58,10 @@ export function adminRoutes(commands: AccountCommands, pool: Pool, auth: Request
         };
         // A dry run answers what the account would be, after the same rules (a taken e-mail or slug).
         if (options.dry_run) orThrow(await commands.decideEarly(change));
-        else await commands.commit(change);
+        else {
+          await commands.commit(change);
+          if (requested === undefined) await plans.afterSignup?.({ id: plan.organization.id, name: plan.organization.name }, { requestId: req.id, email: acc.user.email, log: req.log });
+        }
         const a = options.dry_run
           ? { user: plan.user, organization: drafted.organization, workspace: plan.workspace, project: { ...plan.project, is_default: true } }
           : await projectedAccount(pool, change.payload);

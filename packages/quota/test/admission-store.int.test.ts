@@ -1,34 +1,23 @@
 // The admission counter on the real Postgres: its SQL predicate agrees with `admits`, a period
 // starts from the exact meter of that period only, concurrent reservations never take more than
 // the predicate allows, a refund gives room back, and IngestAdmission fails open without Postgres.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { openFreshDatabase, type FreshDatabase } from '@llm/testing/fresh-database';
 import { createPlanResolver, DEFAULT_PLANS, type PlanCatalog } from '@llm/access';
-import { migratePostgres, type Pool } from '@llm/postgres';
+import type { Pool } from '@llm/postgres';
 import { admits, IngestAdmission, postgresAdmissionStore, type Reservation } from '../src/index.ts';
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../../services/projector-usage/migrations');
-let admin: pg.Pool;
+let db: FreshDatabase;
 let pool: Pool;
-let name: string;
-
 beforeAll(async () => {
-  admin = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
-  name = `quota_${randomBytes(6).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(inject('databaseUrl'));
-  url.pathname = `/${name}`;
-  pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
-  pool.on('error', () => undefined);
-  await migratePostgres(pool, MIGRATIONS);
+  db = await openFreshDatabase(inject('databaseUrl'), [MIGRATIONS], { prefix: 'quota' });
+  pool = db.pool;
 });
-afterAll(async () => {
-  await pool?.end();
-  await admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-  await admin?.end();
-});
+afterAll(async () => { await db?.close(); });
 
 const range = { from: '2026-05-15', to: '2026-06-15' };
 const res = (o: Partial<Reservation>): Reservation => ({ organizationId: randomUUID(), meter: 'traces_ingested', range, delta: 1, limit: 100, strict: true, ...o });

@@ -4,32 +4,22 @@
 // one replica at a time (advisory lock).
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { openFreshDatabase, type FreshDatabase } from '@llm/testing/fresh-database';
 import { createLogger } from '@llm/logging';
 import { migratePostgres, type Pool } from '@llm/postgres';
 import { runUsageReports, USAGE_REPORT_LOCK, type UsageSender } from '../src/reports/usage-reporter.ts';
 
-let admin: pg.Pool;
+let db: FreshDatabase;
 let pool: Pool;
-let name: string;
 beforeAll(async () => {
-  admin = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
-  name = `usage_reports_${randomBytes(6).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(inject('databaseUrl'));
-  url.pathname = `/${name}`;
-  pool = new pg.Pool({ connectionString: url.toString(), max: 3 });
-  pool.on('error', () => undefined);
+  db = await openFreshDatabase(inject('databaseUrl'), [], { prefix: 'usage_reports' });
+  pool = db.pool;
   // The accounts projection's table the reporter reads (owned by projector-accounts; its shape here).
   await pool.query(`CREATE TABLE organization_subscriptions (organization_id uuid PRIMARY KEY, plan text NOT NULL, anchor smallint NOT NULL, customer_id text)`);
   await migratePostgres(pool, path.resolve(import.meta.dirname, '../migrations'));
 });
-afterAll(async () => {
-  await pool?.end();
-  await admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-  await admin?.end();
-});
+afterAll(async () => { await db?.close(); });
 
 const log = createLogger({ name: 'test', level: 'silent' });
 const NOW = new Date(Date.UTC(2026, 10, 20, 12));

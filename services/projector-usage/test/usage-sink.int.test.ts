@@ -2,33 +2,22 @@
 // and UTC day of the event; records naming no organization resolved through their project (or
 // dropped with the project); re-driven records (appended long after their event time) not counted
 // again; a non-UUID project set aside.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { openFreshDatabase, type FreshDatabase } from '@llm/testing/fresh-database';
 import type { SpanUsage } from '@llm/events';
 import type { IncomingRecord } from '@llm/kafka';
-import { migratePostgres, withTransaction, type Pool } from '@llm/postgres';
+import { withTransaction, type Pool } from '@llm/postgres';
 import { REDRIVE_MIN_AGE_MS, usageSink } from '../src/consumer/usage-sink.ts';
 
-let admin: pg.Pool;
+let db: FreshDatabase;
 let pool: Pool;
-let name: string;
 beforeAll(async () => {
-  admin = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
-  name = `usage_${randomBytes(6).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(inject('databaseUrl'));
-  url.pathname = `/${name}`;
-  pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
-  pool.on('error', () => undefined);
-  await migratePostgres(pool, path.resolve(import.meta.dirname, '../migrations'));
+  db = await openFreshDatabase(inject('databaseUrl'), [path.resolve(import.meta.dirname, '../migrations')], { prefix: 'usage' });
+  pool = db.pool;
 });
-afterAll(async () => {
-  await pool?.end();
-  await admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-  await admin?.end();
-});
+afterAll(async () => { await db?.close(); });
 
 const T = Date.UTC(2026, 10, 24, 23, 59, 59);
 const rec = (appendedMs = T): IncomingRecord => ({ topic: 't', partition: 0, offset: 0n, key: null, value: null, timestampMs: appendedMs });

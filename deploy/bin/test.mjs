@@ -40,5 +40,15 @@ if (!process.env.STRIPE_MOCK_URL) {
     process.exit(1);
   }
 }
+{
+  // The Agenta SDK test runs the real Python SDK: a pinned venv under .data/tools, installed once.
+  const { ensureAgentaSdk } = await import('../local/agenta-sdk.mjs');
+  try {
+    ensureAgentaSdk({ log: console.log });
+  } catch (err) {
+    console.error(`The Agenta SDK test needs its Python venv: ${err.message}`);
+    process.exit(1);
+  }
+}
 const r = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...args], { cwd: repoRoot, stdio: 'inherit' });
 process.exit(r.status ?? 1);

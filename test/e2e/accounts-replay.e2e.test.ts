@@ -80,10 +80,18 @@ describe('accounts replay', () => {
     const k = await call('POST', '/keys', a, { name: 'k1' });
     expect((await call('DELETE', `/keys/${k.body.id}`, a)).status).toBe(204);
     expect((await call('POST', '/admin/simple/accounts/organizations/memberships/', admin, { organization_id: a.organizationId, user: { id: b.userId }, role: 'developer' })).status).toBe(200);
-    const q = await call('POST', '/queries/', b, { query: { name: 'errors' }, query_revision: { data: { filtering: { conditions: [{ field: 'status_code', value: 'STATUS_CODE_ERROR' }] } } } });
+    // The organization lifecycle: one created and handed over to a member, one created and deleted.
+    const handed = await call('POST', '/organizations/', a, { name: 'Handed over' });
+    expect(handed.status).toBe(201);
+    expect((await call('POST', '/admin/simple/accounts/organizations/memberships/', admin, { organization_id: handed.body.id, user: { id: b.userId }, role: 'viewer' })).status).toBe(200);
+    expect((await call('POST', `/organizations/${handed.body.id}/transfer/${b.userId}`, a)).status).toBe(200);
+    const shortLived = await call('POST', '/organizations/', a, { name: 'Short-lived' });
+    expect((await call('DELETE', `/organizations/${shortLived.body.id}`, a)).status).toBe(200);
+    const q = await call('POST', '/simple/queries/', b, { query: { slug: `errors-${hex(3)}`, tags: { team: 'a' }, data: { filtering: { conditions: [{ field: 'status_code', value: 'STATUS_CODE_ERROR' }] } } } });
     expect(q.status).toBe(200);
-    // A stale version: rejected, and rejected again on replay.
-    expect((await call('POST', `/queries/${q.body.query.id}/revisions/`, b, { query_revision: {}, expected_version: 5 })).status).toBe(409);
+    expect((await call('POST', `/simple/queries/${q.body.query.id}/archive`, b)).status).toBe(200);
+    // A taken slug: refused by the early answer, never in the log.
+    expect((await call('POST', '/simple/queries/', b, { query: { slug: q.body.query.slug } })).status).toBe(409);
     expect((await call('DELETE', '/admin/simple/accounts/', admin, { accounts: { x: { user: { email: b.email } } } })).status).toBe(204);
 
     // Straight onto the topic: what a browser sign-in and sign-out append, and events that lose a
@@ -110,9 +118,19 @@ describe('accounts replay', () => {
     await append('accounts.api_key.revoked', `project:${a.projectId}:keys`, { key_id: randomUUID(), project_id: a.projectId });
     await append('accounts.webhook.deleted', `project:${a.projectId}:webhooks`, { subscription_id: randomUUID(), project_id: a.projectId });
     await append('accounts.membership.set', orgKey, { organization_id: a.organizationId, user_id: randomUUID(), role: 'viewer' });
-    await append('accounts.query.revision.committed', `project:${b.projectId}:queries`, {
-      query_id: q.body.query.id, variant_id: q.body.query_variant.id, revision: { id: randomUUID(), slug: hex(6), version: 2, filtering_json: '', windowing_json: '', focus: '', format: '', message: '' },
-    }, { expectedVersion: 7, projectId: b.projectId });
+    await append('accounts.organization.transferred', orgKey, { organization_id: a.organizationId, from_user_id: a.userId, to_user_id: randomUUID() });
+    // Saved-query events of the first model (still in old logs) replay as an artifact + variant; a
+    // commit claiming a version another commit took is refused (query_version_conflict).
+    const legacy = { query_id: randomUUID(), variant_id: randomUUID() };
+    const legacyRevision = (version: number) => ({ id: randomUUID(), slug: hex(6), version, filtering_json: '{"conditions":[]}', windowing_json: '', focus: 'span', format: '', message: '' });
+    await append('accounts.query.created', `project:${b.projectId}:queries`, {
+      ...legacy, slug: `legacy-${hex(3)}`, name: 'legacy', description: '', variant_slug: 'default', revision: legacyRevision(1),
+    }, { projectId: b.projectId });
+    await append('accounts.query.revision.committed', `project:${b.projectId}:queries`, { ...legacy, revision: legacyRevision(2) }, { projectId: b.projectId });
+    await append('accounts.query.revision.added', `project:${b.projectId}:queries`, {
+      query_id: q.body.query.id, variant_id: q.body.query.variant_id, revision_id: randomUUID(), slug: hex(6), version: 1,
+      header: { name: '', description: '', tags_json: '', meta_json: '', flags_json: '' }, data_json: '', message: '',
+    }, { projectId: b.projectId });
     // A plan change from a processor event, and the same processor event once more (applied at most once).
     const planChange = { organization_id: a.organizationId, plan: 'cloud_v0_business', active: true, anchor: 9, customer_id: 'cus_replay', subscription_id: 'sub_replay', reason: 'processor', processor_event_id: `evt_${hex(8)}`, reset_auth_flags: false, trialing: false };
     await append('accounts.billing.subscription_set', orgKey, planChange);
@@ -123,7 +141,7 @@ describe('accounts replay', () => {
     expect(new Set(verdicts.filter((v) => v.status === 'applied').map((v) => aggregateOf(v.type)))).toEqual(new Set(Object.keys(AGGREGATES)));
     // (What the API refused never reached the log: the command's early answer uses the same rules.)
     expect(verdicts.filter((v) => v.status === 'rejected').map((v) => v.rejection_code).sort()).toEqual([
-      'api_key_not_found', 'billing_event_applied', 'domain_not_found', 'organization_changed', 'provider_slug_exists', 'query_version_conflict', 'user_exists', 'user_not_found', 'webhook_not_found',
+      'api_key_not_found', 'billing_event_applied', 'domain_not_found', 'organization_changed', 'organization_transfer_invalid', 'provider_slug_exists', 'query_version_conflict', 'user_exists', 'user_not_found', 'webhook_not_found',
     ]);
 
     // Rebuild into a fresh database from offset 0.

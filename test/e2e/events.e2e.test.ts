@@ -281,39 +281,41 @@ describe('permissions and tenancy', () => {
 
 describe('account facts', () => {
   it('when saved-query revisions are committed, then each accepted one is an event with its references; a rejected one never is', async () => {
-    const q = await call('POST', '/queries/', a.auth, { query: { name: 'audited' }, query_revision: { message: 'first' } });
+    const q = await call('POST', '/simple/queries/', a.auth, { query: { slug: `audited-${hex(4)}`, data: { filtering: { conditions: [] } } } });
     expect(q.status).toBe(200);
-    // Four commits race for version 2: one wins. Then one that loses in the log itself (the
-    // projector's rule refuses it; the command's early check never saw it).
-    const rs = await Promise.all(Array.from({ length: 4 }, () => call('POST', `/queries/${q.body.query.id}/revisions/`, a.auth, { query_revision: { message: 'second' }, expected_version: 1 })));
-    expect(rs.filter((r) => r.status === 200)).toHaveLength(1);
+    const variant = q.body.query.variant_id as string;
+    // Four commits race on the variant: each lands once, with its own version (the log decides).
+    const rs = await Promise.all(Array.from({ length: 4 }, () => call('POST', '/queries/revisions/commit', a.auth, { query_revision: { query_variant_id: variant, message: 'second' } })));
+    expect(rs.map((r) => r.body.query_revision.version).sort()).toEqual(['2', '3', '4', '5']);
+    // One that loses in the log itself (claims a taken version: the projector's rule refuses it).
     const kafka = await createKafkaClient({ brokers: [t.kafkaBrokers], clientId: 'events-test' });
     const producer = await kafka.producer();
     const topics = topicsFor({ prefix: t.topicPrefix, spansPartitions: 3, accountsPartitions: 1, spansRetentionMs: -1, dlqRetentionMs: -1 });
     const loser = randomUUID();
     const loserRevision = randomUUID();
-    await producer.send(topics.accounts, [{ key: `project:${a.projectId}:queries`, value: encodeEvent('accounts.query.revision.committed', {
-      query_id: q.body.query.id, variant_id: q.body.query_variant.id, revision: { id: loserRevision, slug: hex(6), version: 3, filtering_json: '', windowing_json: '', focus: '', format: '', message: 'lost' },
-    }, { eventId: loser, projectId: a.projectId, organizationId: a.organizationId, expectedVersion: 7, actorId: a.userId }) }]);
+    await producer.send(topics.accounts, [{ key: `project:${a.projectId}:queries`, value: encodeEvent('accounts.query.revision.added', {
+      query_id: q.body.query.id, variant_id: variant, revision_id: loserRevision, slug: hex(6), version: 3,
+      header: { name: '', description: '', tags_json: '', meta_json: '', flags_json: '' }, data_json: '', message: 'lost',
+    }, { eventId: loser, projectId: a.projectId, organizationId: a.organizationId, actorId: a.userId }) }]);
     await producer.close();
     await eventually(async () => (await db.query('SELECT status FROM events WHERE event_id = $1', [loser])).rows[0]?.status, (s) => s === 'rejected');
     // A later accepted commit: once its event is in, the loser's would be too (one accounts partition, one outbox order).
-    const third = await call('POST', `/queries/${q.body.query.id}/revisions/`, a.auth, { query_revision: { message: 'third' } });
-    expect(third.body.query_revision.version).toBe(3);
+    const third = await call('POST', '/queries/revisions/commit', a.auth, { query_revision: { query_variant_id: variant, message: 'third' } });
+    expect(third.body.query_revision.version).toBe('6');
     const committed = async (): Promise<Ev[]> => ((await events({ event: { event_type: 'queries.revisions.committed' } })).body.events as Ev[])
       .filter((e) => e.attributes?.references?.query?.id === q.body.query.id);
-    const evs = await eventually(committed, (e) => e.some((x) => x.attributes!.references.query_revision.version === 3));
-    expect(evs.map((e) => e.attributes!.references.query_revision.version)).toEqual([3, 2, 1]);
-    expect(evs.map((e) => e.attributes!.message)).toEqual(['third', 'second', 'first']);
+    const evs = await eventually(committed, (e) => e.some((x) => x.attributes!.references.query_revision.version === '6'));
+    expect(evs.map((e) => e.attributes!.references.query_revision.version)).toEqual(['6', '5', '4', '3', '2', '1', '0']);
+    expect(evs[0]!.attributes!.message).toBe('third');
     expect(evs.some((e) => e.attributes!.references.query_revision.id === loserRevision)).toBe(false);
-    expect(evs[2]).toMatchObject({
+    expect(evs[0]).toMatchObject({
       request_type: 'unknown',
       attributes: {
         user_id: a.userId,
         references: {
           query: { id: q.body.query.id, slug: q.body.query.slug },
-          query_variant: { id: q.body.query_variant.id, slug: q.body.query_variant.slug },
-          query_revision: { id: q.body.query_revision.id, slug: q.body.query_revision.slug, version: 1 },
+          query_variant: { id: variant, slug: third.body.query_revision.variant_slug },
+          query_revision: { id: third.body.query_revision.id, slug: third.body.query_revision.slug, version: '6' },
         },
       },
     });

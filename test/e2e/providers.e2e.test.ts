@@ -133,7 +133,7 @@ describe('organization auth flags', () => {
     expect(locked.body.flags).toMatchObject({ allow_email: false, allow_social: false, allow_sso: false, allow_root: true, domains_only: false, auto_join: false });
     // Read-your-writes, and the organization is invisible to non-members.
     expect((await call('GET', org, c)).body.flags.allow_root).toBe(true);
-    expect((await call('GET', org, a)).status).toBe(404);
+    expect((await call('GET', org, a)).status).toBe(403); // "Not a member of this organization." (compat §3.1)
     expect((await call('PATCH', org, a, { name: 'mine now' })).status).toBe(404);
     // Name changes; the slug is immutable; bad bodies are 422.
     const named = await call('PATCH', org, c, { name: 'Renamed', description: 'About us' });

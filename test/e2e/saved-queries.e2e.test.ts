@@ -1,14 +1,9 @@
-// Saved queries end to end: created and revised through the command side (events on the accounts
-// topic, projected into Postgres), fetched from the query side, and resolved by query_ref /
-// query_variant_ref / query_revision_ref on POST /spans/query and /traces/query against the real
-// read model. Concurrent commits, tenancy, malformed bodies, and a replay of the accounts topic.
+// Saved queries end to end (reference compat §1): the git-style model — query → variants →
+// revisions — written through the command side (events on the accounts topic, projected into
+// Postgres), read from the query side, served under /queries and /simple/queries, and resolved by
+// query_*_ref on /queries/revisions/retrieve and /traces/query against the real read model.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { topicsFor } from '@llm/events';
-import { createKafkaClient } from '@llm/kafka';
-import { createLogger } from '@llm/logging';
-import { openPostgres, type Pool } from '@llm/postgres';
-import { createAccountsProjector } from '@llm/service-projector-accounts';
 import { createAccount, eventually, type TestAccount } from '@llm/testing';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -53,270 +48,196 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.stop(); });
 
-describe('saved query resource', () => {
-  let s: any;
 
-  it('when a query is created without a slug, then it gets one from its name, a default variant and revision 1', async () => {
-    const r = await post('/queries/', {
-      query: { name: 'Kind A spans', description: 'spans of kind a' },
-      query_revision: { data: { filtering: kind('a'), windowing: { limit: 50 } }, formatting: { focus: 'span' }, message: 'first' },
-    });
-    expect(r.status).toBe(200);
-    s = r.body;
-    expect(s.query).toMatchObject({ name: 'Kind A spans', description: 'spans of kind a' });
-    expect(s.query.slug).toMatch(/^kind-a-spans-[0-9a-f]{6}$/);
-    expect(s.query_variant).toMatchObject({ slug: 'default', query_id: s.query.id });
-    expect(s.query_revision).toMatchObject({
-      version: 1, query_id: s.query.id, query_variant_id: s.query_variant.id, message: 'first',
-      data: { filtering: kind('a'), windowing: { limit: 50 } }, formatting: { focus: 'span' },
-    });
+const filtering = (key: string) => ({ operator: 'and', conditions: [{ field: 'attributes', key, value: 'test_value', operator: 'is' }] });
+async function simpleQuery(extra: Record<string, unknown> = {}): Promise<any> {
+  const slug = hex(16);
+  const r = await post('/simple/queries/', { query: { slug, name: `Test Query ${slug}`, data: { filtering: filtering(`test_key_${hex(4)}`), windowing: { limit: 50 } }, ...extra } });
+  expect(r.status).toBe(200);
+  return r.body.query;
+}
+
+describe('simple queries (queries/test_queries_basics.py)', () => {
+  it('when a simple query is created, then it answers 200 with its id, slug, variant_id and revision_id, and a commit to the variant keeps the data', async () => {
+    const q = await simpleQuery();
+    expect(q).toMatchObject({ id: expect.any(String), slug: expect.any(String), variant_id: expect.any(String), revision_id: expect.any(String) });
+    expect(q.data.windowing).toEqual({ limit: 50 });
+    const c = await post('/queries/revisions/commit', { query_revision: { query_variant_id: q.variant_id, data: q.data } });
+    expect(c.status).toBe(200);
+    expect(c.body.query_revision).toMatchObject({ id: expect.any(String), version: '2', data: q.data, query_id: q.id, artifact_id: q.id });
+    expect(c.body.query_revision.data.filtering).toEqual(q.data.filtering);
   });
 
-  it('when revisions are committed, then they are numbered 2, 3 and the query shows the latest', async () => {
-    const r2 = await post(`/queries/${s.query.id}/revisions/`, { query_revision: { data: { filtering: kind('b') }, formatting: { focus: 'span' } }, expected_version: 1 });
-    expect(r2.status).toBe(200);
-    expect(r2.body.query_revision).toMatchObject({ version: 2, data: { filtering: kind('b') } });
-    const r3 = await post(`/queries/${s.query.id}/revisions`, { query_revision: { data: { filtering: kind('b'), windowing: { limit: 3 } }, formatting: { focus: 'span' } } });
-    expect(r3.status).toBe(200);
-    expect(r3.body.query_revision.version).toBe(3);
+  it('when a simple query is fetched, then 200 with the same id and its latest data; an unknown id is count 0; a non-UUID is 422', async () => {
+    const q = await simpleQuery();
+    const r = await get(`/simple/queries/${q.id}`);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ count: 1, query: { id: q.id, data: q.data } });
+    expect(r.body.query.variant_id).toBeUndefined();
+    expect((await get(`/simple/queries/${crypto.randomUUID()}`)).body).toEqual({ count: 0 });
+    expect((await get('/queries/query')).status).toBe(422);
+  });
 
-    const latest = await get(`/queries/${s.query.id}`);
-    expect(latest.status).toBe(200);
-    expect(latest.body.query_revision).toEqual(r3.body.query_revision);
-    expect(latest.body.query).toEqual(s.query);
+  it('when a simple query is archived, then {} no longer lists it; unarchived, it is listed again; the default listing does not truncate', async () => {
+    const q = await simpleQuery();
+    const listed = async (): Promise<boolean> => (await post('/simple/queries/query', {})).body.queries.some((x: any) => x.slug === q.slug);
+    expect(await listed()).toBe(true);
+    expect((await post(`/simple/queries/${q.id}/archive`, {})).status).toBe(200);
+    expect(await listed()).toBe(false);
+    expect((await post('/simple/queries/query', { include_archived: true })).body.queries.some((x: any) => x.id === q.id)).toBe(true);
+    const u = await post(`/simple/queries/${q.id}/unarchive`, {});
+    expect(u.status).toBe(200);
+    expect(u.body.query.deleted_at).toBeUndefined();
+    expect(await listed()).toBe(true);
+    const all = await post('/simple/queries/query', {});
+    expect(all.body.count).toBe(all.body.queries.length);
+  });
 
-    const list = await get(`/queries/${s.query.id}/revisions/`);
-    expect(list.body.count).toBe(3);
-    expect(list.body.query_revisions.map((x: { version: number }) => x.version)).toEqual([3, 2, 1]);
+  it('when simple queries are queried by tags, then containment decides', async () => {
+    const tag = hex(4);
+    const q = await simpleQuery({ tags: { team: tag, nested: { on: true } } });
+    const r = await post('/simple/queries/query', { query: { tags: { team: tag } } });
+    expect(r.body.queries.map((x: any) => x.id)).toEqual([q.id]);
+  });
 
-    const first = await get(`/queries/revisions/${s.query_revision.id}`);
-    expect(first.status).toBe(200);
-    expect(first.body.query_revision).toEqual(s.query_revision);
+  it('when a simple query is edited, then a revision is committed and the headers replaced; a duplicate slug is 409', async () => {
+    const q = await simpleQuery();
+    const r = await call('PUT', `/simple/queries/${q.id}`, { query: { id: q.id, name: 'renamed', data: { filtering: { conditions: [] } } } });
+    expect(r.status).toBe(200);
+    expect(r.body.query).toMatchObject({ id: q.id, name: 'renamed', data: { filtering: { operator: 'and', conditions: [] } } });
+    const d = await post('/simple/queries/', { query: { slug: q.slug } });
+    expect(d.status).toBe(409);
+    expect(d.body).toEqual({ detail: { message: `A resource with slug '${q.slug}' already exists in this project.`, conflict: { slug: q.slug } } });
   });
 });
 
-describe('resolving saved queries on span and trace queries', () => {
-  let spanQ: any;
-  let traceQ: any;
-  let anyQ: any;
-
+describe('git-style queries, commits and retrieve', () => {
+  let query: any; let variant: any; let first: any; let second: any;
   beforeAll(async () => {
-    spanQ = (await post('/queries/', { query: { slug: `spans-${hex(3)}` }, query_revision: { data: { filtering: kind('a') }, formatting: { focus: 'span' } } })).body;
-    // revision 2 of the span query selects kind b, with a stored page size of 3
-    await post(`/queries/${spanQ.query.id}/revisions/`, { query_revision: { data: { filtering: kind('b'), windowing: { limit: 3, order: 'ascending' } }, formatting: { focus: 'span' } } });
-    traceQ = (await post('/queries/', { query_revision: { data: { filtering: kind('a') }, formatting: { focus: 'trace' } } })).body;
-    anyQ = (await post('/queries/', { query_revision: { data: { filtering: kind('b') } } })).body;
-    expect(spanQ.query && traceQ.query && anyQ.query).toBeTruthy();
+    const slug = hex(8);
+    const c = await post('/queries/', { query: { slug, name: 'artifact' } });
+    expect(c.status).toBe(200);
+    query = c.body.query;
+    const v = await post('/queries/variants/', { query_variant: { slug: `v-${slug}`, query_id: query.id } });
+    expect(v.status).toBe(200);
+    variant = v.body.query_variant;
+    first = (await post('/queries/revisions/commit', { query_revision: { query_variant_id: variant.id, message: 'Initial' } })).body.query_revision;
+    second = (await post('/queries/revisions/commit', { query_revision: { variant_id: variant.id, data: { filtering: { conditions: [] } } } })).body.query_revision;
   });
 
-  it('when only query_ref is given, then the latest revision filters, and the request filtering is ignored', async () => {
-    const r = await post('/spans/query', { query_ref: { id: spanQ.query.id }, filtering: nothing, windowing: { limit: 100 } });
+  it('when an artifact and a variant are created, then they come back by id with both id spellings; duplicates are 409', async () => {
+    expect(query).toMatchObject({ slug: expect.any(String), name: 'artifact' });
+    expect((await get(`/queries/${query.id}`)).body).toMatchObject({ count: 1, query: { id: query.id } });
+    expect((await get(`/queries/variants/${variant.id}`)).body.query_variant).toMatchObject({ query_id: query.id, artifact_id: query.id, query_slug: query.slug, name: variant.slug });
+    expect((await post('/queries/', { query: { slug: query.slug } })).status).toBe(409);
+    expect((await post('/queries/variants/', { query_variant: { slug: variant.slug, query_id: query.id } })).status).toBe(409);
+    expect((await get(`/queries/${crypto.randomUUID()}`)).body).toEqual({ count: 0 });
+  });
+
+  it('when revisions are committed, then versions are "0", "1"; the stored filter is normalised; a commit without data has none', async () => {
+    expect(first).toMatchObject({ version: '0', message: 'Initial' });
+    expect(first.data).toBeUndefined();
+    expect(second).toMatchObject({ version: '1', data: { filtering: { operator: 'and', conditions: [] } } });
+    expect((await get(`/queries/revisions/${second.id}`)).body.query_revision).toMatchObject({ id: second.id, variant_slug: variant.slug });
+  });
+
+  it('when data carries an unknown key, then 422 naming it; trace_ids are dropped; an unknown variant is 404', async () => {
+    const r = await post('/queries/revisions/commit', { query_revision: { query_variant_id: variant.id, data: { surprise: true } } });
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0].loc.at(-1)).toBe('surprise');
+    const d = await post('/queries/revisions/commit', { query_revision: { query_variant_id: variant.id, data: { trace_ids: ['x'] } } });
+    expect(d.status).toBe(200);
+    expect(d.body.query_revision.data).toBeUndefined();
+    expect((await post('/queries/revisions/commit', { query_revision: { query_variant_id: crypto.randomUUID() } })).status).toBe(404);
+  });
+
+  it('when retrieved by variant id, then retrieval_info names the query, variant and latest revision (test_query_retrieval_info.py)', async () => {
+    const s = await simpleQuery();
+    const r = await post('/queries/revisions/retrieve', { query_variant_ref: { id: s.variant_id } });
     expect(r.status).toBe(200);
-    expect(r.body.count).toBe(4);
-    expect(traceIdsOf(r.body.spans)).toEqual(new Set(kindB));
-  });
-
-  it('when query_revision_ref names a version of the query, then that revision filters', async () => {
-    const r = await post('/spans/query', { query_ref: { slug: spanQ.query.slug }, query_revision_ref: { version: 1 } });
-    expect(r.status).toBe(200);
-    expect(r.body.count).toBe(6);
-    expect(traceIdsOf(r.body.spans)).toEqual(new Set(kindA));
-  });
-
-  it('when query_variant_ref is given, then the latest revision of that variant', async () => {
-    const byId = await post('/spans/query', { query_variant_ref: { id: spanQ.query_variant.id }, windowing: { limit: 100 } });
-    expect(traceIdsOf(byId.body.spans)).toEqual(new Set(kindB));
-    const bySlug = await post('/spans/query', { query_ref: { id: spanQ.query.id }, query_variant_ref: { slug: 'default' }, query_revision_ref: { version: '1' } });
-    expect(traceIdsOf(bySlug.body.spans)).toEqual(new Set(kindA));
-  });
-
-  it('when query_revision_ref names a revision by id or slug, then exactly that revision', async () => {
-    const byId = await post('/spans/query', { query_revision_ref: { id: spanQ.query_revision.id } });
-    expect(byId.body.count).toBe(6);
-    const bySlug = await post('/spans/query', { query_revision_ref: { slug: spanQ.query_revision.slug } });
-    expect(traceIdsOf(bySlug.body.spans)).toEqual(new Set(kindA));
-  });
-
-  it("when the stored window has a page size, then pages follow it, and the request's limit and next override", async () => {
-    const page1 = await post('/spans/query', { query_ref: { id: spanQ.query.id } });
-    expect(page1.body.count).toBe(3);
-    expect(page1.body.windowing).toMatchObject({ limit: 3, order: 'ascending' });
-    const seen = page1.body.spans.map((x: { span_id: string }) => x.span_id);
-    let next: string | undefined = page1.body.windowing.next;
-    while (next) {
-      const p = await post('/spans/query', { query_ref: { id: spanQ.query.id }, windowing: { limit: 1, next, order: 'descending' } });
-      expect(p.body.count).toBeLessThanOrEqual(1);
-      seen.push(...p.body.spans.map((x: { span_id: string }) => x.span_id));
-      next = p.body.windowing?.next;
-    }
-    expect(seen.length).toBe(4);
-    expect(new Set(seen).size).toBe(4);
-  });
-
-  it('when a trace-focused query is used on /traces/query, then whole traces of the stored filter come back', async () => {
-    const r = await post('/traces/query', { query_ref: { id: traceQ.query.id }, filtering: nothing });
-    expect(r.status).toBe(200);
-    expect(new Set(r.body.traces.map((x: { trace_id: string }) => x.trace_id))).toEqual(new Set(kindA));
-  });
-
-  it('when the revision has no focus, then both endpoints use it', async () => {
-    const spans = await post('/spans/query', { query_ref: { id: anyQ.query.id } });
-    expect(traceIdsOf(spans.body.spans)).toEqual(new Set(kindB));
-    const traces = await post('/traces/query', { query_ref: { slug: anyQ.query.slug } });
-    expect(traces.body.count).toBe(2);
-  });
-
-  it('when the stored focus is the other endpoint, then 409 with the reference wording', async () => {
-    const onTraces = await post('/traces/query', { query_ref: { id: spanQ.query.id } });
-    expect(onTraces).toEqual({ status: 409, body: { detail: 'Query revision formatting.focus=span. Use /spans/query for this query revision.' } });
-    const onSpans = await post('/spans/query', { query_ref: { id: traceQ.query.id } });
-    expect(onSpans).toEqual({ status: 409, body: { detail: 'Query revision formatting.focus=trace. Use /traces/query for this query revision.' } });
-  });
-
-  it('when the refs name nothing, then 404 naming the refs; when they are not enough, then 400', async () => {
-    const unknown = await post('/spans/query', { query_ref: { id: '6f1c1b9e-2d4e-4a6b-9c3d-1e2f3a4b5c6d' } });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.detail).toMatch(/^No saved query revision matches query_ref/);
-    const noSuchVersion = await post('/spans/query', { query_ref: { id: spanQ.query.id }, query_revision_ref: { version: 99 } });
-    expect(noSuchVersion.status).toBe(404);
-    const insufficient = await post('/traces/query', { query_revision_ref: { version: 1 } });
-    expect(insufficient.status).toBe(400);
-    expect(insufficient.body.detail).toMatch(/needs a query_variant_ref or a query_ref/);
-    const malformed = await post('/spans/query', { query_ref: { id: 'not-a-uuid' } });
-    expect(malformed.status).toBe(422);
-    expect(malformed.body.detail[0].loc).toEqual(['body', 'query_ref', 'id']);
-  });
-
-  it("when another project uses this project's query, then it is not found, exactly like a missing one", async () => {
-    const missing = '6f1c1b9e-2d4e-4a6b-9c3d-1e2f3a4b5c6d';
-    const theirs = await get(`/queries/${spanQ.query.id}`, other);
-    expect(theirs).toEqual(await get(`/queries/${missing}`, other));
-    expect(theirs).toEqual({ status: 404, body: { detail: 'Query not found.' } });
-    expect((await get(`/queries/${spanQ.query.id}/revisions/`, other)).status).toBe(404);
-    expect((await get(`/queries/revisions/${spanQ.query_revision.id}`, other)).status).toBe(404);
-    expect((await post(`/queries/${spanQ.query.id}/revisions/`, { query_revision: {} }, other)).status).toBe(404);
-    expect((await post('/spans/query', { query_ref: { id: spanQ.query.id } }, other)).status).toBe(404);
-    expect((await post('/spans/query', { query_revision_ref: { id: spanQ.query_revision.id } }, other)).status).toBe(404);
-    // Slugs are per project: the other project may reuse one.
-    expect((await post('/queries/', { query: { slug: spanQ.query.slug } }, other)).status).toBe(200);
-  });
-});
-
-describe('optimistic concurrency', () => {
-  let q: any;
-  beforeAll(async () => { q = (await post('/queries/', { query: { name: 'contended' } })).body; });
-  const commit = (body: Record<string, unknown>) => post(`/queries/${q.query.id}/revisions/`, { query_revision: { message: hex(2) }, ...body });
-
-  it('when four commits expecting version 1 race, then exactly one wins and the others get 409 with the current version', async () => {
-    const rs = await Promise.all(Array.from({ length: 4 }, () => commit({ expected_version: 1 })));
-    const won = rs.filter((r) => r.status === 200);
-    const lost = rs.filter((r) => r.status === 409);
-    expect(won.length).toBe(1);
-    expect(lost.length).toBe(3);
-    expect(won[0]!.body.query_revision.version).toBe(2);
-    for (const l of lost) expect(l.body).toEqual({ detail: 'Query revision conflict: expected version 1, but the current version is 2.', current_version: 2 });
-    const list = await get(`/queries/${q.query.id}/revisions/`);
-    expect(list.body.query_revisions.map((x: { version: number }) => x.version)).toEqual([2, 1]);
-  });
-
-  it('when four commits without an expected version race, then all land with distinct consecutive versions', async () => {
-    const rs = await Promise.all(Array.from({ length: 4 }, () => commit({})));
-    expect(rs.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    expect(rs.map((r) => r.body.query_revision.version).sort()).toEqual([3, 4, 5, 6]);
-    const list = await get(`/queries/${q.query.id}/revisions/`);
-    expect(list.body.query_revisions.map((x: { version: number }) => x.version)).toEqual([6, 5, 4, 3, 2, 1]);
-  });
-
-  it('when a commit expects an old version, then 409 at once', async () => {
-    const r = await commit({ expected_version: 2 });
-    expect(r.status).toBe(409);
-    expect(r.body.current_version).toBe(6);
-  });
-});
-
-describe('bad input', () => {
-  it('when bodies are malformed, then 422 naming the field', async () => {
-    const slug = await post('/queries/', { query: { slug: 'Not A Slug!' } });
-    expect(slug.status).toBe(422);
-    expect(slug.body.detail[0]).toMatchObject({ loc: ['body', 'query', 'slug'] });
-    expect(slug.body.detail[0].msg).toMatch(/lowercase letters, digits/);
-    const unknownKey = await post('/queries/', { query_revision: { data: { filter: kind('a') } } });
-    expect(unknownKey.status).toBe(422);
-    expect(JSON.stringify(unknownKey.body.detail)).toMatch(/filter/);
-    const focus = await post('/queries/', { query_revision: { formatting: { focus: 'both' } } });
-    expect(focus.status).toBe(422);
-    const notObject = await post('/queries/', ['x']);
-    expect(notObject.status).toBe(422);
-    const q = (await post('/queries/', {})).body;
-    expect(q.query_revision.version).toBe(1);
-    const version = await post(`/queries/${q.query.id}/revisions/`, { query_revision: {}, expected_version: 'one' });
-    expect(version.status).toBe(422);
-    expect(version.body.detail[0].loc).toEqual(['body', 'expected_version']);
-    const missing = await post(`/queries/${q.query.id}/revisions/`, {});
-    expect(missing.status).toBe(422);
-    expect(missing.body.detail[0].loc).toEqual(['body', 'query_revision']);
-  });
-
-  it('when the stored filtering or windowing would be unusable, then the commit is refused naming the problem', async () => {
-    const op = await post('/queries/', { query_revision: { data: { filtering: { conditions: [{ field: 'span_name', operator: 'nearly', value: 'x' }] } } } });
-    expect(op.status).toBe(400);
-    expect(op.body.detail).toMatch(/query_revision\.data\.filtering\.conditions\[0\].*nearly/);
-    const window = await post('/queries/', { query_revision: { data: { windowing: { oldest: '2025-01-02T00:00:00Z', newest: '2025-01-01T00:00:00Z' } } } });
-    expect(window.status).toBe(422);
-    expect(window.body.detail[0].loc).toEqual(['body', 'query_revision', 'data', 'windowing', 'newest']);
-    const cursor = await post('/queries/', { query_revision: { data: { windowing: { next: 'abc' } } } });
-    expect(cursor.status).toBe(422);
-  });
-
-  it('when a slug is taken in the project, then 409', async () => {
-    const slug = `dup-${hex(3)}`;
-    expect((await post('/queries/', { query: { slug } })).status).toBe(200);
-    expect(await post('/queries/', { query: { slug } })).toEqual({ status: 409, body: { detail: `Query with slug '${slug}' already exists in this project.`, slug } });
-  });
-
-  it('when ids in paths are unknown or malformed, then 404', async () => {
-    expect((await get('/queries/not-a-uuid')).status).toBe(404);
-    expect((await get('/queries/revisions/6f1c1b9e-2d4e-4a6b-9c3d-1e2f3a4b5c6d')).body).toEqual({ detail: 'Query revision not found.' });
-    expect((await post('/queries/not-a-uuid/revisions/', { query_revision: {} })).status).toBe(404);
-  });
-});
-
-describe('replay', () => {
-  it('when the accounts topic is replayed into an empty database, then the saved queries and every accept/reject decision come back identical', async () => {
-    const live = openPostgres(t.databaseUrl);
-    const dbName = `replay_${hex(4)}`;
-    await live.query(`CREATE DATABASE ${dbName}`);
-    const replayed = openPostgres(t.databaseUrl.replace(/\/[^/]*$/, `/${dbName}`));
-    const kafka = await createKafkaClient({ brokers: t.kafkaBrokers.split(','), clientId: 'replay-test' });
-    const producer = await kafka.producer();
-    const topics = topicsFor({ prefix: t.topicPrefix, spansPartitions: 3, accountsPartitions: 2, spansRetentionMs: -1, dlqRetentionMs: -1 });
-    const projector = createAccountsProjector({
-      kafka, producer, pool: replayed, topics, log: createLogger({ name: 'replay', level: 'silent' }), consumerName: 'projector-accounts.replay-test',
+    expect(r.body.retrieval_info.references).toEqual({
+      query: { id: s.id, slug: s.slug }, query_variant: { id: s.variant_id, slug: expect.any(String) },
+      query_revision: { id: s.revision_id, slug: expect.any(String), version: '1' },
     });
-    try {
-      await projector.start();
-      const snapshot = async (pool: Pool) => {
-        const rows = async (sql: string) => (await pool.query(sql)).rows;
-        return {
-          queries: await rows('SELECT * FROM saved_queries ORDER BY id'),
-          variants: await rows('SELECT * FROM saved_query_variants ORDER BY id'),
-          revisions: await rows('SELECT * FROM saved_query_revisions ORDER BY id'),
-          decisions: await rows(`SELECT event_id, status, rejection FROM events WHERE type LIKE 'accounts.query.%' ORDER BY event_id`),
-        };
-      };
-      const expected = await snapshot(live);
-      expect(expected.revisions.length).toBeGreaterThan(10);
-      expect(expected.decisions.some((d) => d.status === 'rejected')).toBe(true);
-      // Wait for every decision, then compare a snapshot taken after it (one snapshot's reads are not
-      // atomic: the tables read before the last batch committed would look short).
-      await eventually(() => snapshot(replayed), (s) => s.decisions.length >= expected.decisions.length, 30_000);
-      expect(await snapshot(replayed)).toEqual(expected);
-    } finally {
-      await projector.stop();
-      await producer.close();
-      await replayed.end();
-      await live.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
-      await live.end();
-    }
+    expect(r.body.retrieval_info.selector).toBeUndefined();
+  });
+
+  it('when retrieved by revision id or slug, variant+version, variant, query slug or slug+version, then the right revision', async () => {
+    const s = await simpleQuery();
+    const c2 = (await post('/queries/revisions/commit', { query_revision: { query_variant_id: s.variant_id, data: s.data } })).body.query_revision;
+    const pick = async (b: unknown): Promise<string | undefined> => {
+      const r = await post('/queries/revisions/retrieve', b);
+      expect(r.status).toBe(200);
+      return r.body.query_revision?.id;
+    };
+    expect(await pick({ query_revision_ref: { id: s.revision_id } })).toBe(s.revision_id);
+    expect(await pick({ query_revision_ref: { slug: c2.slug } })).toBe(c2.id);
+    expect(await pick({ query_variant_ref: { id: s.variant_id }, query_revision_ref: { version: '1' } })).toBe(s.revision_id);
+    expect(await pick({ query_variant_ref: { id: s.variant_id } })).toBe(c2.id);
+    expect(await pick({ query_ref: { slug: s.slug } })).toBe(c2.id);
+    expect(await pick({ query_ref: { slug: s.slug }, query_revision_ref: { version: '1' } })).toBe(s.revision_id);
+    expect(await pick({ query_ref: { id: s.id, slug: s.slug }, query_variant_ref: { id: s.variant_id }, query_revision_ref: { id: c2.id, version: '2' } })).toBe(c2.id);
+    expect((await post('/queries/revisions/retrieve', {})).body).toEqual({ count: 0 });
+  });
+
+  it('when refs are ambiguous or inconsistent, then the reference 400s', async () => {
+    const s = await simpleQuery();
+    const v = await post('/queries/revisions/retrieve', { query_revision_ref: { version: '1' } });
+    expect(v.status).toBe(400);
+    expect(v.body.detail).toMatch(/^query_revision_ref.version is a per-variant sequence number/);
+    const only = await post('/queries/revisions/retrieve', { query_variant_ref: { version: '1' } });
+    expect(only.status).toBe(400);
+    expect(only.body.detail).toMatch(/^query_variant_ref carries only `version`/);
+    const bad = await post('/queries/revisions/retrieve', { query_ref: { slug: 'unrelated' }, query_revision_ref: { id: s.revision_id } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toBe(`query_ref.slug='unrelated' does not match resolved revision's artifact_slug='${s.slug}'`);
+    expect((await post('/queries/revisions/retrieve', { query_revision_ref: { version: 1 } })).status).toBe(422);
+  });
+
+  it('when the log of a simple query with one commit is read by variant, then 3 revisions newest first (test_revision_logs.py)', async () => {
+    const s = await simpleQuery();
+    await post('/queries/revisions/commit', { query_revision: { query_variant_id: s.variant_id, data: s.data } });
+    const r = await post('/queries/revisions/log', { query_revisions: { query_variant_id: s.variant_id } });
+    expect(r.body.count).toBe(3);
+    expect(r.body.query_revisions.map((x: any) => x.version)).toEqual(['2', '1', '0']);
+    expect((await post('/queries/revisions/log', { query_revisions: { query_id: s.id, depth: 1 } })).body.count).toBe(1);
+  });
+
+  it('when two commits race on one variant, then both land with distinct consecutive versions', async () => {
+    const s = await simpleQuery();
+    const rs = await Promise.all([1, 2].map(() => post('/queries/revisions/commit', { query_revision: { query_variant_id: s.variant_id } })));
+    expect(rs.map((r) => r.status)).toEqual([200, 200]);
+    expect(rs.map((r) => r.body.query_revision.version).sort()).toEqual(['2', '3']);
+  });
+
+  it('when variants and revisions are queried, then refs filter them', async () => {
+    const vs = await post('/queries/variants/query', { query_refs: [{ id: query.id }] });
+    expect(vs.body.query_variants.map((x: any) => x.id)).toEqual([variant.id]);
+    const rs = await post('/queries/revisions/query', { query_variant_refs: [{ id: variant.id }] });
+    expect(rs.body.count).toBe(3);
+    expect((await post(`/queries/query?query_id=${query.id}`, {})).body.queries.map((x: any) => x.id)).toEqual([query.id]);
+  });
+});
+
+describe('saved-query refs on /traces/query and tenancy', () => {
+  it('when /traces/query names a revision by id, then its stored filter applies; a stored span focus is 409', async () => {
+    const s = await simpleQuery({ data: { filtering: kind('a') } });
+    const r = await eventually(() => post('/traces/query', { query_revision_ref: { id: s.revision_id } }), (x) => x.body.count >= 2, 30_000);
+    expect(new Set(r.body.traces.map((x: any) => x.trace_id))).toEqual(new Set(kindA));
+    const f = await simpleQuery({ data: { filtering: kind('b'), formatting: { focus: 'span' } } });
+    expect((await post('/traces/query', { query_revision_ref: { id: f.revision_id } })).status).toBe(409);
+    const spans = await post('/spans/query', { query_ref: { slug: f.slug } });
+    expect(traceIdsOf(spans.body.spans)).toEqual(new Set(kindB));
+  });
+
+  it("when another project's key reads or writes a query, then it sees nothing and changes nothing", async () => {
+    const s = await simpleQuery();
+    expect((await get(`/simple/queries/${s.id}`, other)).body).toEqual({ count: 0 });
+    expect((await get(`/queries/revisions/${s.revision_id}`, other)).body).toEqual({ count: 0 });
+    expect((await post('/queries/revisions/retrieve', { query_ref: { id: s.id } }, other)).body).toEqual({ count: 0 });
+    expect((await post('/queries/revisions/commit', { query_revision: { query_variant_id: s.variant_id } }, other)).status).toBe(404);
+    expect((await post(`/simple/queries/${s.id}/archive`, {}, other)).status).toBe(404);
+    expect((await post('/simple/queries/query', {}, other)).body.queries.some((x: any) => x.id === s.id)).toBe(false);
+    expect((await get(`/simple/queries/${s.id}`)).body.query.deleted_at).toBeUndefined();
   });
 });

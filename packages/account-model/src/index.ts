@@ -21,3 +21,4 @@ export * from './aggregates/secret.ts';
 export * from './aggregates/webhook.ts';
 export * from './aggregates/subscription-login.ts';
 export * from './aggregates/billing.ts';
+export * from './aggregates/organization-lifecycle.ts';

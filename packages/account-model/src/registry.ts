@@ -17,8 +17,9 @@ import { session } from './aggregates/session.ts';
 import { user } from './aggregates/user.ts';
 import { webhook } from './aggregates/webhook.ts';
 import { billing } from './aggregates/billing.ts';
+import { organizationLifecycle } from './aggregates/organization-lifecycle.ts';
 
-export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, billing } as const;
+export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, billing, organizationLifecycle } as const;
 
 type Aggregates = typeof AGGREGATES;
 export type AggregateName = keyof Aggregates;

@@ -14,14 +14,20 @@ export { loadSessionState, loadRevokedSessions, isSessionRevoked } from './sessi
 export { loadMembershipState, loadMemberships, isOrganizationMember, projectMemberships, userOrganizations, memberRole } from './memberships.ts';
 export { existingProjects, readWorkspace, readProject, memberProject, type WorkspaceRow, type ProjectRow, type ProjectScope } from './projects.ts';
 export {
-  loadSavedQueryState, loadSavedQueries, querySlugTaken, readDefaultVariant, readSavedQueryRevision, readLatestSavedQuery,
-  listSavedQueryRevisions, findSavedQueryRevision,
+  loadSavedQueryState, loadSavedQueries, readQuery, readQueryVariant, readQueryRevision, readQueryVariantHead, readDefaultVariantHead,
+  readSimpleQuery, listQueries, listSimpleQueries, listQueryVariants, listQueryRevisions, logQueryRevisions, resolveQueryRevision,
+  findSavedQueryRevision,
 } from './saved-queries.ts';
-export type { SavedQuerySlice, QueryVariantHead, SavedQueryLookup, StoredQueryRevision } from './saved-queries.ts';
+export type {
+  SavedQuerySlice, QueryVariantHead, QueryView, QueryVariantView, QueryRevisionView, SimpleQueryView, ListWindow, QueryFilter, VariantFilter,
+  RevisionFilter, RevisionRef, RevisionRefs,
+} from './saved-queries.ts';
 export { loadSecretState, listSecrets, readSecret, secretNames, type SecretRow } from './secrets.ts';
 export { readWrappedKey, listWrappedKeys, countWrappedKeysByKeyId, type WrappedKeyRow } from './secret-keys.ts';
 export { organizationsOwnedBy } from './organizations.ts';
 export { projectsOfOrganizations } from './projects.ts';
+export { loadOrganizationLifecycleState, memberOrganizations, defaultWorkspaceOf, apiKeyPrefixesOfOrganization, type MemberOrganizationRow } from './organization-lifecycle.ts';
+export { readCurrentProject, type CurrentProjectRow } from './projects.ts';
 export { loadWebhookState, readWebhook, queryWebhooks, activeWebhooksFor, type WebhookRow, type WebhookFilter } from './webhooks.ts';
 export { readDelivery, readDeliveryOf, deliveryIdTaken, queryDeliveries, deliveryView, type WebhookDeliveryRow, type DeliveryFilter } from './webhook-deliveries.ts';
 export { readSubscription, readOrganizationSubscription, organizationOfCustomer, loadBillingState, postgresPlanResolver } from './subscriptions.ts';

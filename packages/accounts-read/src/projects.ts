@@ -63,3 +63,26 @@ export async function projectsOfOrganizations(q: Queryable, organizationIds: rea
   const r = await q.query<{ id: string }>('SELECT id::text AS id FROM projects WHERE organization_id::text = ANY($1::text[]) ORDER BY id', [organizationIds]);
   return r.rows.map((x) => x.id);
 }
+
+/** `GET /projects/current`: the caller's project with the names of its workspace and organization. */
+export interface CurrentProjectRow {
+  project_id: string; project_name: string; is_default_project: boolean;
+  workspace_id: string; workspace_name: string; organization_id: string; organization_name: string;
+  /** The caller's role, from the most specific membership (project, then workspace, then organization). */
+  user_role: string | null;
+}
+
+export async function readCurrentProject(q: Queryable, projectId: string, userId: string): Promise<CurrentProjectRow | undefined> {
+  const r = await q.query<CurrentProjectRow>(
+    `SELECT p.id::text AS project_id, p.name AS project_name, p.is_default AS is_default_project,
+            w.id::text AS workspace_id, w.name AS workspace_name, o.id::text AS organization_id, o.name AS organization_name,
+            (SELECT m.role FROM memberships m WHERE m.user_id::text = $2 AND (
+                (m.scope = 'project' AND m.scope_id = p.id) OR (m.scope = 'workspace' AND m.scope_id = p.workspace_id)
+                OR (m.scope = 'organization' AND m.scope_id = p.organization_id))
+              ORDER BY CASE m.scope WHEN 'project' THEN 0 WHEN 'workspace' THEN 1 ELSE 2 END LIMIT 1) AS user_role
+       FROM projects p JOIN workspaces w ON w.id = p.workspace_id JOIN organizations o ON o.id = p.organization_id
+      WHERE p.id = $1`,
+    [asUuid(projectId), userId],
+  );
+  return r.rows[0];
+}

@@ -1,180 +1,368 @@
-// The one reader of saved_queries, saved_query_variants and saved_query_revisions
-// (0002-saved-queries.sql; written by projector-accounts only): the saved-query aggregate's state,
-// what the commands read before they append, the views of GET /queries/…, and the revision a
-// saved-query reference names on POST /spans/query and /traces/query.
+// The one reader of saved_queries, saved_query_variants and saved_query_revisions (0002, 0013;
+// written by projector-accounts only): the saved-query aggregate's state, what the commands read
+// before they append, the views of /queries and /simple/queries (reference compat §1.2: nulls
+// omitted, versions as strings), and the revision that saved-query refs resolve to (§1.4).
 import type { SavedQuery, SavedQueryEvent, SavedQueryState } from '@llm/account-model';
-import type { SavedQueryResponse, SavedQueryRevisionsResponse } from '@llm/contracts';
 import { asUuid, type Queryable } from './queryable.ts';
 
-/** Which saved queries to load: by id (any project), and the project's by query slug and by revision slug. */
-export interface SavedQuerySlice { projectId: string; queryIds?: string[]; slugs?: string[]; revisionSlugs?: string[] }
+/** Which saved queries to load: by id (any project), and the project's slugs in use. */
+export interface SavedQuerySlice { projectId: string; queryIds?: string[]; slugs?: string[]; variantSlugs?: string[]; revisionSlugs?: string[] }
 
-/** The state a saved-query event is decided on: the query it names (by id, and by slug on creation) and its revision slug. */
+/** The state a saved-query event is decided on: the query it names, and the slug it would take. */
 export function loadSavedQueryState(q: Queryable, e: SavedQueryEvent): Promise<SavedQueryState> {
-  return loadSavedQueries(q, {
-    projectId: e.projectId, queryIds: [e.payload.query_id], revisionSlugs: [e.payload.revision.slug],
-    ...(e.type === 'accounts.query.created' ? { slugs: [e.payload.slug] } : {}),
-  });
+  const base = { projectId: e.projectId, queryIds: [e.payload.query_id] };
+  switch (e.type) {
+    case 'accounts.query.created': return loadSavedQueries(q, { ...base, slugs: [e.payload.slug], revisionSlugs: [e.payload.revision.slug] });
+    case 'accounts.query.revision.committed': return loadSavedQueries(q, { ...base, revisionSlugs: [e.payload.revision.slug] });
+    case 'accounts.query.artifact.created': return loadSavedQueries(q, { ...base, slugs: [e.payload.slug] });
+    case 'accounts.query.variant.created': return loadSavedQueries(q, { ...base, variantSlugs: [e.payload.slug] });
+    case 'accounts.query.revision.added': return loadSavedQueries(q, { ...base, revisionSlugs: [e.payload.slug] });
+    default: return loadSavedQueries(q, base);
+  }
 }
 
 export async function loadSavedQueries(q: Queryable, slice: SavedQuerySlice): Promise<SavedQueryState> {
   const projectId = asUuid(slice.projectId);
   const ids = (slice.queryIds ?? []).map(asUuid).filter((id) => id !== null);
-  const queries = await q.query<{ id: string; project_id: string; slug: string; variants: Array<{ id: string; slug: string; is_default: boolean; latest_version: number }> }>(
+  const queries = await q.query<{ id: string; project_id: string; slug: string; variants: Array<{ id: string; slug: string; latest_version: number }> }>(
     `SELECT q.id::text AS id, q.project_id::text AS project_id, q.slug,
-            COALESCE(json_agg(json_build_object('id', v.id, 'slug', v.slug, 'is_default', v.is_default, 'latest_version', v.latest_version)
+            COALESCE(json_agg(json_build_object('id', v.id, 'slug', v.slug, 'latest_version', v.latest_version)
                               ORDER BY v.created_at, v.id) FILTER (WHERE v.id IS NOT NULL), '[]') AS variants
        FROM saved_queries q LEFT JOIN saved_query_variants v ON v.query_id = q.id
-      WHERE q.id = ANY($1::uuid[]) OR (q.project_id = $2::uuid AND q.slug = ANY($3::text[]))
+      WHERE q.id = ANY($1::uuid[])
       GROUP BY q.id ORDER BY q.created_at, q.id`,
-    [ids, projectId, slice.slugs ?? []],
+    [ids],
   );
-  const revisions = await q.query<{ slug: string }>(
-    'SELECT slug FROM saved_query_revisions WHERE project_id = $1::uuid AND slug = ANY($2::text[]) ORDER BY created_at, id',
-    [projectId, slice.revisionSlugs ?? []],
-  );
+  const slugs = async (table: string, wanted: string[] | undefined): Promise<Array<{ projectId: string; slug: string }>> => {
+    if (!wanted?.length || projectId === null) return [];
+    const r = await q.query<{ slug: string }>(`SELECT slug FROM ${table} WHERE project_id = $1::uuid AND slug = ANY($2::text[])`, [projectId, wanted]);
+    return r.rows.map((row) => ({ projectId: slice.projectId, slug: row.slug }));
+  };
   return {
-    queries: queries.rows.map((r) => ({
+    queries: queries.rows.map((r): SavedQuery => ({
       id: r.id, projectId: r.project_id, slug: r.slug,
-      variants: r.variants.map((v) => ({ id: v.id, slug: v.slug, isDefault: v.is_default, latestVersion: v.latest_version })),
+      variants: r.variants.map((v) => ({ id: v.id, slug: v.slug, latestVersion: v.latest_version })),
     })),
-    revisionSlugs: revisions.rows.map((r) => ({ projectId: slice.projectId, slug: r.slug })),
+    querySlugs: await slugs('saved_queries', slice.slugs),
+    variantSlugs: await slugs('saved_query_variants', slice.variantSlugs),
+    revisionSlugs: await slugs('saved_query_revisions', slice.revisionSlugs),
   };
 }
 
-/** Whether a query of the project has the slug (the command's generated slugs try again when it does). */
-export async function querySlugTaken(q: Queryable, projectId: string, slug: string): Promise<boolean> {
-  const r = await q.query('SELECT 1 FROM saved_queries WHERE project_id = $1::uuid AND slug = $2', [asUuid(projectId), slug]);
-  return (r.rowCount ?? 0) > 0;
+// ── Views ──
+
+type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
+type JsonMap = { [k: string]: Json };
+
+interface Lifecycle {
+  created_at?: string; updated_at?: string; deleted_at?: string;
+  created_by_id?: string; updated_by_id?: string; deleted_by_id?: string;
+}
+interface Header { name?: string; description?: string; flags?: JsonMap; tags?: JsonMap; meta?: Json }
+
+export interface QueryView extends Header, Lifecycle { id: string; slug: string; folder_id?: string }
+export interface QueryVariantView extends Header, Lifecycle {
+  id: string; slug: string; query_id: string; artifact_id: string; query_slug?: string; artifact_slug?: string;
+}
+export interface QueryRevisionView extends Header, Lifecycle {
+  id: string; slug: string; version: string;
+  query_id: string; artifact_id: string; query_variant_id: string; variant_id: string;
+  query_slug?: string; artifact_slug?: string; query_variant_slug?: string; variant_slug?: string;
+  author?: string; date?: string; message?: string; data?: JsonMap;
+}
+export interface SimpleQueryView extends QueryView { data?: JsonMap; variant_id?: string; revision_id?: string }
+
+/** Drops null/undefined fields (the reference's responses omit nulls). */
+function compact<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as T;
+}
+const iso = (d: Date | null): string | undefined => (d ? d.toISOString() : undefined);
+
+interface HeaderRow {
+  id: string; slug: string; name: string | null; description: string | null; flags: JsonMap | null; tags: JsonMap | null; meta: Json | null;
+  created_at: Date; updated_at: Date | null; deleted_at: Date | null; created_by_id: string | null; updated_by_id: string | null; deleted_by_id: string | null;
+}
+interface QueryRow extends HeaderRow { folder_id: string | null }
+interface VariantRow extends HeaderRow { query_id: string; q_slug: string | null }
+interface RevisionRow extends HeaderRow {
+  version: number; query_id: string; variant_id: string; q_slug: string; v_slug: string; data: JsonMap | null; message: string | null;
 }
 
-export interface QueryVariantHead {
-  queryId: string;
-  variantId: string;
-  /** The variant's latest revision version. */
-  version: number;
-}
+const HEADER = (a: string): string => `${a}.id::text AS id, ${a}.slug, ${a}.name, ${a}.description, ${a}.flags, ${a}.tags, ${a}.meta,
+  ${a}.created_at, ${a}.updated_at, ${a}.deleted_at, ${a}.created_by_id, ${a}.updated_by_id, ${a}.deleted_by_id`;
+const QUERY_COLUMNS = `${HEADER('q')}, q.folder_id::text AS folder_id`;
+const VARIANT_COLUMNS = `${HEADER('v')}, v.query_id::text AS query_id, q.slug AS q_slug`;
+const REVISION_COLUMNS = `${HEADER('r')}, r.version, r.query_id::text AS query_id, r.variant_id::text AS variant_id, r.data, r.message,
+  q.slug AS q_slug, v.slug AS v_slug`;
+const REVISION_FROM = 'saved_query_revisions r JOIN saved_query_variants v ON v.id = r.variant_id JOIN saved_queries q ON q.id = r.query_id';
 
-/** The default variant of a query of the project, or undefined (missing, or another project's). */
-export async function readDefaultVariant(q: Queryable, projectId: string, queryId: string): Promise<QueryVariantHead | undefined> {
-  const r = await q.query<{ query_id: string; id: string; latest_version: number }>(
-    'SELECT query_id::text AS query_id, id::text AS id, latest_version FROM saved_query_variants WHERE query_id = $1::uuid AND project_id = $2::uuid AND is_default',
-    [asUuid(queryId), asUuid(projectId)],
-  );
-  const row = r.rows[0];
-  return row ? { queryId: row.query_id, variantId: row.id, version: row.latest_version } : undefined;
-}
-
-// ── Views (GET /queries/…, and the command's answer after a write) ──
-
-type RevisionView = SavedQueryResponse['query_revision'];
-
-interface RevisionRow {
-  id: string; slug: string; version: number; query_id: string; variant_id: string; filtering: unknown; windowing: unknown;
-  focus: 'trace' | 'span' | null; format: 'agenta' | 'opentelemetry' | null; message: string | null; created_at: Date; created_by_id: string | null;
-}
-
-const REVISION_COLUMNS = `r.id::text AS id, r.slug, r.version, r.query_id::text AS query_id, r.variant_id::text AS variant_id,
-  r.filtering, r.windowing, r.focus, r.format, r.message, r.created_at, r.created_by_id`;
-
-function revisionView(row: RevisionRow): RevisionView {
+function headerOf(r: HeaderRow): Header & Lifecycle {
   return {
-    id: row.id, slug: row.slug, version: row.version, query_id: row.query_id, query_variant_id: row.variant_id,
-    data: { ...(row.filtering !== null ? { filtering: row.filtering } : {}), ...(row.windowing !== null ? { windowing: row.windowing } : {}) },
-    formatting: { ...(row.focus ? { focus: row.focus } : {}), ...(row.format ? { format: row.format } : {}) },
-    message: row.message, created_at: row.created_at.toISOString(), created_by_id: row.created_by_id,
+    name: r.name ?? undefined, description: r.description ?? undefined, flags: r.flags ?? undefined, tags: r.tags ?? undefined, meta: r.meta ?? undefined,
+    created_at: iso(r.created_at), updated_at: iso(r.updated_at), deleted_at: iso(r.deleted_at),
+    created_by_id: r.created_by_id ?? undefined, updated_by_id: r.updated_by_id ?? undefined, deleted_by_id: r.deleted_by_id ?? undefined,
   };
 }
+const queryView = (r: QueryRow): QueryView => compact({ id: r.id, slug: r.slug, ...headerOf(r), folder_id: r.folder_id ?? undefined });
+function variantView(r: VariantRow, slugs = true): QueryVariantView {
+  // A variant's name defaults to its slug.
+  return compact({
+    id: r.id, slug: r.slug, ...headerOf(r), name: r.name ?? r.slug, query_id: r.query_id, artifact_id: r.query_id,
+    ...(slugs && r.q_slug ? { query_slug: r.q_slug, artifact_slug: r.q_slug } : {}),
+  });
+}
+function revisionView(r: RevisionRow, slugs = true): QueryRevisionView {
+  return compact({
+    id: r.id, slug: r.slug, version: String(r.version), ...headerOf(r),
+    query_id: r.query_id, artifact_id: r.query_id, query_variant_id: r.variant_id, variant_id: r.variant_id,
+    ...(slugs ? { query_slug: r.q_slug, artifact_slug: r.q_slug, query_variant_slug: r.v_slug, variant_slug: r.v_slug } : {}),
+    author: r.created_by_id ?? undefined, date: iso(r.created_at), message: r.message ?? undefined, data: r.data ?? undefined,
+  });
+}
 
-/** A revision with its query and variant, chosen by `where` ($2 is `id`); another project's reads as missing. */
-async function view(q: Queryable, projectId: string, where: string, id: string): Promise<SavedQueryResponse | undefined> {
+/** Ids are compared as UUIDs: anything else names nothing. */
+const ids = (projectId: string, id: string): [string, string] | undefined => {
   const p = asUuid(projectId);
-  const key = asUuid(id);
-  if (p === null || key === null) return undefined;
-  const r = await q.query<RevisionRow & {
-    q_slug: string; q_name: string | null; q_description: string | null; q_created_at: Date; q_created_by_id: string | null;
-    v_slug: string; v_created_at: Date;
-  }>(
-    `SELECT ${REVISION_COLUMNS}, q.slug AS q_slug, q.name AS q_name, q.description AS q_description, q.created_at AS q_created_at,
-            q.created_by_id AS q_created_by_id, v.slug AS v_slug, v.created_at AS v_created_at
-       FROM saved_query_revisions r
-       JOIN saved_query_variants v ON v.id = r.variant_id
-       JOIN saved_queries q ON q.id = r.query_id
-      WHERE r.project_id = $1 AND ${where}`,
-    [p, key],
-  );
+  const k = asUuid(id);
+  return p === null || k === null ? undefined : [p, k];
+};
+
+export async function readQuery(q: Queryable, projectId: string, queryId: string): Promise<QueryView | undefined> {
+  const k = ids(projectId, queryId);
+  if (!k) return undefined;
+  const r = await q.query<QueryRow>(`SELECT ${QUERY_COLUMNS} FROM saved_queries q WHERE q.project_id = $1 AND q.id = $2`, k);
+  return r.rows[0] ? queryView(r.rows[0]) : undefined;
+}
+
+export async function readQueryVariant(q: Queryable, projectId: string, variantId: string): Promise<QueryVariantView | undefined> {
+  const k = ids(projectId, variantId);
+  if (!k) return undefined;
+  const r = await q.query<VariantRow>(`SELECT ${VARIANT_COLUMNS} FROM saved_query_variants v JOIN saved_queries q ON q.id = v.query_id WHERE v.project_id = $1 AND v.id = $2`, k);
+  return r.rows[0] ? variantView(r.rows[0]) : undefined;
+}
+
+export async function readQueryRevision(q: Queryable, projectId: string, revisionId: string): Promise<QueryRevisionView | undefined> {
+  const k = ids(projectId, revisionId);
+  if (!k) return undefined;
+  const r = await q.query<RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM ${REVISION_FROM} WHERE r.project_id = $1 AND r.id = $2`, k);
+  return r.rows[0] ? revisionView(r.rows[0]) : undefined;
+}
+
+/** What a commit needs of a variant of the project: its query and the version a commit must follow. */
+export interface QueryVariantHead { queryId: string; variantId: string; slug: string; latestVersion: number }
+
+export async function readQueryVariantHead(q: Queryable, projectId: string, variantId: string): Promise<QueryVariantHead | undefined> {
+  const k = ids(projectId, variantId);
+  if (!k) return undefined;
+  const r = await q.query<{ query_id: string; id: string; slug: string; latest_version: number }>(
+    'SELECT query_id::text AS query_id, id::text AS id, slug, latest_version FROM saved_query_variants WHERE project_id = $1 AND id = $2', k);
   const row = r.rows[0];
-  if (!row) return undefined;
-  return {
-    query: { id: row.query_id, slug: row.q_slug, name: row.q_name, description: row.q_description, created_at: row.q_created_at.toISOString(), created_by_id: row.q_created_by_id },
-    query_variant: { id: row.variant_id, slug: row.v_slug, query_id: row.query_id, created_at: row.v_created_at.toISOString() },
-    query_revision: revisionView(row),
-  };
+  return row ? { queryId: row.query_id, variantId: row.id, slug: row.slug, latestVersion: row.latest_version } : undefined;
 }
 
-/** A revision of the project with its query and variant. */
-export const readSavedQueryRevision = (q: Queryable, projectId: string, revisionId: string): Promise<SavedQueryResponse | undefined> =>
-  view(q, projectId, 'r.id = $2', revisionId);
+/** The default variant of a query of the project: its oldest (archived or not). */
+export async function readDefaultVariantHead(q: Queryable, projectId: string, queryId: string): Promise<QueryVariantHead | undefined> {
+  const k = ids(projectId, queryId);
+  if (!k) return undefined;
+  const r = await q.query<{ query_id: string; id: string; slug: string; latest_version: number }>(
+    `SELECT query_id::text AS query_id, id::text AS id, slug, latest_version FROM saved_query_variants
+      WHERE project_id = $1 AND query_id = $2 ORDER BY created_at, id LIMIT 1`, k);
+  const row = r.rows[0];
+  return row ? { queryId: row.query_id, variantId: row.id, slug: row.slug, latestVersion: row.latest_version } : undefined;
+}
 
-/** A query of the project with its default variant and that variant's latest revision. */
-export const readLatestSavedQuery = (q: Queryable, projectId: string, queryId: string): Promise<SavedQueryResponse | undefined> =>
-  view(q, projectId, 'r.query_id = $2 AND v.is_default AND r.version = v.latest_version', queryId);
+/** The simple-query view: the artifact with the data of its default variant's latest revision. */
+export async function readSimpleQuery(q: Queryable, projectId: string, queryId: string): Promise<SimpleQueryView | undefined> {
+  const query = await readQuery(q, projectId, queryId);
+  if (!query) return undefined;
+  const head = await readDefaultVariantHead(q, projectId, queryId);
+  const latest = head ? await latestRevision(q, projectId, head.variantId) : undefined;
+  return compact({ ...query, data: latest?.data ?? undefined });
+}
 
-/** Every revision of the query's default variant, newest first; undefined when the project has no such query. */
-export async function listSavedQueryRevisions(q: Queryable, projectId: string, queryId: string): Promise<SavedQueryRevisionsResponse | undefined> {
-  const p = asUuid(projectId);
-  const id = asUuid(queryId);
-  if (p === null || id === null) return undefined;
+/** A variant's revision with that version, else its latest (the highest version: the newest in log order). */
+async function latestRevision(q: Queryable, projectId: string, variantId: string, version?: string): Promise<RevisionRow | undefined> {
   const r = await q.query<RevisionRow>(
-    `SELECT ${REVISION_COLUMNS}
-       FROM saved_query_revisions r JOIN saved_query_variants v ON v.id = r.variant_id
-      WHERE r.project_id = $1 AND r.query_id = $2 AND v.is_default
-      ORDER BY r.version DESC`,
-    [p, id],
-  );
-  // Every query has revision 1 from its creation, so no rows means no query (in this project).
-  if (r.rows.length === 0) return undefined;
-  return { count: r.rows.length, query_revisions: r.rows.map(revisionView) };
-}
-
-// ── Saved-query references (POST /spans/query, /traces/query) ──
-
-/** Constraints the revision must meet; every given field must hold. */
-export interface SavedQueryLookup {
-  queryId?: string;
-  querySlug?: string;
-  variantId?: string;
-  variantSlug?: string;
-  /** No variant named and the revision not named by id/slug: the query's default variant. */
-  defaultVariant: boolean;
-  revisionId?: string;
-  revisionSlug?: string;
-  /** Absent: the latest revision among those that match. */
-  version?: number;
-}
-
-/** What resolving a reference needs of a stored revision. */
-export interface StoredQueryRevision {
-  filtering: unknown;
-  windowing: unknown;
-  focus: 'span' | 'trace' | null;
-}
-
-/** The revision of the project meeting every constraint of `lookup` (the latest when no version is named). */
-export async function findSavedQueryRevision(q: Queryable, projectId: string, lookup: SavedQueryLookup): Promise<StoredQueryRevision | undefined> {
-  const r = await q.query<StoredQueryRevision>(
-    `SELECT r.filtering, r.windowing, r.focus
-       FROM saved_query_revisions r
-       JOIN saved_query_variants v ON v.id = r.variant_id
-       JOIN saved_queries q ON q.id = r.query_id
-      WHERE r.project_id = $1
-        AND ($2::uuid IS NULL OR q.id = $2) AND ($3::text IS NULL OR q.slug = $3)
-        AND ($4::uuid IS NULL OR v.id = $4) AND ($5::text IS NULL OR v.slug = $5) AND (NOT $6::boolean OR v.is_default)
-        AND ($7::uuid IS NULL OR r.id = $7) AND ($8::text IS NULL OR r.slug = $8) AND ($9::int IS NULL OR r.version = $9)
-      ORDER BY r.version DESC
-      LIMIT 1`,
-    [projectId, lookup.queryId ?? null, lookup.querySlug ?? null, lookup.variantId ?? null, lookup.variantSlug ?? null,
-      lookup.defaultVariant, lookup.revisionId ?? null, lookup.revisionSlug ?? null, lookup.version ?? null],
-  );
+    `SELECT ${REVISION_COLUMNS} FROM ${REVISION_FROM}
+      WHERE r.project_id = $1 AND r.variant_id = $2 AND ($3::int IS NULL OR r.version = $3::int)
+      ORDER BY r.version DESC LIMIT 1`,
+    [projectId, variantId, version ?? null]);
   return r.rows[0];
 }
+
+// ── Lists ──
+
+/** List windowing (§1.3): by id, newest first unless ascending; `next` = last id seen. */
+export interface ListWindow { newest?: string; oldest?: string; next?: string; limit?: number; order?: 'ascending' | 'descending' }
+
+/** WHERE terms and their values, numbered from `first`. */
+class Terms {
+  readonly where: string[] = [];
+  constructor(readonly values: unknown[]) {}
+  add(sql: (n: string) => string, value: unknown): void {
+    this.values.push(value);
+    this.where.push(sql(`$${this.values.length}`));
+  }
+  window(alias: string, w: ListWindow | undefined): string {
+    if (!w) return '';
+    const asc = w.order === 'ascending';
+    if (w.next && asUuid(w.next)) this.add((n) => `${alias}.id ${asc ? '>' : '<'} ${n}::uuid`, asUuid(w.next));
+    // A bound that is no date bounds nothing (never a database error).
+    const date = (v: string | undefined): string | undefined => (v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : undefined);
+    const newest = date(w.newest);
+    const oldest = date(w.oldest);
+    if (newest) this.add((n) => `${alias}.created_at <= ${n}::timestamptz`, newest);
+    if (oldest) this.add((n) => `${alias}.created_at >= ${n}::timestamptz`, oldest);
+    return ` ORDER BY ${alias}.id ${asc ? 'ASC' : 'DESC'}${w.limit !== undefined ? ` LIMIT ${Math.max(1, Math.floor(w.limit))}` : ''}`;
+  }
+  sql(): string { return this.where.length ? this.where.join(' AND ') : 'true'; }
+}
+
+export interface QueryFilter {
+  ids?: string[]; slugs?: string[]; tags?: JsonMap; flags?: JsonMap; includeArchived?: boolean; window?: ListWindow;
+}
+
+export async function listQueries(q: Queryable, projectId: string, f: QueryFilter): Promise<QueryView[]> {
+  const t = new Terms([asUuid(projectId)]);
+  t.where.push('q.project_id = $1');
+  if (!f.includeArchived) t.where.push('q.deleted_at IS NULL');
+  if (f.ids?.length) t.add((n) => `q.id = ANY(${n}::uuid[])`, f.ids.map(asUuid).filter((x) => x !== null));
+  if (f.slugs?.length) t.add((n) => `q.slug = ANY(${n}::text[])`, f.slugs);
+  if (f.tags) t.add((n) => `COALESCE(q.tags, '{}'::jsonb) @> ${n}::jsonb`, JSON.stringify(f.tags));
+  if (f.flags) t.add((n) => `COALESCE(q.flags, '{}'::jsonb) @> ${n}::jsonb`, JSON.stringify(f.flags));
+  const order = t.window('q', f.window);
+  const r = await q.query<QueryRow>(`SELECT ${QUERY_COLUMNS} FROM saved_queries q WHERE ${t.sql()}${order || ' ORDER BY q.id DESC'}`, t.values);
+  return r.rows.map(queryView);
+}
+
+/** Simple queries: each artifact with its default variant's latest data; those without a revision are skipped. */
+export async function listSimpleQueries(q: Queryable, projectId: string, f: QueryFilter): Promise<SimpleQueryView[]> {
+  const out: SimpleQueryView[] = [];
+  for (const query of await listQueries(q, projectId, f)) {
+    const head = await readDefaultVariantHead(q, projectId, query.id);
+    const latest = head ? await latestRevision(q, projectId, head.variantId) : undefined;
+    if (latest) out.push(compact({ ...query, data: latest.data ?? undefined }));
+  }
+  return out;
+}
+
+export interface VariantFilter {
+  queryIds?: string[]; querySlugs?: string[]; ids?: string[]; slugs?: string[]; name?: string; description?: string;
+  tags?: JsonMap; flags?: JsonMap; includeArchived?: boolean; window?: ListWindow;
+}
+
+export async function listQueryVariants(q: Queryable, projectId: string, f: VariantFilter): Promise<QueryVariantView[]> {
+  const t = new Terms([asUuid(projectId)]);
+  t.where.push('v.project_id = $1');
+  if (!f.includeArchived) t.where.push('v.deleted_at IS NULL');
+  if (f.queryIds?.length) t.add((n) => `v.query_id = ANY(${n}::uuid[])`, f.queryIds.map(asUuid).filter((x) => x !== null));
+  if (f.querySlugs?.length) t.add((n) => `q.slug = ANY(${n}::text[])`, f.querySlugs);
+  if (f.ids?.length) t.add((n) => `v.id = ANY(${n}::uuid[])`, f.ids.map(asUuid).filter((x) => x !== null));
+  if (f.slugs?.length) t.add((n) => `v.slug = ANY(${n}::text[])`, f.slugs);
+  if (f.name) t.add((n) => `strpos(lower(COALESCE(v.name, v.slug)), lower(${n})) > 0`, f.name);
+  if (f.description) t.add((n) => `strpos(lower(COALESCE(v.description, '')), lower(${n})) > 0`, f.description);
+  if (f.tags) t.add((n) => `COALESCE(v.tags, '{}'::jsonb) @> ${n}::jsonb`, JSON.stringify(f.tags));
+  if (f.flags) t.add((n) => `COALESCE(v.flags, '{}'::jsonb) @> ${n}::jsonb`, JSON.stringify(f.flags));
+  const order = t.window('v', f.window);
+  const r = await q.query<VariantRow>(
+    `SELECT ${VARIANT_COLUMNS} FROM saved_query_variants v JOIN saved_queries q ON q.id = v.query_id WHERE ${t.sql()}${order || ' ORDER BY v.id DESC'}`, t.values);
+  return r.rows.map((row) => variantView(row));
+}
+
+export interface RevisionFilter {
+  queryIds?: string[]; querySlugs?: string[]; variantIds?: string[]; variantSlugs?: string[]; ids?: string[]; slugs?: string[];
+  authors?: string[]; message?: string; name?: string; description?: string; tags?: JsonMap; flags?: JsonMap; includeArchived?: boolean; window?: ListWindow;
+}
+
+export async function listQueryRevisions(q: Queryable, projectId: string, f: RevisionFilter): Promise<QueryRevisionView[]> {
+  const t = new Terms([asUuid(projectId)]);
+  t.where.push('r.project_id = $1');
+  if (!f.includeArchived) t.where.push('r.deleted_at IS NULL');
+  const uuids = (xs: string[]): string[] => xs.map(asUuid).filter((x) => x !== null);
+  if (f.queryIds?.length) t.add((n) => `r.query_id = ANY(${n}::uuid[])`, uuids(f.queryIds));
+  if (f.querySlugs?.length) t.add((n) => `q.slug = ANY(${n}::text[])`, f.querySlugs);
+  if (f.variantIds?.length) t.add((n) => `r.variant_id = ANY(${n}::uuid[])`, uuids(f.variantIds));
+  if (f.variantSlugs?.length) t.add((n) => `v.slug = ANY(${n}::text[])`, f.variantSlugs);
+  if (f.ids?.length) t.add((n) => `r.id = ANY(${n}::uuid[])`, uuids(f.ids));
+  if (f.slugs?.length) t.add((n) => `r.slug = ANY(${n}::text[])`, f.slugs);
+  if (f.authors?.length) t.add((n) => `r.created_by_id = ANY(${n}::text[])`, f.authors);
+  if (f.message) t.add((n) => `strpos(lower(COALESCE(r.message, '')), lower(${n})) > 0`, f.message);
+  if (f.name) t.add((n) => `strpos(lower(COALESCE(r.name, '')), lower(${n})) > 0`, f.name);
+  if (f.description) t.add((n) => `strpos(lower(COALESCE(r.description, '')), lower(${n})) > 0`, f.description);
+  if (f.tags) t.add((n) => `COALESCE(r.tags, '{}'::jsonb) @> ${n}::jsonb`, JSON.stringify(f.tags));
+  if (f.flags) t.add((n) => `COALESCE(r.flags, '{}'::jsonb) @> ${n}::jsonb`, JSON.stringify(f.flags));
+  const order = t.window('r', f.window);
+  const r = await q.query<RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM ${REVISION_FROM} WHERE ${t.sql()}${order || ' ORDER BY r.id DESC'}`, t.values);
+  return r.rows.map((row) => revisionView(row));
+}
+
+/**
+ * The log (§1.3): the target revision (named, else the variant's latest, else the latest of the
+ * query's default variant) and the earlier live revisions of its variant, newest first, ≤ depth.
+ */
+export async function logQueryRevisions(
+  q: Queryable, projectId: string, target: { queryId?: string; variantId?: string; revisionId?: string }, depth?: number,
+): Promise<QueryRevisionView[]> {
+  const p = asUuid(projectId);
+  if (p === null || (depth !== undefined && depth < 1)) return [];
+  let head: RevisionRow | undefined;
+  if (target.revisionId) {
+    const k = asUuid(target.revisionId);
+    head = k ? (await q.query<RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM ${REVISION_FROM} WHERE r.project_id = $1 AND r.id = $2`, [p, k])).rows[0] : undefined;
+  } else {
+    const variant = target.variantId ? await readQueryVariantHead(q, p, target.variantId)
+      : target.queryId ? await readDefaultVariantHead(q, p, target.queryId) : undefined;
+    head = variant ? await latestRevision(q, p, variant.variantId) : undefined;
+  }
+  if (!head) return [];
+  const r = await q.query<RevisionRow>(
+    `SELECT ${REVISION_COLUMNS} FROM ${REVISION_FROM}
+      WHERE r.project_id = $1 AND r.variant_id = $2::uuid AND r.version < $3 AND r.deleted_at IS NULL
+      ORDER BY r.version DESC${depth !== undefined ? ` LIMIT ${Math.floor(depth) - 1}` : ''}`,
+    [p, head.variant_id, head.version]);
+  return [head, ...r.rows].map((row) => revisionView(row, false));
+}
+
+// ── Saved-query references (§1.4; also POST /spans/query and /traces/query) ──
+
+export interface RevisionRef { id?: string | null; slug?: string | null; version?: string | null }
+export interface RevisionRefs { query?: RevisionRef | undefined; variant?: RevisionRef | undefined; revision?: RevisionRef | undefined }
+
+/**
+ * The revision the refs resolve to: the revision's id (else slug); else the variant's (id, else
+ * slug) revision with the version, or its latest; else the query's (id, else slug) default
+ * variant, then as before. Consistency with the other refs is the caller's check.
+ */
+export async function resolveQueryRevision(q: Queryable, projectId: string, refs: RevisionRefs): Promise<QueryRevisionView | undefined> {
+  const p = asUuid(projectId);
+  if (p === null) return undefined;
+  const one = async (where: string, value: unknown): Promise<RevisionRow | undefined> =>
+    (await q.query<RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM ${REVISION_FROM} WHERE r.project_id = $1 AND ${where}`, [p, value])).rows[0];
+  const version = refs.revision?.version ?? undefined;
+  if (version !== undefined && !/^[0-9]{1,9}$/.test(version)) return undefined;
+  let row: RevisionRow | undefined;
+  if (refs.revision?.id) row = asUuid(refs.revision.id) ? await one('r.id = $2::uuid', asUuid(refs.revision.id)) : undefined;
+  else if (refs.revision?.slug) row = await one('r.slug = $2', refs.revision.slug);
+  else {
+    let variantId: string | undefined;
+    const v = refs.variant;
+    const query = refs.query;
+    if (v?.id || v?.slug) {
+      const r = await q.query<{ id: string }>(
+        `SELECT id::text AS id FROM saved_query_variants WHERE project_id = $1 AND ${v.id ? 'id = $2::uuid' : 'slug = $2'}`,
+        [p, v.id ? asUuid(v.id) : v.slug]);
+      variantId = r.rows[0]?.id;
+    } else if (query?.id || query?.slug) {
+      const r = await q.query<{ id: string }>(
+        `SELECT v.id::text AS id FROM saved_query_variants v JOIN saved_queries q ON q.id = v.query_id
+          WHERE v.project_id = $1 AND ${query.id ? 'q.id = $2::uuid' : 'q.slug = $2'} ORDER BY v.created_at, v.id LIMIT 1`,
+        [p, query.id ? asUuid(query.id) : query.slug]);
+      variantId = r.rows[0]?.id;
+    }
+    row = variantId ? await latestRevision(q, p, variantId, version) : undefined;
+  }
+  return row ? revisionView(row) : undefined;
+}
+
+/** The name POST /spans/query and /traces/query resolve their refs with. */
+export const findSavedQueryRevision = resolveQueryRevision;

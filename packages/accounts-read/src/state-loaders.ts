@@ -12,6 +12,7 @@ import { loadMembershipState } from './memberships.ts';
 import { loadSecretState } from './secrets.ts';
 import { loadWebhookState } from './webhooks.ts';
 import { loadBillingState } from './subscriptions.ts';
+import { loadOrganizationLifecycleState } from './organization-lifecycle.ts';
 
 type Loaders = { [N in AggregateName]: (q: Queryable, e: EventOf<N>) => Promise<StateOf<N>> };
 
@@ -27,6 +28,7 @@ export const STATE_LOADERS: Loaders = {
   secret: loadSecretState,
   webhook: loadWebhookState,
   billing: loadBillingState,
+  organizationLifecycle: loadOrganizationLifecycleState,
 };
 
 export function loadState<N extends AggregateName>(q: Queryable, name: N, e: EventOf<N>): Promise<StateOf<N>> {

@@ -1,6 +1,7 @@
 export { generateApiKey, parseApiKey, hashSecret, safeEqual } from './api-key.ts';
 export type { GeneratedApiKey } from './api-key.ts';
 export { apiKeyAuthenticator, adminAuthenticator } from './authenticate.ts';
+export { adminPathGate, isAdminPath, isAdminCredential, ADMIN_UNAUTHORIZED } from './admin-gate.ts';
 export type { Scope, ApiKeyLookup, ApiKeyRecord, ApiKeyAuthenticator, AuthenticatorOptions } from './authenticate.ts';
 export { postgresApiKeyLookup } from './postgres-lookup.ts';
 export { organizationGuard, NOT_ENTITLED, NOT_A_MEMBER, type OrganizationGuardOptions } from './organization-guard.ts';

@@ -12,9 +12,13 @@ export type Role = (typeof ROLES)[number];
 
 /** Each permission with the lowest role that holds it. */
 export const PERMISSIONS = {
+  view_spans: 'viewer',
+  edit_spans: 'annotator',
   view_secret: 'viewer',
   view_webhooks: 'viewer',
   view_billing: 'viewer',
+  view_queries: 'viewer',
+  edit_queries: 'editor',
   edit_secret: 'editor',
   edit_webhooks: 'editor',
   run_sessions: 'editor',

@@ -4,9 +4,13 @@ import { PERMISSIONS, ROLES, can, highestRole, type Permission } from '../src/pe
 describe('permissions', () => {
   // The whole matrix: a role holds a permission exactly when it ranks at or above the lowest holder.
   const expected: Record<Permission, string[]> = {
+    view_spans: ['viewer', 'annotator', 'editor', 'developer', 'admin', 'owner'],
+    edit_spans: ['annotator', 'editor', 'developer', 'admin', 'owner'],
     view_secret: ['viewer', 'annotator', 'editor', 'developer', 'admin', 'owner'],
     view_webhooks: ['viewer', 'annotator', 'editor', 'developer', 'admin', 'owner'],
     view_billing: ['viewer', 'annotator', 'editor', 'developer', 'admin', 'owner'],
+    view_queries: ['viewer', 'annotator', 'editor', 'developer', 'admin', 'owner'],
+    edit_queries: ['editor', 'developer', 'admin', 'owner'],
     edit_secret: ['editor', 'developer', 'admin', 'owner'],
     edit_webhooks: ['editor', 'developer', 'admin', 'owner'],
     run_sessions: ['editor', 'developer', 'admin', 'owner'],

@@ -1,4 +1,5 @@
 export { ROUTES, routesOf, stripApiPrefix } from './routes.ts';
+export { PREVIEW_ALIASED_PREFIXES, hasPreviewAlias, mountPaths } from './preview-aliases.ts';
 export { TEXT_LIMITS, text, texts, textKey, textRecord, textProblem, jsonValue, jsonObject, jsonProblem, openObject } from './text.ts';
 export type { TextOptions } from './text.ts';
 export type { RouteDef, RouteId, RouteIdOf, Side, Method } from './routes.ts';
@@ -25,6 +26,7 @@ export {
   authSlug, organizationUpdate, organizationView, providerSettings, providerCreate, providerUpdate, providerView, DEFAULT_PROVIDER_SCOPES,
   type OrganizationUpdate, type OrganizationRow, type ProviderCreate, type ProviderUpdate, type ProviderRow,
 } from './organization-auth.ts';
+export { organizationCreate, type OrganizationCreate } from './organization-lifecycle.ts';
 export { STANDARD_PROVIDER_KINDS, CUSTOM_PROVIDER_KINDS, SECRET_KINDS, SUBSCRIPTION_LOGIN_FIELDS, secretDataByKind, secretCreate, secretUpdate, type SecretKind, type SubscriptionLoginField, type SecretData, type SecretCreate, type SecretUpdate, type PublicSecret } from './secrets.ts';
 export { apiKeyCreate, apiKeyPath, apiKeyView, type ApiKeyCreate, type ApiKeyRow } from './api-keys.ts';
 export { probeProviderRequest, probeProviderResponse, CREDENTIAL_STATUSES, DISCOVERY_STATUSES, type ProbeProviderRequest, type ProbeProviderResponse } from './provider-probe.ts';

@@ -37,6 +37,8 @@ export const ROUTES = {
   'spans.analytics.query': { method: 'POST', path: '/spans/analytics/query', side: 'query' },
   // simple traces
   'simple.traces.create': { method: 'POST', path: '/simple/traces', side: 'command' },
+  'simple.traces.query': { method: 'POST', path: '/simple/traces/query', side: 'query' },
+  'simple.traces.fetch': { method: 'GET', path: '/simple/traces/:trace_id', side: 'query' },
   // deprecated tracing
   'tracing.spans.ingest': { method: 'POST', path: '/tracing/spans/ingest', side: 'command', deprecated: true },
   'tracing.traces.create': { method: 'POST', path: '/tracing/traces', side: 'command', deprecated: true },
@@ -49,11 +51,31 @@ export const ROUTES = {
   'tracing.analytics.query': { method: 'POST', path: '/tracing/analytics/query', side: 'query', deprecated: true },
   'tracing.spans.analytics': { method: 'POST', path: '/tracing/spans/analytics', side: 'query', deprecated: true },
   // saved queries: writes are events on the accounts topic, reads come from their Postgres projection
+  // (reference compat §1; the git-style model: query → variants → revisions)
   'queries.create': { method: 'POST', path: '/queries', side: 'command' },
-  'queries.revisions.commit': { method: 'POST', path: '/queries/:query_id/revisions', side: 'command' },
+  'queries.query': { method: 'POST', path: '/queries/query', side: 'query' },
+  'queries.variants.create': { method: 'POST', path: '/queries/variants', side: 'command' },
+  'queries.variants.query': { method: 'POST', path: '/queries/variants/query', side: 'query' },
+  'queries.variants.fetch': { method: 'GET', path: '/queries/variants/:variant_id', side: 'query' },
+  'queries.variants.edit': { method: 'PUT', path: '/queries/variants/:variant_id', side: 'command' },
+  'queries.variants.archive': { method: 'POST', path: '/queries/variants/:variant_id/archive', side: 'command' },
+  'queries.variants.unarchive': { method: 'POST', path: '/queries/variants/:variant_id/unarchive', side: 'command' },
+  'queries.revisions.create': { method: 'POST', path: '/queries/revisions', side: 'command' },
+  'queries.revisions.commit': { method: 'POST', path: '/queries/revisions/commit', side: 'command' },
+  'queries.revisions.retrieve': { method: 'POST', path: '/queries/revisions/retrieve', side: 'query' },
+  'queries.revisions.log': { method: 'POST', path: '/queries/revisions/log', side: 'query' },
+  'queries.revisions.query': { method: 'POST', path: '/queries/revisions/query', side: 'query' },
   'queries.revisions.fetch': { method: 'GET', path: '/queries/revisions/:revision_id', side: 'query' },
   'queries.fetch': { method: 'GET', path: '/queries/:query_id', side: 'query' },
-  'queries.revisions.list': { method: 'GET', path: '/queries/:query_id/revisions', side: 'query' },
+  'queries.edit': { method: 'PUT', path: '/queries/:query_id', side: 'command' },
+  'queries.archive': { method: 'POST', path: '/queries/:query_id/archive', side: 'command' },
+  'queries.unarchive': { method: 'POST', path: '/queries/:query_id/unarchive', side: 'command' },
+  'simple.queries.create': { method: 'POST', path: '/simple/queries', side: 'command' },
+  'simple.queries.query': { method: 'POST', path: '/simple/queries/query', side: 'query' },
+  'simple.queries.fetch': { method: 'GET', path: '/simple/queries/:query_id', side: 'query' },
+  'simple.queries.edit': { method: 'PUT', path: '/simple/queries/:query_id', side: 'command' },
+  'simple.queries.archive': { method: 'POST', path: '/simple/queries/:query_id/archive', side: 'command' },
+  'simple.queries.unarchive': { method: 'POST', path: '/simple/queries/:query_id/unarchive', side: 'command' },
   // organization domains: writes are events on the accounts topic (keyed by domain name)
   'organizations.domains.list': { method: 'GET', path: '/organizations/domains', side: 'query' },
   'organizations.domains.create': { method: 'POST', path: '/organizations/domains', side: 'command' },
@@ -70,6 +92,10 @@ export const ROUTES = {
   'organizations.fetch': { method: 'GET', path: '/organizations/:organization_id', side: 'query' },
   'organizations.update': { method: 'PATCH', path: '/organizations/:organization_id', side: 'command' },
   'organizations.replace': { method: 'PUT', path: '/organizations/:organization_id', side: 'command' },
+  'organizations.list': { method: 'GET', path: '/organizations', side: 'query' },
+  'organizations.create': { method: 'POST', path: '/organizations', side: 'command' },
+  'organizations.delete': { method: 'DELETE', path: '/organizations/:organization_id', side: 'command' },
+  'organizations.transfer': { method: 'POST', path: '/organizations/:organization_id/transfer/:new_owner_id', side: 'command' },
   // API keys of the caller's project: events keyed by project
   'keys.list': { method: 'GET', path: '/keys', side: 'query' },
   'keys.create': { method: 'POST', path: '/keys', side: 'command' },
@@ -141,6 +167,8 @@ export const ROUTES = {
   'webhooks.deliveries.fetch': { method: 'GET', path: '/webhooks/deliveries/:delivery_id', side: 'query' },
   // the events log (reference accounts §10): ClickHouse projection of platform.events.v1
   'events.query': { method: 'POST', path: '/events/query', side: 'query' },
+  // the caller's project (the Agenta SDK resolves its scope with it)
+  'projects.current': { method: 'GET', path: '/projects/current', side: 'query' },
   // operations, served by the process that runs projector-spans (it owns the span store)
   'admin.replay': { method: 'POST', path: '/admin/replay/:model', side: 'projector' },
 } as const satisfies Record<string, RouteDef>;

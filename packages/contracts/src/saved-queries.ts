@@ -43,15 +43,13 @@ export const savedQueryCommit = z.strictObject({
 });
 export type SavedQueryCommit = z.infer<typeof savedQueryCommit>;
 
-const version = z.union([
-  z.number().int().min(1).max(2_147_483_647),
-  texts.id.regex(/^[1-9][0-9]{0,8}$/).transform(Number),
-], { error: 'version must be a positive integer' });
+/** A revision's version as the reference writes it: a JSON string of its number, from "0" (a number → 422). */
+const version = texts.id.regex(/^(0|[1-9][0-9]{0,8})$/, { error: 'version must be a string of digits, e.g. "0"' });
 
 /** `{id?, slug?, version?}` as in the interface's references; version only on revision refs. */
 export const savedQueryRef = z.strictObject({
   id: z.uuid({ error: 'id must be a UUID' }).nullish(),
-  slug: texts.slug.min(1).nullish(),
+  slug: texts.slug.min(1).regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/, { error: "'slug' must be URL-safe." }).nullish(),
   version: version.nullish(),
 });
 export type SavedQueryRef = z.infer<typeof savedQueryRef>;

@@ -79,6 +79,7 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   eventInput: { schema: contracts.eventInput, samples: [span.events[0]] },
   referenceInput: { schema: contracts.referenceInput, samples: [span.references[0]] },
   adminAccountInput: { schema: contracts.adminAccountInput, samples: [account] },
+  organizationCreate: { schema: contracts.organizationCreate, samples: [{ name: 'Acme 😀', description: 'the lab' }] },
   adminAccountsCreate: { schema: contracts.adminAccountsCreate, samples: [{ options: account.options, accounts: { me: account } }] },
   adminAccountsDelete: {
     schema: contracts.adminAccountsDelete,

@@ -5,7 +5,9 @@ import type {
 } from './payloads.ts';
 import type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved } from './payloads.ts';
 import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderTested, ProviderUpdated } from './payloads.ts';
+import type { OrganizationCreated, OrganizationDeleted, OrganizationTransferred } from './payloads.ts';
 import type { SecretCreated, SecretDeleted, SecretUpdated } from './payloads.ts';
+import type { QueryArtifactCreated, QueryArtifactEdited, QueryVariantCreated, QueryVariantEdited, QueryRevisionAdded, QueryArchiveSet } from './payloads.ts';
 import type { WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded, BillingSubscriptionSet } from './payloads.ts';
 
 export interface EventPayloads {
@@ -16,12 +18,21 @@ export interface EventPayloads {
   'accounts.user.deleted': UserDeleted;
   'accounts.query.created': QueryCreated;
   'accounts.query.revision.committed': QueryRevisionCommitted;
+  'accounts.query.artifact.created': QueryArtifactCreated;
+  'accounts.query.artifact.edited': QueryArtifactEdited;
+  'accounts.query.variant.created': QueryVariantCreated;
+  'accounts.query.variant.edited': QueryVariantEdited;
+  'accounts.query.revision.added': QueryRevisionAdded;
+  'accounts.query.archive.set': QueryArchiveSet;
   'accounts.domain.token_issued': DomainTokenIssued;
   'accounts.domain.verified': DomainVerified;
   'accounts.domain.deleted': DomainDeleted;
   'accounts.identity.signed_in': IdentitySignedIn;
   'accounts.session.revoked': SessionRevoked;
   'accounts.organization.updated': OrganizationUpdated;
+  'accounts.organization.created': OrganizationCreated;
+  'accounts.organization.deleted': OrganizationDeleted;
+  'accounts.organization.transferred': OrganizationTransferred;
   'accounts.provider.created': ProviderCreated;
   'accounts.provider.updated': ProviderUpdated;
   'accounts.provider.tested': ProviderTested;
@@ -51,12 +62,21 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.user.deleted': { message: 'UserDeleted', version: 1 },
   'accounts.query.created': { message: 'QueryCreated', version: 1 },
   'accounts.query.revision.committed': { message: 'QueryRevisionCommitted', version: 1 },
+  'accounts.query.artifact.created': { message: 'QueryArtifactCreated', version: 1 },
+  'accounts.query.artifact.edited': { message: 'QueryArtifactEdited', version: 1 },
+  'accounts.query.variant.created': { message: 'QueryVariantCreated', version: 1 },
+  'accounts.query.variant.edited': { message: 'QueryVariantEdited', version: 1 },
+  'accounts.query.revision.added': { message: 'QueryRevisionAdded', version: 1 },
+  'accounts.query.archive.set': { message: 'QueryArchiveSet', version: 1 },
   'accounts.domain.token_issued': { message: 'DomainTokenIssued', version: 1 },
   'accounts.domain.verified': { message: 'DomainVerified', version: 1 },
   'accounts.domain.deleted': { message: 'DomainDeleted', version: 1 },
   'accounts.identity.signed_in': { message: 'IdentitySignedIn', version: 1 },
   'accounts.session.revoked': { message: 'SessionRevoked', version: 1 },
   'accounts.organization.updated': { message: 'OrganizationUpdated', version: 1 },
+  'accounts.organization.created': { message: 'OrganizationCreated', version: 1 },
+  'accounts.organization.deleted': { message: 'OrganizationDeleted', version: 1 },
+  'accounts.organization.transferred': { message: 'OrganizationTransferred', version: 1 },
   'accounts.provider.created': { message: 'ProviderCreated', version: 1 },
   'accounts.provider.updated': { message: 'ProviderUpdated', version: 1 },
   'accounts.provider.tested': { message: 'ProviderTested', version: 1 },

@@ -60,6 +60,19 @@ export interface QueryCreated {
   revision: QueryRevisionInfo;
 }
 export interface QueryRevisionCommitted { query_id: string; variant_id: string; revision: QueryRevisionInfo }
+/** Maps as JSON text; '' = null. */
+export interface QueryHeader { name: string; description: string; tags_json: string; meta_json: string; flags_json: string }
+export interface QueryArtifactCreated { query_id: string; slug: string; header: QueryHeader; folder_id: string }
+export interface QueryArtifactEdited { query_id: string; header: QueryHeader; folder_id: string }
+export interface QueryVariantCreated { query_id: string; variant_id: string; slug: string; header: QueryHeader }
+export interface QueryVariantEdited { query_id: string; variant_id: string; header: QueryHeader }
+export interface QueryRevisionAdded {
+  query_id: string; variant_id: string; revision_id: string; slug: string; version: number; header: QueryHeader;
+  /** JSON text of {formatting?, filtering?, windowing?}; '' = no data. */
+  data_json: string;
+  message: string;
+}
+export interface QueryArchiveSet { query_id: string; target: string; target_id: string; archived: boolean }
 
 export interface DomainTokenIssued {
   domain_id: string; organization_id: string; domain: string; name: string; description: string; token: string; issued_at_us: number;
@@ -73,6 +86,15 @@ export interface IdentitySignedIn {
 export interface SessionRevoked { sid: string; user_id: string; expires_at_us: number }
 
 export interface OrganizationUpdated { organization_id: string; name: string; description: string; flags_json: string }
+export interface OrganizationCreated {
+  organization: { id: string; name: string; slug: string; plan: string };
+  owner_id: string;
+  workspace: { id: string; name: string; slug: string };
+  project: { id: string; name: string; slug: string };
+  description: string;
+}
+export interface OrganizationDeleted { organization_id: string; actor_id: string }
+export interface OrganizationTransferred { organization_id: string; from_user_id: string; to_user_id: string }
 export interface ProviderInfo {
   provider_id: string; organization_id: string; slug: string; name: string; description: string; flags_json: string;
   issuer_url: string; client_id: string; client_secret_sealed: string; scopes: string[]; extra_json: string;

@@ -2,7 +2,7 @@
 // route registration from the route table, 404 and the central error handler.
 import express, { type Express, type RequestHandler } from 'express';
 import http from 'node:http';
-import { ROUTES, routesOf, stripApiPrefix, type RouteDef, type RouteId, type Side } from '@llm/contracts';
+import { ROUTES, mountPaths, routesOf, stripApiPrefix, type RouteDef, type RouteId, type Side } from '@llm/contracts';
 import type { Logger } from '@llm/logging';
 import { errorHandler } from './error-handler.ts';
 import { mountHealth, type Readiness } from './health.ts';
@@ -16,6 +16,11 @@ export interface HttpAppOptions {
   jsonLimitBytes: number;
   /** Runs right before every route's final handler (after its authentication and guards). */
   beforeHandler?: RequestHandler | undefined;
+  /**
+   * Runs before routing, for every request but health checks (e.g. the operator gate on `/admin/`
+   * paths, which must answer 401 even where no route matches).
+   */
+  beforeRouting?: RequestHandler | undefined;
 }
 
 export interface MountOptions {
@@ -32,7 +37,8 @@ export function mountSide(app: Express, side: Side, handlers: Handlers, opts: Mo
     const method = r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const chain = Array.isArray(h) ? h : [h];
     if (chain.length === 0) throw new Error(`no handler for route ${id} on side ${side}`);
-    app[method](r.path, ...(opts.beforeHandler ? [...chain.slice(0, -1), opts.beforeHandler, chain[chain.length - 1]!] : chain));
+    // One registration for the route and its /preview alias (compat §5.1), so both keep the table's order.
+    app[method](mountPaths(r), ...(opts.beforeHandler ? [...chain.slice(0, -1), opts.beforeHandler, chain[chain.length - 1]!] : chain));
   }
 }
 
@@ -43,6 +49,7 @@ export function createHttpApp(opts: HttpAppOptions, sides: Array<{ side: Side; h
   app.use((req, _res, next) => { req.url = stripApiPrefix(req.url); next(); });
   app.use(requestContext(opts.log));
   mountHealth(app, opts.readiness);
+  if (opts.beforeRouting) app.use(opts.beforeRouting);
   // JSON bodies for every route except those the route table marks `rawBody` (OTLP protobuf, signed
   // processor events), which read their own bounded body. Express's own matching marks them (so the
   // /api prefix and trailing slashes behave as for the handlers); any /otlp/ path is left alone too.
@@ -50,7 +57,7 @@ export function createHttpApp(opts: HttpAppOptions, sides: Array<{ side: Side; h
   for (const s of sides) {
     for (const id of routesOf(s.side)) {
       const r: RouteDef = ROUTES[id];
-      if (r.rawBody) app[r.method.toLowerCase() as 'post'](r.path, (req, _res, next) => { raw.add(req); next(); });
+      if (r.rawBody) app[r.method.toLowerCase() as 'post'](mountPaths(r), (req, _res, next) => { raw.add(req); next(); });
     }
   }
   const json = express.json({ limit: opts.jsonLimitBytes, type: ['application/json', 'application/*+json'] });

@@ -25,6 +25,8 @@ export function normalizePath(path: string): string {
   if (q >= 0) p = p.slice(0, q);
   if (!p.startsWith('/')) p = `/${p}`;
   while (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  // A `/preview` alias is the same route (compat §5.1): it counts in the same category.
+  if (p.startsWith('/preview/')) p = p.slice('/preview'.length);
   return p;
 }
 

@@ -67,6 +67,12 @@ describe('globs', () => {
     expect(normalizePath('/api/api/')).toBe('/');
   });
 
+  it('given a /preview alias, then it counts in its route\'s category', () => {
+    expect(categoryOf('POST', '/preview/tracing/spans/query')).toBe('tracing_slow');
+    expect(categoryOf('POST', '/api/preview/queries/revisions/retrieve')).toBe('core_fast');
+    expect(normalizePath('/preview')).toBe('/preview');
+  });
+
   it('given endpoint pairs, then the method must match too (ANY and * match every method)', () => {
     const eps = [['POST', '/secrets/*'], ['ANY', '/webhooks'], ['*', '/events/*']] as const;
     expect(endpointMatches(eps, 'POST', '/secrets/x')).toBe(true);

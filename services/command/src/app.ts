@@ -38,6 +38,7 @@ import { deliveryRoutes } from './http/delivery-routes.ts';
 import { createPaymentsProcessor, type BillingConfig, type PaymentsProcessor } from '@llm/billing';
 import { BillingSubscriptions } from './adapters/billing-subscriptions.ts';
 import { billingSignupPlans } from './adapters/billing-signup.ts';
+import { organizationLifecycleRoutes } from './http/organization-lifecycle-routes.ts';
 import { billingRoutes } from './http/billing-routes.ts';
 import { billingEventRoutes } from './http/billing-events-routes.ts';
 
@@ -94,7 +95,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes, quota),
       ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken), billingSignupPlans({ ...billing, access: deps.access })),
       ...membershipRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken)),
-      ...savedQueryRoutes(commands, deps.pool, auth),
+      ...savedQueryRoutes(commands, deps.pool, [member, requirePermission(deps.pool, 'edit_queries')]),
       ...sessionRoutes({
         commands, sessions, readSession,
         assertions: deps.signIn.sessionAssertionSecrets ? createSessionAssertionVerifier({ secrets: deps.signIn.sessionAssertionSecrets }) : undefined,
@@ -104,6 +105,9 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
         openSecret: (organizationId, providerId, sealed) => providerSecrets.open(organizationId, providerId, sealed), fetch: (url, init) => outbound.fetch(url, init),
         allowInsecure: deps.signIn.outbound.allowInsecure === true, publicBaseUrl: deps.signIn.publicBaseUrl, frontendUrl: deps.signIn.frontendUrl,
       }),
+      ...organizationLifecycleRoutes({
+        pool: deps.pool, commands, plans: billingSignupPlans({ ...billing, access: deps.access }), forgetKey: (prefix) => auth.invalidate(prefix),
+      }, [member]),
       ...organizationRoutes({
         pool: deps.pool, commands, deployment: deps.signIn.deployment,
         mayChangeFlags: entitlement(deps.access, plans, 'access'),

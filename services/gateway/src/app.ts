@@ -1,7 +1,7 @@
 // The gateway of the split deployment: one base URL, each route proxied to the side that serves it
 // according to the shared route table (the all-in-one app mounts the same table directly).
 import express, { type Express } from 'express';
-import { ROUTES, stripApiPrefix, type RouteId, type Side } from '@llm/contracts';
+import { ROUTES, mountPaths, stripApiPrefix, type RouteId, type Side } from '@llm/contracts';
 import { errorHandler, mountHealth, requestContext, type Readiness } from '@llm/http';
 import type { Logger } from '@llm/logging';
 import { proxyTo } from './http/proxy.ts';
@@ -15,7 +15,7 @@ export function createGateway(upstreams: Record<Side, string>, log: Logger, read
   const router = express.Router();
   for (const id of Object.keys(ROUTES) as RouteId[]) {
     const r = ROUTES[id];
-    router[r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](r.path, proxies[r.side]);
+    router[r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](mountPaths(r), proxies[r.side]);
   }
   // Match on the /api-stripped path but forward the path as the client sent it (the upstream strips too).
   app.use((req, res, next) => {
@@ -23,6 +23,9 @@ export function createGateway(upstreams: Record<Side, string>, log: Logger, read
     req.url = stripApiPrefix(req.url);
     router(req, res, (err?: unknown) => { req.url = original; next(err); });
   });
+  // An /admin/ path no route matches still goes to the command side: its operator gate answers 401
+  // to an unauthenticated call whether or not the route exists (compat §2.1).
+  app.use((req, res, next) => (stripApiPrefix(req.path).toLowerCase().includes('/admin/') ? proxies.command(req, res, next) : next()));
   app.use((_req, res) => { res.status(404).json({ detail: 'Not Found' }); });
   app.use(errorHandler());
   return app;

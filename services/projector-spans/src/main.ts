@@ -2,7 +2,7 @@
 // replay operation (PORT, default 8000).
 import { parseConfig } from '@llm/config';
 import { openClickhouse } from '@llm/clickhouse';
-import { adminAuthenticator } from '@llm/auth';
+import { adminAuthenticator, adminPathGate } from '@llm/auth';
 import { createHttpApp, createReadiness, listen } from '@llm/http';
 import { createLogger } from '@llm/logging';
 import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
@@ -20,7 +20,7 @@ let projector = makeProjector();
 await projector.start();
 const readiness = createReadiness();
 readiness.checks.push({ name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } });
-const app = createHttpApp({ log, readiness, jsonLimitBytes: 1024 * 1024 }, [
+const app = createHttpApp({ log, readiness, jsonLimitBytes: 1024 * 1024, beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
   { side: 'projector', handlers: replayRoutes({
     kafka, producer, ch, topics, log,
     pauseLive: () => projector.stop(),

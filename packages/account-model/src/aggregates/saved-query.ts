@@ -1,128 +1,200 @@
-// Saved queries (reference §5.5): a query with a default variant whose revisions are numbered 1, 2, …
-// Every saved-query event of a project shares a partition (key `project:<id>:queries`), so slugs
-// and version numbers are decided in log order: of two commits on the same version, the later one
-// is refused, and a replay refuses the same one.
+// Saved queries (reference compat §1): git-style artifacts ("queries"), their variants, and each
+// variant's revisions numbered 0, 1, … . Every saved-query event of a project shares a partition
+// (key `project:<id>:queries`), so slugs and version numbers are decided in log order: of two
+// commits claiming the same version of a variant, the later one is refused, on the command's early
+// check and identically on every replay.
+//
+// `accounts.query.created` / `accounts.query.revision.committed` are the first form of this model
+// (one default variant, revisions numbered from 1). Logs holding them still replay: they are
+// decided and evolved as an artifact + one variant whose slug is its id in hex (variant slugs are
+// now unique per project, and every old variant was called "default"), revisions renumbered from 0.
 import type { AccountEvent } from '../account-event.ts';
 import { aggregate } from '../aggregate.ts';
 import { accepted, reject, type Decision, type Rejection } from '../decision.ts';
 import { isUuid, sameId } from './ids.ts';
 
-export type SavedQueryEventType = 'accounts.query.created' | 'accounts.query.revision.committed';
+export type SavedQueryEventType =
+  | 'accounts.query.created' | 'accounts.query.revision.committed'
+  | 'accounts.query.artifact.created' | 'accounts.query.artifact.edited'
+  | 'accounts.query.variant.created' | 'accounts.query.variant.edited'
+  | 'accounts.query.revision.added' | 'accounts.query.archive.set';
 export type SavedQueryEvent = AccountEvent<SavedQueryEventType>;
 
 export interface SavedQueryVariant {
   id: string;
   slug: string;
-  isDefault: boolean;
-  /** The number of the variant's latest revision: the version a commit must follow. */
+  /** The version of the variant's latest revision, -1 while it has none: a commit claims this + 1. */
   latestVersion: number;
 }
 
 export interface SavedQuery { id: string; projectId: string; slug: string; variants: SavedQueryVariant[] }
 
-/** A revision slug in use; revision slugs are unique per project. */
-export interface RevisionSlug { projectId: string; slug: string }
+/** A slug in use in a project (artifact, variant and revision slugs are each unique per project). */
+export interface ProjectSlug { projectId: string; slug: string }
 
 /**
- * The saved queries an event's decision looks at: the query with its id (in any project: ids are
- * unique across projects), the project's query with its slug, and the project's revision slugs it
- * names.
+ * The saved queries an event's decision looks at: the query it names by id (in any project: ids
+ * are unique across projects) with its variants, and the project's slugs it would take.
  */
-export interface SavedQueryState { queries: SavedQuery[]; revisionSlugs: RevisionSlug[] }
+export interface SavedQueryState { queries: SavedQuery[]; querySlugs: ProjectSlug[]; variantSlugs: ProjectSlug[]; revisionSlugs: ProjectSlug[] }
 
 export const SAVED_QUERY_REJECTIONS = {
   query_exists: 'conflict',
   query_slug_exists: 'conflict',
+  query_variant_slug_exists: 'conflict',
   query_revision_slug_exists: 'conflict',
   query_not_found: 'not_found',
+  query_variant_not_found: 'not_found',
   query_version_conflict: 'conflict',
   /** The common code (registry.ts COMMON_REJECTIONS), listed so that `decide` may answer it. */
   malformed_event: 'unprocessable',
 } as const;
 export type SavedQueryRejection = keyof typeof SAVED_QUERY_REJECTIONS;
 
-
-/** Also the command's answer when the path names no query of the project: no event can name a variant then. */
 export const queryNotFound = (): Rejection<'query_not_found'> => reject('query_not_found', 'Query not found.');
+export const queryVariantNotFound = (): Rejection<'query_variant_not_found'> => reject('query_variant_not_found', 'The variant does not exist in this project.');
 
-/**
- * Optimistic concurrency on a variant: a commit names the version it read (`expected`, 0 = none).
- * Not `checkVersion`: this wording and these details are the API of POST /queries/{id}/revisions
- * (409 with `current_version` only).
- */
-function decideQueryVersion(expected: number, current: number): Decision<'query_version_conflict'> {
-  if (expected === 0 || expected === current) return accepted;
-  return reject('query_version_conflict', `Query revision conflict: expected version ${expected}, but the current version is ${current}.`,
-    { current_version: current });
-}
+/** The reference's wording for every duplicate slug (artifact, variant or revision). */
+export const slugExistsMessage = (slug: string): string => `A resource with slug '${slug}' already exists in this project.`;
 
-const queryWithId = (s: SavedQueryState, id: string): SavedQuery | undefined => s.queries.find((q) => sameId(q.id, id));
+/** The slug a variant of the first model gets (they were all "default"): its id in hex. */
+export const legacyVariantSlug = (variantId: string): string => variantId.replace(/-/g, '').toLowerCase();
 
-/** The variant of this query of this project (undefined when any of the three does not match). */
-function variantOf(s: SavedQueryState, projectId: string, queryId: string, variantId: string): SavedQueryVariant | undefined {
-  const q = queryWithId(s, queryId);
-  return q && sameId(q.projectId, projectId) ? q.variants.find((v) => sameId(v.id, variantId)) : undefined;
-}
-
-const querySlugTakenIn = (s: SavedQueryState, projectId: string, slug: string): boolean =>
-  s.queries.some((q) => sameId(q.projectId, projectId) && q.slug === slug);
-const revisionSlugTaken = (s: SavedQueryState, projectId: string, slug: string): boolean =>
-  s.revisionSlugs.some((r) => sameId(r.projectId, projectId) && r.slug === slug);
+const queryIn = (s: SavedQueryState, projectId: string, id: string): SavedQuery | undefined =>
+  s.queries.find((q) => sameId(q.id, id) && sameId(q.projectId, projectId));
+const variantIn = (s: SavedQueryState, projectId: string, queryId: string, variantId: string): SavedQueryVariant | undefined =>
+  queryIn(s, projectId, queryId)?.variants.find((v) => sameId(v.id, variantId));
+const taken = (slugs: ProjectSlug[], projectId: string, slug: string): boolean => slugs.some((x) => sameId(x.projectId, projectId) && x.slug === slug);
 
 const malformed = (message: string): Decision<SavedQueryRejection> => reject('malformed_event', message);
-const revisionSlugExists = (slug: string): Decision<SavedQueryRejection> =>
-  reject('query_revision_slug_exists', `Query revision with slug '${slug}' already exists in this project.`, { slug });
+const slugExists = (code: 'query_slug_exists' | 'query_variant_slug_exists' | 'query_revision_slug_exists', slug: string): Decision<SavedQueryRejection> =>
+  reject(code, slugExistsMessage(slug), { slug });
+
+/** A revision claiming `version` of the variant: it must be the next one (decided in log order). */
+function decideRevision(s: SavedQueryState, projectId: string, queryId: string, variantId: string, version: number, slug: string): Decision<SavedQueryRejection> {
+  const variant = variantIn(s, projectId, queryId, variantId);
+  if (!variant) return reject('query_variant_not_found', 'The variant does not exist in this project.');
+  if (version !== variant.latestVersion + 1) {
+    return reject('query_version_conflict', `Query revision conflict: version ${version} claimed, but the variant's next version is ${variant.latestVersion + 1}.`,
+      { current_version: String(variant.latestVersion) });
+  }
+  if (taken(s.revisionSlugs, projectId, slug)) return slugExists('query_revision_slug_exists', slug);
+  return accepted;
+}
+
+/** The ids every event carries (checked before any lookup: a malformed id names no row). */
+function idsOf(e: SavedQueryEvent): string[] {
+  switch (e.type) {
+    case 'accounts.query.created': return [e.payload.query_id, e.payload.variant_id, e.payload.revision.id];
+    case 'accounts.query.revision.committed': return [e.payload.query_id, e.payload.variant_id, e.payload.revision.id];
+    case 'accounts.query.artifact.created': case 'accounts.query.artifact.edited': return [e.payload.query_id];
+    case 'accounts.query.variant.created': case 'accounts.query.variant.edited': return [e.payload.query_id, e.payload.variant_id];
+    case 'accounts.query.revision.added': return [e.payload.query_id, e.payload.variant_id, e.payload.revision_id];
+    case 'accounts.query.archive.set': return [e.payload.query_id, e.payload.target_id];
+  }
+}
+
+const withVariantVersion = (s: SavedQueryState, queryId: string, variantId: string, version: number): SavedQuery[] =>
+  s.queries.map((q) => (sameId(q.id, queryId) ? { ...q, variants: q.variants.map((v) => (sameId(v.id, variantId) ? { ...v, latestVersion: version } : v)) } : q));
 
 export const savedQuery = aggregate({
-  eventTypes: ['accounts.query.created', 'accounts.query.revision.committed'],
-  initial: { queries: [], revisionSlugs: [] } as SavedQueryState,
+  eventTypes: [
+    'accounts.query.created', 'accounts.query.revision.committed',
+    'accounts.query.artifact.created', 'accounts.query.artifact.edited', 'accounts.query.variant.created', 'accounts.query.variant.edited',
+    'accounts.query.revision.added', 'accounts.query.archive.set',
+  ],
+  initial: { queries: [], querySlugs: [], variantSlugs: [], revisionSlugs: [] } as SavedQueryState,
   rejections: SAVED_QUERY_REJECTIONS,
 
   decide(e: SavedQueryEvent, s: SavedQueryState): Decision<SavedQueryRejection> {
-    const p = e.payload;
-    // Checked before any lookup: such an event names no row (the reader looks malformed ids up as NULL).
     if (!isUuid(e.projectId)) return malformed(`${e.type} needs the project id in its envelope`);
-    if (![p.query_id, p.variant_id, p.revision.id].every(isUuid)) return malformed(`${e.type} carries an id that is not a UUID`);
+    if (!idsOf(e).every(isUuid)) return malformed(`${e.type} carries an id that is not a UUID`);
+    const project = e.projectId;
     switch (e.type) {
       case 'accounts.query.created': {
         const c = e.payload;
-        if (queryWithId(s, c.query_id)) return reject('query_exists', `Query '${c.query_id}' already exists.`);
-        if (querySlugTakenIn(s, e.projectId, c.slug)) {
-          return reject('query_slug_exists', `Query with slug '${c.slug}' already exists in this project.`, { slug: c.slug });
-        }
-        if (revisionSlugTaken(s, e.projectId, c.revision.slug)) return revisionSlugExists(c.revision.slug);
+        if (s.queries.some((q) => sameId(q.id, c.query_id))) return reject('query_exists', `Query '${c.query_id}' already exists.`);
+        if (taken(s.querySlugs, project, c.slug)) return slugExists('query_slug_exists', c.slug);
+        if (taken(s.revisionSlugs, project, c.revision.slug)) return slugExists('query_revision_slug_exists', c.revision.slug);
         if (c.revision.version !== 1) return malformed(`the first revision of a query has version 1, not ${c.revision.version}`);
         return accepted;
       }
       case 'accounts.query.revision.committed': {
-        const variant = variantOf(s, e.projectId, p.query_id, p.variant_id);
-        if (!variant) return queryNotFound();
-        // The command read version `latestVersion` (or the client said which one it saw); a commit
-        // landed in between makes this one stale.
-        const version = decideQueryVersion(e.expectedVersion, variant.latestVersion);
-        if (version.status === 'rejected') return version;
-        if (p.revision.version !== variant.latestVersion + 1) {
-          return malformed(`revision version ${p.revision.version} does not follow the current version ${variant.latestVersion}`);
-        }
-        if (revisionSlugTaken(s, e.projectId, p.revision.slug)) return revisionSlugExists(p.revision.slug);
+        // The first model numbered from 1: its version n is the variant's revision n - 1.
+        const p = e.payload;
+        return decideRevision(s, project, p.query_id, p.variant_id, p.revision.version - 1, p.revision.slug);
+      }
+      case 'accounts.query.artifact.created': {
+        const c = e.payload;
+        if (s.queries.some((q) => sameId(q.id, c.query_id))) return reject('query_exists', `Query '${c.query_id}' already exists.`);
+        if (taken(s.querySlugs, project, c.slug)) return slugExists('query_slug_exists', c.slug);
+        if (c.folder_id !== '' && !isUuid(c.folder_id)) return malformed('folder_id is not a UUID');
         return accepted;
+      }
+      case 'accounts.query.artifact.edited':
+        return queryIn(s, project, e.payload.query_id) ? accepted : queryNotFound();
+      case 'accounts.query.variant.created': {
+        const c = e.payload;
+        const q = queryIn(s, project, c.query_id);
+        if (!q) return queryNotFound();
+        if (q.variants.some((v) => sameId(v.id, c.variant_id))) return reject('query_exists', `Query variant '${c.variant_id}' already exists.`);
+        if (taken(s.variantSlugs, project, c.slug)) return slugExists('query_variant_slug_exists', c.slug);
+        return accepted;
+      }
+      case 'accounts.query.variant.edited':
+        return variantIn(s, project, e.payload.query_id, e.payload.variant_id) ? accepted : queryVariantNotFound();
+      case 'accounts.query.revision.added': {
+        const p = e.payload;
+        return decideRevision(s, project, p.query_id, p.variant_id, p.version, p.slug);
+      }
+      case 'accounts.query.archive.set': {
+        const p = e.payload;
+        if (p.target === 'query') return sameId(p.query_id, p.target_id) && queryIn(s, project, p.query_id) ? accepted : queryNotFound();
+        if (p.target === 'variant') return variantIn(s, project, p.query_id, p.target_id) ? accepted : queryVariantNotFound();
+        return malformed(`archive target '${p.target}' is neither "query" nor "variant"`);
       }
     }
   },
 
   evolve(s: SavedQueryState, e: SavedQueryEvent): SavedQueryState {
-    const p = e.payload;
-    const revisionSlugs = [...s.revisionSlugs, { projectId: e.projectId, slug: p.revision.slug }];
+    const project = e.projectId;
     switch (e.type) {
       case 'accounts.query.created': {
         const c = e.payload;
-        const variant: SavedQueryVariant = { id: c.variant_id, slug: c.variant_slug, isDefault: true, latestVersion: c.revision.version };
-        return { queries: [...s.queries, { id: c.query_id, projectId: e.projectId, slug: c.slug, variants: [variant] }], revisionSlugs };
+        const variant: SavedQueryVariant = { id: c.variant_id, slug: legacyVariantSlug(c.variant_id), latestVersion: 0 };
+        return {
+          queries: [...s.queries, { id: c.query_id, projectId: project, slug: c.slug, variants: [variant] }],
+          querySlugs: [...s.querySlugs, { projectId: project, slug: c.slug }],
+          variantSlugs: [...s.variantSlugs, { projectId: project, slug: variant.slug }],
+          revisionSlugs: [...s.revisionSlugs, { projectId: project, slug: c.revision.slug }],
+        };
       }
       case 'accounts.query.revision.committed': {
-        const bump = (v: SavedQueryVariant): SavedQueryVariant => (sameId(v.id, p.variant_id) ? { ...v, latestVersion: p.revision.version } : v);
-        return { queries: s.queries.map((q) => (sameId(q.id, p.query_id) ? { ...q, variants: q.variants.map(bump) } : q)), revisionSlugs };
+        const p = e.payload;
+        return { ...s, queries: withVariantVersion(s, p.query_id, p.variant_id, p.revision.version - 1), revisionSlugs: [...s.revisionSlugs, { projectId: project, slug: p.revision.slug }] };
       }
+      case 'accounts.query.artifact.created': {
+        const c = e.payload;
+        return { ...s, queries: [...s.queries, { id: c.query_id, projectId: project, slug: c.slug, variants: [] }], querySlugs: [...s.querySlugs, { projectId: project, slug: c.slug }] };
+      }
+      case 'accounts.query.variant.created': {
+        const c = e.payload;
+        const variant: SavedQueryVariant = { id: c.variant_id, slug: c.slug, latestVersion: -1 };
+        return {
+          ...s,
+          queries: s.queries.map((q) => (sameId(q.id, c.query_id) ? { ...q, variants: [...q.variants, variant] } : q)),
+          variantSlugs: [...s.variantSlugs, { projectId: project, slug: c.slug }],
+        };
+      }
+      case 'accounts.query.revision.added': {
+        const p = e.payload;
+        return { ...s, queries: withVariantVersion(s, p.query_id, p.variant_id, p.version), revisionSlugs: [...s.revisionSlugs, { projectId: project, slug: p.slug }] };
+      }
+      // Headers and archival change nothing a decision looks at (archived rows keep their slugs and versions).
+      case 'accounts.query.artifact.edited':
+      case 'accounts.query.variant.edited':
+      case 'accounts.query.archive.set':
+        return s;
     }
   },
 });

@@ -1,58 +1,89 @@
-// What a saved-query revision stores, checked at commit time with the same compiler the span and
-// trace queries use, so a stored revision is always usable: resolving it later can only fail for
-// reasons of the request (a bad cursor, a focus conflict), never because of what was saved.
-import type { SavedQueryRevisionInput } from '@llm/contracts';
-import type { QueryRevisionInfo } from '@llm/events';
-import { compileFilter, compileWindowing } from '@llm/span-filter';
+// What a saved-query write carries (reference compat §1.1): slugs, headers, and a revision's `data`
+// ({formatting?, filtering?, windowing?}; output-only `trace_ids`/`traces` dropped; any other key
+// → 422 naming it). The filtering is checked with the same compiler span and trace queries use, so
+// a stored revision is always usable, and stored normalised so a sent filter round-trips.
+import { z } from 'zod';
+import type { QueryHeader } from '@llm/events';
+import { RequestValidationError, issuesOf } from '@llm/http';
+import { compileFilter } from '@llm/span-filter';
+import { texts } from '@llm/contracts';
 
-export type RevisionContent = Omit<QueryRevisionInfo, 'id' | 'slug' | 'version'>;
+const SLUG = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+export const querySlug = texts.slug.min(1).regex(SLUG, { error: "'slug' must be URL-safe." });
 
-export interface RevisionProblem {
-  /** Where in the body, e.g. ['query_revision', 'data', 'windowing', 'limit']. */
-  loc: (string | number)[];
-  message: string;
+/** Tags and flags: maps of string/bool/nested leaves (numbers → 422). */
+type Leafy = string | boolean | null | { [k: string]: Leafy };
+const leafy: z.ZodType<Leafy> = z.lazy(() => z.union([z.string(), z.boolean(), z.null(), z.record(z.string(), leafy)]));
+const leafMap = z.record(z.string(), leafy);
+const jsonAny = z.unknown();
+
+export const headerInput = {
+  name: texts.name.nullish(),
+  description: texts.description.nullish(),
+  tags: leafMap.nullish(),
+  meta: jsonAny.optional(),
+  flags: leafMap.nullish(),
+};
+
+const windowing = z.strictObject({
+  newest: z.string().nullish(), oldest: z.string().nullish(), next: z.uuid().nullish(),
+  limit: z.number().int().nullish(), order: z.enum(['ascending', 'descending']).nullish(),
+  interval: z.number().positive().nullish(), rate: z.number().min(0).max(1).nullish(),
+});
+const formatting = z.strictObject({ focus: z.enum(['trace', 'span']).nullish(), format: z.enum(['agenta', 'opentelemetry']).nullish() });
+export const revisionData = z.strictObject({
+  formatting: formatting.nullish(), filtering: jsonAny.optional(), windowing: windowing.nullish(), trace_ids: jsonAny.optional(), traces: jsonAny.optional(),
+});
+
+/**
+ * Parses the body; an unknown key is reported at its own location (the reference's `extra_forbidden`
+ * loc ends with the key), not at the object holding it.
+ */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  if (body === undefined) throw new RequestValidationError([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+  const r = schema.safeParse(body);
+  if (r.success) return r.data;
+  const issues = r.error.issues.flatMap((i) => (i.code === 'unrecognized_keys'
+    ? i.keys.map((k) => ({ loc: ['body', ...i.path.map(String), k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }))
+    : issuesOf(new z.ZodError([i]), 'body')));
+  throw new RequestValidationError(issues);
 }
 
-export type RevisionCheck =
-  | { ok: true; value: RevisionContent }
-  | { ok: false; part: 'filtering' | 'windowing'; problems: RevisionProblem[] };
+const nullIfEmpty = (v: unknown): string => (v === undefined || v === null ? '' : JSON.stringify(v));
 
-const DATA = ['query_revision', 'data'];
-
-export function checkRevisionContent(input: SavedQueryRevisionInput): RevisionCheck {
-  const { filtering, windowing } = input.data;
-  const focus = input.formatting.focus ?? 'span';
-
-  const f = compileFilter(filtering, { projectParam: 'project_id_param', root: `${DATA.join('.')}.filtering` });
-  if (!f.ok) return { ok: false, part: 'filtering', problems: f.errors.map((e) => ({ loc: [...DATA, 'filtering', ...e.path.slice(1)], message: e.message })) };
-
-  const w = compileWindowing(windowing, focus, { root: `${DATA.join('.')}.windowing` });
-  if (!w.ok) return { ok: false, part: 'windowing', problems: w.errors.map((e) => ({ loc: [...DATA, 'windowing', ...e.path.slice(1)], message: e.message })) };
-  // A cursor is a position in one walk through the results, not part of a query; a revision that
-  // stored one would resume a stranger's walk on every use.
-  if (w.cursor !== undefined) {
-    return { ok: false, part: 'windowing', problems: [{ loc: [...DATA, 'windowing', 'next'], message: `${DATA.join('.')}.windowing.next: a cursor cannot be saved in a query revision` }] };
-  }
-
-  return {
-    ok: true,
-    value: {
-      filtering_json: jsonText(filtering),
-      windowing_json: jsonText(windowing),
-      focus: input.formatting.focus ?? '',
-      format: input.formatting.format ?? '',
-      message: input.message ?? '',
-    },
-  };
+export function headerOf(h: { name?: string | null; description?: string | null; tags?: unknown; meta?: unknown; flags?: unknown }): QueryHeader {
+  return { name: h.name ?? '', description: h.description ?? '', tags_json: nullIfEmpty(h.tags), meta_json: nullIfEmpty(h.meta), flags_json: nullIfEmpty(h.flags) };
 }
 
-/** The compiler also takes filtering as JSON text (deprecated endpoints); the stored form is an object. */
-function jsonText(v: unknown): string {
-  if (v === undefined || v === null) return '';
-  if (typeof v === 'string') {
-    if (v.trim() === '') return '';
-    const parsed: unknown = JSON.parse(v);
-    return parsed === null ? '' : JSON.stringify(parsed);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const dropNulls = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+
+/** `{"conditions":[]}` → `{"operator":"and","conditions":[]}`; null `options` dropped; nested groups alike. */
+export function normaliseFiltering(f: unknown): unknown {
+  if (!isObject(f)) return f;
+  const out: Record<string, unknown> = { operator: 'and', ...dropNulls(f) };
+  if (Array.isArray(f.conditions)) {
+    out.conditions = f.conditions.map((c) => {
+      if (!isObject(c)) return c;
+      if (Array.isArray(c.conditions)) return normaliseFiltering(c);
+      return c.options === null ? Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'options')) : c;
+    });
   }
-  return JSON.stringify(v);
+  return out;
+}
+
+/** The stored data as JSON text ('' = none): only formatting, filtering and windowing persist. */
+export function storedData(data: z.infer<typeof revisionData> | null | undefined): string {
+  if (!data) return '';
+  const out: Record<string, unknown> = {};
+  if (data.formatting) { const f = dropNulls(data.formatting); if (Object.keys(f).length) out.formatting = f; }
+  if (data.filtering !== undefined && data.filtering !== null) {
+    const c = compileFilter(data.filtering, { projectParam: 'project_id_param', root: 'query_revision.data.filtering' });
+    if (!c.ok) {
+      throw new RequestValidationError(c.errors.map((e) => ({ loc: ['body', 'query_revision', 'data', 'filtering', ...e.path.slice(1)], msg: e.message, type: 'value_error' })));
+    }
+    out.filtering = normaliseFiltering(data.filtering);
+  }
+  if (data.windowing) { const w = dropNulls(data.windowing); if (Object.keys(w).length) out.windowing = w; }
+  return Object.keys(out).length ? JSON.stringify(out) : '';
 }

@@ -7,7 +7,7 @@ import { decideSlug, nextFlags } from '@llm/account-model';
 import { memberRole, readOrganization } from '@llm/accounts-read';
 import type { DeploymentMethods } from '@llm/auth-policy';
 import { organizationUpdate, organizationView } from '@llm/contracts';
-import { AppError, notFound } from '@llm/errors';
+import { AppError, invalid, notFound } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
@@ -33,6 +33,11 @@ export function organizationRoutes(deps: OrganizationRouteDeps, guard: RequestHa
 
   const update: RequestHandler = async (req: Request, res) => {
     const body = validate(organizationUpdate, req.body);
+    // compat §3.1: a change that names no field is refused before anything else. A field sent as
+    // null or "" counts as named (it clears the description) rather than the reference's "truthy".
+    if (body.name === undefined && body.description === undefined && body.slug === undefined && body.flags === undefined) {
+      throw invalid('nothing_to_update', 'Please provide a field to update');
+    }
     const orgId = String(req.params.organization_id ?? '');
     const org = await readOrganization(deps.pool, orgId);
     const role = org ? await memberRole(deps.pool, org.id, req.scope.userId) : undefined;

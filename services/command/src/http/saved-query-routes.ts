@@ -1,98 +1,270 @@
-// POST /queries/ → accounts.query.created; POST /queries/{query_id}/revisions/ →
-// accounts.query.revision.committed. Both are appended to the accounts topic under the project's
-// saved-queries key; the rules are the saved-query aggregate's (@llm/account-model), and the
-// command answers with the projected resource once the projector has recorded the event
-// (read-your-writes).
-import { randomBytes, randomUUID } from 'node:crypto';
+// Saved-query writes (reference compat §1.3, §1.5): /queries (artifact, variants, revisions) and
+// /simple/queries (an artifact with one automatic variant). Every write is an accounts.query.*
+// event keyed `project:<id>:queries`, appended and awaited (read-your-writes); the rules — slugs
+// unique per project, a commit claiming exactly the variant's next version — are the saved-query
+// aggregate's (@llm/account-model), decided in log order. A commit that loses a race to another
+// commit on the same variant is retried with the next version.
+import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { queryNotFound } from '@llm/account-model';
-import { isUuid, querySlugTaken, readDefaultVariant, readSavedQueryRevision } from '@llm/accounts-read';
-import { savedQueryCommit, savedQueryCreate, type SavedQueryRevisionInput } from '@llm/contracts';
-import { conflict, invalid, sleep, unavailable, type AppError } from '@llm/errors';
-import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import { z } from 'zod';
+import {
+  isUuid, readDefaultVariantHead, readQuery, readQueryRevision, readQueryVariant, readQueryVariantHead, readSimpleQuery, type QueryVariantHead,
+} from '@llm/accounts-read';
+import { texts } from '@llm/contracts';
+import { conflict, invalid, notFound, sleep, unavailable, type AppError } from '@llm/errors';
+import { uuidv7, type QueryHeader } from '@llm/events';
+import { RequestValidationError, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { checkRevisionContent, type RevisionContent } from '../domain/saved-query-revision.ts';
-import { newQuerySlug } from '../domain/saved-query-slug.ts';
-import { savedQueriesKey, type AccountEventMeta } from '../adapters/account-appender.ts';
-import { rejectionError, type AccountCommands } from '../adapters/account-commands.ts';
+import { headerInput, headerOf, parseBody, querySlug, revisionData, storedData } from '../domain/saved-query-revision.ts';
+import { savedQueriesKey, type AccountsEventType } from '../adapters/account-appender.ts';
+import { rejectionError, type AccountChange, type AccountCommands } from '../adapters/account-commands.ts';
 
-const DEFAULT_VARIANT = 'default';
-/** Commits without an expected version retry after losing a race; each round one commit wins. */
+/** Each round of racing commits on one variant lets one through. */
 const MAX_COMMIT_ATTEMPTS = 8;
 
-const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
+const hex12 = (): string => randomBytes(6).toString('hex');
 const lagging = (): AppError => unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
+const queryNotFound = (): AppError => notFound('query_not_found', 'Query not found.');
+const variantNotFound = (): AppError => notFound('query_variant_not_found', 'The variant does not exist in this project.');
 
-/** Filtering problems answer 400 and windowing problems 422, exactly as on POST /spans/query. */
-function revisionContent(input: SavedQueryRevisionInput): RevisionContent {
-  const c = checkRevisionContent(input);
-  if (c.ok) return c.value;
-  if (c.part === 'filtering') throw invalid('invalid_filtering', c.problems.map((p) => p.message).join('; '));
-  throw new RequestValidationError(c.problems.map((p) => ({ loc: ['body', ...p.loc], msg: p.message, type: 'value_error' })));
+const uuid = z.uuid({ error: 'value is not a valid uuid' });
+
+/** A path id that is not a UUID is a 422, as a typed path parameter. */
+function pathId(req: Request, name: string): string {
+  const v = String(req.params[name] ?? '');
+  if (!isUuid(v)) throw new RequestValidationError([{ loc: ['path', name], msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
+  return v.toLowerCase();
+}
+/** `?query_id=` may fix a new artifact's id. */
+function fixedId(req: Request): string {
+  const v = req.query.query_id;
+  if (v === undefined) return uuidv7();
+  if (typeof v !== 'string' || !isUuid(v)) throw new RequestValidationError([{ loc: ['query', 'query_id'], msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
+  return v.toLowerCase();
+}
+function samePathId(bodyId: string | null | undefined, pathValue: string, field: string): void {
+  if (bodyId && bodyId.toLowerCase() !== pathValue) throw invalid('id_mismatch', `${field} does not match the id in the path.`);
 }
 
-function eventMeta(req: Request, queryId: string): AccountEventMeta {
-  return {
-    requestId: req.id, projectId: req.scope.projectId, organizationId: req.scope.organizationId,
-    aggregateId: `query:${queryId}`, actorId: req.scope.userId,
+const artifactBody = z.object({ query: z.object({ slug: querySlug, ...headerInput, folder_id: uuid.nullish() }) });
+const artifactEdit = z.object({ query: z.object({ id: uuid.nullish(), ...headerInput, folder_id: uuid.nullish() }) });
+const variantBody = z.object({
+  query_variant: z.object({ slug: querySlug, query_id: uuid.nullish(), artifact_id: uuid.nullish(), ...headerInput }),
+});
+const variantEdit = z.object({ query_variant: z.object({ id: uuid.nullish(), ...headerInput }) });
+const revisionFields = {
+  query_variant_id: uuid.nullish(), variant_id: uuid.nullish(), query_id: uuid.nullish(), artifact_id: uuid.nullish(),
+  slug: querySlug.nullish(), ...headerInput,
+};
+const revisionCreate = z.object({ query_revision: z.object({ ...revisionFields, data: z.unknown().optional() }) });
+const revisionCommit = z.object({ query_revision: z.object({ ...revisionFields, data: revisionData.nullish(), message: texts.description.nullish() }) });
+const simpleCreate = z.object({ query: z.object({ slug: querySlug, ...headerInput, data: revisionData.nullish() }) });
+const simpleEdit = z.object({ query: z.object({ id: uuid.nullish(), ...headerInput, data: revisionData.nullish() }) });
+
+export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: RequestHandler[]): Handlers {
+  const meta = (req: Request, aggregate: string) => ({
+    requestId: req.id, projectId: req.scope.projectId, organizationId: req.scope.organizationId, aggregateId: aggregate, actorId: req.scope.userId,
+  });
+
+  /**
+   * Appends and awaits; a slug already taken answers the reference's 409 body. Returns false when
+   * the answer was written here.
+   */
+  async function write<T extends AccountsEventType>(res: Response, change: Omit<AccountChange<T>, 'key'>): Promise<boolean> {
+    const outcome = await commands.appendAndAwait({ ...change, key: savedQueriesKey(change.meta.projectId ?? '') } as AccountChange<T>);
+    if (outcome.status === 'applied') return true;
+    if (outcome.code === 'query_slug_exists' || outcome.code === 'query_variant_slug_exists' || outcome.code === 'query_revision_slug_exists') {
+      const slug = (outcome.details as { slug?: string } | undefined)?.slug ?? '';
+      res.status(409).json({ detail: { message: outcome.message, conflict: { slug } } });
+      return false;
+    }
+    throw rejectionError(outcome);
+  }
+
+  /** Commits the variant's next revision, retrying when another commit took that version first. */
+  async function commit(req: Request, res: Response, head: QueryVariantHead, content: { slug?: string | null; header: QueryHeader; data: string; message: string }): Promise<string | undefined> {
+    let current = head;
+    for (let attempt = 1; ; attempt++) {
+      const revisionId = uuidv7();
+      const outcome = await commands.appendAndAwait({
+        type: 'accounts.query.revision.added', key: savedQueriesKey(req.scope.projectId), meta: meta(req, `query:${current.queryId}`),
+        payload: {
+          query_id: current.queryId, variant_id: current.variantId, revision_id: revisionId, slug: content.slug ?? hex12(),
+          version: current.latestVersion + 1, header: content.header, data_json: content.data, message: content.message,
+        },
+      });
+      if (outcome.status === 'applied') return revisionId;
+      if (outcome.code === 'query_revision_slug_exists') {
+        res.status(409).json({ detail: { message: outcome.message, conflict: { slug: content.slug ?? '' } } });
+        return undefined;
+      }
+      if (outcome.code !== 'query_version_conflict') throw rejectionError(outcome);
+      if (attempt >= MAX_COMMIT_ATTEMPTS) throw conflict('query_commit_contention', 'Too many concurrent commits to this variant; retry the commit.');
+      await sleep(Math.random() * 20 * attempt);
+      current = (await readQueryVariantHead(pool, req.scope.projectId, current.variantId)) ?? current;
+    }
+  }
+
+  const answerQuery = async (res: Response, projectId: string, id: string): Promise<void> => {
+    const query = await readQuery(pool, projectId, id);
+    if (!query) throw lagging();
+    res.json({ count: 1, query });
   };
-}
+  const answerVariant = async (res: Response, projectId: string, id: string): Promise<void> => {
+    const v = await readQueryVariant(pool, projectId, id);
+    if (!v) throw lagging();
+    res.json({ count: 1, query_variant: v });
+  };
+  const answerRevision = async (res: Response, projectId: string, id: string): Promise<void> => {
+    const r = await readQueryRevision(pool, projectId, id);
+    if (!r) throw lagging();
+    res.json({ count: 1, query_revision: r });
+  };
 
-export function savedQueryRoutes(commands: AccountCommands, pool: Pool, auth: RequestHandler): Handlers {
-  async function answer(res: Response, projectId: string, revisionId: string): Promise<void> {
-    const view = await readSavedQueryRevision(pool, projectId, revisionId);
-    if (!view) throw lagging();
-    res.status(200).json(view);
+  const archiveQuery = (archived: boolean): RequestHandler => async (req, res) => {
+    const id = pathId(req, 'query_id');
+    if (!(await readQuery(pool, req.scope.projectId, id))) throw queryNotFound();
+    if (!(await write(res, { type: 'accounts.query.archive.set', meta: meta(req, `query:${id}`), payload: { query_id: id, target: 'query', target_id: id, archived } }))) return;
+    await answerQuery(res, req.scope.projectId, id);
+  };
+  const archiveVariant = (archived: boolean): RequestHandler => async (req, res) => {
+    const id = pathId(req, 'variant_id');
+    const head = await readQueryVariantHead(pool, req.scope.projectId, id);
+    if (!head) throw variantNotFound();
+    if (!(await write(res, { type: 'accounts.query.archive.set', meta: meta(req, `query:${head.queryId}`), payload: { query_id: head.queryId, target: 'variant', target_id: id, archived } }))) return;
+    await answerVariant(res, req.scope.projectId, id);
+  };
+  /** Simple queries: the artifact and its default variant (with its revisions). */
+  const archiveSimple = (archived: boolean): RequestHandler => async (req, res) => {
+    const id = pathId(req, 'query_id');
+    const projectId = req.scope.projectId;
+    if (!(await readQuery(pool, projectId, id))) throw queryNotFound();
+    if (!(await write(res, { type: 'accounts.query.archive.set', meta: meta(req, `query:${id}`), payload: { query_id: id, target: 'query', target_id: id, archived } }))) return;
+    const head = await readDefaultVariantHead(pool, projectId, id);
+    if (head && !(await write(res, { type: 'accounts.query.archive.set', meta: meta(req, `query:${id}`), payload: { query_id: id, target: 'variant', target_id: head.variantId, archived } }))) return;
+    await answerQuery(res, projectId, id);
+  };
+
+  /** The variant a revision body names (either spelling), checked against its query when one is given. */
+  async function variantOfBody(req: Request, b: { query_variant_id?: string | null; variant_id?: string | null; query_id?: string | null; artifact_id?: string | null }): Promise<QueryVariantHead> {
+    const variantId = b.query_variant_id ?? b.variant_id;
+    if (!variantId) throw new RequestValidationError([{ loc: ['body', 'query_revision', 'query_variant_id'], msg: 'Field required', type: 'missing' }]);
+    const head = await readQueryVariantHead(pool, req.scope.projectId, variantId);
+    const queryId = b.query_id ?? b.artifact_id;
+    if (!head || (queryId && queryId.toLowerCase() !== head.queryId)) throw variantNotFound();
+    return head;
   }
 
   return {
-    'queries.create': [auth, async (req, res) => {
-      const body = validate(savedQueryCreate, req.body);
-      const content = revisionContent(body.query_revision);
-      const projectId = req.scope.projectId;
-      let slug = body.query.slug ?? newQuerySlug(body.query.name, hex(3));
-      // A generated slug that happens to be taken is generated again; a chosen one is the client's
-      // 409 (query_slug_exists, from the aggregate's rules).
-      for (let i = 0; body.query.slug === undefined && i < 3 && await querySlugTaken(pool, projectId, slug); i++) slug = newQuerySlug(body.query.name, hex(3));
-      const queryId = randomUUID();
-      const revisionId = randomUUID();
-      await commands.commit({
-        type: 'accounts.query.created', key: savedQueriesKey(projectId), meta: eventMeta(req, queryId),
-        payload: {
-          query_id: queryId, slug, name: body.query.name ?? '', description: body.query.description ?? '',
-          variant_id: randomUUID(), variant_slug: DEFAULT_VARIANT,
-          revision: { ...content, id: revisionId, slug: hex(6), version: 1 },
-        },
+    'queries.create': [...edit, async (req, res) => {
+      const b = parseBody(artifactBody, req.body).query;
+      const id = fixedId(req);
+      if (!(await write(res, {
+        type: 'accounts.query.artifact.created', meta: meta(req, `query:${id}`),
+        payload: { query_id: id, slug: b.slug, header: headerOf(b), folder_id: b.folder_id ?? '' },
+      }))) return;
+      await answerQuery(res, req.scope.projectId, id);
+    }],
+    'queries.edit': [...edit, async (req, res) => {
+      const id = pathId(req, 'query_id');
+      const b = parseBody(artifactEdit, req.body).query;
+      samePathId(b.id, id, 'query.id');
+      if (!(await readQuery(pool, req.scope.projectId, id))) throw queryNotFound();
+      if (!(await write(res, { type: 'accounts.query.artifact.edited', meta: meta(req, `query:${id}`), payload: { query_id: id, header: headerOf(b), folder_id: b.folder_id ?? '' } }))) return;
+      await answerQuery(res, req.scope.projectId, id);
+    }],
+    'queries.archive': [...edit, archiveQuery(true)],
+    'queries.unarchive': [...edit, archiveQuery(false)],
+
+    'queries.variants.create': [...edit, async (req, res) => {
+      const b = parseBody(variantBody, req.body).query_variant;
+      const queryId = b.query_id ?? b.artifact_id;
+      if (!queryId) throw new RequestValidationError([{ loc: ['body', 'query_variant', 'query_id'], msg: 'Field required', type: 'missing' }]);
+      if (!(await readQuery(pool, req.scope.projectId, queryId))) throw queryNotFound();
+      const id = uuidv7();
+      if (!(await write(res, {
+        type: 'accounts.query.variant.created', meta: meta(req, `query:${queryId}`),
+        payload: { query_id: queryId.toLowerCase(), variant_id: id, slug: b.slug, header: headerOf(b) },
+      }))) return;
+      await answerVariant(res, req.scope.projectId, id);
+    }],
+    'queries.variants.edit': [...edit, async (req, res) => {
+      const id = pathId(req, 'variant_id');
+      const b = parseBody(variantEdit, req.body).query_variant;
+      samePathId(b.id, id, 'query_variant.id');
+      const head = await readQueryVariantHead(pool, req.scope.projectId, id);
+      if (!head) throw variantNotFound();
+      if (!(await write(res, { type: 'accounts.query.variant.edited', meta: meta(req, `query:${head.queryId}`), payload: { query_id: head.queryId, variant_id: id, header: headerOf(b) } }))) return;
+      await answerVariant(res, req.scope.projectId, id);
+    }],
+    'queries.variants.archive': [...edit, archiveVariant(true)],
+    'queries.variants.unarchive': [...edit, archiveVariant(false)],
+
+    'queries.revisions.create': [...edit, async (req, res) => {
+      const b = parseBody(revisionCreate, req.body).query_revision;
+      const head = await variantOfBody(req, b);
+      if (head.latestVersion >= 0) throw conflict('query_initial_revision_exists', 'An initial revision already exists for this variant.');
+      const revisionId = uuidv7();
+      // Exactly version 0: a concurrent first commit makes the aggregate refuse this one.
+      const outcome = await commands.appendAndAwait({
+        type: 'accounts.query.revision.added', key: savedQueriesKey(req.scope.projectId), meta: meta(req, `query:${head.queryId}`),
+        payload: { query_id: head.queryId, variant_id: head.variantId, revision_id: revisionId, slug: b.slug ?? hex12(), version: 0, header: headerOf(b), data_json: '', message: 'Initial revision' },
       });
-      await answer(res, projectId, revisionId);
+      if (outcome.status === 'rejected') {
+        if (outcome.code === 'query_version_conflict') throw conflict('query_initial_revision_exists', 'An initial revision already exists for this variant.');
+        if (outcome.code === 'query_revision_slug_exists') { res.status(409).json({ detail: { message: outcome.message, conflict: { slug: b.slug ?? '' } } }); return; }
+        throw rejectionError(outcome);
+      }
+      await answerRevision(res, req.scope.projectId, revisionId);
+    }],
+    'queries.revisions.commit': [...edit, async (req, res) => {
+      const b = parseBody(revisionCommit, req.body).query_revision;
+      const data = storedData(b.data);
+      const head = await variantOfBody(req, b);
+      const id = await commit(req, res, head, { slug: b.slug, header: headerOf(b), data, message: b.message ?? '' });
+      if (id) await answerRevision(res, req.scope.projectId, id);
     }],
 
-    'queries.revisions.commit': [auth, async (req, res) => {
-      const queryId = String(req.params.query_id ?? '');
-      if (!isUuid(queryId)) throw rejectionError(queryNotFound());
-      const body = validate(savedQueryCommit, req.body);
-      const content = revisionContent(body.query_revision);
+    'simple.queries.create': [...edit, async (req, res) => {
+      const b = parseBody(simpleCreate, req.body).query;
+      const data = storedData(b.data);
       const projectId = req.scope.projectId;
-      for (let attempt = 1; ; attempt++) {
-        const head = await readDefaultVariant(pool, projectId, queryId);
-        if (!head) throw rejectionError(queryNotFound());
-        // The event claims version head+1 and expects the client's version (or the one just read):
-        // the aggregate refuses it, early or on the partition, when the variant is no longer there.
-        const revisionId = randomUUID();
-        const outcome = await commands.appendAndAwait({
-          type: 'accounts.query.revision.committed', key: savedQueriesKey(projectId),
-          meta: { ...eventMeta(req, queryId), expectedVersion: body.expected_version ?? head.version },
-          payload: { query_id: head.queryId, variant_id: head.variantId, revision: { ...content, id: revisionId, slug: hex(6), version: head.version + 1 } },
-        });
-        if (outcome.status === 'applied') return answer(res, projectId, revisionId);
-        // A client that named its version learns the current one; otherwise a lost race is retried.
-        if (outcome.code !== 'query_version_conflict' || body.expected_version !== undefined) throw rejectionError(outcome);
-        if (attempt >= MAX_COMMIT_ATTEMPTS) {
-          const now = (await readDefaultVariant(pool, projectId, queryId))?.version ?? head.version;
-          throw conflict('query_commit_contention', 'Too many concurrent commits to this query; retry the commit.', { current_version: now });
-        }
-        await sleep(Math.random() * 20 * attempt);
-      }
+      const id = fixedId(req);
+      const variantId = uuidv7();
+      if (!(await write(res, { type: 'accounts.query.artifact.created', meta: meta(req, `query:${id}`), payload: { query_id: id, slug: b.slug, header: headerOf(b), folder_id: '' } }))) return;
+      // The automatic variant copies the artifact's name, description, tags and meta.
+      const variantHeader = headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta });
+      if (!(await write(res, { type: 'accounts.query.variant.created', meta: meta(req, `query:${id}`), payload: { query_id: id, variant_id: variantId, slug: hex12(), header: variantHeader } }))) return;
+      const head: QueryVariantHead = { queryId: id, variantId, slug: '', latestVersion: -1 };
+      // v0 is the placeholder (no data, flags, tags or meta); v1 carries the data.
+      const v0 = await commit(req, res, head, { header: headerOf({ name: b.name, description: b.description }), data: '', message: 'Initial commit' });
+      if (!v0) return;
+      const v1 = await commit(req, res, { ...head, latestVersion: 0 }, { header: headerOf({ name: b.name, description: b.description }), data, message: '' });
+      if (!v1) return;
+      const query = await readSimpleQuery(pool, projectId, id);
+      if (!query) throw lagging();
+      res.json({ count: 1, query: { ...query, variant_id: variantId, revision_id: v1 } });
     }],
+    'simple.queries.edit': [...edit, async (req, res) => {
+      const id = pathId(req, 'query_id');
+      const b = parseBody(simpleEdit, req.body).query;
+      samePathId(b.id, id, 'query.id');
+      const projectId = req.scope.projectId;
+      const current = await readSimpleQuery(pool, projectId, id);
+      const head = current ? await readDefaultVariantHead(pool, projectId, id) : undefined;
+      if (!current || !head) throw queryNotFound();
+      // Omitting `data` keeps the current data (the reference commits a revision without any).
+      const data = b.data === undefined ? (current.data ? JSON.stringify(current.data) : '') : storedData(b.data);
+      const header = headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta, flags: current.flags });
+      if (!(await write(res, { type: 'accounts.query.artifact.edited', meta: meta(req, `query:${id}`), payload: { query_id: id, header, folder_id: current.folder_id ?? '' } }))) return;
+      if (!(await write(res, { type: 'accounts.query.variant.edited', meta: meta(req, `query:${id}`), payload: { query_id: id, variant_id: head.variantId, header: headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta }) } }))) return;
+      const rev = await commit(req, res, head, { header: headerOf({ name: b.name, description: b.description }), data, message: '' });
+      if (!rev) return;
+      const query = await readSimpleQuery(pool, projectId, id);
+      if (!query) throw lagging();
+      res.json({ count: 1, query });
+    }],
+    'simple.queries.archive': [...edit, archiveSimple(true)],
+    'simple.queries.unarchive': [...edit, archiveSimple(false)],
   };
 }

@@ -7,7 +7,7 @@ import { derivedEventId, encodeEvent, isEvent, type DecodedEvent } from '@llm/ev
 import type { IncomingRecord } from '@llm/kafka';
 import type { PoolClient } from '@llm/postgres';
 
-interface Revision { id: string; slug: string; version: number; message: string }
+interface Revision { id: string; slug: string; version: number | string; message: string }
 
 /** The references of a saved-query revision event (reference accounts §10). */
 function queryAttributes(e: DecodedEvent, q: { id: string; slug: string }, v: { id: string; slug: string }, r: Revision): Record<string, unknown> {
@@ -31,6 +31,17 @@ async function factsOf(c: PoolClient, e: DecodedEvent): Promise<Array<{ eventTyp
       'SELECT q.slug AS q, v.slug AS v FROM saved_query_variants v JOIN saved_queries q ON q.id = v.query_id WHERE v.id = $1::uuid', [p.variant_id]);
     const slugs = r.rows[0];
     return [{ eventType: 'queries.revisions.committed', attributes: queryAttributes(e, { id: p.query_id, slug: slugs?.q ?? '' }, { id: p.variant_id, slug: slugs?.v ?? '' }, p.revision) }];
+  }
+  if (isEvent(e, 'accounts.query.revision.added')) {
+    const p = e.payload;
+    const r = await c.query<{ q: string; v: string }>(
+      'SELECT q.slug AS q, v.slug AS v FROM saved_query_variants v JOIN saved_queries q ON q.id = v.query_id WHERE v.id = $1::uuid', [p.variant_id]);
+    const slugs = r.rows[0];
+    return [{
+      eventType: 'queries.revisions.committed',
+      attributes: queryAttributes(e, { id: p.query_id, slug: slugs?.q ?? '' }, { id: p.variant_id, slug: slugs?.v ?? '' },
+        { id: p.revision_id, slug: p.slug, version: String(p.version), message: p.message }),
+    }];
   }
   return [];
 }

@@ -13,6 +13,7 @@ import { projectMembership } from './membership.ts';
 import { projectSecret } from './secret.ts';
 import { projectWebhook } from './webhook.ts';
 import { projectBilling } from './billing.ts';
+import { projectOrganizationLifecycle } from './organization-lifecycle.ts';
 
 export type { SqlStatement };
 
@@ -32,6 +33,7 @@ export const PROJECTIONS: Projections = {
   secret: projectSecret,
   webhook: projectWebhook,
   billing: projectBilling,
+  organizationLifecycle: projectOrganizationLifecycle,
 };
 
 export function projectionOf<N extends AggregateName>(name: N): Projection<N> {

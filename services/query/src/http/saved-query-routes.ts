@@ -1,36 +1,201 @@
-// GET /queries/{query_id}, GET /queries/{query_id}/revisions/, GET /queries/revisions/{revision_id}:
-// saved queries as projected into Postgres by projector-accounts. Another project's query answers
-// exactly like a missing one.
-import type { RequestHandler } from 'express';
-import { notFound } from '@llm/errors';
-import { isUuid, listSavedQueryRevisions, readLatestSavedQuery, readSavedQueryRevision, type Queryable } from '@llm/accounts-read';
-import type { Handlers } from '@llm/http';
+// Saved-query reads (reference compat §1.3–§1.5) from the Postgres projection: fetches answer
+// `{count:0|1, <key>?}` (an unknown id, or another project's, is `{"count":0}`), lists
+// `{count, <keys>}`, retrieve resolves refs by §1.4 (the resolver shared with /traces/query).
+import type { Request, RequestHandler } from 'express';
+import { z } from 'zod';
+import {
+  isUuid, listQueries, listQueryRevisions, listQueryVariants, listSimpleQueries, logQueryRevisions, readQuery, readQueryRevision,
+  readQueryVariant, readSimpleQuery, resolveQueryRevision, type ListWindow, type Queryable,
+} from '@llm/accounts-read';
+import { savedQueryRef } from '@llm/contracts';
+import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
+import { findRevision } from '../domain/resolve-saved-query.ts';
 
-const queryNotFound = () => notFound('query_not_found', 'Query not found.');
-const revisionNotFound = () => notFound('query_revision_not_found', 'Query revision not found.');
+function pathId(req: Request, name: string): string {
+  const v = String(req.params[name] ?? '');
+  if (!isUuid(v)) throw new RequestValidationError([{ loc: ['path', name], msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
+  return v;
+}
+function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  if (body === undefined) throw new RequestValidationError([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+  const r = schema.safeParse(body);
+  if (!r.success) throw new RequestValidationError(issuesOf(r.error, 'body'));
+  return r.data;
+}
 
-/** A malformed id names nothing: 404, like an unknown one. */
-const idParam = (v: unknown): string | undefined => (typeof v === 'string' && isUuid(v) ? v : undefined);
+type Leafy = string | boolean | null | { [k: string]: Leafy };
+const leafy: z.ZodType<Leafy> = z.lazy(() => z.union([z.string(), z.boolean(), z.null(), z.record(z.string(), leafy)]));
+const leafMap = z.record(z.string(), leafy);
+const window = z.object({
+  newest: z.string().nullish(), oldest: z.string().nullish(), next: z.uuid().nullish(), limit: z.number().int().nullish(),
+  order: z.enum(['ascending', 'descending']).nullish(),
+}).nullish();
+const refList = z.array(savedQueryRef).nullish();
 
-export function savedQueryRoutes(pool: Queryable, auth: RequestHandler): Handlers {
+const windowOf = (w: z.infer<typeof window>): ListWindow | undefined => (w
+  ? Object.fromEntries(Object.entries(w).filter(([, v]) => v !== null && v !== undefined)) as ListWindow
+  : undefined);
+/** A ref list filters by its ids, or (when it has none) by its slugs. */
+function refFilter(refs: z.infer<typeof refList>): { ids?: string[]; slugs?: string[] } {
+  if (!refs?.length) return {};
+  const ids = refs.map((r) => r.id).filter((x): x is string => Boolean(x));
+  const slugs = refs.map((r) => r.slug).filter((x): x is string => Boolean(x));
+  return ids.length ? { ids } : slugs.length ? { slugs } : {};
+}
+
+const simpleQueryBody = z.object({
+  query: z.object({ tags: leafMap.nullish(), flags: leafMap.nullish(), meta: z.unknown().optional() }).nullish(),
+  query_refs: refList, include_archived: z.boolean().nullish(), windowing: window,
+});
+const variantsBody = z.object({
+  query_variant: z.object({
+    slug: z.string().nullish(), slugs: z.array(z.string()).nullish(), name: z.string().nullish(), description: z.string().nullish(),
+    tags: leafMap.nullish(), flags: leafMap.nullish(), meta: z.unknown().optional(),
+  }).nullish(),
+  query_refs: refList, query_variant_refs: refList, include_archived: z.boolean().nullish(), windowing: window,
+});
+const revisionsBody = z.object({
+  query_revision: z.object({
+    slug: z.string().nullish(), slugs: z.array(z.string()).nullish(), author: z.string().nullish(), authors: z.array(z.string()).nullish(),
+    message: z.string().nullish(), name: z.string().nullish(), description: z.string().nullish(),
+    tags: leafMap.nullish(), flags: leafMap.nullish(), meta: z.unknown().optional(),
+  }).nullish(),
+  query_refs: refList, query_variant_refs: refList, query_revision_refs: refList, include_archived: z.boolean().nullish(), windowing: window,
+});
+const retrieveBody = z.object({
+  query_ref: savedQueryRef.nullish(), query_variant_ref: savedQueryRef.nullish(), query_revision_ref: savedQueryRef.nullish(),
+  include_trace_ids: z.boolean().nullish(), include_traces: z.boolean().nullish(), windowing: window,
+});
+const logBody = z.object({
+  query_revisions: z.object({
+    query_id: z.uuid().nullish(), artifact_id: z.uuid().nullish(), query_variant_id: z.uuid().nullish(), variant_id: z.uuid().nullish(),
+    query_revision_id: z.uuid().nullish(), revision_id: z.uuid().nullish(), depth: z.number().int().nullish(),
+  }),
+});
+
+/** `/queries/query` takes its filters from the query string (the reference ignores the body). */
+function queryStringFilter(req: Request): Parameters<typeof listQueries>[2] {
+  const s = (k: string): string | undefined => (typeof req.query[k] === 'string' ? req.query[k] : undefined);
+  const json = (k: string): Record<string, Leafy> | undefined => {
+    const v = s(k);
+    if (v === undefined) return undefined;
+    try {
+      const parsed = leafMap.safeParse(JSON.parse(v));
+      if (parsed.success) return parsed.data;
+    } catch { /* reported below */ }
+    throw new RequestValidationError([{ loc: ['query', k], msg: 'must be a JSON object', type: 'json_invalid' }]);
+  };
+  const list = (k: string): string[] => {
+    const v = req.query[k];
+    return (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === 'string').flatMap((x) => x.split(','));
+  };
+  const ids = [...list('query_ids'), ...(s('query_id') ? [s('query_id') as string] : [])];
+  const slugs = [...list('query_slugs'), ...(s('query_slug') ? [s('query_slug') as string] : [])];
+  const limit = s('limit') !== undefined ? Number(s('limit')) : undefined;
+  const order = s('order');
+  const w: ListWindow = {
+    ...(s('next') ? { next: s('next') as string } : {}), ...(s('newest') ? { newest: s('newest') as string } : {}), ...(s('oldest') ? { oldest: s('oldest') as string } : {}),
+    ...(limit !== undefined && Number.isFinite(limit) ? { limit } : {}), ...(order === 'ascending' || order === 'descending' ? { order } : {}),
+  };
+  const tags = json('tags');
+  const flags = json('flags');
   return {
-    'queries.fetch': [auth, async (req, res) => {
-      const id = idParam(req.params.query_id);
-      const view = id ? await readLatestSavedQuery(pool, req.scope.projectId, id) : undefined;
-      if (!view) throw queryNotFound();
-      res.json(view);
+    ...(ids.length ? { ids } : {}), ...(slugs.length ? { slugs } : {}), ...(tags ? { tags } : {}), ...(flags ? { flags } : {}),
+    includeArchived: s('include_archived') === 'true', ...(Object.keys(w).length ? { window: w } : {}),
+  };
+}
+
+export function savedQueryRoutes(pool: Queryable, view: RequestHandler[]): Handlers {
+  return {
+    'queries.fetch': [...view, async (req, res) => {
+      const query = await readQuery(pool, req.scope.projectId, pathId(req, 'query_id'));
+      res.json(query ? { count: 1, query } : { count: 0 });
     }],
-    'queries.revisions.list': [auth, async (req, res) => {
-      const id = idParam(req.params.query_id);
-      const list = id ? await listSavedQueryRevisions(pool, req.scope.projectId, id) : undefined;
-      if (!list) throw queryNotFound();
-      res.json(list);
+    'queries.query': [...view, async (req, res) => {
+      const queries = await listQueries(pool, req.scope.projectId, queryStringFilter(req));
+      res.json({ count: queries.length, queries });
     }],
-    'queries.revisions.fetch': [auth, async (req, res) => {
-      const id = idParam(req.params.revision_id);
-      const view = id ? await readSavedQueryRevision(pool, req.scope.projectId, id) : undefined;
-      if (!view) throw revisionNotFound();
-      res.json(view);
+    'queries.variants.fetch': [...view, async (req, res) => {
+      const v = await readQueryVariant(pool, req.scope.projectId, pathId(req, 'variant_id'));
+      res.json(v ? { count: 1, query_variant: v } : { count: 0 });
+    }],
+    'queries.variants.query': [...view, async (req, res) => {
+      const b = parse(variantsBody, req.body ?? {});
+      const v = b.query_variant;
+      const q = refFilter(b.query_refs);
+      const own = refFilter(b.query_variant_refs);
+      const slugs = [...(v?.slug ? [v.slug] : []), ...(v?.slugs ?? []), ...(own.slugs ?? [])];
+      const variants = await listQueryVariants(pool, req.scope.projectId, {
+        ...(q.ids ? { queryIds: q.ids } : {}), ...(q.slugs ? { querySlugs: q.slugs } : {}), ...(own.ids ? { ids: own.ids } : {}),
+        ...(slugs.length ? { slugs } : {}), ...(v?.name ? { name: v.name } : {}), ...(v?.description ? { description: v.description } : {}),
+        ...(v?.tags ? { tags: v.tags } : {}), ...(v?.flags ? { flags: v.flags } : {}), includeArchived: b.include_archived ?? false,
+        ...(b.windowing ? { window: windowOf(b.windowing) } : {}),
+      });
+      res.json({ count: variants.length, query_variants: variants });
+    }],
+    'queries.revisions.fetch': [...view, async (req, res) => {
+      const r = await readQueryRevision(pool, req.scope.projectId, pathId(req, 'revision_id'));
+      res.json(r ? { count: 1, query_revision: r } : { count: 0 });
+    }],
+    'queries.revisions.query': [...view, async (req, res) => {
+      const b = parse(revisionsBody, req.body ?? {});
+      const r = b.query_revision;
+      const q = refFilter(b.query_refs);
+      const v = refFilter(b.query_variant_refs);
+      // In revision refs the id and slug lists are ANDed.
+      const own = b.query_revision_refs ?? [];
+      const ids = own.map((x) => x.id).filter((x): x is string => Boolean(x));
+      const slugs = [...own.map((x) => x.slug).filter((x): x is string => Boolean(x)), ...(r?.slug ? [r.slug] : []), ...(r?.slugs ?? [])];
+      const authors = [...(r?.author ? [r.author] : []), ...(r?.authors ?? [])];
+      const revisions = await listQueryRevisions(pool, req.scope.projectId, {
+        ...(q.ids ? { queryIds: q.ids } : {}), ...(q.slugs ? { querySlugs: q.slugs } : {}),
+        ...(v.ids ? { variantIds: v.ids } : {}), ...(v.slugs ? { variantSlugs: v.slugs } : {}),
+        ...(ids.length ? { ids } : {}), ...(slugs.length ? { slugs } : {}), ...(authors.length ? { authors } : {}),
+        ...(r?.message ? { message: r.message } : {}), ...(r?.name ? { name: r.name } : {}), ...(r?.description ? { description: r.description } : {}),
+        ...(r?.tags ? { tags: r.tags } : {}), ...(r?.flags ? { flags: r.flags } : {}), includeArchived: b.include_archived ?? false,
+        ...(b.windowing ? { window: windowOf(b.windowing) } : {}),
+      });
+      res.json({ count: revisions.length, query_revisions: revisions });
+    }],
+    'queries.revisions.retrieve': [...view, async (req, res) => {
+      const b = parse(retrieveBody, req.body ?? {});
+      const found = await findRevision(b, (lookup) => resolveQueryRevision(pool, req.scope.projectId, lookup));
+      if (!found) { res.json({ count: 0 }); return; }
+      const r = found.revision;
+      res.json({
+        count: 1, query_revision: r,
+        retrieval_info: {
+          references: {
+            query: { id: r.artifact_id, slug: r.artifact_slug },
+            query_variant: { id: r.variant_id, slug: r.variant_slug },
+            query_revision: { id: r.id, slug: r.slug, version: r.version },
+          },
+        },
+      });
+    }],
+    'queries.revisions.log': [...view, async (req, res) => {
+      const b = parse(logBody, req.body).query_revisions;
+      const revisionId = b.query_revision_id ?? b.revision_id;
+      const variantId = b.query_variant_id ?? b.variant_id;
+      const queryId = b.query_id ?? b.artifact_id;
+      const revisions = await logQueryRevisions(pool, req.scope.projectId, {
+        ...(revisionId ? { revisionId } : {}), ...(variantId ? { variantId } : {}), ...(queryId ? { queryId } : {}),
+      }, b.depth ?? undefined);
+      res.json({ count: revisions.length, query_revisions: revisions });
+    }],
+
+    'simple.queries.fetch': [...view, async (req, res) => {
+      const query = await readSimpleQuery(pool, req.scope.projectId, pathId(req, 'query_id'));
+      res.json(query ? { count: 1, query } : { count: 0 });
+    }],
+    'simple.queries.query': [...view, async (req, res) => {
+      const b = parse(simpleQueryBody, req.body);
+      const refs = refFilter(b.query_refs);
+      const queries = await listSimpleQueries(pool, req.scope.projectId, {
+        ...refs, ...(b.query?.tags ? { tags: b.query.tags } : {}), ...(b.query?.flags ? { flags: b.query.flags } : {}),
+        includeArchived: b.include_archived ?? false, ...(b.windowing ? { window: windowOf(b.windowing) } : {}),
+      });
+      res.json({ count: queries.length, queries });
     }],
   };
 }

@@ -1,0 +1,100 @@
+// The organization lifecycle (compat §3.1, without invitations): POST /organizations/ (the caller
+// owns it, with a "Default" workspace and project, on the signup plan), DELETE /organizations/{id}
+// (owner only, never the owner's last one) and POST /organizations/{id}/transfer/{new_owner_id}
+// (owner only, to a member). Each is one accounts.organization.* event keyed `organization:<id>`,
+// decided by the organization-lifecycle aggregate (@llm/account-model) and answered after the
+// projection has it.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import { isUuid, NOT_PERMITTED, TRANSFER_INVALID, TRANSFER_OWNER_ONLY } from '@llm/account-model';
+import { apiKeyPrefixesOfOrganization, listDomains, projectsOfOrganizations, readOrganization, readUser } from '@llm/accounts-read';
+import { organizationCreate } from '@llm/contracts';
+import { AppError, invalid, notFound, unavailable } from '@llm/errors';
+import { validate, type Handlers } from '@llm/http';
+import type { Pool } from '@llm/postgres';
+import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
+import { shredKeysOfOwners } from '../adapters/secret-key-store.ts';
+import { slugify } from '../domain/account-plan.ts';
+import type { SignupPlans } from './admin-routes.ts';
+import { domainKey } from './domain-routes.ts';
+import { organizationKey } from './organization-routes.ts';
+
+export interface OrganizationLifecycleDeps {
+  pool: Pool;
+  commands: AccountCommands;
+  plans: SignupPlans;
+  /** Drops the cached resolutions of a key prefix (the organization's keys stop working at once here). */
+  forgetKey?: (prefix: string) => void;
+}
+
+const forbidden = (message: string): AppError => new AppError({ code: 'forbidden', kind: 'forbidden', message });
+
+export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, guard: RequestHandler[]): Handlers {
+  const meta = (req: Request, organizationId: string) =>
+    ({ requestId: req.id, organizationId, aggregateId: organizationKey(organizationId), actorId: req.scope.userId });
+
+  const create: RequestHandler = async (req, res) => {
+    const body = validate(organizationCreate, req.body ?? {});
+    const user = await readUser(deps.pool, req.scope.userId);
+    if (!user) throw notFound('user_not_found', 'User not found');
+    const display = user.name || user.username || user.email.split('@')[0]!;
+    const name = body.name ?? `${display}'s Organization`;
+    const id = randomUUID();
+    const plan = deps.plans.signupPlan();
+    const change = {
+      type: 'accounts.organization.created' as const, key: organizationKey(id),
+      payload: {
+        organization: { id, name, slug: `${slugify(name)}-${randomBytes(3).toString('hex')}`, plan },
+        owner_id: user.id, description: body.description ?? '',
+        workspace: { id: randomUUID(), name: 'Default', slug: 'default' },
+        project: { id: randomUUID(), name: 'Default', slug: 'default' },
+      },
+      meta: meta(req, id),
+    };
+    await deps.commands.commit(change);
+    await deps.plans.afterSignup?.({ id, name }, { requestId: req.id, email: user.email, log: req.log });
+    const org = await readOrganization(deps.pool, id);
+    if (!org) throw unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
+    res.status(201).json({ id: org.id, name: org.name, description: org.description });
+  };
+
+  const remove: RequestHandler = async (req, res) => {
+    const org = await readOrganization(deps.pool, String(req.params.organization_id ?? ''));
+    if (!org || org.owner_id !== req.scope.userId) throw forbidden(NOT_PERMITTED);
+    const change = { type: 'accounts.organization.deleted' as const, key: organizationKey(org.id), payload: { organization_id: org.id, actor_id: req.scope.userId }, meta: meta(req, org.id) };
+    // Decided before anything is removed (the last organization stays whole), and again by the projector.
+    orThrow(await deps.commands.decideEarly(change));
+    // Domains are their own aggregates (keyed by name): each is released as its own event, so the
+    // name can be claimed again and a replay rebuilds the same claims.
+    for (const d of await listDomains(deps.pool, org.id)) {
+      await deps.commands.commit({ type: 'accounts.domain.deleted', key: domainKey(d.domain), payload: { domain_id: d.id, organization_id: org.id, domain: d.domain }, meta: { ...meta(req, org.id), aggregateId: `domain:${d.id}` } });
+    }
+    // Its secrets (vault secrets of its projects, SSO client secrets) go with it: the data keys are
+    // shredded first — a replay cascades the rows again but never brings a destroyed key back.
+    const projects = await projectsOfOrganizations(deps.pool, [org.id]);
+    const prefixes = await apiKeyPrefixesOfOrganization(deps.pool, org.id);
+    await shredKeysOfOwners(deps.pool, [org.id, ...projects]);
+    await deps.commands.commit(change);
+    for (const p of prefixes) deps.forgetKey?.(p);
+    res.status(200).json({ detail: 'Organization deleted successfully' });
+  };
+
+  const transfer: RequestHandler = async (req, res) => {
+    const org = await readOrganization(deps.pool, String(req.params.organization_id ?? ''));
+    if (!org || org.owner_id !== req.scope.userId) throw forbidden(TRANSFER_OWNER_ONLY);
+    const target = String(req.params.new_owner_id ?? '');
+    if (!isUuid(target)) throw invalid('organization_transfer_invalid', TRANSFER_INVALID);
+    await deps.commands.commit({
+      type: 'accounts.organization.transferred', key: organizationKey(org.id),
+      payload: { organization_id: org.id, from_user_id: req.scope.userId, to_user_id: target.toLowerCase() }, meta: meta(req, org.id),
+    });
+    const after = await readOrganization(deps.pool, org.id);
+    res.status(200).json({ organization_id: org.id, owner_id: after?.owner_id ?? target.toLowerCase() });
+  };
+
+  return {
+    'organizations.create': [...guard, create],
+    'organizations.delete': [...guard, remove],
+    'organizations.transfer': [...guard, transfer],
+  };
+}

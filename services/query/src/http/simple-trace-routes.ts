@@ -1,0 +1,56 @@
+// Read side of simple traces (reference compat §5.2, tracing §3.3): GET /simple/traces/{trace_id}
+// and POST /simple/traces/query, over the same span store as every other read.
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import { compileFilter, compileWindowing } from '@llm/span-filter';
+import { jsonObject, jsonValue } from '@llm/contracts';
+import { invalid } from '@llm/errors';
+import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import { parseTraceId } from '@llm/span-model';
+import type { SpanReader } from '../adapters/span-reader.ts';
+import type { SpanSearcher } from '../adapters/span-search.ts';
+import { spanView } from '../domain/span-view.ts';
+import { simpleTraceFiltering, simpleTraceOf } from '../domain/simple-trace-view.ts';
+
+const PROJECT = 'project_id_param';
+const idRef = z.object({ trace_id: z.string().max(100), span_id: z.string().max(100) });
+const simpleTraceQuery = z.object({
+  trace: z.object({
+    origin: z.enum(['human', 'auto', 'custom']).optional(),
+    kind: z.enum(['adhoc', 'eval', 'play']).optional(),
+    channel: z.enum(['sdk', 'api', 'web', 'otlp']).optional(),
+    tags: jsonObject.nullish(),
+    meta: jsonObject.nullish(),
+    references: z.record(z.string(), z.object({ id: z.string().max(100).nullish(), slug: z.string().max(1000).nullish() }).passthrough()).nullish(),
+    links: z.union([z.record(z.string(), idRef), z.array(idRef)]).nullish(),
+  }).nullish(),
+  links: z.array(idRef.partial({ span_id: true })).nullish(),
+  windowing: jsonValue.optional(),
+}).nullish();
+
+export function simpleTraceRoutes(reader: SpanReader, searcher: SpanSearcher, view: RequestHandler[]): Handlers {
+  return {
+    'simple.traces.fetch': [...view, async (req, res) => {
+      // Unknown, malformed or not a simple trace (no data): the reference's empty answer.
+      const id = parseTraceId(String(req.params.trace_id));
+      if (!id.ok) { res.json({ count: 0 }); return; }
+      const spans = (await reader.byIds(req.scope.projectId, [id.value], [])).map(spanView);
+      const root = spans.filter((s) => !s.parent_id).sort((a, b) => a.start_time.localeCompare(b.start_time))[0];
+      const trace = root ? simpleTraceOf(root) : undefined;
+      res.json(trace ? { count: 1, trace } : { count: 0 });
+    }],
+    'simple.traces.query': [...view, async (req, res) => {
+      const body = validate(simpleTraceQuery, req.body ?? {}) ?? {};
+      const f = compileFilter(simpleTraceFiltering(body), { projectParam: PROJECT });
+      if (!f.ok) throw invalid('invalid_filtering', f.errors.map((e) => e.message).join('; '));
+      const w = compileWindowing(body.windowing, 'span');
+      if (!w.ok) throw new RequestValidationError(w.errors.map((e) => ({ loc: ['body', ...e.path], msg: e.message, type: 'value_error' })));
+      const params = Object.fromEntries([...Object.entries(f.params), ...Object.entries(w.params)].map(([k, v]) => [k, v.value]));
+      const page = await searcher.spans({
+        where: `${f.sql} AND ${w.where}`, orderBy: w.orderBy, order: w.order, limit: w.limit, params: { ...params, [PROJECT]: req.scope.projectId },
+      });
+      const traces = page.rows.map(spanView).map(simpleTraceOf).filter((t) => t !== undefined);
+      res.json({ count: traces.length, traces });
+    }],
+  };
+}

@@ -44,6 +44,8 @@ const TABLES: Array<[string, string]> = [
   ['api_keys', 'id'], ['organization_domains', 'id'], ['organization_providers', 'id'], ['user_identities', 'method, subject'],
   ['revoked_sessions', 'sid'], ['secrets', 'id'], ['saved_queries', 'id'], ['saved_query_variants', 'id'], ['saved_query_revisions', 'id'],
   ['webhook_subscriptions', 'id'], ['organization_subscriptions', 'organization_id'], ['billing_processor_events', 'event_id'],
+  ['applications', 'id'], ['application_variants', 'id'], ['application_revisions', 'id'], ['testsets', 'id'], ['testcases', 'id'],
+  ['human_evaluations', 'id'], ['human_evaluation_variants', 'evaluation_id, position'], ['human_evaluation_scenarios', 'id'],
 ];
 const dump = async (pool: Pool, table: string, order: string): Promise<unknown[]> => (await pool.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows;
 const outcomes = async (pool: Pool): Promise<unknown[]> =>
@@ -87,9 +89,26 @@ describe('accounts replay', () => {
     expect((await call('POST', `/organizations/${handed.body.id}/transfer/${b.userId}`, a)).status).toBe(200);
     const shortLived = await call('POST', '/organizations/', a, { name: 'Short-lived' });
     expect((await call('DELETE', `/organizations/${shortLived.body.id}`, a)).status).toBe(200);
+    // Operator entities: a user alone (accounts.user.created), an organization made for them and deleted by the operator.
+    const alone = await call('POST', '/admin/simple/accounts/users/', admin, { options: { seed_defaults: false }, user: { email: `${hex(6)}@alone.example.org` } });
+    expect(alone.status).toBe(200);
+    const made = await call('POST', '/admin/simple/accounts/organizations/', admin, { organization: { name: 'Operator-made' }, owner: { id: alone.body.accounts[0].users.user.id } });
+    expect(made.status).toBe(200);
+    expect((await call('DELETE', `/admin/simple/accounts/organizations/${made.body.accounts[0].organizations.org.id}`, admin)).status).toBe(200);
+    expect((await call('POST', '/admin/simple/accounts/organizations/', admin, { organization: { name: 'Kept' }, owner: { id: alone.body.accounts[0].users.user.id } })).status).toBe(200);
     const q = await call('POST', '/simple/queries/', b, { query: { slug: `errors-${hex(3)}`, tags: { team: 'a' }, data: { filtering: { conditions: [{ field: 'status_code', value: 'STATUS_CODE_ERROR' }] } } } });
     expect(q.status).toBe(200);
     expect((await call('POST', `/simple/queries/${q.body.query.id}/archive`, b)).status).toBe(200);
+    // An application with a second variant committed once, a testset, and a human evaluation of both variants.
+    const app = await call('POST', '/simple/applications/', a, { application: { slug: `app-${hex(3)}`, name: 'App', data: { uri: 'agenta:custom:mock:v0' } } });
+    expect(app.status).toBe(200);
+    const appVariant = await call('POST', '/applications/variants/', a, { application_variant: { slug: 'b', application_id: app.body.application.id } });
+    expect((await call('POST', '/applications/revisions/commit', a, { application_revision: { application_id: app.body.application.id, application_variant_id: appVariant.body.application_variant.id } })).status).toBe(200);
+    const testset = await call('POST', '/simple/testsets/', a, { testset: { slug: `ts-${hex(3)}`, name: 'T', data: { testcases: [{ data: { q: '1', correct_answer: 'a' } }, { data: { q: '2' } }] } } });
+    expect((await call('POST', '/human-evaluations', a, {
+      app_id: app.body.application.id, variant_ids: [app.body.application.variant_id, appVariant.body.application_variant.id], evaluation_type: 'human_a_b_testing',
+      inputs: ['q'], testset_id: testset.body.testset.id, status: 'EVALUATION_INITIALIZED',
+    })).status).toBe(200);
     // A taken slug: refused by the early answer, never in the log.
     expect((await call('POST', '/simple/queries/', b, { query: { slug: q.body.query.slug } })).status).toBe(409);
     expect((await call('DELETE', '/admin/simple/accounts/', admin, { accounts: { x: { user: { email: b.email } } } })).status).toBe(204);

@@ -241,3 +241,102 @@ describe('saved-query refs on /traces/query and tenancy', () => {
     expect((await get(`/simple/queries/${s.id}`)).body.query.deleted_at).toBeUndefined();
   });
 });
+
+describe('retrieve with trace execution (compat §1.4)', () => {
+  it('when a revision is retrieved with include_trace_ids, then data.trace_ids lists the traces its stored filter matches', async () => {
+    const s = await simpleQuery({ data: { filtering: kind('a') } });
+    const r = await post('/queries/revisions/retrieve', { query_revision_ref: { id: s.revision_id }, include_trace_ids: true });
+    expect(r.status).toBe(200);
+    expect(r.body.count).toBe(1);
+    expect(new Set(r.body.query_revision.data.trace_ids)).toEqual(new Set(kindA));
+    expect(r.body.query_revision.data.trace_ids).toHaveLength(kindA.length);
+    for (const id of r.body.query_revision.data.trace_ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(r.body.query_revision.data.traces).toBeUndefined();
+    expect(r.body.query_revision.data.filtering).toBeDefined();
+  });
+
+  it('when retrieved with include_traces, then data.traces holds each trace with its spans keyed by span id', async () => {
+    const s = await simpleQuery({ data: { filtering: kind('b') } });
+    const r = await post('/queries/revisions/retrieve', { query_ref: { slug: s.slug }, include_traces: true });
+    expect(r.status).toBe(200);
+    const { trace_ids: ids, traces } = r.body.query_revision.data;
+    expect(new Set(ids)).toEqual(new Set(kindB));
+    expect(traces.map((x: any) => x.trace_id)).toEqual(ids);
+    for (const tr of traces) {
+      const spanIds = Object.keys(tr.spans);
+      expect(spanIds).toHaveLength(2);
+      for (const [id, span] of Object.entries<any>(tr.spans)) {
+        expect(id).toMatch(/^[0-9a-f]{16}$/);
+        expect(span.span_id).toBe(id);
+        expect(span.trace_id).toBe(tr.trace_id);
+      }
+    }
+  });
+
+  it('when a stored span focus runs, then the trace ids are those of the matching spans; the request limit pages with a cursor', async () => {
+    const s = await simpleQuery({ data: { filtering: kind('a'), formatting: { focus: 'span' } } });
+    const all = await post('/queries/revisions/retrieve', { query_revision_ref: { id: s.revision_id }, include_trace_ids: true });
+    expect(new Set(all.body.query_revision.data.trace_ids)).toEqual(new Set(kindA));
+    const t2 = await simpleQuery({ data: { filtering: kind('a') } });
+    const page = await post('/queries/revisions/retrieve', { query_revision_ref: { id: t2.revision_id }, include_trace_ids: true, windowing: { limit: 1 } });
+    expect(page.body.query_revision.data.trace_ids).toHaveLength(1);
+    expect(typeof page.body.windowing.next).toBe('string');
+    const rest = await post('/queries/revisions/retrieve', { query_revision_ref: { id: t2.revision_id }, include_trace_ids: true, windowing: { limit: 10, next: page.body.windowing.next } });
+    expect(new Set([...page.body.query_revision.data.trace_ids, ...rest.body.query_revision.data.trace_ids])).toEqual(new Set(kindA));
+  });
+
+  it('when a revision without data is retrieved with include flags, then it comes back unchanged; a bad window is 422', async () => {
+    const slug = `noda${hex(6)}`;
+    const q = (await post('/queries/', { query: { slug } })).body.query;
+    const v = (await post('/queries/variants/', { query_variant: { slug: `${slug}v`, query_id: q.id } })).body.query_variant;
+    const rev = (await post('/queries/revisions/commit', { query_revision: { query_variant_id: v.id } })).body.query_revision;
+    const r = await post('/queries/revisions/retrieve', { query_revision_ref: { id: rev.id }, include_traces: true });
+    expect(r.status).toBe(200);
+    expect(r.body.query_revision.data ?? null).toBeNull();
+    const s = await simpleQuery({ data: { filtering: kind('a') } });
+    expect((await post('/queries/revisions/retrieve', { query_revision_ref: { id: s.revision_id }, include_trace_ids: true, windowing: { order: 'sideways' } })).status).toBe(422);
+  });
+
+  it("when another project's key retrieves with include_traces, then {count:0} and no traces", async () => {
+    const s = await simpleQuery({ data: { filtering: kind('a') } });
+    expect((await post('/queries/revisions/retrieve', { query_revision_ref: { id: s.revision_id }, include_traces: true }, other)).body).toEqual({ count: 0 });
+  });
+});
+
+describe('revision edit and archive (compat §1.3)', () => {
+  const put = (path: string, body: unknown, a?: TestAccount): Promise<Res> => call('PUT', path, body, a);
+
+  it('when a revision is edited, then the five header fields are replaced and data is unchanged; id mismatch 400, unknown 404, non-UUID 422', async () => {
+    const s = await simpleQuery({ data: { filtering: kind('a') } });
+    const before = (await get(`/queries/revisions/${s.revision_id}`)).body.query_revision;
+    const r = await put(`/queries/revisions/${s.revision_id}`, { query_revision: { id: s.revision_id, name: 'renamed', description: 'd', tags: { team: 'x' }, flags: { pinned: true }, meta: { k: 1 } } });
+    expect(r.status).toBe(200);
+    expect(r.body.query_revision).toMatchObject({ id: s.revision_id, name: 'renamed', description: 'd', tags: { team: 'x' }, flags: { pinned: true }, meta: { k: 1 } });
+    expect(r.body.query_revision.data).toEqual(before.data);
+    expect(r.body.query_revision.version).toBe(before.version);
+    const cleared = await put(`/queries/revisions/${s.revision_id}`, { query_revision: { name: 'only' } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.query_revision.name).toBe('only');
+    expect(cleared.body.query_revision.tags ?? null).toBeNull();
+    expect((await put(`/queries/revisions/${s.revision_id}`, { query_revision: { id: crypto.randomUUID(), name: 'x' } })).status).toBe(400);
+    expect((await put(`/queries/revisions/${crypto.randomUUID()}`, { query_revision: { name: 'x' } })).status).toBe(404);
+    expect((await put('/queries/revisions/not-a-uuid', { query_revision: { name: 'x' } })).status).toBe(422);
+    expect((await put(`/queries/revisions/${s.revision_id}`, { query_revision: { name: 'x' } }, other)).status).toBe(404);
+  });
+
+  it('when a single revision is archived, then only it is archived and left out of listings; unarchived, it is back', async () => {
+    const s = await simpleQuery({ data: { filtering: kind('a') } });
+    const a = await post(`/queries/revisions/${s.revision_id}/archive`, {});
+    expect(a.status).toBe(200);
+    expect(a.body.query_revision.deleted_at).toBeTruthy();
+    expect((await get(`/queries/variants/${s.variant_id}`)).body.query_variant.deleted_at ?? null).toBeNull();
+    const listed = await post('/queries/revisions/query', { query_variant_refs: [{ id: s.variant_id }] });
+    expect(listed.body.query_revisions.some((x: any) => x.id === s.revision_id)).toBe(false);
+    expect(listed.body.count).toBeGreaterThan(0);
+    const u = await post(`/queries/revisions/${s.revision_id}/unarchive`, {});
+    expect(u.status).toBe(200);
+    expect(u.body.query_revision.deleted_at ?? null).toBeNull();
+    expect((await post(`/queries/revisions/${crypto.randomUUID()}/archive`, {})).status).toBe(404);
+    expect((await post(`/queries/revisions/${s.revision_id}/archive`, {}, other)).status).toBe(404);
+  });
+});

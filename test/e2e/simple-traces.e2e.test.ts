@@ -85,6 +85,56 @@ describe('simple traces', () => {
     expect(await query(other, { trace: { tags: { run } } })).toEqual({ count: 0, traces: [] });
   });
 
+  const send = async (who: TestAccount, method: string, path: string, body?: unknown) => fetch(`${app.baseUrl}${path}`, {
+    method, headers: { ...who.auth, 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const created = async (trace: Record<string, unknown>): Promise<SimpleTrace> => {
+    const res = await post(acc, '/simple/traces/', { trace });
+    const t = ((await res.json()) as { trace: SimpleTrace }).trace;
+    await eventually(async () => (await (await get(acc, `/simple/traces/${t.trace_id}`)).json()) as { count: number }, (r) => r.count === 1, 30_000);
+    return t;
+  };
+
+  it('given a simple trace, when it is patched, then 200 with the new data, the stored origin/kind/channel kept, and the change reads back', async () => {
+    const t = await created({ origin: 'human', kind: 'eval', channel: 'sdk', data: { outputs: { score: 1 } }, tags: { run, v: '1' }, references: { evaluator: { slug: `p-${run}` } }, links: { invocation: target } });
+    const res = await send(acc, 'PATCH', `/simple/traces/${t.trace_id}`, { trace: { data: { outputs: { score: 5 } }, tags: { run, v: '2' } } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { count: number; trace: SimpleTrace };
+    expect(body.count).toBe(1);
+    expect(body.trace).toMatchObject({
+      trace_id: t.trace_id, span_id: t.span_id, origin: 'human', kind: 'eval', channel: 'sdk',
+      data: { outputs: { score: 5 } }, tags: { run, v: '2' }, references: { evaluator: { slug: `p-${run}` } }, links: { invocation: target },
+    });
+    const back = await eventually(async () => (await (await get(acc, `/simple/traces/${t.trace_id}`)).json()) as { count: number; trace: SimpleTrace },
+      (r) => (r.trace?.data as { outputs?: { score?: number } } | undefined)?.outputs?.score === 5, 30_000);
+    expect(back.trace).toMatchObject({ span_id: t.span_id, origin: 'human', kind: 'eval', channel: 'sdk', tags: { run, v: '2' }, links: { invocation: target } });
+    expect(back.trace.created_at).toBe(t.created_at ?? back.trace.created_at);
+  });
+
+  it('given a simple trace, when it is deleted, then 200 {count:1, link} and it is gone', async () => {
+    const t = await created({ data: { outputs: { gone: true } }, references: {}, links: [] });
+    const res = await send(acc, 'DELETE', `/simple/traces/${t.trace_id}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ count: 1, link: { trace_id: t.trace_id, span_id: t.span_id } });
+    await eventually(async () => (await (await get(acc, `/simple/traces/${t.trace_id}`)).json()) as { count: number }, (r) => r.count === 0, 30_000);
+  });
+
+  it('given unknown or malformed ids, when patched or deleted, then {count:0} for unknown and 422 for malformed', async () => {
+    const unknown = hex(16);
+    expect(await (await send(acc, 'PATCH', `/simple/traces/${unknown}`, { trace: { data: { a: 1 } } })).json()).toEqual({ count: 0 });
+    expect(await (await send(acc, 'DELETE', `/simple/traces/${unknown}`)).json()).toEqual({ count: 0 });
+    expect((await send(acc, 'PATCH', '/simple/traces/not-an-id', { trace: { data: { a: 1 } } })).status).toBe(422);
+    expect((await send(acc, 'DELETE', '/simple/traces/not-an-id')).status).toBe(422);
+    expect((await send(acc, 'PATCH', `/simple/traces/${human.trace_id}`, { trace: { tags: { x: 'y' } } })).status).toBe(422);
+  });
+
+  it("given another project's key, when it patches or deletes a trace, then {count:0} and the trace is unchanged", async () => {
+    expect(await (await send(other, 'PATCH', `/simple/traces/${auto.trace_id}`, { trace: { data: { hijacked: true } } })).json()).toEqual({ count: 0 });
+    expect(await (await send(other, 'DELETE', `/simple/traces/${auto.trace_id}`)).json()).toEqual({ count: 0 });
+    const back = (await (await get(acc, `/simple/traces/${auto.trace_id}`)).json()) as { count: number; trace: SimpleTrace };
+    expect(back).toMatchObject({ count: 1, trace: { data: { outputs: { score: 0 } } } });
+  });
+
   it('given no credentials, when reading, then 401', async () => {
     expect((await fetch(`${app.baseUrl}/simple/traces/${human.trace_id}`)).status).toBe(401);
   });

@@ -16,10 +16,13 @@ import { secret } from './aggregates/secret.ts';
 import { session } from './aggregates/session.ts';
 import { user } from './aggregates/user.ts';
 import { webhook } from './aggregates/webhook.ts';
+import { application } from './aggregates/application.ts';
+import { testset } from './aggregates/testset.ts';
+import { humanEvaluation } from './aggregates/human-evaluation.ts';
 import { billing } from './aggregates/billing.ts';
 import { organizationLifecycle } from './aggregates/organization-lifecycle.ts';
 
-export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, billing, organizationLifecycle } as const;
+export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, billing, organizationLifecycle, application, testset, humanEvaluation } as const;
 
 type Aggregates = typeof AGGREGATES;
 export type AggregateName = keyof Aggregates;

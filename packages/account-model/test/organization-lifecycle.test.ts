@@ -3,6 +3,7 @@
 // only to a member (the two swap roles).
 import { describe, expect, it } from 'vitest';
 import { organizationLifecycle, type OrganizationLifecycleState } from '../src/aggregates/organization-lifecycle.ts';
+import { REJECTION_KINDS } from '../src/registry.ts';
 import { ev, given } from './support/given.ts';
 
 const O1 = '00000000-0000-4000-8000-0000000000a1';
@@ -64,5 +65,20 @@ describe('organization lifecycle aggregate', () => {
     expect(given(organizationLifecycle, [], owned()).when(transferred()).decision).toMatchObject({ code: 'organization_transfer_invalid' });
     const both = owned({ members: [{ userId: U1, role: 'owner' }, { userId: U2, role: 'viewer' }] });
     expect(given(organizationLifecycle, [], both).when(transferred(U2, U1)).decision).toMatchObject({ code: 'organization_transfer_owner_only' });
+  });
+
+  it("given an owner's only organization, when an operator deletes it, then accepted (neither owner nor last-organization rule binds an operator)", () => {
+    const byOperator = ev('accounts.organization.deleted', { organization_id: O1, actor_id: '', by_operator: true });
+    const t = given(organizationLifecycle, [], owned({ ownedByActor: 1 })).when(byOperator);
+    expect(t.decision.status).toBe('accepted');
+    expect(t.state.organization).toBeUndefined();
+  });
+
+  it('given no such organization, when an operator deletes it, then organization_not_found naming the ref', () => {
+    const byOperator = ev('accounts.organization.deleted', { organization_id: O1, actor_id: '', by_operator: true });
+    expect(given(organizationLifecycle, [], world()).when(byOperator).decision).toEqual({
+      status: 'rejected', code: 'organization_not_found', message: `Organization not found: ${O1}.`, details: { ref: O1 },
+    });
+    expect(REJECTION_KINDS.organization_not_found).toBe('not_found');
   });
 });

@@ -57,7 +57,9 @@ describe('saved-query aggregate', () => {
     expect(h.when(revision(0, { project: OTHER })).decision).toMatchObject({ code: 'query_variant_not_found' });
     expect(h.when(archive('variant', VARIANT_B)).decision).toMatchObject({ code: 'query_variant_not_found' });
     expect(h.when(archive('query', QUERY)).decision.status).toBe('accepted');
-    expect(h.when(archive('revision', VARIANT)).decision).toMatchObject({ code: 'malformed_event' });
+    // A revision target names a revision: a variant's id is none.
+    expect(h.when(archive('revision', VARIANT)).decision).toMatchObject({ code: 'query_revision_not_found' });
+    expect(h.when(archive('folder', VARIANT)).decision).toMatchObject({ code: 'malformed_event' });
   });
 
   it('given events of the first model, when replayed, then the variant takes its hex id as slug and versions count from 0', () => {
@@ -74,5 +76,35 @@ describe('saved-query aggregate', () => {
 
   it('given a malformed id, when decided, then malformed_event', () => {
     expect(given(savedQuery, []).when({ ...artifact(), payload: { ...artifact().payload, query_id: 'nope' } }).decision).toMatchObject({ code: 'malformed_event' });
+  });
+
+  describe('single revisions: header edits and archival', () => {
+    const edited = (revisionId: string, variantId = VARIANT) => ev('accounts.query.revision.edited', { query_id: QUERY, variant_id: variantId, revision_id: revisionId, header: { ...header, name: 'renamed' } }, at);
+
+    it('given a revision, when its header is edited or it is archived or unarchived, then each is accepted and versions are unchanged', () => {
+      const h = given(savedQuery, [artifact(), variant(), revision(0), revision(1)]);
+      const t = h.when(edited(rid(1)));
+      expect(t.decision.status).toBe('accepted');
+      expect(t.state.queries[0]!.variants[0]!.latestVersion).toBe(1);
+      expect(h.when(archive('revision', rid(0))).decision.status).toBe('accepted');
+      expect(h.when(archive('revision', rid(0), false)).decision.status).toBe('accepted');
+    });
+
+    it('given no such revision, when it is edited or archived, then query_revision_not_found', () => {
+      const h = given(savedQuery, [artifact(), variant(), revision(0)]);
+      expect(h.when(edited(rid(7))).decision).toMatchObject({ status: 'rejected', code: 'query_revision_not_found' });
+      expect(h.when(archive('revision', rid(7))).decision).toMatchObject({ status: 'rejected', code: 'query_revision_not_found' });
+    });
+
+    it('given a revision of one variant, when an edit names it under another variant, then query_revision_not_found', () => {
+      const h = given(savedQuery, [artifact(), variant(), variant(VARIANT_B, 'second'), revision(0)]);
+      expect(h.when(edited(rid(0), VARIANT_B)).decision).toMatchObject({ status: 'rejected', code: 'query_revision_not_found' });
+    });
+
+    it("given another project's revision, when this project edits it, then query_revision_not_found", () => {
+      const h = given(savedQuery, [artifact(), variant(), revision(0)]);
+      const foreign = { ...edited(rid(0)), projectId: OTHER };
+      expect(h.when(foreign).decision).toMatchObject({ status: 'rejected', code: 'query_revision_not_found' });
+    });
   });
 });

@@ -94,4 +94,15 @@ describe('user aggregate', () => {
     expect(decideSsoSignIn({ ...base, emailTaken: true })).toMatchObject({ code: 'sso_domain_not_owned' });
     expect(decideSsoSignIn({ ...base, domainOwner: ORG_2, linked: true }).status).toBe('accepted');
   });
+
+  it('given nothing, when a user alone is created, then the user exists without an organization', () => {
+    const t = given(user, []).when(ev('accounts.user.created', { user: { id: KIM, email: 'kim@acme.com', name: '', username: 'kim' } }));
+    expect(t.decision.status).toBe('accepted');
+    expect(t.state).toEqual({ users: [{ id: KIM, email: 'kim@acme.com' }], organizations: [] });
+  });
+
+  it('given the e-mail is taken (in any case), when a user alone is created, then user_exists', () => {
+    const t = given(user, [provisioned()]).when(ev('accounts.user.created', { user: { id: LEE, email: 'Kim@ACME.com', name: '', username: 'kim' } }));
+    expect(t.decision).toMatchObject({ status: 'rejected', code: 'user_exists' });
+  });
 });

@@ -28,6 +28,13 @@ export { organizationsOwnedBy } from './organizations.ts';
 export { projectsOfOrganizations } from './projects.ts';
 export { loadOrganizationLifecycleState, memberOrganizations, defaultWorkspaceOf, apiKeyPrefixesOfOrganization, type MemberOrganizationRow } from './organization-lifecycle.ts';
 export { readCurrentProject, type CurrentProjectRow } from './projects.ts';
+export { findApiKeyById, type AdminApiKeyRow } from './admin-entities.ts';
 export { loadWebhookState, readWebhook, queryWebhooks, activeWebhooksFor, type WebhookRow, type WebhookFilter } from './webhooks.ts';
+export {
+  loadApplicationState, readApplication, readApplicationVariant, readApplicationVariants, readApplicationRevision,
+  type ApplicationRow, type ApplicationVariantRow, type ApplicationRevisionRow,
+} from './applications.ts';
+export { loadTestsetState, readTestset, readTestcases, type TestsetRow, type TestcaseRow } from './testsets.ts';
+export { loadHumanEvaluationState, listHumanEvaluations, readHumanEvaluationScenarios, type HumanEvaluationRow, type HumanEvaluationScenarioRow } from './human-evaluations.ts';
 export { readDelivery, readDeliveryOf, deliveryIdTaken, queryDeliveries, deliveryView, type WebhookDeliveryRow, type DeliveryFilter } from './webhook-deliveries.ts';
 export { readSubscription, readOrganizationSubscription, organizationOfCustomer, loadBillingState, postgresPlanResolver } from './subscriptions.ts';

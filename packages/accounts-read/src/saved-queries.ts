@@ -6,7 +6,7 @@ import type { SavedQuery, SavedQueryEvent, SavedQueryState } from '@llm/account-
 import { asUuid, type Queryable } from './queryable.ts';
 
 /** Which saved queries to load: by id (any project), and the project's slugs in use. */
-export interface SavedQuerySlice { projectId: string; queryIds?: string[]; slugs?: string[]; variantSlugs?: string[]; revisionSlugs?: string[] }
+export interface SavedQuerySlice { projectId: string; queryIds?: string[]; slugs?: string[]; variantSlugs?: string[]; revisionSlugs?: string[]; revisionIds?: string[] }
 
 /** The state a saved-query event is decided on: the query it names, and the slug it would take. */
 export function loadSavedQueryState(q: Queryable, e: SavedQueryEvent): Promise<SavedQueryState> {
@@ -17,6 +17,8 @@ export function loadSavedQueryState(q: Queryable, e: SavedQueryEvent): Promise<S
     case 'accounts.query.artifact.created': return loadSavedQueries(q, { ...base, slugs: [e.payload.slug] });
     case 'accounts.query.variant.created': return loadSavedQueries(q, { ...base, variantSlugs: [e.payload.slug] });
     case 'accounts.query.revision.added': return loadSavedQueries(q, { ...base, revisionSlugs: [e.payload.slug] });
+    case 'accounts.query.revision.edited': return loadSavedQueries(q, { ...base, revisionIds: [e.payload.revision_id] });
+    case 'accounts.query.archive.set': return loadSavedQueries(q, e.payload.target === 'revision' ? { ...base, revisionIds: [e.payload.target_id] } : base);
     default: return loadSavedQueries(q, base);
   }
 }
@@ -38,7 +40,13 @@ export async function loadSavedQueries(q: Queryable, slice: SavedQuerySlice): Pr
     const r = await q.query<{ slug: string }>(`SELECT slug FROM ${table} WHERE project_id = $1::uuid AND slug = ANY($2::text[])`, [projectId, wanted]);
     return r.rows.map((row) => ({ projectId: slice.projectId, slug: row.slug }));
   };
+  const revisionIds = (slice.revisionIds ?? []).map(asUuid).filter((id) => id !== null);
+  const revisions = revisionIds.length
+    ? (await q.query<{ id: string; variant_id: string }>('SELECT id::text AS id, variant_id::text AS variant_id FROM saved_query_revisions WHERE id = ANY($1::uuid[])', [revisionIds]))
+      .rows.map((r) => ({ id: r.id, variantId: r.variant_id }))
+    : [];
   return {
+    revisions,
     queries: queries.rows.map((r): SavedQuery => ({
       id: r.id, projectId: r.project_id, slug: r.slug,
       variants: r.variants.map((v) => ({ id: v.id, slug: v.slug, latestVersion: v.latest_version })),

@@ -11,6 +11,9 @@ import { loadApiKeyState } from './api-keys.ts';
 import { loadMembershipState } from './memberships.ts';
 import { loadSecretState } from './secrets.ts';
 import { loadWebhookState } from './webhooks.ts';
+import { loadApplicationState } from './applications.ts';
+import { loadTestsetState } from './testsets.ts';
+import { loadHumanEvaluationState } from './human-evaluations.ts';
 import { loadBillingState } from './subscriptions.ts';
 import { loadOrganizationLifecycleState } from './organization-lifecycle.ts';
 
@@ -27,6 +30,9 @@ export const STATE_LOADERS: Loaders = {
   membership: loadMembershipState,
   secret: loadSecretState,
   webhook: loadWebhookState,
+  application: loadApplicationState,
+  testset: loadTestsetState,
+  humanEvaluation: loadHumanEvaluationState,
   billing: loadBillingState,
   organizationLifecycle: loadOrganizationLifecycleState,
 };

@@ -14,6 +14,8 @@ export function loadUserState(q: Queryable, e: UserEvent): Promise<UserState> {
   switch (e.type) {
     case 'accounts.account.provisioned':
       return loadUsers(q, { ids: [e.payload.user.id], emails: [e.payload.user.email], slugs: [e.payload.organization.slug] });
+    case 'accounts.user.created':
+      return loadUsers(q, { ids: [e.payload.user.id], emails: [e.payload.user.email] });
     case 'accounts.user.deleted':
       return loadUsers(q, { ids: [e.payload.user_id] });
     case 'accounts.identity.signed_in':

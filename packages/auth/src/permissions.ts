@@ -21,6 +21,11 @@ export const PERMISSIONS = {
   edit_queries: 'editor',
   edit_secret: 'editor',
   edit_webhooks: 'editor',
+  // Human evaluations (reference §12, EE) and the applications and testsets they read.
+  view_evaluation: 'viewer',
+  create_evaluation: 'editor',
+  view_applications: 'viewer',
+  edit_applications: 'editor',
   run_sessions: 'editor',
   use_mounts: 'editor',
   view_events: 'developer',

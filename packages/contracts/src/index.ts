@@ -10,6 +10,7 @@ export {
 export type { SpanInput, SpanNodeInput } from './tracing.ts';
 export { adminAccountsCreate, adminAccountsDelete, adminAccountInput, adminMembershipSet, adminMembershipRemove } from './accounts.ts';
 export type { AdminAccountsCreate, AdminAccountsDelete } from './accounts.ts';
+export { entityRef, adminEntityOptions, adminUserCreate, adminOrganizationCreate, adminApiKeyCreate, type EntityRef } from './admin-entities.ts';
 export {
   SAVED_QUERY_SLUG, savedQuerySlug, savedQueryRevisionInput, savedQueryCreate, savedQueryCommit, savedQueryRef, savedQueryRefs,
   savedQueryView, savedQueryVariantView, savedQueryRevisionView, savedQueryResponse, savedQueryRevisionsResponse,
@@ -42,3 +43,9 @@ export {
   type DeliveryStatus, type DeliveryData, type DeliveryCreate, type DeliveryQuery, type EventQuery,
   type WebhookSubscriptionView, type WebhookDeliveryView, type PlatformEventView,
 } from './webhooks.ts';
+export {
+  applicationData, simpleApplicationCreate, applicationVariantCreate, applicationRevisionCommit, simpleTestsetCreate, humanEvaluationCreate, humanEvaluationList,
+  HUMAN_EVALUATION_TYPE_VALUES,
+  type ApplicationData, type SimpleApplicationCreate, type ApplicationVariantCreate, type ApplicationRevisionCommit, type SimpleTestsetCreate,
+  type HumanEvaluationCreate, type HumanEvaluationView,
+} from './human-evaluations.ts';

@@ -39,6 +39,8 @@ export const ROUTES = {
   'simple.traces.create': { method: 'POST', path: '/simple/traces', side: 'command' },
   'simple.traces.query': { method: 'POST', path: '/simple/traces/query', side: 'query' },
   'simple.traces.fetch': { method: 'GET', path: '/simple/traces/:trace_id', side: 'query' },
+  'simple.traces.edit': { method: 'PATCH', path: '/simple/traces/:trace_id', side: 'command' },
+  'simple.traces.delete': { method: 'DELETE', path: '/simple/traces/:trace_id', side: 'command' },
   // deprecated tracing
   'tracing.spans.ingest': { method: 'POST', path: '/tracing/spans/ingest', side: 'command', deprecated: true },
   'tracing.traces.create': { method: 'POST', path: '/tracing/traces', side: 'command', deprecated: true },
@@ -66,6 +68,9 @@ export const ROUTES = {
   'queries.revisions.log': { method: 'POST', path: '/queries/revisions/log', side: 'query' },
   'queries.revisions.query': { method: 'POST', path: '/queries/revisions/query', side: 'query' },
   'queries.revisions.fetch': { method: 'GET', path: '/queries/revisions/:revision_id', side: 'query' },
+  'queries.revisions.edit': { method: 'PUT', path: '/queries/revisions/:revision_id', side: 'command' },
+  'queries.revisions.archive': { method: 'POST', path: '/queries/revisions/:revision_id/archive', side: 'command' },
+  'queries.revisions.unarchive': { method: 'POST', path: '/queries/revisions/:revision_id/unarchive', side: 'command' },
   'queries.fetch': { method: 'GET', path: '/queries/:query_id', side: 'query' },
   'queries.edit': { method: 'PUT', path: '/queries/:query_id', side: 'command' },
   'queries.archive': { method: 'POST', path: '/queries/:query_id/archive', side: 'command' },
@@ -150,6 +155,16 @@ export const ROUTES = {
   'admin.accounts.delete': { method: 'DELETE', path: '/admin/simple/accounts', side: 'command' },
   'admin.memberships.set': { method: 'POST', path: '/admin/simple/accounts/organizations/memberships', side: 'command' },
   'admin.memberships.remove': { method: 'DELETE', path: '/admin/simple/accounts/organizations/memberships', side: 'command' },
+  // admin entities (compat §2.3), after the memberships routes so `memberships` is never taken for an id
+  'admin.users.create': { method: 'POST', path: '/admin/simple/accounts/users', side: 'command' },
+  'admin.users.delete': { method: 'DELETE', path: '/admin/simple/accounts/users/:user_id', side: 'command' },
+  'admin.identities.create': { method: 'POST', path: '/admin/simple/accounts/users/identities', side: 'command' },
+  'admin.identities.delete': { method: 'DELETE', path: '/admin/simple/accounts/users/:user_id/identities/:identity_id', side: 'command' },
+  'admin.reset_password': { method: 'POST', path: '/admin/simple/accounts/reset-password', side: 'command' },
+  'admin.organizations.create': { method: 'POST', path: '/admin/simple/accounts/organizations', side: 'command' },
+  'admin.organizations.delete': { method: 'DELETE', path: '/admin/simple/accounts/organizations/:organization_id', side: 'command' },
+  'admin.api_keys.create': { method: 'POST', path: '/admin/simple/accounts/api-keys', side: 'command' },
+  'admin.api_keys.delete': { method: 'DELETE', path: '/admin/simple/accounts/api-keys/:api_key_id', side: 'command' },
   'providers.probe': { method: 'POST', path: '/providers/probe', side: 'command' },
   'vault.providers.probe': { method: 'POST', path: '/vault/v1/providers/probe', side: 'command' },
   // webhooks (reference accounts §9): subscriptions are accounts events keyed `project:<id>:webhooks`, served by the
@@ -165,6 +180,16 @@ export const ROUTES = {
   'webhooks.deliveries.create': { method: 'POST', path: '/webhooks/deliveries', side: 'command' },
   'webhooks.deliveries.query': { method: 'POST', path: '/webhooks/deliveries/query', side: 'query' },
   'webhooks.deliveries.fetch': { method: 'GET', path: '/webhooks/deliveries/:delivery_id', side: 'query' },
+  // human evaluations (reference accounts §12) and the minimal applications / testsets they read (compat §4.2):
+  // accounts events keyed `project:<id>:applications` / `:testsets` / `:evaluations`, served by the command side
+  'applications.simple.create': { method: 'POST', path: '/simple/applications', side: 'command' },
+  'applications.simple.fetch': { method: 'GET', path: '/simple/applications/:application_id', side: 'command' },
+  'applications.variants.create': { method: 'POST', path: '/applications/variants', side: 'command' },
+  'applications.revisions.commit': { method: 'POST', path: '/applications/revisions/commit', side: 'command' },
+  'testsets.simple.create': { method: 'POST', path: '/simple/testsets', side: 'command' },
+  'testsets.simple.fetch': { method: 'GET', path: '/simple/testsets/:testset_id', side: 'command' },
+  'human_evaluations.list': { method: 'GET', path: '/human-evaluations', side: 'command' },
+  'human_evaluations.create': { method: 'POST', path: '/human-evaluations', side: 'command' },
   // the events log (reference accounts §10): ClickHouse projection of platform.events.v1
   'events.query': { method: 'POST', path: '/events/query', side: 'query' },
   // the caller's project (the Agenta SDK resolves its scope with it)

@@ -1,14 +1,15 @@
 // The registry of event types: wire name → payload message and schema version.
 // Never reuse or rename a type; a breaking change is a new version with an upcaster.
 import type {
-  AccountProvisioned, DomainDeleted, DomainTokenIssued, DomainVerified, QueryCreated, QueryRevisionCommitted, SpansUpserted, TraceDeleted, TraceReplaced, UserDeleted,
+  AccountProvisioned, DomainDeleted, DomainTokenIssued, DomainVerified, QueryCreated, QueryRevisionCommitted, SpansUpserted, TraceDeleted, TraceReplaced, UserDeleted, UserCreated,
 } from './payloads.ts';
 import type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved } from './payloads.ts';
 import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderTested, ProviderUpdated } from './payloads.ts';
 import type { OrganizationCreated, OrganizationDeleted, OrganizationTransferred } from './payloads.ts';
 import type { SecretCreated, SecretDeleted, SecretUpdated } from './payloads.ts';
-import type { QueryArtifactCreated, QueryArtifactEdited, QueryVariantCreated, QueryVariantEdited, QueryRevisionAdded, QueryArchiveSet } from './payloads.ts';
+import type { QueryArtifactCreated, QueryArtifactEdited, QueryVariantCreated, QueryVariantEdited, QueryRevisionAdded, QueryArchiveSet, QueryRevisionEdited } from './payloads.ts';
 import type { WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded, BillingSubscriptionSet } from './payloads.ts';
+import type { ApplicationCreated, ApplicationVariantCreated, ApplicationRevisionCommitted, TestsetCreated, HumanEvaluationCreated } from './payloads.ts';
 
 export interface EventPayloads {
   'tracing.spans.upserted': SpansUpserted;
@@ -16,6 +17,7 @@ export interface EventPayloads {
   'tracing.trace.deleted': TraceDeleted;
   'accounts.account.provisioned': AccountProvisioned;
   'accounts.user.deleted': UserDeleted;
+  'accounts.user.created': UserCreated;
   'accounts.query.created': QueryCreated;
   'accounts.query.revision.committed': QueryRevisionCommitted;
   'accounts.query.artifact.created': QueryArtifactCreated;
@@ -24,6 +26,7 @@ export interface EventPayloads {
   'accounts.query.variant.edited': QueryVariantEdited;
   'accounts.query.revision.added': QueryRevisionAdded;
   'accounts.query.archive.set': QueryArchiveSet;
+  'accounts.query.revision.edited': QueryRevisionEdited;
   'accounts.domain.token_issued': DomainTokenIssued;
   'accounts.domain.verified': DomainVerified;
   'accounts.domain.deleted': DomainDeleted;
@@ -47,6 +50,11 @@ export interface EventPayloads {
   'accounts.webhook.created': WebhookCreated;
   'accounts.webhook.updated': WebhookUpdated;
   'accounts.webhook.deleted': WebhookDeleted;
+  'accounts.application.created': ApplicationCreated;
+  'accounts.application.variant_created': ApplicationVariantCreated;
+  'accounts.application.revision_committed': ApplicationRevisionCommitted;
+  'accounts.testset.created': TestsetCreated;
+  'accounts.human_evaluation.created': HumanEvaluationCreated;
   'accounts.billing.subscription_set': BillingSubscriptionSet;
   'platform.event.recorded': PlatformEvent;
   'webhooks.delivery.recorded': DeliveryRecorded;
@@ -60,6 +68,7 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'tracing.trace.deleted': { message: 'TraceDeleted', version: 1 },
   'accounts.account.provisioned': { message: 'AccountProvisioned', version: 1 },
   'accounts.user.deleted': { message: 'UserDeleted', version: 1 },
+  'accounts.user.created': { message: 'UserCreated', version: 1 },
   'accounts.query.created': { message: 'QueryCreated', version: 1 },
   'accounts.query.revision.committed': { message: 'QueryRevisionCommitted', version: 1 },
   'accounts.query.artifact.created': { message: 'QueryArtifactCreated', version: 1 },
@@ -68,6 +77,7 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.query.variant.edited': { message: 'QueryVariantEdited', version: 1 },
   'accounts.query.revision.added': { message: 'QueryRevisionAdded', version: 1 },
   'accounts.query.archive.set': { message: 'QueryArchiveSet', version: 1 },
+  'accounts.query.revision.edited': { message: 'QueryRevisionEdited', version: 1 },
   'accounts.domain.token_issued': { message: 'DomainTokenIssued', version: 1 },
   'accounts.domain.verified': { message: 'DomainVerified', version: 1 },
   'accounts.domain.deleted': { message: 'DomainDeleted', version: 1 },
@@ -91,6 +101,11 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.webhook.created': { message: 'WebhookCreated', version: 1 },
   'accounts.webhook.updated': { message: 'WebhookUpdated', version: 1 },
   'accounts.webhook.deleted': { message: 'WebhookDeleted', version: 1 },
+  'accounts.application.created': { message: 'ApplicationCreated', version: 1 },
+  'accounts.application.variant_created': { message: 'ApplicationVariantCreated', version: 1 },
+  'accounts.application.revision_committed': { message: 'ApplicationRevisionCommitted', version: 1 },
+  'accounts.testset.created': { message: 'TestsetCreated', version: 1 },
+  'accounts.human_evaluation.created': { message: 'HumanEvaluationCreated', version: 1 },
   'accounts.billing.subscription_set': { message: 'BillingSubscriptionSet', version: 1 },
   'platform.event.recorded': { message: 'PlatformEvent', version: 1 },
   'webhooks.delivery.recorded': { message: 'DeliveryRecorded', version: 1 },

@@ -6,13 +6,14 @@ export { encodeEvent, decodeEvent, isEvent } from './codec.ts';
 export type { EventMeta, DecodedEvent } from './codec.ts';
 export { protoFiles } from './proto-root.ts';
 export type {
-  SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, AccountProvisioned, UserDeleted, QueryRevisionInfo, QueryCreated, QueryRevisionCommitted, QueryHeader, QueryArtifactCreated, QueryArtifactEdited, QueryVariantCreated, QueryVariantEdited, QueryRevisionAdded, QueryArchiveSet, DomainTokenIssued, DomainVerified, DomainDeleted,
+  SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, AccountProvisioned, UserDeleted, UserCreated, QueryRevisionInfo, QueryCreated, QueryRevisionCommitted, QueryHeader, QueryArtifactCreated, QueryArtifactEdited, QueryVariantCreated, QueryVariantEdited, QueryRevisionAdded, QueryArchiveSet, QueryRevisionEdited, DomainTokenIssued, DomainVerified, DomainDeleted,
 } from './payloads.ts';
 export type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved } from './payloads.ts';
 export type { OrganizationUpdated, ProviderInfo, ProviderCreated, ProviderUpdated, ProviderTested, ProviderDeleted } from './payloads.ts';
 export type { OrganizationCreated, OrganizationDeleted, OrganizationTransferred } from './payloads.ts';
 export type { SecretInfo, SecretCreated, SecretUpdated, SecretDeleted } from './payloads.ts';
 export type { WebhookInfo, WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded, BillingSubscriptionSet } from './payloads.ts';
+export type { ApplicationInfo, ApplicationCreated, ApplicationVariantCreated, ApplicationRevisionCommitted, TestcaseInfo, TestsetCreated, HumanEvaluationVariant, HumanEvaluationScenario, HumanEvaluationCreated } from './payloads.ts';
 export { createRegistryFraming, plainFraming, stripRegistryFrame } from './schema-registry.ts';
 export type { EventFraming, RegistryFramingOptions } from './schema-registry.ts';
 export { uuidv7, uuidv5, NAMESPACE_DNS, derivedEventId } from './ids.ts';

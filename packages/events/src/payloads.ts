@@ -37,6 +37,8 @@ export interface AccountProvisioned {
   api_key?: { id: string; prefix: string; secret_hash: string; expires_at_us: number } | null;
 }
 export interface UserDeleted { user_id: string; email: string }
+/** A user alone (an operator's user without seeded defaults). */
+export interface UserCreated { user: { id: string; email: string; name: string; username: string } }
 
 export interface QueryRevisionInfo {
   id: string;
@@ -72,6 +74,7 @@ export interface QueryRevisionAdded {
   data_json: string;
   message: string;
 }
+export interface QueryRevisionEdited { query_id: string; variant_id: string; revision_id: string; header: QueryHeader }
 export interface QueryArchiveSet { query_id: string; target: string; target_id: string; archived: boolean }
 
 export interface DomainTokenIssued {
@@ -93,7 +96,7 @@ export interface OrganizationCreated {
   project: { id: string; name: string; slug: string };
   description: string;
 }
-export interface OrganizationDeleted { organization_id: string; actor_id: string }
+export interface OrganizationDeleted { organization_id: string; actor_id: string; /** An operator deletes it (admin routes): not bound to the owner or their last organization. */ by_operator?: boolean; }
 export interface OrganizationTransferred { organization_id: string; from_user_id: string; to_user_id: string }
 export interface ProviderInfo {
   provider_id: string; organization_id: string; slug: string; name: string; description: string; flags_json: string;
@@ -126,6 +129,27 @@ export interface WebhookInfo {
 export interface WebhookCreated { subscription: WebhookInfo }
 export interface WebhookUpdated { subscription: WebhookInfo }
 export interface WebhookDeleted { subscription_id: string; project_id: string }
+
+export interface ApplicationInfo {
+  application_id: string; project_id: string; slug: string; name: string; description: string;
+  tags_json: string; meta_json: string; flags_json: string; data_json: string;
+}
+export interface ApplicationCreated { application: ApplicationInfo; variant_id: string; variant_slug: string; revision0_id: string; revision_id: string }
+export interface ApplicationVariantCreated { variant_id: string; application_id: string; project_id: string; slug: string; name: string; flags_json: string; tags_json: string }
+export interface ApplicationRevisionCommitted {
+  revision_id: string; variant_id: string; application_id: string; project_id: string; slug: string; message: string; data_json: string; version: number;
+}
+export interface TestcaseInfo { testcase_id: string; data_json: string }
+export interface TestsetCreated {
+  testset_id: string; project_id: string; slug: string; name: string; description: string; tags_json: string; meta_json: string;
+  variant_id: string; revision_id: string; testcases: TestcaseInfo[];
+}
+export interface HumanEvaluationVariant { variant_id: string; revision_id: string }
+export interface HumanEvaluationScenario { scenario_id: string; inputs_json: string; correct_answer: string }
+export interface HumanEvaluationCreated {
+  evaluation_id: string; project_id: string; app_id: string; evaluation_type: string; status: string; testset_id: string;
+  variants: HumanEvaluationVariant[]; scenarios: HumanEvaluationScenario[];
+}
 
 /** One fact of a project's events log (platform.events.v1). */
 export interface PlatformEvent {

@@ -24,6 +24,16 @@ export interface AdmissionStore {
   refund(r: Reservation): Promise<void>;
 }
 
+/** The exact value of a counter over [$3, $4) for organization $1 (meter $2): what a period's row starts from. */
+const EXACT_METER: Readonly<Record<string, string>> = {
+  // The usage meters (projector-usage, a projection of the spans topic).
+  traces_ingested: `coalesce((SELECT sum(value) FROM usage_daily
+    WHERE organization_id = $1::uuid AND meter = $2 AND day >= $3::date AND day < $4::date), 0)`,
+  // Evaluation runs are account facts (the accounts projection's human_evaluations).
+  evaluations_run: `(SELECT count(*) FROM human_evaluations h JOIN projects p ON p.id = h.project_id
+    WHERE p.organization_id = $1::uuid AND $2::text IS NOT NULL AND h.created_at >= $3::date AND h.created_at < $4::date)`,
+};
+
 const PREDICATE = `(CASE WHEN $6::boolean THEN value + $4 <= $5 ELSE $4 <= $5 AND value < $5 END)`;
 
 export function postgresAdmissionStore(q: Queryable): AdmissionStore {
@@ -40,8 +50,7 @@ export function postgresAdmissionStore(q: Queryable): AdmissionStore {
       // every one of them decides on the seeded row.)
       await q.query(
         `INSERT INTO quota_admissions (organization_id, meter, period_from, value)
-         SELECT $1::uuid, $2, $3::date, coalesce((SELECT sum(value) FROM usage_daily
-           WHERE organization_id = $1::uuid AND meter = $2 AND day >= $3::date AND day < $4::date), 0)
+         SELECT $1::uuid, $2, $3::date, ${EXACT_METER[r.meter] ?? '0'}
          ON CONFLICT DO NOTHING`,
         [r.organizationId, r.meter, r.range.from, r.range.to],
       );

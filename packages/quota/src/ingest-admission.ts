@@ -24,6 +24,9 @@ export interface IngestAdmissionOptions {
   onCheckFailed?(err: unknown): void;
 }
 
+/** Counters checked before a write is acknowledged: ingest (traces) and evaluation runs. */
+export type AdmittedCounter = 'traces_ingested' | 'evaluations_run';
+
 export type Admission = { admitted: true; release(): void } | { admitted: false; quota: Quota };
 
 /** A quota without a period (a lifetime counter) is one range over all time. */
@@ -37,7 +40,7 @@ export class IngestAdmission {
   constructor(private readonly o: IngestAdmissionOptions) { this.now = o.now ?? Date.now; }
 
   /** Checks and reserves `delta` of `meter` for the organization; `release` gives it back (the append failed). */
-  async admit(organizationId: string, meter: 'traces_ingested', delta: number): Promise<Admission> {
+  async admit(organizationId: string, meter: AdmittedCounter, delta: number): Promise<Admission> {
     if (delta <= 0) return { admitted: true, release: NOTHING };
     let quota: Quota | undefined;
     let reservation: Reservation;

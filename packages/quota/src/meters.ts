@@ -7,7 +7,7 @@ import type { DayRange } from './period.ts';
 type Queryable = Pick<Pool, 'query'>;
 
 /** Counters metered from the log today. The others read 0 until their sources exist. */
-export const METERED_COUNTERS = ['traces_ingested'] as const;
+export const METERED_COUNTERS = ['traces_ingested', 'evaluations_run'] as const;
 
 export interface MeterQuery {
   organizationId: string;
@@ -19,7 +19,19 @@ export interface MeterQuery {
   workspaceId?: string;
 }
 
+/** Evaluation runs of the organization (the accounts projection's human_evaluations), in the range. */
+async function evaluationRuns(q: Queryable, m: MeterQuery): Promise<number> {
+  const where = ['p.organization_id = $1::uuid'];
+  const values: unknown[] = [m.organizationId];
+  if (m.range) { values.push(m.range.from, m.range.to); where.push(`h.created_at >= $${values.length - 1}::date AND h.created_at < $${values.length}::date`); }
+  if (m.projectId) { values.push(m.projectId); where.push(`h.project_id = $${values.length}::uuid`); }
+  if (m.workspaceId) { values.push(m.workspaceId); where.push(`p.workspace_id = $${values.length}::uuid`); }
+  const r = await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM human_evaluations h JOIN projects p ON p.id = h.project_id WHERE ${where.join(' AND ')}`, values);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
 export async function counterValue(q: Queryable, m: MeterQuery): Promise<number> {
+  if (m.meter === 'evaluations_run') return evaluationRuns(q, m);
   const where = ['organization_id = $1', 'meter = $2'];
   const values: unknown[] = [m.organizationId, m.meter];
   if (m.range) { values.push(m.range.from, m.range.to); where.push(`day >= $${values.length - 1}::date AND day < $${values.length}::date`); }

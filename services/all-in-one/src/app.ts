@@ -8,7 +8,7 @@ import { connectKafka, httpShutdownSteps, runShutdown } from '@llm/runtime';
 import { createCommandSide, signInOptionsFromEnv } from '@llm/service-command';
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
-import { createEventRecorder, queryHandlers } from '@llm/service-query';
+import { createEventRecorder, queryHandlers, simpleTraceLookup } from '@llm/service-query';
 import { createSpansProjector, replayRoutes } from '@llm/service-projector-spans';
 import { adminAuthenticator, adminPathGate, apiKeyAuthenticator, postgresApiKeyLookup } from '@llm/auth';
 import { createAccountsProjector } from '@llm/service-projector-accounts';
@@ -66,7 +66,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   // One API-key cache for both sides: a key revoked through this process stops working at once.
   const apiKeys = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(pool) });
   const plans = postgresPlanResolver(pool, access.config);
-  const command = createCommandSide({ log, apiKeys, plans, billing: billing.config, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
+  const command = createCommandSide({ log, apiKeys, plans, billing: billing.config, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), traces: simpleTraceLookup(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES }) });
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access.config, plans, billing.config.freePlan), beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
     { side: 'command', handlers: command.handlers },
     { side: 'query', handlers: queryHandlers({ apiKeys, plans, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) },

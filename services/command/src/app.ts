@@ -11,6 +11,7 @@ import { AccountAppender } from './adapters/account-appender.ts';
 import { AccountCommands } from './adapters/account-commands.ts';
 import { ProviderSecrets } from './adapters/provider-secrets.ts';
 import { tracingRoutes } from './http/tracing-routes.ts';
+import type { TraceLookup } from './adapters/trace-lookup.ts';
 import { otlpRoutes } from './http/otlp-routes.ts';
 import { OtlpWorkerPool } from './adapters/otlp-worker-pool.ts';
 import { adminRoutes } from './http/admin-routes.ts';
@@ -28,12 +29,14 @@ import { organizationRoutes } from './http/organization-routes.ts';
 import { providerRoutes } from './http/provider-routes.ts';
 import { apiKeyRoutes } from './http/api-key-routes.ts';
 import { membershipRoutes } from './http/membership-routes.ts';
+import { adminEntityRoutes } from './http/admin-entity-routes.ts';
 import { secretRoutes } from './http/secret-routes.ts';
 import { providerProbeRoutes } from './http/provider-probe-routes.ts';
 import { subscriptionLoginRoutes } from './http/subscription-login-routes.ts';
 import { AgentRunner } from './adapters/agent-runner.ts';
 import type { SignInOptions } from './sign-in-config.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
+import { humanEvaluationRoutes } from './http/human-evaluation-routes.ts';
 import { deliveryRoutes } from './http/delivery-routes.ts';
 import { createPaymentsProcessor, type BillingConfig, type PaymentsProcessor } from '@llm/billing';
 import { BillingSubscriptions } from './adapters/billing-subscriptions.ts';
@@ -62,6 +65,9 @@ export interface CommandDeps {
   plans?: PlanResolver;
   /** Billing (loadBillingConfig): the payments processor, catalog, pricing, signup plans. */
   billing: BillingConfig;
+  /** Reads stored simple traces for PATCH/DELETE /simple/traces/{id} (the query side's span
+   * reader); none = those routes answer 503. */
+  traces?: TraceLookup;
   /** Overrides the processor of `billing` (tests); null = Stripe not configured. */
   processor?: PaymentsProcessor | null;
   log: Logger;
@@ -91,10 +97,13 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const billing = { config: deps.billing, processor, subscriptions };
   return {
     handlers: {
-      ...tracingRoutes(spans, auth, quota),
+      ...tracingRoutes(spans, auth, quota, deps.traces, [requirePermission(deps.pool, 'edit_spans')]),
       ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes, quota),
       ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken), billingSignupPlans({ ...billing, access: deps.access })),
       ...membershipRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken)),
+      ...adminEntityRoutes({
+        pool: deps.pool, commands, plans: billingSignupPlans({ ...billing, access: deps.access }), forgetKey: (prefix) => auth.invalidate(prefix),
+      }, adminAuthenticator(deps.adminToken)),
       ...savedQueryRoutes(commands, deps.pool, [member, requirePermission(deps.pool, 'edit_queries')]),
       ...sessionRoutes({
         commands, sessions, readSession,
@@ -128,6 +137,11 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...webhookRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, outbound, producer: deps.producer, topics: deps.topics, timeoutMs: deps.signIn.webhookTimeoutMs },
         [member, requirePermission(deps.pool, 'view_webhooks')], [member, requirePermission(deps.pool, 'edit_webhooks')]),
       ...deliveryRoutes({ pool: deps.pool, producer: deps.producer, topics: deps.topics }, [member, requirePermission(deps.pool, 'edit_webhooks')]),
+      // Human evaluations and the minimal applications / testsets they read (reference accounts §12, compat §4).
+      ...humanEvaluationRoutes({ pool: deps.pool, commands, quota }, {
+        viewApps: [member, requirePermission(deps.pool, 'view_applications')], editApps: [member, requirePermission(deps.pool, 'edit_applications')],
+        viewEvaluations: [member, requirePermission(deps.pool, 'view_evaluation')], createEvaluations: [member, requirePermission(deps.pool, 'create_evaluation')],
+      }),
       // Billing: reads need view_billing, writes edit_billing (the owner); processor events are public (signed).
       ...billingRoutes({ ...billing, access: deps.access }, [member, requirePermission(deps.pool, 'view_billing')], [member, requirePermission(deps.pool, 'edit_billing')]),
       ...billingEventRoutes({ ...billing, planSlugs: Object.keys(deps.access.plans) }),

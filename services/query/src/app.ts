@@ -63,7 +63,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const readSession = sessionReader({ codec: createSessionCodec(deps.session), pool: deps.pool });
   // Organization routes: an API key, or a browser session admitted by the organization's policy.
   const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.deployment });
-  return { ...readRoutes(reader, auth, deps.recorder), ...queryRoutes({ reader, searcher, accounts: deps.pool, ...(deps.recorder ? { recorder: deps.recorder } : {}) }, auth), ...savedQueryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_queries')]), ...activityRoutes(new ActivitySearcher(rm, reader), auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
+  return { ...readRoutes(reader, auth, deps.recorder), ...queryRoutes({ reader, searcher, accounts: deps.pool, ...(deps.recorder ? { recorder: deps.recorder } : {}) }, auth), ...savedQueryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_queries')], { reader, searcher, ...(deps.recorder ? { recorder: deps.recorder } : {}) }), ...activityRoutes(new ActivitySearcher(rm, reader), auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
     ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
     ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'sso') })]),
     ...apiKeyRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_api_keys')]),

@@ -26,6 +26,7 @@ export const emptyOrganizationLifecycle = (): OrganizationLifecycleState => ({ s
 
 export const ORGANIZATION_LIFECYCLE_REJECTIONS = {
   organization_exists: 'conflict',
+  organization_not_found: 'not_found',
   organization_slug_taken: 'conflict',
   organization_owner_not_found: 'not_found',
   organization_owner_only: 'forbidden',
@@ -56,6 +57,8 @@ export const organizationLifecycle = aggregate({
         return accepted;
       }
       case 'accounts.organization.deleted': {
+        // An operator (admin routes) may delete any organization, even a user's last one.
+        if (e.payload.by_operator) return s.organization ? accepted : reject('organization_not_found', `Organization not found: ${e.payload.organization_id}.`, { ref: e.payload.organization_id });
         // An unknown organization answers like someone else's: nobody learns which ids exist.
         if (!s.organization || !sameId(s.organization.ownerId, e.payload.actor_id)) return reject('organization_owner_only', NOT_PERMITTED);
         if (s.ownedByActor <= 1) return reject('organization_last', LAST_ORGANIZATION);

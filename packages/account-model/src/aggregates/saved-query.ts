@@ -17,7 +17,7 @@ export type SavedQueryEventType =
   | 'accounts.query.created' | 'accounts.query.revision.committed'
   | 'accounts.query.artifact.created' | 'accounts.query.artifact.edited'
   | 'accounts.query.variant.created' | 'accounts.query.variant.edited'
-  | 'accounts.query.revision.added' | 'accounts.query.archive.set';
+  | 'accounts.query.revision.added' | 'accounts.query.archive.set' | 'accounts.query.revision.edited';
 export type SavedQueryEvent = AccountEvent<SavedQueryEventType>;
 
 export interface SavedQueryVariant {
@@ -32,11 +32,18 @@ export interface SavedQuery { id: string; projectId: string; slug: string; varia
 /** A slug in use in a project (artifact, variant and revision slugs are each unique per project). */
 export interface ProjectSlug { projectId: string; slug: string }
 
+/** A revision an event names (edits and archival address single revisions). */
+export interface SavedQueryRevisionRef { id: string; variantId: string }
+
 /**
  * The saved queries an event's decision looks at: the query it names by id (in any project: ids
- * are unique across projects) with its variants, and the project's slugs it would take.
+ * are unique across projects) with its variants, the project's slugs it would take, and the
+ * revisions it names by id (absent = none loaded).
  */
-export interface SavedQueryState { queries: SavedQuery[]; querySlugs: ProjectSlug[]; variantSlugs: ProjectSlug[]; revisionSlugs: ProjectSlug[] }
+export interface SavedQueryState {
+  queries: SavedQuery[]; querySlugs: ProjectSlug[]; variantSlugs: ProjectSlug[]; revisionSlugs: ProjectSlug[];
+  revisions?: SavedQueryRevisionRef[];
+}
 
 export const SAVED_QUERY_REJECTIONS = {
   query_exists: 'conflict',
@@ -45,6 +52,7 @@ export const SAVED_QUERY_REJECTIONS = {
   query_revision_slug_exists: 'conflict',
   query_not_found: 'not_found',
   query_variant_not_found: 'not_found',
+  query_revision_not_found: 'not_found',
   query_version_conflict: 'conflict',
   /** The common code (registry.ts COMMON_REJECTIONS), listed so that `decide` may answer it. */
   malformed_event: 'unprocessable',
@@ -64,6 +72,10 @@ const queryIn = (s: SavedQueryState, projectId: string, id: string): SavedQuery 
   s.queries.find((q) => sameId(q.id, id) && sameId(q.projectId, projectId));
 const variantIn = (s: SavedQueryState, projectId: string, queryId: string, variantId: string): SavedQueryVariant | undefined =>
   queryIn(s, projectId, queryId)?.variants.find((v) => sameId(v.id, variantId));
+/** The revision, in the variant the event names (which must be the query's). */
+const revisionIn = (s: SavedQueryState, projectId: string, queryId: string, variantId: string, revisionId: string): boolean =>
+  variantIn(s, projectId, queryId, variantId) !== undefined && (s.revisions ?? []).some((r) => sameId(r.id, revisionId) && sameId(r.variantId, variantId));
+export const queryRevisionNotFound = (): Rejection<'query_revision_not_found'> => reject('query_revision_not_found', 'The revision does not exist in this project.');
 const taken = (slugs: ProjectSlug[], projectId: string, slug: string): boolean => slugs.some((x) => sameId(x.projectId, projectId) && x.slug === slug);
 
 const malformed = (message: string): Decision<SavedQueryRejection> => reject('malformed_event', message);
@@ -89,7 +101,7 @@ function idsOf(e: SavedQueryEvent): string[] {
     case 'accounts.query.revision.committed': return [e.payload.query_id, e.payload.variant_id, e.payload.revision.id];
     case 'accounts.query.artifact.created': case 'accounts.query.artifact.edited': return [e.payload.query_id];
     case 'accounts.query.variant.created': case 'accounts.query.variant.edited': return [e.payload.query_id, e.payload.variant_id];
-    case 'accounts.query.revision.added': return [e.payload.query_id, e.payload.variant_id, e.payload.revision_id];
+    case 'accounts.query.revision.added': case 'accounts.query.revision.edited': return [e.payload.query_id, e.payload.variant_id, e.payload.revision_id];
     case 'accounts.query.archive.set': return [e.payload.query_id, e.payload.target_id];
   }
 }
@@ -101,7 +113,7 @@ export const savedQuery = aggregate({
   eventTypes: [
     'accounts.query.created', 'accounts.query.revision.committed',
     'accounts.query.artifact.created', 'accounts.query.artifact.edited', 'accounts.query.variant.created', 'accounts.query.variant.edited',
-    'accounts.query.revision.added', 'accounts.query.archive.set',
+    'accounts.query.revision.added', 'accounts.query.archive.set', 'accounts.query.revision.edited',
   ],
   initial: { queries: [], querySlugs: [], variantSlugs: [], revisionSlugs: [] } as SavedQueryState,
   rejections: SAVED_QUERY_REJECTIONS,
@@ -151,7 +163,16 @@ export const savedQuery = aggregate({
         const p = e.payload;
         if (p.target === 'query') return sameId(p.query_id, p.target_id) && queryIn(s, project, p.query_id) ? accepted : queryNotFound();
         if (p.target === 'variant') return variantIn(s, project, p.query_id, p.target_id) ? accepted : queryVariantNotFound();
-        return malformed(`archive target '${p.target}' is neither "query" nor "variant"`);
+        if (p.target === 'revision') {
+          // A revision target names its variant in query_id's query: the revision lookup needs both.
+          const r = (s.revisions ?? []).find((x) => sameId(x.id, p.target_id));
+          return r && revisionIn(s, project, p.query_id, r.variantId, p.target_id) ? accepted : queryRevisionNotFound();
+        }
+        return malformed(`archive target '${p.target}' is neither "query", "variant" nor "revision"`);
+      }
+      case 'accounts.query.revision.edited': {
+        const p = e.payload;
+        return revisionIn(s, project, p.query_id, p.variant_id, p.revision_id) ? accepted : queryRevisionNotFound();
       }
     }
   },
@@ -188,12 +209,16 @@ export const savedQuery = aggregate({
       }
       case 'accounts.query.revision.added': {
         const p = e.payload;
-        return { ...s, queries: withVariantVersion(s, p.query_id, p.variant_id, p.version), revisionSlugs: [...s.revisionSlugs, { projectId: project, slug: p.slug }] };
+        return {
+          ...s, queries: withVariantVersion(s, p.query_id, p.variant_id, p.version), revisionSlugs: [...s.revisionSlugs, { projectId: project, slug: p.slug }],
+          revisions: [...(s.revisions ?? []), { id: p.revision_id, variantId: p.variant_id }],
+        };
       }
       // Headers and archival change nothing a decision looks at (archived rows keep their slugs and versions).
       case 'accounts.query.artifact.edited':
       case 'accounts.query.variant.edited':
       case 'accounts.query.archive.set':
+      case 'accounts.query.revision.edited':
         return s;
     }
   },

@@ -7,7 +7,7 @@ import { aggregate } from '../aggregate.ts';
 import { accepted, reject, type Decision } from '../decision.ts';
 import { sameId } from './ids.ts';
 
-export type UserEventType = 'accounts.account.provisioned' | 'accounts.user.deleted' | 'accounts.identity.signed_in';
+export type UserEventType = 'accounts.account.provisioned' | 'accounts.user.created' | 'accounts.user.deleted' | 'accounts.identity.signed_in';
 export type UserEvent = AccountEvent<UserEventType>;
 
 export interface UserRef { id: string; email: string }
@@ -32,7 +32,7 @@ const byId = (s: UserState, id: string): UserRef | undefined => s.users.find((u)
 const userExists = (email: string): Decision<UserRejection> => reject('user_exists', `User with email '${email}' already exists.`, { email });
 
 export const user = aggregate({
-  eventTypes: ['accounts.account.provisioned', 'accounts.user.deleted', 'accounts.identity.signed_in'],
+  eventTypes: ['accounts.account.provisioned', 'accounts.user.created', 'accounts.user.deleted', 'accounts.identity.signed_in'],
   initial: { users: [], organizations: [] } as UserState,
   rejections: USER_REJECTIONS,
 
@@ -45,6 +45,10 @@ export const user = aggregate({
           return reject('organization_slug_exists', `Organization slug '${p.organization.slug}' already exists.`);
         }
         return accepted;
+      }
+      case 'accounts.user.created': {
+        const u = e.payload.user;
+        return byId(s, u.id) || byEmail(s, u.email) ? userExists(u.email) : accepted;
       }
       case 'accounts.user.deleted':
         // Deleting a user who is already gone changes nothing: it is still a fact.
@@ -70,6 +74,8 @@ export const user = aggregate({
           organizations: [...s.organizations, { id: p.organization.id, slug: p.organization.slug, ownerId: p.user.id }],
         };
       }
+      case 'accounts.user.created':
+        return { ...s, users: [...s.users, { id: e.payload.user.id, email: e.payload.user.email }] };
       case 'accounts.user.deleted': {
         const id = e.payload.user_id;
         return { users: s.users.filter((u) => !sameId(u.id, id)), organizations: s.organizations.filter((o) => !sameId(o.ownerId, id)) };

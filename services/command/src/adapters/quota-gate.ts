@@ -7,7 +7,7 @@ import { AppError } from '@llm/errors';
 import type { Logger } from '@llm/logging';
 import { counter } from '@llm/metrics';
 import type { Pool } from '@llm/postgres';
-import { IngestAdmission, postgresAdmissionStore } from '@llm/quota';
+import { IngestAdmission, postgresAdmissionStore, type AdmittedCounter } from '@llm/quota';
 
 const refused = counter('ingest_traces_refused_over_quota_total', 'Traces refused by ingest admission (organization over its traces_ingested quota).');
 const checkFailures = counter('ingest_quota_check_failures_total', 'Ingest admissions that could not read the plan or the meter and admitted the request (fail open).');
@@ -16,31 +16,41 @@ const checkFailures = counter('ingest_quota_check_failures_total', 'Ingest admis
 export const QUOTA_MESSAGE = 'You have reached your monthly quota limit.';
 export const OTLP_QUOTA_MESSAGE = 'You have reached your monthly quota limit. Please upgrade your plan to continue.';
 
+export const EVALUATIONS_QUOTA_MESSAGE = 'You have reached your monthly evaluations quota.';
+
 export class QuotaExceededError extends AppError {
-  constructor() { super({ code: 'quota_exceeded', kind: 'rate_limited', message: QUOTA_MESSAGE }); }
+  constructor(message = QUOTA_MESSAGE) { super({ code: 'quota_exceeded', kind: 'rate_limited', message }); }
 }
 
 export interface QuotaGate {
   /** Runs `append` if the organization may ingest `traces` more; throws QuotaExceededError otherwise. */
   ingest<T>(organizationId: string, traces: number, append: () => Promise<T>): Promise<T>;
+  /** Runs `append` if the organization may run one more evaluation (`evaluations_run`, §2.3: 429 otherwise). */
+  evaluation<T>(organizationId: string, append: () => Promise<T>): Promise<T>;
 }
 
 export function quotaGate(pool: Pool, plans: PlanResolver, access: Pick<AccessCatalog, 'plans' | 'quota' | 'enforce'>, log: Pick<Logger, 'warn'>): QuotaGate {
-  if (!access.enforce) return { ingest: (_org, _traces, append) => append() };
+  if (!access.enforce) return { ingest: (_org, _traces, append) => append(), evaluation: (_org, append) => append() };
   const admission = new IngestAdmission({
     plans, catalog: access.plans, store: postgresAdmissionStore(pool), refusalCacheMs: access.quota.refusalCacheMs,
     onCheckFailed: (err) => { checkFailures(); log.warn({ err }, 'quota check failed; request admitted'); },
   });
+  /** Reserves, runs the append, gives the reservation back if it failed. */
+  async function guarded<T>(organizationId: string, counter: AdmittedCounter, delta: number, message: string, append: () => Promise<T>): Promise<T> {
+    const a = await admission.admit(organizationId, counter, delta);
+    if (!a.admitted) {
+      if (counter === 'traces_ingested') refused(delta);
+      throw new QuotaExceededError(message);
+    }
+    try {
+      return await append();
+    } catch (err) {
+      a.release();
+      throw err;
+    }
+  }
   return {
-    async ingest(organizationId, traces, append) {
-      const a = await admission.admit(organizationId, 'traces_ingested', traces);
-      if (!a.admitted) { refused(traces); throw new QuotaExceededError(); }
-      try {
-        return await append();
-      } catch (err) {
-        a.release();
-        throw err;
-      }
-    },
+    ingest: (organizationId, traces, append) => guarded(organizationId, 'traces_ingested', traces, QUOTA_MESSAGE, append),
+    evaluation: (organizationId, append) => guarded(organizationId, 'evaluations_run', 1, EVALUATIONS_QUOTA_MESSAGE, append),
   };
 }

@@ -13,9 +13,10 @@ export interface SimpleTraceInput {
   links: Record<string, { trace_id: string; span_id?: string }> | Array<{ trace_id: string; span_id: string }>;
 }
 
-export function simpleTraceSpan(t: SimpleTraceInput, nowIso: string): { raw: RawSpan; traceId: string; spanId: string } {
-  const traceId = randomBytes(16).toString('hex');
-  const spanId = randomBytes(8).toString('hex');
+/** `ids` keeps an existing trace's ids (PATCH /simple/traces/{id} replaces its one span). */
+export function simpleTraceSpan(t: SimpleTraceInput, nowIso: string, ids?: { traceId: string; spanId: string }): { raw: RawSpan; traceId: string; spanId: string } {
+  const traceId = ids?.traceId ?? randomBytes(16).toString('hex');
+  const spanId = ids?.spanId ?? randomBytes(8).toString('hex');
   const flags: Record<string, boolean> = {};
   if (t.origin === 'human') flags.is_feedback = true;
   if (t.origin === 'custom') flags.is_custom = true;

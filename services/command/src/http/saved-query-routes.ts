@@ -25,6 +25,7 @@ const MAX_COMMIT_ATTEMPTS = 8;
 const hex12 = (): string => randomBytes(6).toString('hex');
 const lagging = (): AppError => unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
 const queryNotFound = (): AppError => notFound('query_not_found', 'Query not found.');
+const revisionNotFound = (): AppError => notFound('query_revision_not_found', 'The revision does not exist in this project.');
 const variantNotFound = (): AppError => notFound('query_variant_not_found', 'The variant does not exist in this project.');
 
 const uuid = z.uuid({ error: 'value is not a valid uuid' });
@@ -52,6 +53,7 @@ const variantBody = z.object({
   query_variant: z.object({ slug: querySlug, query_id: uuid.nullish(), artifact_id: uuid.nullish(), ...headerInput }),
 });
 const variantEdit = z.object({ query_variant: z.object({ id: uuid.nullish(), ...headerInput }) });
+const revisionEdit = z.object({ query_revision: z.object({ id: uuid.nullish(), ...headerInput }) });
 const revisionFields = {
   query_variant_id: uuid.nullish(), variant_id: uuid.nullish(), query_id: uuid.nullish(), artifact_id: uuid.nullish(),
   slug: querySlug.nullish(), ...headerInput,
@@ -133,6 +135,14 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     if (!head) throw variantNotFound();
     if (!(await write(res, { type: 'accounts.query.archive.set', meta: meta(req, `query:${head.queryId}`), payload: { query_id: head.queryId, target: 'variant', target_id: id, archived } }))) return;
     await answerVariant(res, req.scope.projectId, id);
+  };
+  /** A single revision (its variant and the variant's other revisions untouched). */
+  const archiveRevision = (archived: boolean): RequestHandler => async (req, res) => {
+    const id = pathId(req, 'revision_id');
+    const rev = await readQueryRevision(pool, req.scope.projectId, id);
+    if (!rev) throw revisionNotFound();
+    if (!(await write(res, { type: 'accounts.query.archive.set', meta: meta(req, `query:${rev.artifact_id}`), payload: { query_id: rev.artifact_id, target: 'revision', target_id: id, archived } }))) return;
+    await answerRevision(res, req.scope.projectId, id);
   };
   /** Simple queries: the artifact and its default variant (with its revisions). */
   const archiveSimple = (archived: boolean): RequestHandler => async (req, res) => {
@@ -217,6 +227,21 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       }
       await answerRevision(res, req.scope.projectId, revisionId);
     }],
+    // The header only (fully replaced, as for artifacts and variants); `data` is immutable.
+    'queries.revisions.edit': [...edit, async (req, res) => {
+      const id = pathId(req, 'revision_id');
+      const b = parseBody(revisionEdit, req.body).query_revision;
+      samePathId(b.id, id, 'query_revision.id');
+      const rev = await readQueryRevision(pool, req.scope.projectId, id);
+      if (!rev) throw revisionNotFound();
+      if (!(await write(res, {
+        type: 'accounts.query.revision.edited', meta: meta(req, `query:${rev.artifact_id}`),
+        payload: { query_id: rev.artifact_id, variant_id: rev.variant_id, revision_id: id, header: headerOf(b) },
+      }))) return;
+      await answerRevision(res, req.scope.projectId, id);
+    }],
+    'queries.revisions.archive': [...edit, archiveRevision(true)],
+    'queries.revisions.unarchive': [...edit, archiveRevision(false)],
     'queries.revisions.commit': [...edit, async (req, res) => {
       const b = parseBody(revisionCommit, req.body).query_revision;
       const data = storedData(b.data);

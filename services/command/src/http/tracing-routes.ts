@@ -1,7 +1,9 @@
 // Write side of tracing: native, canonical, deprecated and simple shapes → span events.
 import type { Request, RequestHandler } from 'express';
 import { otelTracingRequest, simpleTraceRequest, traceRequest, tracesRequest, type SpanInput } from '@llm/contracts';
-import { validate, type Handlers } from '@llm/http';
+import { z } from 'zod';
+import { jsonObject } from '@llm/contracts';
+import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import { invalid } from '@llm/errors';
 import { parseTraceId, type RawSpan } from '@llm/span-model';
 import type { SpanAppender, AppendMeta } from '../adapters/span-appender.ts';
@@ -11,6 +13,18 @@ import type { QuotaGate } from '../adapters/quota-gate.ts';
 import { prepareSpans, type PreparedSpans } from '../domain/prepare-spans.ts';
 import { checkRoot, checkSameTrace } from '../domain/trace-payload-rules.ts';
 import { simpleTraceSpan } from '../domain/simple-trace.ts';
+import { findSimpleTrace, type TraceLookup } from '../adapters/trace-lookup.ts';
+
+/** PATCH /simple/traces/{id}: `data` replaces; an omitted tags/meta/references/links keeps the stored value. */
+const simpleTraceEdit = z.object({
+  trace: z.object({
+    data: jsonObject,
+    tags: jsonObject.nullish(),
+    meta: jsonObject.nullish(),
+    references: simpleTraceRequest.shape.trace.shape.references.unwrap().nullish(),
+    links: simpleTraceRequest.shape.trace.shape.links.unwrap().nullish(),
+  }),
+});
 
 const metaOf = (req: Request): AppendMeta => ({
   projectId: req.scope.projectId, organizationId: req.scope.organizationId, requestId: req.id, actorId: req.scope.userId,
@@ -32,7 +46,11 @@ function otelSpans(body: { spans?: SpanInput[] | null; traces?: Record<string, {
   return [];
 }
 
-export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quota: QuotaGate): Handlers {
+/**
+ * `traces` reads the stored simple trace for PATCH/DELETE /simple/traces/{id} (503 without it);
+ * `editSpans` guards those two (the edit_spans permission).
+ */
+export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quota: QuotaGate, traces?: TraceLookup, editSpans: RequestHandler[] = []): Handlers {
   const ingest = async (req: Request, raw: RawSpan[]): Promise<PreparedSpans> => {
     const p = prepareSpans(raw);
     await quota.ingest(req.scope.organizationId, countRoots(p.accepted), () => appender.upsert(groupByTrace(p.accepted), metaOf(req)));
@@ -53,6 +71,13 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quot
   const pathTraceId = (req: Request, message = 'Invalid trace_id'): string => {
     const r = parseTraceId(String(req.params.trace_id));
     if (!r.ok) throw invalid('invalid_trace_id', message);
+    return r.value;
+  };
+
+  /** A malformed simple-trace id is a path validation error (422), as the typed path parameter. */
+  const simpleTraceId = (req: Request): string => {
+    const r = parseTraceId(String(req.params.trace_id));
+    if (!r.ok) throw new RequestValidationError([{ loc: ['path', 'trace_id'], msg: 'value is not a valid trace id', type: 'value_error' }]);
     return r.value;
   };
 
@@ -133,6 +158,38 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quot
       if (trace.tags) out.tags = trace.tags;
       if (trace.meta) out.meta = trace.meta;
       res.status(202).json({ count: 1, trace: out });
+    }],
+    // PATCH and DELETE need the stored trace (root span id, origin/kind/channel), which only the
+    // span store knows: read through the TraceLookup port, written as the usual trace replacement
+    // or deletion event.
+    'simple.traces.edit': [auth, ...editSpans, async (req, res) => {
+      const traceId = simpleTraceId(req);
+      const { trace } = validate(simpleTraceEdit, req.body);
+      const stored = await findSimpleTrace(traces, req.scope.projectId, traceId);
+      if (!stored) { res.json({ count: 0 }); return; }
+      const next = {
+        origin: stored.origin, kind: stored.kind, channel: stored.channel, data: trace.data,
+        tags: trace.tags === undefined ? (stored.tags ?? null) : trace.tags,
+        meta: trace.meta === undefined ? (stored.meta ?? null) : trace.meta,
+        references: trace.references ?? stored.references,
+        links: trace.links ?? stored.links,
+      };
+      const built = simpleTraceSpan(next, stored.created_at, { traceId: stored.trace_id, spanId: stored.span_id });
+      await replaceTrace(req, stored.trace_id, [built.raw]);
+      const out: Record<string, unknown> = {
+        trace_id: stored.trace_id, span_id: stored.span_id, origin: next.origin, kind: next.kind, channel: next.channel,
+        data: next.data, references: next.references, links: next.links,
+      };
+      if (next.tags) out.tags = next.tags;
+      if (next.meta) out.meta = next.meta;
+      res.json({ count: 1, trace: out });
+    }],
+    'simple.traces.delete': [auth, ...editSpans, async (req, res) => {
+      const traceId = simpleTraceId(req);
+      const stored = await findSimpleTrace(traces, req.scope.projectId, traceId);
+      if (!stored) { res.json({ count: 0 }); return; }
+      await appender.delete(stored.trace_id, metaOf(req));
+      res.json({ count: 1, link: { trace_id: stored.trace_id, span_id: stored.span_id } });
     }],
   };
 }

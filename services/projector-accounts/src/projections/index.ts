@@ -12,6 +12,9 @@ import { projectApiKey } from './api-key.ts';
 import { projectMembership } from './membership.ts';
 import { projectSecret } from './secret.ts';
 import { projectWebhook } from './webhook.ts';
+import { projectApplication } from './application.ts';
+import { projectTestset } from './testset.ts';
+import { projectHumanEvaluation } from './human-evaluation.ts';
 import { projectBilling } from './billing.ts';
 import { projectOrganizationLifecycle } from './organization-lifecycle.ts';
 
@@ -32,6 +35,9 @@ export const PROJECTIONS: Projections = {
   membership: projectMembership,
   secret: projectSecret,
   webhook: projectWebhook,
+  application: projectApplication,
+  testset: projectTestset,
+  humanEvaluation: projectHumanEvaluation,
   billing: projectBilling,
   organizationLifecycle: projectOrganizationLifecycle,
 };

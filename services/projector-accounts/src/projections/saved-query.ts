@@ -71,6 +71,15 @@ export function projectSavedQuery(e: SavedQueryEvent, _s: SavedQueryState): SqlS
         values: [c.variant_id, ...headerValues(c.header), at, actor],
       }];
     }
+    case 'accounts.query.revision.edited': {
+      // The header only: data, slug, version and message are the commit's and never change.
+      const c = e.payload;
+      return [{
+        text: `UPDATE saved_query_revisions SET name = $2, description = $3, tags = ${json(4)}, meta = ${json(5)}, flags = ${json(6)},
+                 updated_at = $7, updated_by_id = $8 WHERE id = $1`,
+        values: [c.revision_id, ...headerValues(c.header), at, actor],
+      }];
+    }
     case 'accounts.query.revision.added': {
       const p = e.payload;
       return [
@@ -89,6 +98,7 @@ export function projectSavedQuery(e: SavedQueryEvent, _s: SavedQueryState): SqlS
       const values = [p.target_id, p.archived ? at : null, p.archived ? actor : null];
       const set = 'deleted_at = $2::timestamptz, deleted_by_id = $3::text';
       if (p.target === 'query') return [{ text: `UPDATE saved_queries SET ${set} WHERE id = $1`, values }];
+      if (p.target === 'revision') return [{ text: `UPDATE saved_query_revisions SET ${set} WHERE id = $1`, values }];
       // A variant's archival covers its revisions.
       return [
         { text: `UPDATE saved_query_variants SET ${set} WHERE id = $1`, values },

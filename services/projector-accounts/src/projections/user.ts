@@ -40,6 +40,10 @@ export function projectUser(e: UserEvent, s: UserState): SqlStatement[] {
       }
       return out;
     }
+    case 'accounts.user.created': {
+      const u = e.payload.user;
+      return [{ text: 'INSERT INTO users (id, email, name, username, created_at) VALUES ($1,$2,$3,$4,$5)', values: [u.id, u.email, u.name, u.username, at] }];
+    }
     case 'accounts.user.deleted': {
       // An unknown (or malformed) id deletes nothing: no statement, so no failing cast either.
       const known = s.users.find((u) => sameId(u.id, e.payload.user_id));

@@ -80,4 +80,32 @@ describe('saved-query projection (Postgres)', () => {
     expect(old).toMatchObject({ version: '0', variant_slug: legacyVariantSlug(LV), data: { filtering: { conditions: [] }, formatting: { focus: 'span' } } });
     expect(await readQueryRevision(db.pool, P2, old!.id)).toBeUndefined();
   });
+
+  it('given a revision, when its header is edited and it is archived alone, then only its header and its deleted_at change; an unknown revision is refused', async () => {
+    const [q, v, r0, r1] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const add = (id: string, version: number): SavedQueryEvent => ({
+      type: 'accounts.query.revision.added', ...envelope(P),
+      payload: { query_id: q, variant_id: v, revision_id: id, slug: `e${id.slice(0, 8)}`, version, header: header(), data_json: '{"filtering":{"conditions":[]}}', message: '' },
+    });
+    const steps: Array<[SavedQueryEvent, string]> = [
+      [artifact(P, q, `edits-${q.slice(0, 8)}`), 'accepted'],
+      [variant(P, q, v, `ev-${v.slice(0, 8)}`), 'accepted'],
+      [add(r0, 0), 'accepted'],
+      [add(r1, 1), 'accepted'],
+      [{ type: 'accounts.query.revision.edited', ...envelope(P), payload: { query_id: q, variant_id: v, revision_id: r1, header: header('Renamed') } }, 'accepted'],
+      [{ type: 'accounts.query.archive.set', ...envelope(P), payload: { query_id: q, target: 'revision', target_id: r0, archived: true } }, 'accepted'],
+      [{ type: 'accounts.query.revision.edited', ...envelope(P), payload: { query_id: q, variant_id: v, revision_id: randomUUID(), header: header('x') } }, 'query_revision_not_found'],
+      [{ type: 'accounts.query.archive.set', ...envelope(P2), payload: { query_id: q, target: 'revision', target_id: r1, archived: true } }, 'query_revision_not_found'],
+    ];
+    for (const [e, want] of steps) {
+      const decision = savedQuery.decide(e, await loadSavedQueryState(db.pool, e));
+      expect(decision.status === 'accepted' ? 'accepted' : decision.code).toBe(want);
+      const [outcome] = await db.apply(e as AccountEvent);
+      expect(outcome).toEqual(decision.status === 'accepted' ? { status: 'applied' } : decision);
+    }
+    const edited = await readQueryRevision(db.pool, P, r1);
+    expect(edited).toMatchObject({ name: 'Renamed', tags: { team: 'a' }, version: '1', data: { filtering: { conditions: [] } } });
+    expect(edited?.deleted_at).toBeUndefined();
+    expect((await readQueryRevision(db.pool, P, r0))?.deleted_at).toBeDefined();
+  });
 });

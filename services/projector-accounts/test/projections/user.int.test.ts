@@ -77,4 +77,25 @@ describe('user projection (Postgres)', () => {
     }
     expect(await userIdentities(db.pool, pat)).toEqual(['sso:acme:okta']);
   });
+
+  it('given a user alone (accounts.user.created), then the user row exists without an organization, and the e-mail is taken', async () => {
+    const hex = randomBytes(4).toString('hex');
+    const [ada, other] = [randomUUID(), randomUUID()];
+    const mail = `ada-${hex}@x.org`;
+    const created = (id: string, email: string) => ev('accounts.user.created', { user: { id, email, name: 'Ada', username: 'ada' } });
+    const selection = { ids: [ada, other], emails: [mail] };
+    let expected = user.initial;
+    const verdicts: string[] = [];
+    for (const e of [created(ada, mail), created(other, mail.toUpperCase())]) {
+      const decision = user.decide(e as never, await loadUsers(db.pool, selection));
+      const [outcome] = await db.apply(e);
+      expect(outcome).toEqual(decision.status === 'accepted' ? { status: 'applied' } : decision);
+      verdicts.push(decision.status === 'accepted' ? 'ok' : decision.code);
+      if (decision.status === 'accepted') expected = user.evolve(expected, e as never);
+      expect(normal(await loadUsers(db.pool, selection))).toEqual(normal(expected));
+    }
+    expect(verdicts).toEqual(['ok', 'user_exists']);
+    expect((await db.pool.query('SELECT name, username FROM users WHERE id = $1', [ada])).rows).toEqual([{ name: 'Ada', username: 'ada' }]);
+    expect((await db.pool.query('SELECT 1 FROM memberships WHERE user_id = $1', [ada])).rowCount).toBe(0);
+  });
 });

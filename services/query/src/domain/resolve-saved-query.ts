@@ -80,7 +80,7 @@ export async function findRevision(
   return { revision: rev, lookup: plan.lookup };
 }
 
-interface StoredData { formatting?: { focus?: unknown }; filtering?: unknown; windowing?: unknown }
+interface StoredData { formatting?: { focus?: unknown; format?: unknown }; filtering?: unknown; windowing?: unknown }
 const dataOf = (rev: StoredRevision): StoredData => (rev.data ?? {}) as StoredData;
 
 /**
@@ -136,4 +136,24 @@ export function describeRefs(refs: SavedQueryRefs): string {
     parts.push(`${name} ${JSON.stringify(shown)}`);
   }
   return parts.join(', ');
+}
+
+/** What POST /queries/revisions/retrieve runs for a revision's trace execution (§1.4). */
+export interface RetrievalRun extends ResolvedQuery {
+  focus: Focus;
+  format: 'agenta' | 'opentelemetry';
+}
+
+/**
+ * The stored filter with its focus (default `trace`) and format (default `agenta`); the stored
+ * windowing with the request's `limit`/`next` on top, or the request's windowing alone when none
+ * is stored. `undefined` when the revision has no data (nothing to run).
+ */
+export function retrievalRun(rev: StoredRevision, requestWindowing: unknown): RetrievalRun | undefined {
+  if (rev.data === null || rev.data === undefined) return undefined;
+  const data = dataOf(rev);
+  const focus: Focus = data.formatting?.focus === 'span' ? 'span' : 'trace';
+  const format = data.formatting?.format === 'opentelemetry' ? 'opentelemetry' : 'agenta';
+  const windowing = isObject(data.windowing) ? mergeWindowing(data.windowing, requestWindowing) : requestWindowing;
+  return { filtering: data.filtering, windowing, focus, format };
 }

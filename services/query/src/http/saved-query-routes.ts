@@ -5,11 +5,16 @@ import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import {
   isUuid, listQueries, listQueryRevisions, listQueryVariants, listSimpleQueries, logQueryRevisions, readQuery, readQueryRevision,
-  readQueryVariant, readSimpleQuery, resolveQueryRevision, type ListWindow, type Queryable,
+  readQueryVariant, readSimpleQuery, resolveQueryRevision, type ListWindow,
 } from '@llm/accounts-read';
-import { savedQueryRef } from '@llm/contracts';
+import type { Pool } from '@llm/postgres';
+import { can, FORBIDDEN_MESSAGE, projectRole } from '@llm/auth';
+import { jsonValue, savedQueryRef } from '@llm/contracts';
+import { AppError } from '@llm/errors';
 import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
-import { findRevision } from '../domain/resolve-saved-query.ts';
+import { findRevision, retrievalRun, type StoredRevision } from '../domain/resolve-saved-query.ts';
+import { readEvents, type EventRecorder } from '../adapters/event-recorder.ts';
+import { compileSearch, spanPage, tracePage, type SearchDeps } from './filter-search.ts';
 
 function pathId(req: Request, name: string): string {
   const v = String(req.params[name] ?? '');
@@ -62,9 +67,10 @@ const revisionsBody = z.object({
   }).nullish(),
   query_refs: refList, query_variant_refs: refList, query_revision_refs: refList, include_archived: z.boolean().nullish(), windowing: window,
 });
+// The windowing of a retrieve only pages its trace execution: the window compiler checks it.
 const retrieveBody = z.object({
   query_ref: savedQueryRef.nullish(), query_variant_ref: savedQueryRef.nullish(), query_revision_ref: savedQueryRef.nullish(),
-  include_trace_ids: z.boolean().nullish(), include_traces: z.boolean().nullish(), windowing: window,
+  include_trace_ids: z.boolean().nullish(), include_traces: z.boolean().nullish(), windowing: jsonValue.optional(),
 });
 const logBody = z.object({
   query_revisions: z.object({
@@ -105,7 +111,46 @@ function queryStringFilter(req: Request): Parameters<typeof listQueries>[2] {
   };
 }
 
-export function savedQueryRoutes(pool: Queryable, view: RequestHandler[]): Handlers {
+/** The span store a retrieve's trace execution reads, and where its read event goes. */
+export interface RetrieveTraceDeps extends SearchDeps {
+  recorder?: EventRecorder;
+}
+
+type Span = Awaited<ReturnType<typeof spanPage>>['spans'][number];
+
+/**
+ * Runs a revision's stored filter (§1.4 "Trace execution"): the trace ids in first-seen order and,
+ * when asked, the traces as flat span maps keyed by span id; `next` when the page was cut (by the
+ * window's limit or the result bound), so a client can page with `windowing.next`.
+ */
+async function executeRevision(d: RetrieveTraceDeps, projectId: string, rev: StoredRevision, requestWindowing: unknown) {
+  const run = retrievalRun(rev, requestWindowing);
+  if (!run) return undefined;
+  const c = compileSearch(projectId, run.filtering, run.windowing, run.focus);
+  let spans: Span[];
+  let order: string[];
+  let next: string | undefined;
+  if (run.focus === 'span') {
+    const p = await spanPage(d, c, projectId);
+    spans = p.spans;
+    order = [...new Set(spans.map((s) => s.trace_id))];
+    next = p.next;
+  } else {
+    const p = await tracePage(d, c, projectId);
+    spans = p.spans;
+    order = p.order;
+    next = p.next;
+  }
+  const byTrace = new Map<string, Record<string, Span>>(order.map((id) => [id, {}]));
+  for (const s of spans) {
+    const m = byTrace.get(s.trace_id);
+    if (m) m[s.span_id] = s;
+  }
+  return { traceIds: order, traces: order.map((trace_id) => ({ trace_id, spans: byTrace.get(trace_id) ?? {} })), limit: c.w.limit, order: c.w.order, next };
+}
+
+export function savedQueryRoutes(pool: Pool, view: RequestHandler[], traces: RetrieveTraceDeps): Handlers {
+  const events = readEvents(traces.recorder);
   return {
     'queries.fetch': [...view, async (req, res) => {
       const query = await readQuery(pool, req.scope.projectId, pathId(req, 'query_id'));
@@ -159,11 +204,27 @@ export function savedQueryRoutes(pool: Queryable, view: RequestHandler[]): Handl
     }],
     'queries.revisions.retrieve': [...view, async (req, res) => {
       const b = parse(retrieveBody, req.body ?? {});
+      const execute = b.include_trace_ids === true || b.include_traces === true;
+      // Running the stored filter reads spans: that needs view_spans besides view_queries.
+      if (execute && !can(await projectRole(pool, req.scope), 'view_spans')) {
+        throw new AppError({ code: 'forbidden', kind: 'forbidden', message: FORBIDDEN_MESSAGE });
+      }
       const found = await findRevision(b, (lookup) => resolveQueryRevision(pool, req.scope.projectId, lookup));
       if (!found) { res.json({ count: 0 }); return; }
       const r = found.revision;
+      let body: unknown = r;
+      let paging: Record<string, unknown> | undefined;
+      if (execute) {
+        const ran = await executeRevision(traces, req.scope.projectId, r, b.windowing);
+        if (ran) {
+          // Spans are JSON but not typed as the revision's data: the answer gets a widened copy.
+          body = { ...r, data: { ...(r.data as Record<string, unknown>), trace_ids: ran.traceIds, ...(b.include_traces ? { traces: ran.traces } : {}) } };
+          events.queried(req, ran.traceIds.length, ran.traceIds);
+          if (ran.next) paging = { limit: ran.limit, order: ran.order, next: ran.next };
+        }
+      }
       res.json({
-        count: 1, query_revision: r,
+        count: 1, query_revision: body, ...(paging ? { windowing: paging } : {}),
         retrieval_info: {
           references: {
             query: { id: r.artifact_id, slug: r.artifact_slug },

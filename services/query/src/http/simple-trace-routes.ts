@@ -9,6 +9,7 @@ import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import { parseTraceId } from '@llm/span-model';
 import type { SpanReader } from '../adapters/span-reader.ts';
 import type { SpanSearcher } from '../adapters/span-search.ts';
+import { readSimpleTrace } from '../adapters/simple-trace-lookup.ts';
 import { spanView } from '../domain/span-view.ts';
 import { simpleTraceFiltering, simpleTraceOf } from '../domain/simple-trace-view.ts';
 
@@ -34,9 +35,7 @@ export function simpleTraceRoutes(reader: SpanReader, searcher: SpanSearcher, vi
       // Unknown, malformed or not a simple trace (no data): the reference's empty answer.
       const id = parseTraceId(String(req.params.trace_id));
       if (!id.ok) { res.json({ count: 0 }); return; }
-      const spans = (await reader.byIds(req.scope.projectId, [id.value], [])).map(spanView);
-      const root = spans.filter((s) => !s.parent_id).sort((a, b) => a.start_time.localeCompare(b.start_time))[0];
-      const trace = root ? simpleTraceOf(root) : undefined;
+      const trace = await readSimpleTrace(reader, req.scope.projectId, id.value);
       res.json(trace ? { count: 1, trace } : { count: 0 });
     }],
     'simple.traces.query': [...view, async (req, res) => {

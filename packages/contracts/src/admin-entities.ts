@@ -1,0 +1,52 @@
+// zod schemas of the operator's entity routes (compat §2.2–§2.3): one user, organization or API key
+// at a time, entities named by an EntityRef. Shapes only: which kinds accept which kind of ref, and
+// whether the named entity exists, is the handler's (400/404 with the admin error body).
+import { z } from 'zod';
+import { jsonObject, openObject, text, texts, TEXT_LIMITS } from './text.ts';
+
+/** Exactly one of ref (a key defined earlier in the request), id, slug or email; anything else is 422. */
+export const entityRef = z.object({
+  ref: texts.id.optional(),
+  id: texts.id.optional(),
+  slug: texts.slug.optional(),
+  email: texts.email.optional(),
+}).refine((r) => [r.ref, r.id, r.slug, r.email].filter((x) => x !== undefined).length === 1, 'exactly one of ref, id, slug or email is required');
+export type EntityRef = z.infer<typeof entityRef>;
+
+/** Options of the entity routes: keys are made (and shown) only when asked for; defaults are seeded unless told not to. */
+export const adminEntityOptions = openObject({
+  dry_run: z.boolean().optional(),
+  idempotency_key: texts.id.optional(),
+  create_identities: z.boolean().optional(),
+  create_api_keys: z.boolean().default(false),
+  return_api_keys: z.boolean().default(false),
+  seed_defaults: z.boolean().default(true),
+  reason: texts.description.optional(),
+});
+const options = { options: adminEntityOptions.optional() };
+
+export const adminUserCreate = openObject({
+  ...options,
+  user: openObject({
+    email: texts.email,
+    username: texts.name.optional(),
+    name: texts.name.optional(),
+    is_admin: z.boolean().optional(),
+    is_root: z.boolean().optional(),
+    metadata: jsonObject.optional(),
+  }),
+});
+
+export const adminOrganizationCreate = openObject({
+  ...options,
+  organization: openObject({
+    name: text({ min: 1, max: TEXT_LIMITS.name }),
+    slug: texts.slug.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'slug must be lowercase letters, digits and dashes' }).optional(),
+  }),
+  owner: entityRef.optional(),
+});
+
+export const adminApiKeyCreate = openObject({
+  ...options,
+  api_key: openObject({ project_ref: entityRef, user_ref: entityRef, name: texts.name.optional(), expires_at: texts.shortText.optional() }),
+});

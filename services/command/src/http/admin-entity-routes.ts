@@ -1,0 +1,264 @@
+// Operator entity routes (compat §2.3): one user, organization or API key at a time under
+// /admin/simple/accounts/. Every write is an account event decided by its aggregate (users:
+// accounts.account.provisioned / accounts.user.created / accounts.user.deleted; organizations:
+// accounts.organization.created / .deleted by_operator; keys: accounts.api_key.created / .revoked),
+// answered from the projection once it has the event. Errors use the admin body of §2.2:
+// {"detail":{"message":…, <extra keys>}}.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { isUuid } from '@llm/account-model';
+import {
+  apiKeyPrefixesOfOrganization, findApiKeyById, findUserByEmail, listDomains, organizationsOwnedBy, projectsOfOrganizations,
+  readOrganization, readOrganizationBySlug, readProject, readUser, readWorkspace,
+} from '@llm/accounts-read';
+import { adminApiKeyCreate, adminOrganizationCreate, adminUserCreate, type EntityRef } from '@llm/contracts';
+import { AppError, invalid, unavailable } from '@llm/errors';
+import { statusOf, validate, type Handlers } from '@llm/http';
+import { generateApiKey } from '@llm/auth';
+import type { Pool } from '@llm/postgres';
+import { planAccount, slugify } from '../domain/account-plan.ts';
+import { userKey } from '../adapters/account-appender.ts';
+import type { AccountCommands } from '../adapters/account-commands.ts';
+import { shredKeysOfOwners } from '../adapters/secret-key-store.ts';
+import type { SignupPlans } from './admin-routes.ts';
+import { apiKeysKey } from './api-key-routes.ts';
+import { domainKey } from './domain-routes.ts';
+import { organizationKey } from './organization-routes.ts';
+
+export interface AdminEntityDeps {
+  pool: Pool;
+  commands: AccountCommands;
+  plans: SignupPlans;
+  /** Drops the cached resolution of a key prefix (a revoked or deleted key stops working at once). */
+  forgetKey?: (prefix: string) => void;
+}
+
+type Kind = 'user' | 'organization' | 'project';
+const KIND_NAME: Record<Kind, string> = { user: 'User', organization: 'Organization', project: 'Project' };
+
+const missing = (kind: Kind | 'api_key', ref: string): AppError =>
+  new AppError({ code: `${kind}_not_found`, kind: 'not_found', message: `${kind === 'api_key' ? 'API key' : KIND_NAME[kind]} not found: ${ref}.`, details: { ref } });
+const badRef = (path: string, reason: string): AppError => invalid('invalid_reference', `Invalid reference at '${path}': ${reason}`, { path, reason });
+const notInEdition = (feature: string): AppError => new AppError({ code: 'not_implemented', kind: 'internal', message: `'${feature}' is not yet implemented in this edition.`, details: { feature } });
+const lag = (): AppError => unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
+
+/**
+ * The admin error body of compat §2.2 for the rules' errors (4xx and 501); request validation (422)
+ * and real failures (5xx, opaque) stay with the app's error handler.
+ */
+function adminBody(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      await handler(req, res);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'not_implemented') {
+        res.status(501).json({ detail: { message: err.message, ...(err.details as object) } });
+      } else if (err instanceof AppError && err.kind !== 'unprocessable' && statusOf(err.kind) < 500) {
+        const extra = err.details && typeof err.details === 'object' && !Array.isArray(err.details) ? err.details : {};
+        res.status(statusOf(err.kind)).json({ detail: { message: err.message, ...extra } });
+      } else next(err);
+    }
+  };
+}
+
+/** An id in a path: a UUID (else 400), of an entity that exists (else 404). */
+function pathId(req: Request, name: string): string {
+  const id = String(req.params[name] ?? '');
+  if (!isUuid(id)) throw badRef(name, `'${id}' is not a UUID`);
+  return id.toLowerCase();
+}
+
+const iso = (d: Date | string): string => (d instanceof Date ? d.toISOString() : d);
+
+export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler): Handlers {
+  const { pool, commands } = deps;
+
+  /** An EntityRef of a kind, resolved to an existing row's id (compat §2.2). */
+  async function resolve(kind: Kind, ref: EntityRef, path: string): Promise<string> {
+    // These routes define no request-local keys, so a `ref` names nothing.
+    if (ref.ref !== undefined) throw badRef(path, `ref '${ref.ref}' is not defined in this request`);
+    if (ref.slug !== undefined) {
+      if (kind !== 'organization') throw badRef(path, `slug-based references are not supported for ${kind}`);
+      const org = await readOrganizationBySlug(pool, ref.slug);
+      if (!org) throw missing(kind, ref.slug);
+      return org.id;
+    }
+    if (ref.email !== undefined) {
+      if (kind !== 'user') throw badRef(path, 'empty reference');
+      const u = await findUserByEmail(pool, ref.email);
+      if (!u) throw missing(kind, ref.email);
+      return u.id;
+    }
+    const id = ref.id ?? '';
+    if (!isUuid(id)) throw badRef(path, `'${id}' is not a UUID`);
+    const found = kind === 'user' ? await readUser(pool, id) : kind === 'organization' ? await readOrganization(pool, id) : await readProject(pool, id);
+    if (!found) throw missing(kind, id);
+    return found.id;
+  }
+
+  const userView = async (id: string) => {
+    const u = await readUser(pool, id);
+    if (!u) throw lag();
+    return { id: u.id, uid: u.id, email: u.email, username: u.username, name: u.name || u.username, created_at: iso(u.created_at), updated_at: iso(u.created_at) };
+  };
+
+  /** The organization with its default workspace and project and the owner's three memberships, as the admin response maps them. */
+  async function seededView(organizationId: string, workspaceId: string, projectId: string, ownerId: string) {
+    const [org, wrk, prj] = await Promise.all([readOrganization(pool, organizationId), readWorkspace(pool, workspaceId), readProject(pool, projectId)]);
+    if (!org || !wrk || !prj) throw lag();
+    const membership = (scope: string, id: string) => ({ id: `${scope}:${id}:${ownerId}`, [`${scope}_id`]: id, user_id: ownerId, role: 'owner' });
+    return {
+      organizations: { org: { id: org.id, name: org.name, slug: org.slug, owner_user_id: org.owner_id, created_at: iso(org.created_at), updated_at: iso(org.created_at) } },
+      workspaces: { wrk: { id: wrk.id, name: wrk.name, organization_id: org.id, created_at: iso(wrk.created_at), updated_at: iso(wrk.created_at) } },
+      projects: { prj: { id: prj.id, name: prj.name, organization_id: org.id, workspace_id: wrk.id, is_default: prj.is_default, created_at: iso(prj.created_at), updated_at: iso(prj.created_at) } },
+      organization_memberships: { org: membership('organization', org.id) },
+      workspace_memberships: { wrk: membership('workspace', wrk.id) },
+      project_memberships: { prj: membership('project', prj.id) },
+    };
+  }
+
+  const emptyAccount = () => ({
+    users: {}, user_identities: {}, organizations: {}, workspaces: {}, projects: {},
+    organization_memberships: {}, workspace_memberships: {}, project_memberships: {},
+  });
+
+  const meta = (req: Request, organizationId?: string, projectId?: string) =>
+    ({ requestId: req.id, ...(organizationId ? { organizationId } : {}), ...(projectId ? { projectId } : {}) });
+
+  /** Shreds the secrets of the organizations (and their projects) about to go, and the cached keys' prefixes to forget. */
+  async function beforeOrganizationsGo(organizationIds: string[]): Promise<string[]> {
+    const prefixes = (await Promise.all(organizationIds.map((o) => apiKeyPrefixesOfOrganization(pool, o)))).flat();
+    await shredKeysOfOwners(pool, [...organizationIds, ...await projectsOfOrganizations(pool, organizationIds)]);
+    return prefixes;
+  }
+
+  return {
+    'admin.users.create': [admin, adminBody(async (req, res) => {
+      const body = validate(adminUserCreate, req.body);
+      const options = body.options ?? { create_api_keys: false, return_api_keys: false, seed_defaults: true };
+      const ids = { uuid: randomUUID, suffix: () => randomBytes(3).toString('hex') };
+      const account: Record<string, unknown> = emptyAccount();
+      if (!options.seed_defaults) {
+        // A user alone: no organization, so no key either (a key belongs to a project).
+        const u = planAccount({ user: body.user }, ids).user;
+        await commands.commit({ type: 'accounts.user.created', key: userKey(u.email), payload: { user: u }, meta: meta(req) });
+        account.users = { user: await userView(u.id) };
+      } else {
+        const plan = planAccount({ user: body.user }, ids);
+        const key = options.create_api_keys ? generateApiKey() : undefined;
+        const keyId = randomUUID();
+        const payload = {
+          ...plan, organization: { ...plan.organization, plan: deps.plans.signupPlan() },
+          api_key: key ? { id: keyId, prefix: key.prefix, secret_hash: key.secretHash, expires_at_us: 0 } : null,
+        };
+        await commands.commit({ type: 'accounts.account.provisioned', key: userKey(plan.user.email), payload, meta: meta(req, plan.organization.id, plan.project.id) });
+        await deps.plans.afterSignup?.({ id: plan.organization.id, name: plan.organization.name }, { requestId: req.id, email: plan.user.email, log: req.log });
+        Object.assign(account, { users: { user: await userView(plan.user.id) }, ...await seededView(plan.organization.id, plan.workspace.id, plan.project.id, plan.user.id) });
+        if (key) {
+          account.api_keys = {
+            key: { id: keyId, prefix: key.prefix, project_id: plan.project.id, user_id: plan.user.id, ...(options.return_api_keys ? { value: key.raw } : {}) },
+          };
+        }
+      }
+      res.status(200).json({ accounts: [account] });
+    })],
+
+    'admin.users.delete': [admin, adminBody(async (req, res) => {
+      const id = pathId(req, 'user_id');
+      const u = await readUser(pool, id);
+      if (!u) throw missing('user', id);
+      // Their organizations go with them, secrets first: a replay cascades the rows again but never
+      // brings a destroyed key back.
+      const organizations = await organizationsOwnedBy(pool, u.id);
+      const prefixes = await beforeOrganizationsGo(organizations);
+      await commands.commit({ type: 'accounts.user.deleted', key: userKey(u.email), payload: { user_id: u.id, email: u.email }, meta: meta(req) });
+      for (const p of prefixes) deps.forgetKey?.(p);
+      res.status(200).json({
+        dry_run: false,
+        deleted: { ...(organizations.length > 0 ? { organizations: organizations.map((o) => ({ id: o })) } : {}), users: [{ id: u.id }] },
+      });
+    })],
+
+    'admin.organizations.create': [admin, adminBody(async (req, res) => {
+      const body = validate(adminOrganizationCreate, req.body);
+      if (!body.owner) throw invalid('organization_owner_required', "Organization 'org' requires a valid owner user.");
+      const ownerId = await resolve('user', body.owner, 'owner');
+      const id = randomUUID();
+      const name = body.organization.name;
+      const change = {
+        type: 'accounts.organization.created' as const, key: organizationKey(id),
+        payload: {
+          organization: { id, name, slug: body.organization.slug ?? `${slugify(name)}-${randomBytes(3).toString('hex')}`, plan: deps.plans.signupPlan() },
+          owner_id: ownerId, description: '',
+          workspace: { id: randomUUID(), name: 'Default', slug: 'default' },
+          project: { id: randomUUID(), name: 'Default', slug: 'default' },
+        },
+        meta: { ...meta(req, id), aggregateId: organizationKey(id) },
+      };
+      await commands.commit(change);
+      const owner = await userView(ownerId);
+      await deps.plans.afterSignup?.({ id, name }, { requestId: req.id, email: owner.email, log: req.log });
+      const seeded = await seededView(id, change.payload.workspace.id, change.payload.project.id, ownerId);
+      res.status(200).json({ accounts: [{ ...emptyAccount(), users: { owner }, ...seeded }] });
+    })],
+
+    'admin.organizations.delete': [admin, adminBody(async (req, res) => {
+      const id = pathId(req, 'organization_id');
+      const org = await readOrganization(pool, id);
+      if (!org) throw missing('organization', id);
+      // Domains travel on their own keys: each is released as its own event first (as the owner's delete does).
+      for (const d of await listDomains(pool, org.id)) {
+        await commands.commit({
+          type: 'accounts.domain.deleted', key: domainKey(d.domain), payload: { domain_id: d.id, organization_id: org.id, domain: d.domain },
+          meta: { ...meta(req, org.id), aggregateId: `domain:${d.id}` },
+        });
+      }
+      const prefixes = await beforeOrganizationsGo([org.id]);
+      await commands.commit({
+        type: 'accounts.organization.deleted', key: organizationKey(org.id), payload: { organization_id: org.id, actor_id: '', by_operator: true },
+        meta: { ...meta(req, org.id), aggregateId: organizationKey(org.id) },
+      });
+      for (const p of prefixes) deps.forgetKey?.(p);
+      res.status(200).json({ dry_run: false, deleted: { organizations: [{ id: org.id }] } });
+    })],
+
+    'admin.api_keys.create': [admin, adminBody(async (req, res) => {
+      const body = validate(adminApiKeyCreate, req.body);
+      const projectId = await resolve('project', body.api_key.project_ref, 'api_key.project_ref');
+      const userId = await resolve('user', body.api_key.user_ref, 'api_key.user_ref');
+      const project = await readProject(pool, projectId);
+      const key = generateApiKey();
+      const keyId = randomUUID();
+      await commands.commit({
+        type: 'accounts.api_key.created', key: apiKeysKey(projectId),
+        payload: { key_id: keyId, project_id: projectId, user_id: userId, prefix: key.prefix, secret_hash: key.secretHash, name: body.api_key.name ?? '', expires_at_us: 0 },
+        meta: { ...meta(req, project?.organization_id, projectId), aggregateId: `api_key:${keyId}` },
+      });
+      const returned = body.options?.return_api_keys === true;
+      res.status(200).json({
+        accounts: [{
+          ...emptyAccount(),
+          api_keys: { key: { id: keyId, prefix: key.prefix, project_id: projectId, user_id: userId, ...(returned ? { value: key.raw } : {}) } },
+        }],
+      });
+    })],
+
+    'admin.api_keys.delete': [admin, adminBody(async (req, res) => {
+      const id = pathId(req, 'api_key_id');
+      const k = await findApiKeyById(pool, id);
+      if (!k) throw missing('api_key', id);
+      await commands.commit({
+        type: 'accounts.api_key.revoked', key: apiKeysKey(k.project_id), payload: { key_id: k.id, project_id: k.project_id },
+        meta: { ...meta(req, undefined, k.project_id), aggregateId: `api_key:${k.id}` },
+      });
+      deps.forgetKey?.(k.prefix);
+      res.status(200).json({ dry_run: false, deleted: { api_keys: [{ id: k.id }] } });
+    })],
+
+    // This backend signs users in through identity providers only: there are no passwords to set or
+    // reset and no admin-made identities (a provider's subject is linked at its first sign-in).
+    'admin.identities.create': [admin, adminBody(async () => { throw notInEdition('user_identities'); })],
+    'admin.identities.delete': [admin, adminBody(async () => { throw notInEdition('user_identities'); })],
+    'admin.reset_password': [admin, adminBody(async () => { throw notInEdition('reset_password'); })],
+  };
+}

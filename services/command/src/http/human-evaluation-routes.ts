@@ -1,0 +1,277 @@
+// Human evaluations (reference accounts §12, compat §4) and the minimal applications, variants,
+// revisions and testsets they read, created through the reference's simple routes (compat §4.2).
+// Every write is one accounts event appended and awaited (read-your-writes): an application with its
+// first variant and revisions 0 and 1 is one event, a testset with its rows is one, and an
+// evaluation with its variant links and scenarios is one — a refused creation leaves nothing
+// behind (the reference can leave an orphan evaluation). Everything is looked up in the caller's
+// project only: another project's application or testset is unknown here (the reference looks an
+// application up by id alone).
+import { randomBytes } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import {
+  APPLICATION_NOT_FOUND, APPLICATION_VARIANT_NOT_FOUND, HUMAN_EVALUATION_APP_NOT_FOUND, HUMAN_EVALUATION_REVISION_MISMATCH,
+  HUMAN_EVALUATION_TESTSET_NOT_FOUND, HUMAN_EVALUATION_VARIANT_NOT_FOUND,
+} from '@llm/account-model';
+import {
+  listHumanEvaluations, parseUuid, readApplication, readApplicationRevision, readApplicationVariant, readApplicationVariants, readTestcases, readTestset,
+  type ApplicationRow, type ApplicationVariantRow, type HumanEvaluationRow, type TestcaseRow, type TestsetRow,
+} from '@llm/accounts-read';
+import {
+  applicationRevisionCommit, applicationVariantCreate, humanEvaluationCreate, humanEvaluationList, simpleApplicationCreate, simpleTestsetCreate,
+  type HumanEvaluationView,
+} from '@llm/contracts';
+import { invalid, notFound } from '@llm/errors';
+import { uuidv7, type EventPayloads } from '@llm/events';
+import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import type { Pool } from '@llm/postgres';
+import { rejectionError, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import type { AccountsEventType } from '../adapters/account-appender.ts';
+import type { QuotaGate } from '../adapters/quota-gate.ts';
+
+export interface HumanEvaluationRouteDeps {
+  pool: Pool;
+  commands: AccountCommands;
+  /** The organization's `evaluations_run` quota: reserved before the evaluation is appended (§2.3). */
+  quota: Pick<QuotaGate, 'evaluation'>;
+}
+
+/** Middleware chains per kind of access. */
+export interface HumanEvaluationGuards {
+  viewApps: RequestHandler[]; editApps: RequestHandler[];
+  viewEvaluations: RequestHandler[]; createEvaluations: RequestHandler[];
+}
+
+export const applicationsKey = (projectId: string): string => `project:${projectId}:applications`;
+export const testsetsKey = (projectId: string): string => `project:${projectId}:testsets`;
+export const evaluationsKey = (projectId: string): string => `project:${projectId}:evaluations`;
+
+/** The reference's answer to an id that is not a UUID (§4.1: the UUID parser's text). */
+export const BADLY_FORMED_UUID = 'badly formed hexadecimal UUID string';
+const MAX_ATTEMPTS = 5;
+
+const json = (v: unknown): string => (v === undefined || v === null ? '' : JSON.stringify(v));
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** A body or path id that must be a UUID: anything else is a 422 naming the field, as a typed parameter. */
+function uuidField(value: string, loc: Array<string | number>): string {
+  const id = parseUuid(value);
+  if (id === undefined) throw new RequestValidationError([{ loc, msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
+  return id;
+}
+/** A /human-evaluations id: the reference answers a malformed one 400 with the UUID parser's text. */
+function evaluationUuid(value: string): string {
+  const id = parseUuid(value);
+  if (id === undefined) throw invalid('badly_formed_uuid', BADLY_FORMED_UUID);
+  return id;
+}
+
+function applicationView(app: ApplicationRow, variant: ApplicationVariantRow | undefined, revisionId: string | undefined): Record<string, unknown> {
+  return {
+    id: app.id, slug: app.slug, name: app.name ?? app.slug, description: app.description, tags: app.tags, meta: app.meta, flags: app.flags, data: app.data,
+    created_at: iso(app.created_at), updated_at: null, created_by_id: app.created_by_id,
+    variant_id: variant?.id ?? null, revision_id: revisionId ?? null,
+  };
+}
+
+function variantView(v: ApplicationVariantRow): Record<string, unknown> {
+  return {
+    id: v.id, slug: v.slug, name: v.name ?? v.slug, application_id: v.application_id, flags: v.flags, tags: v.tags,
+    created_at: iso(v.created_at), created_by_id: v.created_by_id,
+  };
+}
+
+function testsetView(t: TestsetRow, rows: TestcaseRow[]): Record<string, unknown> {
+  return {
+    id: t.id, slug: t.slug, name: t.name ?? t.slug, description: t.description, tags: t.tags, meta: t.meta,
+    data: { testcases: rows.map((r) => ({ id: r.id, data: r.data, testset_id: r.testset_id })) },
+    variant_id: t.variant_id, revision_id: t.revision_id, created_at: iso(t.created_at), created_by_id: t.created_by_id,
+  };
+}
+
+/** A list item of GET /human-evaluations (§12): revision numbers as text, `" None"` when the linked revision is gone. */
+function evaluationView(e: HumanEvaluationRow): HumanEvaluationView {
+  const created = e.created_at.toISOString();
+  return {
+    id: e.id, app_id: e.app_id, project_id: e.project_id, evaluation_type: e.evaluation_type,
+    variant_ids: e.variant_ids, variant_names: e.variant_names.map((n) => n ?? ''), variants_revision_ids: e.variants_revision_ids,
+    revisions: e.revisions.map((n) => (n === null ? ' None' : String(n))),
+    testset_id: e.testset_id, testset_name: e.testset_name ?? '', status: e.status, created_at: created, updated_at: e.updated_at?.toISOString() ?? created,
+  };
+}
+
+/** The 400 of a row that lacks an input (§12: the variant's inputs against the row's columns, minus correct_answer). */
+function rowMismatch(inputs: string[], row: TestcaseRow): Error {
+  const columns = Object.keys(row.data).filter((c) => c !== 'correct_answer');
+  return invalid('human_evaluation_inputs_mismatch', [
+    'Columns in the test set should match the names of the inputs in the variant.',
+    `Inputs names in variant are: [${inputs.map((i) => `'${i}'`).join(', ')}]`,
+    `while columns in test set are: [${columns.map((c) => `'${c}'`).join(', ')}]`,
+  ].join('\n'));
+}
+
+const answerText = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+
+export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: HumanEvaluationGuards): Handlers {
+  const { pool, commands } = deps;
+
+  function record<T extends AccountsEventType>(req: Request, type: T, key: string, payload: EventPayloads[T], aggregateId: string): Promise<CommandOutcome> {
+    return commands.appendAndAwait({
+      type, key, payload,
+      meta: { requestId: req.id, organizationId: req.scope.organizationId, projectId: req.scope.projectId, aggregateId, actorId: req.scope.userId, expectedVersion: 0 },
+    });
+  }
+  const orThrow = (o: CommandOutcome): void => { if (o.status === 'rejected') throw rejectionError(o); };
+
+  async function applicationAnswer(projectId: string, app: ApplicationRow): Promise<Record<string, unknown>> {
+    const first = (await readApplicationVariants(pool, projectId, app.id))[0];
+    const revision = first && first.revision !== null ? await readApplicationRevision(pool, projectId, first.id, first.revision) : undefined;
+    return applicationView(app, first, revision?.id);
+  }
+
+  const createApplication: RequestHandler = async (req, res) => {
+    const a = validate(simpleApplicationCreate, req.body).application;
+    const projectId = req.scope.projectId;
+    const id = uuidv7();
+    orThrow(await record(req, 'accounts.application.created', applicationsKey(projectId), {
+      application: {
+        application_id: id, project_id: projectId, slug: a.slug, name: a.name ?? '', description: a.description ?? '',
+        tags_json: json(a.tags), meta_json: json(a.meta), flags_json: json(a.flags), data_json: json(a.data),
+      },
+      // The first variant's slug: 12 random hex characters (the reference's).
+      variant_id: uuidv7(), variant_slug: randomBytes(6).toString('hex'), revision0_id: uuidv7(), revision_id: uuidv7(),
+    }, `application:${id}`));
+    const app = await readApplication(pool, projectId, id);
+    if (!app) throw notFound('application_not_found', APPLICATION_NOT_FOUND);
+    res.status(200).json({ count: 1, application: await applicationAnswer(projectId, app) });
+  };
+
+  const fetchApplication: RequestHandler = async (req, res) => {
+    const id = parseUuid(String(req.params.application_id ?? ''));
+    const app = id === undefined ? undefined : await readApplication(pool, req.scope.projectId, id);
+    // An unknown id keeps the reference's empty answer.
+    if (!app) { res.status(200).json({ count: 0 }); return; }
+    res.status(200).json({ count: 1, application: await applicationAnswer(req.scope.projectId, app) });
+  };
+
+  const createVariant: RequestHandler = async (req, res) => {
+    const v = validate(applicationVariantCreate, req.body).application_variant;
+    const projectId = req.scope.projectId;
+    const appId = uuidField(v.application_id, ['body', 'application_variant', 'application_id']);
+    if (!await readApplication(pool, projectId, appId)) throw notFound('application_not_found', APPLICATION_NOT_FOUND);
+    const id = uuidv7();
+    orThrow(await record(req, 'accounts.application.variant_created', applicationsKey(projectId), {
+      variant_id: id, application_id: appId, project_id: projectId, slug: v.slug, name: v.name ?? '', flags_json: json(v.flags), tags_json: json(v.tags),
+    }, `application:${appId}`));
+    const row = await readApplicationVariant(pool, projectId, id);
+    if (!row) throw notFound('application_variant_not_found', APPLICATION_VARIANT_NOT_FOUND);
+    res.status(200).json({ count: 1, application_variant: variantView(row) });
+  };
+
+  const commitRevision: RequestHandler = async (req, res) => {
+    const r = validate(applicationRevisionCommit, req.body).application_revision;
+    const projectId = req.scope.projectId;
+    const appId = uuidField(r.application_id, ['body', 'application_revision', 'application_id']);
+    const variantId = uuidField(r.application_variant_id, ['body', 'application_revision', 'application_variant_id']);
+    const id = uuidv7();
+    // The next number is the variant's current one plus one; a concurrent commit that took it makes
+    // the aggregate refuse ours, and we read again.
+    for (let attempt = 1; ; attempt++) {
+      const variant = await readApplicationVariant(pool, projectId, variantId);
+      if (!variant || variant.application_id !== appId) throw notFound('application_variant_not_found', APPLICATION_VARIANT_NOT_FOUND);
+      const version = variant.revision === null ? 0 : variant.revision + 1;
+      const outcome = await record(req, 'accounts.application.revision_committed', applicationsKey(projectId), {
+        revision_id: id, variant_id: variantId, application_id: appId, project_id: projectId, slug: r.slug ?? '', message: r.message ?? '',
+        data_json: json(r.data), version,
+      }, `application:${appId}`);
+      if (outcome.status === 'applied') {
+        const row = await readApplicationRevision(pool, projectId, variantId, version);
+        res.status(200).json({
+          count: 1,
+          application_revision: {
+            id, slug: row?.slug ?? null, version: String(version), message: row?.message ?? null, data: row?.data ?? null,
+            application_id: appId, application_variant_id: variantId, created_at: iso(row?.created_at ?? null), created_by_id: row?.created_by_id ?? null,
+          },
+        });
+        return;
+      }
+      if (outcome.code !== 'application_revision_changed' || attempt >= MAX_ATTEMPTS) throw rejectionError(outcome);
+    }
+  };
+
+  const createTestset: RequestHandler = async (req, res) => {
+    const t = validate(simpleTestsetCreate, req.body).testset;
+    const projectId = req.scope.projectId;
+    const id = uuidv7();
+    orThrow(await record(req, 'accounts.testset.created', testsetsKey(projectId), {
+      testset_id: id, project_id: projectId, slug: t.slug, name: t.name ?? '', description: t.description ?? '', tags_json: json(t.tags), meta_json: json(t.meta),
+      variant_id: uuidv7(), revision_id: uuidv7(), testcases: t.data.testcases.map((c) => ({ testcase_id: uuidv7(), data_json: JSON.stringify(c.data) })),
+    }, `testset:${id}`));
+    const row = await readTestset(pool, projectId, id);
+    if (!row) throw notFound('testset_not_found', HUMAN_EVALUATION_TESTSET_NOT_FOUND);
+    res.status(200).json({ count: 1, testset: testsetView(row, await readTestcases(pool, id)) });
+  };
+
+  const fetchTestset: RequestHandler = async (req, res) => {
+    const id = parseUuid(String(req.params.testset_id ?? ''));
+    const row = id === undefined ? undefined : await readTestset(pool, req.scope.projectId, id);
+    if (!row) { res.status(200).json({ count: 0 }); return; }
+    res.status(200).json({ count: 1, testset: testsetView(row, await readTestcases(pool, row.id)) });
+  };
+
+  const listEvaluations: RequestHandler = async (req, res) => {
+    const q = validate(humanEvaluationList, req.query, 'query');
+    const appId = evaluationUuid(q.app_id);
+    // Unknown in this project (or another project's): 404, where the reference fails with a 500.
+    if (!await readApplication(pool, req.scope.projectId, appId)) throw notFound('app_not_found', HUMAN_EVALUATION_APP_NOT_FOUND);
+    const rows = await listHumanEvaluations(pool, req.scope.projectId, appId);
+    res.status(200).json(rows.map(evaluationView));
+  };
+
+  const createEvaluation: RequestHandler = async (req, res) => {
+    const body = validate(humanEvaluationCreate, req.body);
+    const projectId = req.scope.projectId;
+    const appId = evaluationUuid(body.app_id);
+    const testsetId = evaluationUuid(body.testset_id);
+    const variantIds = body.variant_ids.map(evaluationUuid);
+    if (!await readApplication(pool, projectId, appId)) throw notFound('app_not_found', HUMAN_EVALUATION_APP_NOT_FOUND);
+    if (!await readTestset(pool, projectId, testsetId)) throw notFound('testset_not_found', HUMAN_EVALUATION_TESTSET_NOT_FOUND);
+    const variants: Array<{ variant_id: string; revision_id: string }> = [];
+    for (const variantId of variantIds) {
+      const v = await readApplicationVariant(pool, projectId, variantId);
+      if (!v || v.archived || v.application_id !== appId) throw invalid('human_evaluation_variant_not_found', HUMAN_EVALUATION_VARIANT_NOT_FOUND);
+      const revision = v.revision === null ? undefined : await readApplicationRevision(pool, projectId, v.id, v.revision);
+      if (!revision) throw invalid('human_evaluation_revision_mismatch', HUMAN_EVALUATION_REVISION_MISMATCH);
+      variants.push({ variant_id: v.id, revision_id: revision.id });
+    }
+    const rows = await readTestcases(pool, testsetId);
+    const scenarios = rows.map((row) => {
+      const missing = body.inputs.some((name) => !Object.hasOwn(row.data, name));
+      if (missing) throw rowMismatch(body.inputs, row);
+      return {
+        scenario_id: uuidv7(),
+        inputs_json: JSON.stringify(body.inputs.map((name) => ({ input_name: name, input_value: row.data[name] }))),
+        correct_answer: answerText(row.data.correct_answer),
+      };
+    });
+    const id = uuidv7();
+    // The aggregate decides again on the ordered log (a variant committed meanwhile: 400 mismatch).
+    // One evaluation run of the organization's quota, reserved before the append and given back if
+    // the evaluation is not recorded (refused by the aggregate, or the append failed).
+    await deps.quota.evaluation(req.scope.organizationId, async () => orThrow(await record(req, 'accounts.human_evaluation.created', evaluationsKey(projectId), {
+      evaluation_id: id, project_id: projectId, app_id: appId, evaluation_type: body.evaluation_type, status: body.status, testset_id: testsetId,
+      variants, scenarios,
+    }, `human_evaluation:${id}`)));
+    res.status(200).json({ id, variant_ids: variants.map((v) => v.variant_id), app_id: appId, status: body.status, evaluation_type: body.evaluation_type });
+  };
+
+  return {
+    'applications.simple.create': [...guards.editApps, createApplication],
+    'applications.simple.fetch': [...guards.viewApps, fetchApplication],
+    'applications.variants.create': [...guards.editApps, createVariant],
+    'applications.revisions.commit': [...guards.editApps, commitRevision],
+    'testsets.simple.create': [...guards.editApps, createTestset],
+    'testsets.simple.fetch': [...guards.viewApps, fetchTestset],
+    'human_evaluations.list': [...guards.viewEvaluations, listEvaluations],
+    'human_evaluations.create': [...guards.createEvaluations, createEvaluation],
+  };
+}

@@ -2,15 +2,19 @@
 import { z } from 'zod';
 import { jsonObject, openObject, text, texts, textRecord, TEXT_LIMITS } from './text.ts';
 
-const options = openObject({
+/** The admin routes' `Options` (compat §2.2); whether API keys are made and shown by default differs per route. */
+export const adminOptions = (keys: boolean) => openObject({
   dry_run: z.boolean().default(false),
   idempotency_key: texts.id.optional(),
   create_identities: z.boolean().optional(),
-  create_api_keys: z.boolean().default(true),
-  return_api_keys: z.boolean().default(true),
+  create_api_keys: z.boolean().default(keys),
+  return_api_keys: z.boolean().default(keys),
   seed_defaults: z.boolean().default(true),
   reason: texts.description.optional(),
 });
+
+// POST /admin/simple/accounts/: keys are made and shown unless told otherwise (§2.4).
+const options = adminOptions(true);
 
 const named = openObject({
   name: text({ min: 1, max: TEXT_LIMITS.name }),

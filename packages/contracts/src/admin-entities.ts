@@ -3,6 +3,7 @@
 // whether the named entity exists, is the handler's (400/404 with the admin error body).
 import { z } from 'zod';
 import { jsonObject, openObject, text, texts, TEXT_LIMITS } from './text.ts';
+import { adminOptions } from './accounts.ts';
 
 /** Exactly one of ref (a key defined earlier in the request), id, slug or email; anything else is 422. */
 export const entityRef = z.object({
@@ -14,15 +15,8 @@ export const entityRef = z.object({
 export type EntityRef = z.infer<typeof entityRef>;
 
 /** Options of the entity routes: keys are made (and shown) only when asked for; defaults are seeded unless told not to. */
-export const adminEntityOptions = openObject({
-  dry_run: z.boolean().optional(),
-  idempotency_key: texts.id.optional(),
-  create_identities: z.boolean().optional(),
-  create_api_keys: z.boolean().default(false),
-  return_api_keys: z.boolean().default(false),
-  seed_defaults: z.boolean().default(true),
-  reason: texts.description.optional(),
-});
+export const adminEntityOptions = adminOptions(false);
+
 const options = { options: adminEntityOptions.optional() };
 
 export const adminUserCreate = openObject({

@@ -160,11 +160,11 @@ describe('admin entity routes (compat §2.3)', () => {
     expect((await call('POST', '/admin/simple/accounts/api-keys/', admin(), { api_key: { project_ref: { id: ID }, user_ref: { id: owner.userId } } })).status).toBe(404);
   });
 
-  it('given this edition has no password logins, when identities or reset-password are called, then 501 naming the feature', async () => {
-    const body = { detail: { message: "'user_identities' is not yet implemented in this edition.", feature: 'user_identities' } };
-    expect(await call('POST', '/admin/simple/accounts/users/identities/', admin(), { user_ref: { id: ID }, user_identity: { method: 'email:password', subject: 'a@b.co' } })).toEqual({ status: 501, body });
-    expect(await call('DELETE', `/admin/simple/accounts/users/${ID}/identities/${ID}`, admin())).toEqual({ status: 501, body });
+  it('given this backend has no password logins, when identities or reset-password are called, then 400 naming the feature (the reference: 501; no input earns a 5xx here)', async () => {
+    const body = { detail: { message: "'user_identities' is not supported by this backend: it has no password logins.", feature: 'user_identities' } };
+    expect(await call('POST', '/admin/simple/accounts/users/identities/', admin(), { user_ref: { id: ID }, user_identity: { method: 'email:password', subject: 'a@b.co' } })).toEqual({ status: 400, body });
+    expect(await call('DELETE', `/admin/simple/accounts/users/${ID}/identities/${ID}`, admin())).toEqual({ status: 400, body });
     expect(await call('POST', '/admin/simple/accounts/reset-password', admin(), { user_identities: [] }))
-      .toEqual({ status: 501, body: { detail: { message: "'reset_password' is not yet implemented in this edition.", feature: 'reset_password' } } });
+      .toEqual({ status: 400, body: { detail: { message: "'reset_password' is not supported by this backend: it has no password logins.", feature: 'reset_password' } } });
   });
 });

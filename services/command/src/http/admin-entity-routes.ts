@@ -39,11 +39,12 @@ const KIND_NAME: Record<Kind, string> = { user: 'User', organization: 'Organizat
 const missing = (kind: Kind | 'api_key', ref: string): AppError =>
   new AppError({ code: `${kind}_not_found`, kind: 'not_found', message: `${kind === 'api_key' ? 'API key' : KIND_NAME[kind]} not found: ${ref}.`, details: { ref } });
 const badRef = (path: string, reason: string): AppError => invalid('invalid_reference', `Invalid reference at '${path}': ${reason}`, { path, reason });
-const notInEdition = (feature: string): AppError => new AppError({ code: 'not_implemented', kind: 'internal', message: `'${feature}' is not yet implemented in this edition.`, details: { feature } });
+/** The reference answers 501 here; no input may earn a 5xx from us, so it is a 400 naming the feature. */
+const notInEdition = (feature: string): AppError => invalid('not_supported', `'${feature}' is not supported by this backend: it has no password logins.`, { feature });
 const lag = (): AppError => unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
 
 /**
- * The admin error body of compat §2.2 for the rules' errors (4xx and 501); request validation (422)
+ * The admin error body of compat §2.2 for the rules' errors (4xx); request validation (422)
  * and real failures (5xx, opaque) stay with the app's error handler.
  */
 function adminBody(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
@@ -51,9 +52,7 @@ function adminBody(handler: (req: Request, res: Response) => Promise<void>): Req
     try {
       await handler(req, res);
     } catch (err) {
-      if (err instanceof AppError && err.code === 'not_implemented') {
-        res.status(501).json({ detail: { message: err.message, ...(err.details as object) } });
-      } else if (err instanceof AppError && err.kind !== 'unprocessable' && statusOf(err.kind) < 500) {
+      if (err instanceof AppError && err.kind !== 'unprocessable' && statusOf(err.kind) < 500) {
         const extra = err.details && typeof err.details === 'object' && !Array.isArray(err.details) ? err.details : {};
         res.status(statusOf(err.kind)).json({ detail: { message: err.message, ...extra } });
       } else next(err);

@@ -21,16 +21,19 @@ const named = openObject({
   slug: texts.slug.regex(/^[a-z0-9][a-z0-9-]{0,62}$/).optional(),
 });
 
+/** A user as the admin routes take it (compat §2.2), shared by account and entity creation. */
+export const adminUserFields = {
+  email: texts.email,
+  username: texts.name.optional(),
+  name: texts.name.optional(),
+  is_admin: z.boolean().optional(),
+  is_root: z.boolean().optional(),
+  metadata: jsonObject.optional(),
+};
+
 export const adminAccountInput = openObject({
   options: options.optional(),
-  user: z.object({
-    email: texts.email,
-    username: texts.name.optional(),
-    name: texts.name.optional(),
-    is_admin: z.boolean().optional(),
-    is_root: z.boolean().optional(),
-    metadata: jsonObject.optional(),
-  }),
+  user: z.object(adminUserFields),
   organization: named.optional(),
   workspace: named.optional(),
   project: named.optional(),

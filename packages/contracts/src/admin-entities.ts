@@ -3,7 +3,7 @@
 // whether the named entity exists, is the handler's (400/404 with the admin error body).
 import { z } from 'zod';
 import { jsonObject, openObject, text, texts, TEXT_LIMITS } from './text.ts';
-import { adminOptions } from './accounts.ts';
+import { adminOptions, adminUserFields } from './accounts.ts';
 
 /** Exactly one of ref (a key defined earlier in the request), id, slug or email; anything else is 422. */
 export const entityRef = z.object({
@@ -21,14 +21,7 @@ const options = { options: adminEntityOptions.optional() };
 
 export const adminUserCreate = openObject({
   ...options,
-  user: openObject({
-    email: texts.email,
-    username: texts.name.optional(),
-    name: texts.name.optional(),
-    is_admin: z.boolean().optional(),
-    is_root: z.boolean().optional(),
-    metadata: jsonObject.optional(),
-  }),
+  user: openObject(adminUserFields),
 });
 
 export const adminOrganizationCreate = openObject({

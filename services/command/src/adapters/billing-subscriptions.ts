@@ -12,13 +12,7 @@ import type { AccountCommands, CommandOutcome } from './account-commands.ts';
 export type SubscriptionReason = 'signup' | 'switch' | 'cancel' | 'processor' | 'admin';
 
 /** The record after the change (every field: the event states the whole record). */
-export interface SubscriptionChange {
-  plan: string;
-  active: boolean;
-  anchor: number;
-  customerId: string;
-  subscriptionId: string;
-  trialing: boolean;
+export interface SubscriptionChange extends Omit<SubscriptionRecord, 'version'> {
   reason: SubscriptionReason;
   /** The processor event this change applies (its id is applied at most once); '' for our own changes. */
   processorEventId?: string;

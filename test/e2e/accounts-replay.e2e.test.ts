@@ -43,9 +43,10 @@ const TABLES: Array<[string, string]> = [
   ['users', 'id'], ['organizations', 'id'], ['workspaces', 'id'], ['projects', 'id'], ['memberships', 'scope, scope_id, user_id'],
   ['api_keys', 'id'], ['organization_domains', 'id'], ['organization_providers', 'id'], ['user_identities', 'method, subject'],
   ['revoked_sessions', 'sid'], ['secrets', 'id'], ['saved_queries', 'id'], ['saved_query_variants', 'id'], ['saved_query_revisions', 'id'],
-  ['webhook_subscriptions', 'id'], ['organization_subscriptions', 'organization_id'], ['billing_processor_events', 'event_id'],
+  ['webhook_subscriptions', 'id'], ['invitations', 'id'], ['organization_subscriptions', 'organization_id'], ['billing_processor_events', 'event_id'],
   ['applications', 'id'], ['application_variants', 'id'], ['application_revisions', 'id'], ['testsets', 'id'], ['testcases', 'id'],
   ['human_evaluations', 'id'], ['human_evaluation_variants', 'evaluation_id, position'], ['human_evaluation_scenarios', 'id'],
+  ['project_tombstones', 'project_id'],
 ];
 const dump = async (pool: Pool, table: string, order: string): Promise<unknown[]> => (await pool.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows;
 const outcomes = async (pool: Pool): Promise<unknown[]> =>
@@ -89,6 +90,15 @@ describe('accounts replay', () => {
     expect((await call('POST', `/organizations/${handed.body.id}/transfer/${b.userId}`, a)).status).toBe(200);
     const shortLived = await call('POST', '/organizations/', a, { name: 'Short-lived' });
     expect((await call('DELETE', `/organizations/${shortLived.body.id}`, a)).status).toBe(200);
+    // Invitations: one accepted (its membership is part of the fact), one resent then withdrawn.
+    const invitesTo = `/organizations/${b.organizationId}/workspaces/${(await call('GET', `/organizations/${b.organizationId}`, b)).body.default_workspace.id}`;
+    const invited = await call('POST', `${invitesTo}/invite`, b, [{ email: a.email, roles: ['editor'] }]);
+    expect(invited.status).toBe(200);
+    expect((await call('POST', `${invitesTo}/invite/accept`, a, { token: new URL(invited.body.url).searchParams.get('token'), email: a.email })).status).toBe(200);
+    const withdrawn = `${hex(6)}@invitee.example.org`;
+    expect((await call('POST', `${invitesTo}/invite`, b, [{ email: withdrawn }])).status).toBe(200);
+    expect((await call('POST', `${invitesTo}/invite/resend`, b, { email: withdrawn })).status).toBe(200);
+    expect((await call('DELETE', `/workspaces/${invitesTo.split('/').pop()}/users?email=${withdrawn}`, b)).status).toBe(200);
     // Operator entities: a user alone (accounts.user.created), an organization made for them and deleted by the operator.
     const alone = await call('POST', '/admin/simple/accounts/users/', admin, { options: { seed_defaults: false }, user: { email: `${hex(6)}@alone.example.org` } });
     expect(alone.status).toBe(200);
@@ -96,6 +106,18 @@ describe('accounts replay', () => {
     expect(made.status).toBe(200);
     expect((await call('DELETE', `/admin/simple/accounts/organizations/${made.body.accounts[0].organizations.org.id}`, admin)).status).toBe(200);
     expect((await call('POST', '/admin/simple/accounts/organizations/', admin, { organization: { name: 'Kept' }, owner: { id: alone.body.accounts[0].users.user.id } })).status).toBe(200);
+    // Operator structure: a project created, given a role and deleted; a workspace role; ownership moved by the operator.
+    const wsA = (await call('POST', '/admin/simple/accounts/workspaces/', admin, { workspace: { name: 'W', organization_ref: { id: a.organizationId } } })).body.accounts[0].workspaces.wrk.id;
+    const extra = await call('POST', '/admin/simple/accounts/projects/', admin, { project: { name: 'Extra', organization_ref: { id: a.organizationId }, workspace_ref: { id: wsA } } });
+    expect(extra.status).toBe(200);
+    const extraId = extra.body.accounts[0].projects.prj.id;
+    expect((await call('POST', '/admin/simple/accounts/projects/memberships/', admin, { membership: { project_ref: { id: extraId }, user_ref: { id: b.userId }, role: 'editor' } })).status).toBe(200);
+    expect((await call('POST', '/admin/simple/accounts/workspaces/memberships/', admin, { membership: { workspace_ref: { id: wsA }, user_ref: { id: b.userId }, role: 'annotator' } })).status).toBe(200);
+    expect((await call('POST', '/admin/simple/accounts/projects/', admin, { project: { name: 'Kept too', organization_ref: { id: a.organizationId }, workspace_ref: { id: wsA } } })).status).toBe(200);
+    expect((await call('DELETE', `/admin/simple/accounts/projects/${extraId}`, admin)).status).toBe(200);
+    const movedOrg = await call('POST', '/organizations/', a, { name: 'Moved by operator' });
+    expect((await call('POST', '/admin/simple/accounts/organizations/memberships/', admin, { membership: { organization_ref: { id: movedOrg.body.id }, user_ref: { id: b.userId }, role: 'viewer' } })).status).toBe(200);
+    expect((await call('POST', '/admin/simple/accounts/transfer-ownership', admin, { users: { source: { id: a.userId }, target: { id: b.userId } }, organizations: { m: { id: movedOrg.body.id } } })).status).toBe(204);
     const q = await call('POST', '/simple/queries/', b, { query: { slug: `errors-${hex(3)}`, tags: { team: 'a' }, data: { filtering: { conditions: [{ field: 'status_code', value: 'STATUS_CODE_ERROR' }] } } } });
     expect(q.status).toBe(200);
     expect((await call('POST', `/simple/queries/${q.body.query.id}/archive`, b)).status).toBe(200);
@@ -178,6 +200,8 @@ describe('accounts replay', () => {
     await producer.close();
 
     expect(await outcomes(rebuilt)).toEqual(expected);
+    // The deleted organizations left project tombstones (for the span purge): the replay stamps them alike.
+    expect((await dump(live, 'project_tombstones', 'project_id')).length).toBeGreaterThan(0);
     for (const [table, order] of TABLES) expect({ table, rows: await dump(rebuilt, table, order) }).toEqual({ table, rows: await dump(live, table, order) });
   });
 });

@@ -16,13 +16,15 @@ import { secret } from './aggregates/secret.ts';
 import { session } from './aggregates/session.ts';
 import { user } from './aggregates/user.ts';
 import { webhook } from './aggregates/webhook.ts';
+import { invitation } from './aggregates/invitation.ts';
 import { application } from './aggregates/application.ts';
 import { testset } from './aggregates/testset.ts';
 import { humanEvaluation } from './aggregates/human-evaluation.ts';
 import { billing } from './aggregates/billing.ts';
 import { organizationLifecycle } from './aggregates/organization-lifecycle.ts';
+import { project } from './aggregates/project.ts';
 
-export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, billing, organizationLifecycle, application, testset, humanEvaluation } as const;
+export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, invitation, billing, organizationLifecycle, project, application, testset, humanEvaluation } as const;
 
 type Aggregates = typeof AGGREGATES;
 export type AggregateName = keyof Aggregates;

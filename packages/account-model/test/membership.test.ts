@@ -1,7 +1,7 @@
 // Given/when/then of the membership aggregate: roles in existing organizations for existing users,
 // known roles only, and the owner keeps the owner role.
 import { describe, expect, it } from 'vitest';
-import { decideMemberRef, membership, type MembershipState } from '../src/aggregates/membership.ts';
+import { membership, type MembershipState } from '../src/aggregates/membership.ts';
 import { REJECTION_KINDS } from '../src/registry.ts';
 import { ev, given } from './support/given.ts';
 
@@ -15,6 +15,8 @@ const world: MembershipState = {
 };
 const set = (role: string, user = KIM, org = ORG) => ev('accounts.membership.set', { organization_id: org, user_id: user, role });
 const removed = (user = KIM, org = ORG) => ev('accounts.membership.removed', { organization_id: org, user_id: user });
+
+const codeOf = (t: { decision: { status: string; code?: string } }): string | undefined => (t.decision.status === 'rejected' ? t.decision.code : undefined);
 
 describe('membership aggregate', () => {
   it('given an organization and a user, when a role is set and changed, then the member has the last role', () => {
@@ -49,13 +51,40 @@ describe('membership aggregate', () => {
     expect(given(membership, [], world).when(set('viewer', KIM.toUpperCase(), ORG.toUpperCase())).decision.status).toBe('accepted');
   });
 
-  it('rejection kinds: 404, 404, 409, 422', () => {
-    expect(membership.rejections).toEqual({ organization_not_found: 'not_found', user_not_found: 'not_found', owner_role_fixed: 'conflict', unknown_role: 'unprocessable' });
+  it('rejection kinds: 404, 404, 409, 400, 422, 404', () => {
+    expect(membership.rejections).toEqual({
+      organization_not_found: 'not_found', user_not_found: 'not_found', owner_role_fixed: 'conflict', owner_role_by_transfer: 'invalid',
+      unknown_role: 'unprocessable', membership_scope_not_found: 'not_found',
+    });
     for (const [code, kind] of Object.entries(membership.rejections)) expect(REJECTION_KINDS[code as keyof typeof REJECTION_KINDS]).toBe(kind);
   });
 
-  it('command rule: the user an operator names must exist', () => {
-    expect(decideMemberRef(undefined)).toEqual({ status: 'rejected', code: 'user_not_found', message: 'User not found' });
-    expect(decideMemberRef({ id: KIM }).status).toBe('accepted');
+  it('given a member, when someone is made the organization owner by a membership, then it is refused (ownership moves by a transfer)', () => {
+    expect(codeOf(given(membership, [], world).when(set('owner')))).toBe('owner_role_by_transfer');
+  });
+
+  describe('roles in one workspace or project', () => {
+    const PRJ = '00000000-0000-4000-8000-0000000000b1';
+    const ELSEWHERE = '00000000-0000-4000-8000-0000000000b2';
+    const scoped = { ...world, targets: [{ kind: 'project' as const, id: PRJ, organizationId: ORG }] };
+    const setIn = (scope: 'workspace' | 'project', id: string, role: string) =>
+      ev('accounts.membership.set', { organization_id: ORG, user_id: KIM, role, scope, scope_id: id });
+
+    it('given a project of the organization, when a user gets a role in it (owner included), then it is accepted and the organization members are unchanged', () => {
+      const r = given(membership, [], scoped).when(setIn('project', PRJ, 'owner'));
+      expect(r.decision.status).toBe('accepted');
+      expect(r.state.members).toEqual(world.members);
+    });
+
+    it('given a project that does not exist (or not in this organization), when a role is set in it, then 404', () => {
+      expect(codeOf(given(membership, [], scoped).when(setIn('project', ELSEWHERE, 'viewer')))).toBe('membership_scope_not_found');
+      expect(codeOf(given(membership, [], scoped).when(setIn('workspace', PRJ, 'viewer')))).toBe('membership_scope_not_found');
+    });
+
+    it('given a member of the organization, when a project role is removed, then the organization role stays', () => {
+      const withKim = { ...scoped, members: [...world.members, { organizationId: ORG, userId: KIM, role: 'admin' }] };
+      const r = given(membership, [], withKim).when(ev('accounts.membership.removed', { organization_id: ORG, user_id: KIM, scope: 'project', scope_id: PRJ }));
+      expect(r.state.members).toContainEqual({ organizationId: ORG, userId: KIM, role: 'admin' });
+    });
   });
 });

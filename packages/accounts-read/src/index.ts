@@ -29,6 +29,9 @@ export { projectsOfOrganizations } from './projects.ts';
 export { loadOrganizationLifecycleState, memberOrganizations, defaultWorkspaceOf, apiKeyPrefixesOfOrganization, type MemberOrganizationRow } from './organization-lifecycle.ts';
 export { readCurrentProject, type CurrentProjectRow } from './projects.ts';
 export { findApiKeyById, type AdminApiKeyRow } from './admin-entities.ts';
+export {
+  loadInvitationState, isMemberByEmail, invitationByTokenHash, pendingInvitation, mayManageWorkspaceMembers, firstProjectOfWorkspace, type InvitationRow,
+} from './invitations.ts';
 export { loadWebhookState, readWebhook, queryWebhooks, activeWebhooksFor, type WebhookRow, type WebhookFilter } from './webhooks.ts';
 export {
   loadApplicationState, readApplication, readApplicationVariant, readApplicationVariants, readApplicationRevision,
@@ -38,3 +41,4 @@ export { loadTestsetState, readTestset, readTestcases, type TestsetRow, type Tes
 export { loadHumanEvaluationState, listHumanEvaluations, readHumanEvaluationScenarios, type HumanEvaluationRow, type HumanEvaluationScenarioRow } from './human-evaluations.ts';
 export { readDelivery, readDeliveryOf, deliveryIdTaken, queryDeliveries, deliveryView, type WebhookDeliveryRow, type DeliveryFilter } from './webhook-deliveries.ts';
 export { readSubscription, readOrganizationSubscription, organizationOfCustomer, loadBillingState, postgresPlanResolver } from './subscriptions.ts';
+export { apiKeyPrefixesOfMember, loadProjectState, organizationWorkspace, defaultProjectOf, membershipId, findMembership, type MembershipRow, type MembershipScopeKind } from './project-admin.ts';

@@ -1,13 +1,20 @@
 // The one reader of memberships (0001-accounts.sql): the membership aggregate's state, whether and
 // how a user belongs to an organization or a project, and a user's organizations.
-import type { MembershipEvent, MembershipState } from '@llm/account-model';
+import { membershipScopeOf, type MembershipEvent, type MembershipState } from '@llm/account-model';
 import { asUuid, type Queryable } from './queryable.ts';
 import { readOrganization } from './organizations.ts';
 import { existingUsers } from './users.ts';
 
 /** What a membership event is decided on: its organization (with its owner), its user, and the user's role there. */
-export const loadMembershipState = (q: Queryable, e: MembershipEvent): Promise<MembershipState> =>
-  loadMemberships(q, [e.payload.organization_id], [e.payload.user_id]);
+export async function loadMembershipState(q: Queryable, e: MembershipEvent): Promise<MembershipState> {
+  const state = await loadMemberships(q, [e.payload.organization_id], [e.payload.user_id]);
+  const scope = membershipScopeOf(e.payload);
+  const id = scope ? asUuid(scope.id) : null;
+  if (!scope || id === null) return state;
+  const table = scope.kind === 'workspace' ? 'workspaces' : 'projects';
+  const r = await q.query<{ organization_id: string }>(`SELECT organization_id::text AS organization_id FROM ${table} WHERE id = $1`, [id]);
+  return { ...state, targets: r.rows.map((row) => ({ kind: scope.kind, id, organizationId: row.organization_id })) };
+}
 
 /** These organizations (that exist) and users (that exist), and the organization memberships among them. */
 export async function loadMemberships(q: Queryable, organizationIds: string[], userIds: string[]): Promise<MembershipState> {

@@ -11,11 +11,13 @@ import { loadApiKeyState } from './api-keys.ts';
 import { loadMembershipState } from './memberships.ts';
 import { loadSecretState } from './secrets.ts';
 import { loadWebhookState } from './webhooks.ts';
+import { loadInvitationState } from './invitations.ts';
 import { loadApplicationState } from './applications.ts';
 import { loadTestsetState } from './testsets.ts';
 import { loadHumanEvaluationState } from './human-evaluations.ts';
 import { loadBillingState } from './subscriptions.ts';
 import { loadOrganizationLifecycleState } from './organization-lifecycle.ts';
+import { loadProjectState } from './project-admin.ts';
 
 type Loaders = { [N in AggregateName]: (q: Queryable, e: EventOf<N>) => Promise<StateOf<N>> };
 
@@ -30,11 +32,13 @@ export const STATE_LOADERS: Loaders = {
   membership: loadMembershipState,
   secret: loadSecretState,
   webhook: loadWebhookState,
+  invitation: loadInvitationState,
   application: loadApplicationState,
   testset: loadTestsetState,
   humanEvaluation: loadHumanEvaluationState,
   billing: loadBillingState,
   organizationLifecycle: loadOrganizationLifecycleState,
+  project: loadProjectState,
 };
 
 export function loadState<N extends AggregateName>(q: Queryable, name: N, e: EventOf<N>): Promise<StateOf<N>> {

@@ -2,7 +2,7 @@
 // at a time, entities named by an EntityRef. Shapes only: which kinds accept which kind of ref, and
 // whether the named entity exists, is the handler's (400/404 with the admin error body).
 import { z } from 'zod';
-import { jsonObject, openObject, text, texts, TEXT_LIMITS } from './text.ts';
+import { jsonObject, openObject, text, textRecord, texts, TEXT_LIMITS } from './text.ts';
 import { adminOptions, adminUserFields } from './accounts.ts';
 
 /** Exactly one of ref (a key defined earlier in the request), id, slug or email; anything else is 422. */
@@ -36,4 +36,43 @@ export const adminOrganizationCreate = openObject({
 export const adminApiKeyCreate = openObject({
   ...options,
   api_key: openObject({ project_ref: entityRef, user_ref: entityRef, name: texts.name.optional(), expires_at: texts.shortText.optional() }),
+});
+
+/** Roles a membership may hold; an organization's `owner` changes hands only by a transfer. */
+export const membershipRole = z.enum(['owner', 'admin', 'developer', 'editor', 'annotator', 'viewer'], {
+  error: 'role must be one of owner, admin, developer, editor, annotator, viewer',
+});
+
+/** POST /admin/simple/accounts/{organizations|workspaces|projects}/memberships/ (the reference's body). */
+export const adminScopedMembershipCreate = (scope: 'organization' | 'workspace' | 'project') => openObject({
+  ...options,
+  membership: openObject({ [`${scope}_ref`]: entityRef, user_ref: entityRef, role: membershipRole }),
+});
+
+export const adminWorkspaceCreate = openObject({
+  ...options,
+  workspace: openObject({ name: text({ min: 1, max: TEXT_LIMITS.name }), organization_ref: entityRef }),
+});
+
+export const adminProjectCreate = openObject({
+  ...options,
+  project: openObject({
+    name: text({ min: 1, max: TEXT_LIMITS.name }),
+    organization_ref: entityRef,
+    workspace_ref: entityRef,
+    is_default: z.boolean().optional(),
+  }),
+});
+
+/** A user named by id or e-mail (the transfer's source and target). */
+const userByIdOrEmail = z.object({ id: texts.id.optional(), email: texts.email.optional() });
+
+/** POST /admin/simple/accounts/transfer-ownership. */
+export const adminTransferOwnership = openObject({
+  users: openObject({ source: userByIdOrEmail.optional(), target: userByIdOrEmail.optional() }),
+  organizations: textRecord(z.object({ id: texts.id.optional(), slug: texts.slug.optional() })).optional(),
+  include_workspaces: z.union([z.literal('all'), z.array(texts.id).max(1000)]).optional(),
+  include_projects: z.union([z.literal('all'), z.array(texts.id).max(1000)]).optional(),
+  reason: texts.description.optional(),
+  recovery: z.boolean().optional(),
 });

@@ -10,7 +10,10 @@ export {
 export type { SpanInput, SpanNodeInput } from './tracing.ts';
 export { adminAccountsCreate, adminAccountsDelete, adminAccountInput, adminMembershipSet, adminMembershipRemove } from './accounts.ts';
 export type { AdminAccountsCreate, AdminAccountsDelete } from './accounts.ts';
-export { entityRef, adminEntityOptions, adminUserCreate, adminOrganizationCreate, adminApiKeyCreate, type EntityRef } from './admin-entities.ts';
+export {
+  entityRef, adminEntityOptions, adminUserCreate, adminOrganizationCreate, adminApiKeyCreate, membershipRole, adminScopedMembershipCreate, adminWorkspaceCreate, adminProjectCreate,
+  adminTransferOwnership, type EntityRef,
+} from './admin-entities.ts';
 export {
   SAVED_QUERY_SLUG, savedQuerySlug, savedQueryRevisionInput, savedQueryCreate, savedQueryCommit, savedQueryRef, savedQueryRefs,
   savedQueryView, savedQueryVariantView, savedQueryRevisionView, savedQueryResponse, savedQueryRevisionsResponse,
@@ -28,6 +31,10 @@ export {
   type OrganizationUpdate, type OrganizationRow, type ProviderCreate, type ProviderUpdate, type ProviderRow,
 } from './organization-auth.ts';
 export { organizationCreate, type OrganizationCreate } from './organization-lifecycle.ts';
+export {
+  invitationEntry, invitationCreate, invitationResend, invitationAccept, workspaceUserRemove,
+  type InvitationCreate, type InvitationResend, type InvitationAccept, type WorkspaceUserRemove,
+} from './invitations.ts';
 export { STANDARD_PROVIDER_KINDS, CUSTOM_PROVIDER_KINDS, SECRET_KINDS, SUBSCRIPTION_LOGIN_FIELDS, secretDataByKind, secretCreate, secretUpdate, type SecretKind, type SubscriptionLoginField, type SecretData, type SecretCreate, type SecretUpdate, type PublicSecret } from './secrets.ts';
 export { apiKeyCreate, apiKeyPath, apiKeyView, type ApiKeyCreate, type ApiKeyRow } from './api-keys.ts';
 export { probeProviderRequest, probeProviderResponse, CREDENTIAL_STATUSES, DISCOVERY_STATUSES, type ProbeProviderRequest, type ProbeProviderResponse } from './provider-probe.ts';

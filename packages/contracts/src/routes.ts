@@ -101,6 +101,11 @@ export const ROUTES = {
   'organizations.create': { method: 'POST', path: '/organizations', side: 'command' },
   'organizations.delete': { method: 'DELETE', path: '/organizations/:organization_id', side: 'command' },
   'organizations.transfer': { method: 'POST', path: '/organizations/:organization_id/transfer/:new_owner_id', side: 'command' },
+  // workspace invitations and member removal (compat §3.1): accounts.invitation.* keyed by the organization
+  'organizations.workspaces.invite': { method: 'POST', path: '/organizations/:organization_id/workspaces/:workspace_id/invite', side: 'command' },
+  'organizations.workspaces.invite.resend': { method: 'POST', path: '/organizations/:organization_id/workspaces/:workspace_id/invite/resend', side: 'command' },
+  'organizations.workspaces.invite.accept': { method: 'POST', path: '/organizations/:organization_id/workspaces/:workspace_id/invite/accept', side: 'command' },
+  'workspaces.users.remove': { method: 'DELETE', path: '/workspaces/:workspace_id/users', side: 'command' },
   // API keys of the caller's project: events keyed by project
   'keys.list': { method: 'GET', path: '/keys', side: 'query' },
   'keys.create': { method: 'POST', path: '/keys', side: 'command' },
@@ -165,6 +170,16 @@ export const ROUTES = {
   'admin.organizations.delete': { method: 'DELETE', path: '/admin/simple/accounts/organizations/:organization_id', side: 'command' },
   'admin.api_keys.create': { method: 'POST', path: '/admin/simple/accounts/api-keys', side: 'command' },
   'admin.api_keys.delete': { method: 'DELETE', path: '/admin/simple/accounts/api-keys/:api_key_id', side: 'command' },
+  'admin.organizations.memberships.delete': { method: 'DELETE', path: '/admin/simple/accounts/organizations/:organization_id/memberships/:membership_id', side: 'command' },
+  'admin.workspaces.create': { method: 'POST', path: '/admin/simple/accounts/workspaces', side: 'command' },
+  'admin.workspaces.delete': { method: 'DELETE', path: '/admin/simple/accounts/workspaces/:workspace_id', side: 'command' },
+  'admin.workspaces.memberships.create': { method: 'POST', path: '/admin/simple/accounts/workspaces/memberships', side: 'command' },
+  'admin.workspaces.memberships.delete': { method: 'DELETE', path: '/admin/simple/accounts/workspaces/:workspace_id/memberships/:membership_id', side: 'command' },
+  'admin.projects.create': { method: 'POST', path: '/admin/simple/accounts/projects', side: 'command' },
+  'admin.projects.delete': { method: 'DELETE', path: '/admin/simple/accounts/projects/:project_id', side: 'command' },
+  'admin.projects.memberships.create': { method: 'POST', path: '/admin/simple/accounts/projects/memberships', side: 'command' },
+  'admin.projects.memberships.delete': { method: 'DELETE', path: '/admin/simple/accounts/projects/:project_id/memberships/:membership_id', side: 'command' },
+  'admin.transfer_ownership': { method: 'POST', path: '/admin/simple/accounts/transfer-ownership', side: 'command' },
   'providers.probe': { method: 'POST', path: '/providers/probe', side: 'command' },
   'vault.providers.probe': { method: 'POST', path: '/vault/v1/providers/probe', side: 'command' },
   // webhooks (reference accounts §9): subscriptions are accounts events keyed `project:<id>:webhooks`, served by the

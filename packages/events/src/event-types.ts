@@ -3,9 +3,10 @@
 import type {
   AccountProvisioned, DomainDeleted, DomainTokenIssued, DomainVerified, QueryCreated, QueryRevisionCommitted, SpansUpserted, TraceDeleted, TraceReplaced, UserDeleted, UserCreated,
 } from './payloads.ts';
-import type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved } from './payloads.ts';
+import type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved, ProjectCreated, ProjectDeleted } from './payloads.ts';
 import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderTested, ProviderUpdated } from './payloads.ts';
 import type { OrganizationCreated, OrganizationDeleted, OrganizationTransferred } from './payloads.ts';
+import type { InvitationCreated, InvitationResent, InvitationAccepted, InvitationRevoked } from './payloads.ts';
 import type { SecretCreated, SecretDeleted, SecretUpdated } from './payloads.ts';
 import type { QueryArtifactCreated, QueryArtifactEdited, QueryVariantCreated, QueryVariantEdited, QueryRevisionAdded, QueryArchiveSet, QueryRevisionEdited } from './payloads.ts';
 import type { WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded, BillingSubscriptionSet } from './payloads.ts';
@@ -44,6 +45,12 @@ export interface EventPayloads {
   'accounts.api_key.revoked': ApiKeyRevoked;
   'accounts.membership.set': MembershipSet;
   'accounts.membership.removed': MembershipRemoved;
+  'accounts.project.created': ProjectCreated;
+  'accounts.project.deleted': ProjectDeleted;
+  'accounts.invitation.created': InvitationCreated;
+  'accounts.invitation.resent': InvitationResent;
+  'accounts.invitation.accepted': InvitationAccepted;
+  'accounts.invitation.revoked': InvitationRevoked;
   'accounts.secret.created': SecretCreated;
   'accounts.secret.updated': SecretUpdated;
   'accounts.secret.deleted': SecretDeleted;
@@ -95,6 +102,12 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.api_key.revoked': { message: 'ApiKeyRevoked', version: 1 },
   'accounts.membership.set': { message: 'MembershipSet', version: 1 },
   'accounts.membership.removed': { message: 'MembershipRemoved', version: 1 },
+  'accounts.project.created': { message: 'ProjectCreated', version: 1 },
+  'accounts.project.deleted': { message: 'ProjectDeleted', version: 1 },
+  'accounts.invitation.created': { message: 'InvitationCreated', version: 1 },
+  'accounts.invitation.resent': { message: 'InvitationResent', version: 1 },
+  'accounts.invitation.accepted': { message: 'InvitationAccepted', version: 1 },
+  'accounts.invitation.revoked': { message: 'InvitationRevoked', version: 1 },
   'accounts.secret.created': { message: 'SecretCreated', version: 1 },
   'accounts.secret.updated': { message: 'SecretUpdated', version: 1 },
   'accounts.secret.deleted': { message: 'SecretDeleted', version: 1 },

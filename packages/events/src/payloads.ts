@@ -110,8 +110,20 @@ export interface ProviderDeleted { provider_id: string; organization_id: string 
 export interface ApiKeyCreated { key_id: string; project_id: string; user_id: string; prefix: string; secret_hash: string; name: string; expires_at_us: number }
 export interface ApiKeyRevoked { key_id: string; project_id: string }
 
-export interface MembershipSet { organization_id: string; user_id: string; role: string }
-export interface MembershipRemoved { organization_id: string; user_id: string }
+/** Where a role is held: the organization itself ('' or absent), or one of its workspaces or projects. */
+export type MembershipScope = '' | 'organization' | 'workspace' | 'project';
+export interface MembershipSet { organization_id: string; user_id: string; role: string; scope?: MembershipScope; scope_id?: string }
+export interface MembershipRemoved { organization_id: string; user_id: string; scope?: MembershipScope; scope_id?: string }
+export interface ProjectCreated { organization_id: string; workspace_id: string; project: { id: string; name: string; slug: string }; is_default: boolean }
+export interface ProjectDeleted { organization_id: string; project_id: string }
+
+export interface InvitationCreated {
+  invitation_id: string; organization_id: string; workspace_id: string; project_id: string; email: string; role: string;
+  token_hash: string; expires_at_us: number; inviter_id: string;
+}
+export interface InvitationResent { invitation_id: string; organization_id: string; token_hash: string; expires_at_us: number }
+export interface InvitationAccepted { invitation_id: string; organization_id: string; user_id: string; token_hash: string }
+export interface InvitationRevoked { organization_id: string; email: string }
 
 export interface SecretInfo {
   secret_id: string; project_id: string; slug: string; kind: string; name: string; description: string;

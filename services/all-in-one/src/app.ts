@@ -8,7 +8,7 @@ import { connectKafka, httpShutdownSteps, runShutdown } from '@llm/runtime';
 import { createCommandSide, signInOptionsFromEnv } from '@llm/service-command';
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
-import { createEventRecorder, queryHandlers, simpleTraceLookup } from '@llm/service-query';
+import { createEventRecorder, createSpanPurgeWorker, queryHandlers, simpleTraceLookup, spanPurgeSettingsFromEnv } from '@llm/service-query';
 import { createSpansProjector, replayRoutes } from '@llm/service-projector-spans';
 import { adminAuthenticator, adminPathGate, apiKeyAuthenticator, postgresApiKeyLookup } from '@llm/auth';
 import { createAccountsProjector } from '@llm/service-projector-accounts';
@@ -56,6 +56,10 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   // The usage meters (quota admission, GET /billing/usage) read the spans topic into Postgres.
   const usage = createUsageProjector({ kafka, producer, pool, topics, log, usageReports: { sender: createPaymentsProcessor(billing.config), intervalMs: billing.config.usageReportIntervalMs } });
   await usage.start();
+  // Deleted projects' spans leave ClickHouse in the background (this process has both stores).
+  const purgeSettings = spanPurgeSettingsFromEnv(config);
+  const purge = purgeSettings.enabled ? createSpanPurgeWorker({ pool, ch, log, ...purgeSettings }) : undefined;
+  purge?.start();
   // Read events (traces.fetched / traces.queried) go to the events log behind the responses.
   const recorder = config.EVENTS_READ_RECORDING ? createEventRecorder({ producer, topics, log }) : undefined;
 
@@ -90,6 +94,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
         ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
         { name: 'ingest workers', run: () => command.close() },
         { name: 'read events', run: async () => { await recorder?.close(); } },
+        { name: 'span purge', run: async () => { await purge?.stop(); } },
         { name: 'projector-spans', run: () => spans.stop() },
         { name: 'projector-events', run: () => events.stop() },
         { name: 'webhook-dispatcher', run: async () => { await dispatcher?.stop(); } },

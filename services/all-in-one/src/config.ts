@@ -5,7 +5,7 @@ import { accessEnv } from '@llm/access';
 import { billingEnv } from '@llm/billing';
 import { signInEnv } from '@llm/service-command';
 import { dispatcherEnv } from '@llm/service-webhook-dispatcher';
-import { readEventsEnv } from '@llm/service-query';
+import { readEventsEnv, spanPurgeEnv } from '@llm/service-query';
 import { platformFactsEnv } from '@llm/service-projector-accounts';
 
 export const allInOneConfig = envFragments.logging
@@ -24,6 +24,7 @@ export const allInOneConfig = envFragments.logging
     WEBHOOK_DISPATCHER_ENABLED: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
   })
   .extend(readEventsEnv.shape)
+  .extend(spanPurgeEnv.shape)
   .extend(platformFactsEnv.shape)
   .extend({
     OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),

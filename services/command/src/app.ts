@@ -30,6 +30,8 @@ import { providerRoutes } from './http/provider-routes.ts';
 import { apiKeyRoutes } from './http/api-key-routes.ts';
 import { membershipRoutes } from './http/membership-routes.ts';
 import { adminEntityRoutes } from './http/admin-entity-routes.ts';
+import { adminStructureRoutes } from './http/admin-structure-routes.ts';
+import { adminTransferRoutes } from './http/admin-transfer-routes.ts';
 import { secretRoutes } from './http/secret-routes.ts';
 import { providerProbeRoutes } from './http/provider-probe-routes.ts';
 import { subscriptionLoginRoutes } from './http/subscription-login-routes.ts';
@@ -42,6 +44,7 @@ import { createPaymentsProcessor, type BillingConfig, type PaymentsProcessor } f
 import { BillingSubscriptions } from './adapters/billing-subscriptions.ts';
 import { billingSignupPlans } from './adapters/billing-signup.ts';
 import { organizationLifecycleRoutes } from './http/organization-lifecycle-routes.ts';
+import { invitationRoutes } from './http/invitation-routes.ts';
 import { billingRoutes } from './http/billing-routes.ts';
 import { billingEventRoutes } from './http/billing-events-routes.ts';
 
@@ -99,11 +102,13 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
     handlers: {
       ...tracingRoutes(spans, auth, quota, deps.traces, [requirePermission(deps.pool, 'edit_spans')]),
       ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes, quota),
-      ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken), billingSignupPlans({ ...billing, access: deps.access })),
-      ...membershipRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken)),
+      ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken), billingSignupPlans({ ...billing, access: deps.access }), (prefix) => auth.invalidate(prefix)),
+      ...membershipRoutes({ pool: deps.pool, commands, forgetKey: (prefix) => auth.invalidate(prefix) }, adminAuthenticator(deps.adminToken)),
       ...adminEntityRoutes({
         pool: deps.pool, commands, plans: billingSignupPlans({ ...billing, access: deps.access }), forgetKey: (prefix) => auth.invalidate(prefix),
       }, adminAuthenticator(deps.adminToken)),
+      ...adminStructureRoutes({ pool: deps.pool, commands, forgetKey: (prefix) => auth.invalidate(prefix) }, adminAuthenticator(deps.adminToken)),
+      ...adminTransferRoutes({ pool: deps.pool, commands }, adminAuthenticator(deps.adminToken)),
       ...savedQueryRoutes(commands, deps.pool, [member, requirePermission(deps.pool, 'edit_queries')]),
       ...sessionRoutes({
         commands, sessions, readSession,
@@ -116,6 +121,10 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       }),
       ...organizationLifecycleRoutes({
         pool: deps.pool, commands, plans: billingSignupPlans({ ...billing, access: deps.access }), forgetKey: (prefix) => auth.invalidate(prefix),
+      }, [member]),
+      // Workspace invitations (no mail: the inviter gets the link) and member removal.
+      ...invitationRoutes({
+        pool: deps.pool, commands, frontendUrl: deps.signIn.frontendUrl, publicBaseUrl: deps.signIn.publicBaseUrl, apiKey: auth, readSession,
       }, [member]),
       ...organizationRoutes({
         pool: deps.pool, commands, deployment: deps.signIn.deployment,

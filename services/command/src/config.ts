@@ -14,6 +14,9 @@ export const commandConfig = envFragments.logging
   .extend(accessEnv.shape)
   .extend(signInEnv.shape)
   .extend(billingEnv.shape)
+  // ClickHouse only by URL: PATCH/DELETE /simple/traces/{id} read the stored trace there (503 without
+  // it). The embedded engine is one process's, so a separate command service cannot share it.
+  .extend(envFragments.clickhouse.pick({ CLICKHOUSE_URL: true, CLICKHOUSE_DATABASE: true }).shape)
   .extend({
     OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
     OTLP_WORKERS: z.coerce.number().int().min(0).max(64).default(1),

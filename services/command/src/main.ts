@@ -12,6 +12,8 @@ import { postgresPlanResolver } from '@llm/accounts-read';
 import { deploymentThrottle } from '@llm/throttle';
 import { loadBillingConfig } from '@llm/billing';
 import { adminPathGate } from '@llm/auth';
+import { openClickhouse } from '@llm/clickhouse';
+import { simpleTraceLookup } from '@llm/service-query';
 
 const config = exitOnBadConfig(parseConfig(commandConfig, process.env));
 const access = exitOnBadConfig(loadAccessCatalog(config));
@@ -23,7 +25,11 @@ const pool = openPostgres(config.DATABASE_URL);
 const readiness = createReadiness();
 readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });
 const plans = postgresPlanResolver(pool, access);
-const command = createCommandSide({ log, plans, billing, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config) });
+const ch = config.CLICKHOUSE_URL
+  ? await openClickhouse({ url: config.CLICKHOUSE_URL, dataDir: '', database: config.CLICKHOUSE_DATABASE })
+  : undefined;
+if (ch) readiness.checks.push({ name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } });
+const command = createCommandSide({ log, plans, billing, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), ...(ch ? { traces: simpleTraceLookup(ch) } : {}) });
 const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access, plans, billing.freePlan), beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
   { side: 'command', handlers: command.handlers },
 ]);
@@ -34,4 +40,5 @@ onSignals(() => runShutdown([
   { name: 'ingest workers', run: () => command.close() },
   { name: 'producer', run: () => producer.close() },
   { name: 'postgres', run: () => pool.end() },
+  { name: 'clickhouse', run: async () => { await ch?.close(); } },
 ], log), log);

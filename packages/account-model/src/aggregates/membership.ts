@@ -1,7 +1,8 @@
-// Roles of users in an organization (POST/DELETE /admin/simple/accounts/organizations/memberships/).
-// Membership events are keyed by their organization, like its other events. A membership in the
-// organization counts for its workspaces and projects too, so removal takes the user out of all
-// three levels; the organization's owner keeps the owner role.
+// Roles of users in an organization, or in one of its workspaces or projects (the admin membership
+// routes of compat §2.3). Membership events are keyed by their organization, like its other events.
+// A role in the organization counts for its workspaces and projects too, so its removal takes the
+// user out of all three levels; a workspace or project role is removed alone. The organization's
+// owner keeps the owner role, and only a transfer makes someone else the owner.
 import type { AccountEvent } from '../account-event.ts';
 import { aggregate } from '../aggregate.ts';
 import { accepted, reject, type Decision } from '../decision.ts';
@@ -14,24 +15,36 @@ export const MEMBERSHIP_ROLES = ['owner', 'admin', 'developer', 'editor', 'annot
 
 export interface Member { organizationId: string; userId: string; role: string }
 
+/** A workspace or project an event names, as it exists (with its organization). */
+export interface MembershipTarget { kind: 'workspace' | 'project'; id: string; organizationId: string }
+
 /** The organizations (with their owners), users and organization memberships an event's decision looks at. */
 export interface MembershipState {
   organizations: Array<{ id: string; ownerId: string }>;
   users: Array<{ id: string }>;
   members: Member[];
+  /** The workspace or project a scoped event names, when it exists. */
+  targets?: MembershipTarget[];
 }
 
 export const MEMBERSHIP_REJECTIONS = {
   organization_not_found: 'not_found',
   user_not_found: 'not_found',
   owner_role_fixed: 'conflict',
+  owner_role_by_transfer: 'invalid',
   unknown_role: 'unprocessable',
+  membership_scope_not_found: 'not_found',
 } as const;
 export type MembershipRejection = keyof typeof MEMBERSHIP_REJECTIONS;
 
 const userNotFound = (): Decision<MembershipRejection> => reject('user_not_found', 'User not found');
 const isRole = (role: string): boolean => (MEMBERSHIP_ROLES as readonly string[]).includes(role);
 const sameMember = (m: Member, organizationId: string, userId: string): boolean => sameId(m.organizationId, organizationId) && sameId(m.userId, userId);
+
+/** The workspace or project an event's role is held in; undefined for the organization itself. */
+export function membershipScopeOf(p: { scope?: string | undefined; scope_id?: string | undefined }): { kind: 'workspace' | 'project'; id: string } | undefined {
+  return (p.scope === 'workspace' || p.scope === 'project') && p.scope_id ? { kind: p.scope, id: p.scope_id } : undefined;
+}
 
 export const membership = aggregate({
   eventTypes: ['accounts.membership.set', 'accounts.membership.removed'],
@@ -43,22 +56,26 @@ export const membership = aggregate({
     const org = s.organizations.find((o) => sameId(o.id, p.organization_id));
     if (!org) return reject('organization_not_found', 'Organization not found');
     if (!s.users.some((u) => sameId(u.id, p.user_id))) return userNotFound();
+    const scope = membershipScopeOf(p);
+    if (scope && !(s.targets ?? []).some((t) => t.kind === scope.kind && sameId(t.id, scope.id) && sameId(t.organizationId, org.id))) {
+      const kind = scope.kind === 'workspace' ? 'Workspace' : 'Project';
+      return reject('membership_scope_not_found', `${kind} not found: ${scope.id}.`, { ref: scope.id });
+    }
     if (sameId(org.ownerId, p.user_id)) return reject('owner_role_fixed', "The organization's owner keeps the owner role");
-    if (e.type === 'accounts.membership.set' && !isRole(e.payload.role)) return reject('unknown_role', `Unknown role '${e.payload.role}'`);
+    if (e.type === 'accounts.membership.set') {
+      if (!isRole(e.payload.role)) return reject('unknown_role', `Unknown role '${e.payload.role}'`);
+      // Ownership of an organization changes hands through a transfer, which also swaps the roles.
+      if (!scope && e.payload.role === 'owner') return reject('owner_role_by_transfer', "An organization's owner is changed by transferring ownership, not by a membership");
+    }
     return accepted;
   },
 
   evolve(s: MembershipState, e: MembershipEvent): MembershipState {
     const p = e.payload;
+    // Roles held in one workspace or project leave the organization's members as they are.
+    if (membershipScopeOf(p)) return s;
     const others = s.members.filter((m) => !sameMember(m, p.organization_id, p.user_id));
     if (e.type === 'accounts.membership.removed') return { ...s, members: others };
     return { ...s, members: [...others, { organizationId: p.organization_id, userId: p.user_id, role: e.payload.role }] };
   },
 });
-
-// Rules of the membership commands that come before any event.
-
-/** The user an operator names (by id or e-mail) must exist: an e-mail that names no one has no id to send. */
-export function decideMemberRef<U>(user: U | undefined): Decision<MembershipRejection> {
-  return user === undefined ? userNotFound() : accepted;
-}

@@ -5,25 +5,24 @@
 // answered from the projection once it has the event. Errors use the admin body of §2.2:
 // {"detail":{"message":…, <extra keys>}}.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { isUuid } from '@llm/account-model';
+import type { Request, RequestHandler } from 'express';
 import {
-  apiKeyPrefixesOfOrganization, findApiKeyById, findUserByEmail, listDomains, organizationsOwnedBy, projectsOfOrganizations,
-  readOrganization, readOrganizationBySlug, readProject, readUser, readWorkspace,
+  findApiKeyById,
+  membershipId, readOrganization, readProject, readUser, readWorkspace, type MembershipScopeKind,
 } from '@llm/accounts-read';
-import { adminApiKeyCreate, adminOrganizationCreate, adminUserCreate, type EntityRef } from '@llm/contracts';
-import { AppError, invalid, unavailable } from '@llm/errors';
-import { statusOf, validate, type Handlers } from '@llm/http';
+import { adminApiKeyCreate, adminOrganizationCreate, adminUserCreate } from '@llm/contracts';
+import { type AppError, invalid } from '@llm/errors';
+import { validate, type Handlers } from '@llm/http';
 import { generateApiKey } from '@llm/auth';
 import type { Pool } from '@llm/postgres';
 import { planAccount, slugify } from '../domain/account-plan.ts';
 import { userKey } from '../adapters/account-appender.ts';
 import type { AccountCommands } from '../adapters/account-commands.ts';
-import { shredKeysOfOwners } from '../adapters/secret-key-store.ts';
+import { accountRemovals } from '../adapters/account-removals.ts';
 import type { SignupPlans } from './admin-routes.ts';
 import { apiKeysKey } from './api-key-routes.ts';
-import { domainKey } from './domain-routes.ts';
 import { organizationKey } from './organization-routes.ts';
+import { adminBody, emptyAccount, entityResolver, iso, lag, missing, pathId } from './admin-refs.ts';
 
 export interface AdminEntityDeps {
   pool: Pool;
@@ -33,67 +32,14 @@ export interface AdminEntityDeps {
   forgetKey?: (prefix: string) => void;
 }
 
-type Kind = 'user' | 'organization' | 'project';
-const KIND_NAME: Record<Kind, string> = { user: 'User', organization: 'Organization', project: 'Project' };
-
-const missing = (kind: Kind | 'api_key', ref: string): AppError =>
-  new AppError({ code: `${kind}_not_found`, kind: 'not_found', message: `${kind === 'api_key' ? 'API key' : KIND_NAME[kind]} not found: ${ref}.`, details: { ref } });
-const badRef = (path: string, reason: string): AppError => invalid('invalid_reference', `Invalid reference at '${path}': ${reason}`, { path, reason });
 /** The reference answers 501 here; no input may earn a 5xx from us, so it is a 400 naming the feature. */
 const notInEdition = (feature: string): AppError => invalid('not_supported', `'${feature}' is not supported by this backend: it has no password logins.`, { feature });
-const lag = (): AppError => unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
-
-/**
- * The admin error body of compat §2.2 for the rules' errors (4xx); request validation (422)
- * and real failures (5xx, opaque) stay with the app's error handler.
- */
-function adminBody(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      await handler(req, res);
-    } catch (err) {
-      if (err instanceof AppError && err.kind !== 'unprocessable' && statusOf(err.kind) < 500) {
-        const extra = err.details && typeof err.details === 'object' && !Array.isArray(err.details) ? err.details : {};
-        res.status(statusOf(err.kind)).json({ detail: { message: err.message, ...extra } });
-      } else next(err);
-    }
-  };
-}
-
-/** An id in a path: a UUID (else 400), of an entity that exists (else 404). */
-function pathId(req: Request, name: string): string {
-  const id = String(req.params[name] ?? '');
-  if (!isUuid(id)) throw badRef(name, `'${id}' is not a UUID`);
-  return id.toLowerCase();
-}
-
-const iso = (d: Date | string): string => (d instanceof Date ? d.toISOString() : d);
 
 export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler): Handlers {
   const { pool, commands } = deps;
 
-  /** An EntityRef of a kind, resolved to an existing row's id (compat §2.2). */
-  async function resolve(kind: Kind, ref: EntityRef, path: string): Promise<string> {
-    // These routes define no request-local keys, so a `ref` names nothing.
-    if (ref.ref !== undefined) throw badRef(path, `ref '${ref.ref}' is not defined in this request`);
-    if (ref.slug !== undefined) {
-      if (kind !== 'organization') throw badRef(path, `slug-based references are not supported for ${kind}`);
-      const org = await readOrganizationBySlug(pool, ref.slug);
-      if (!org) throw missing(kind, ref.slug);
-      return org.id;
-    }
-    if (ref.email !== undefined) {
-      if (kind !== 'user') throw badRef(path, 'empty reference');
-      const u = await findUserByEmail(pool, ref.email);
-      if (!u) throw missing(kind, ref.email);
-      return u.id;
-    }
-    const id = ref.id ?? '';
-    if (!isUuid(id)) throw badRef(path, `'${id}' is not a UUID`);
-    const found = kind === 'user' ? await readUser(pool, id) : kind === 'organization' ? await readOrganization(pool, id) : await readProject(pool, id);
-    if (!found) throw missing(kind, id);
-    return found.id;
-  }
+  const resolve = entityResolver(pool);
+  const removals = accountRemovals(deps);
 
   const userView = async (id: string) => {
     const u = await readUser(pool, id);
@@ -105,7 +51,7 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
   async function seededView(organizationId: string, workspaceId: string, projectId: string, ownerId: string) {
     const [org, wrk, prj] = await Promise.all([readOrganization(pool, organizationId), readWorkspace(pool, workspaceId), readProject(pool, projectId)]);
     if (!org || !wrk || !prj) throw lag();
-    const membership = (scope: string, id: string) => ({ id: `${scope}:${id}:${ownerId}`, [`${scope}_id`]: id, user_id: ownerId, role: 'owner' });
+    const membership = (scope: MembershipScopeKind, id: string) => ({ id: membershipId(scope, id, ownerId), [`${scope}_id`]: id, user_id: ownerId, role: 'owner' });
     return {
       organizations: { org: { id: org.id, name: org.name, slug: org.slug, owner_user_id: org.owner_id, created_at: iso(org.created_at), updated_at: iso(org.created_at) } },
       workspaces: { wrk: { id: wrk.id, name: wrk.name, organization_id: org.id, created_at: iso(wrk.created_at), updated_at: iso(wrk.created_at) } },
@@ -116,20 +62,8 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
     };
   }
 
-  const emptyAccount = () => ({
-    users: {}, user_identities: {}, organizations: {}, workspaces: {}, projects: {},
-    organization_memberships: {}, workspace_memberships: {}, project_memberships: {},
-  });
-
   const meta = (req: Request, organizationId?: string, projectId?: string) =>
     ({ requestId: req.id, ...(organizationId ? { organizationId } : {}), ...(projectId ? { projectId } : {}) });
-
-  /** Shreds the secrets of the organizations (and their projects) about to go, and the cached keys' prefixes to forget. */
-  async function beforeOrganizationsGo(organizationIds: string[]): Promise<string[]> {
-    const prefixes = (await Promise.all(organizationIds.map((o) => apiKeyPrefixesOfOrganization(pool, o)))).flat();
-    await shredKeysOfOwners(pool, [...organizationIds, ...await projectsOfOrganizations(pool, organizationIds)]);
-    return prefixes;
-  }
 
   return {
     'admin.users.create': [admin, adminBody(async (req, res) => {
@@ -166,12 +100,7 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
       const id = pathId(req, 'user_id');
       const u = await readUser(pool, id);
       if (!u) throw missing('user', id);
-      // Their organizations go with them, secrets first: a replay cascades the rows again but never
-      // brings a destroyed key back.
-      const organizations = await organizationsOwnedBy(pool, u.id);
-      const prefixes = await beforeOrganizationsGo(organizations);
-      await commands.commit({ type: 'accounts.user.deleted', key: userKey(u.email), payload: { user_id: u.id, email: u.email }, meta: meta(req) });
-      for (const p of prefixes) deps.forgetKey?.(p);
+      const organizations = await removals.user(req, u);
       res.status(200).json({
         dry_run: false,
         deleted: { ...(organizations.length > 0 ? { organizations: organizations.map((o) => ({ id: o })) } : {}), users: [{ id: u.id }] },
@@ -205,19 +134,7 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
       const id = pathId(req, 'organization_id');
       const org = await readOrganization(pool, id);
       if (!org) throw missing('organization', id);
-      // Domains travel on their own keys: each is released as its own event first (as the owner's delete does).
-      for (const d of await listDomains(pool, org.id)) {
-        await commands.commit({
-          type: 'accounts.domain.deleted', key: domainKey(d.domain), payload: { domain_id: d.id, organization_id: org.id, domain: d.domain },
-          meta: { ...meta(req, org.id), aggregateId: `domain:${d.id}` },
-        });
-      }
-      const prefixes = await beforeOrganizationsGo([org.id]);
-      await commands.commit({
-        type: 'accounts.organization.deleted', key: organizationKey(org.id), payload: { organization_id: org.id, actor_id: '', by_operator: true },
-        meta: { ...meta(req, org.id), aggregateId: organizationKey(org.id) },
-      });
-      for (const p of prefixes) deps.forgetKey?.(p);
+      await removals.organization(req, org.id, '');
       res.status(200).json({ dry_run: false, deleted: { organizations: [{ id: org.id }] } });
     })],
 

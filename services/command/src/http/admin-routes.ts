@@ -3,7 +3,7 @@
 // response is read back from the projected read model (read-your-writes).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { findUserByEmail, findUserById, organizationsOwnedBy, projectsOfOrganizations, readOrganization, readProject, readUser, readWorkspace } from '@llm/accounts-read';
+import { findUserByEmail, findUserById, readOrganization, readProject, readUser, readWorkspace } from '@llm/accounts-read';
 import { adminAccountsCreate, adminAccountsDelete } from '@llm/contracts';
 import { invalid, unavailable } from '@llm/errors';
 import type { AccountProvisioned } from '@llm/events';
@@ -13,7 +13,7 @@ import type { Pool } from '@llm/postgres';
 import { planAccount } from '../domain/account-plan.ts';
 import { userKey } from '../adapters/account-appender.ts';
 import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
-import { shredKeysOfOwners } from '../adapters/secret-key-store.ts';
+import { accountRemovals } from '../adapters/account-removals.ts';
 
 const ids = { uuid: randomUUID, suffix: () => randomBytes(3).toString('hex') };
 
@@ -37,7 +37,8 @@ export interface SignupPlans {
   afterSignup?(organization: { id: string; name: string }, context: { requestId: string; email: string; log: Request['log'] }): Promise<void>;
 }
 
-export function adminRoutes(commands: AccountCommands, pool: Pool, auth: RequestHandler, plans: SignupPlans): Handlers {
+export function adminRoutes(commands: AccountCommands, pool: Pool, auth: RequestHandler, plans: SignupPlans, forgetKey?: (prefix: string) => void): Handlers {
+  const removals = accountRemovals({ pool, commands, forgetKey });
   return {
     'admin.accounts.create': [auth, async (req: Request, res) => {
       const body = validate(adminAccountsCreate, req.body);
@@ -83,11 +84,8 @@ export function adminRoutes(commands: AccountCommands, pool: Pool, auth: Request
         // The event is keyed by the e-mail, so a user named by id is looked up first; nobody found: nothing to delete.
         const u = acc.user.id ? await findUserById(pool, acc.user.id) : acc.user.email ? await findUserByEmail(pool, acc.user.email) : undefined;
         if (!u || body.dry_run) continue;
-        // The user's organizations go with them, and so do their secrets: shred the keys first (a
-        // replay would cascade the rows again, but never bring a destroyed key back).
-        const organizations = await organizationsOwnedBy(pool, u.id);
-        await shredKeysOfOwners(pool, [...organizations, ...await projectsOfOrganizations(pool, organizations)]);
-        await commands.commit({ type: 'accounts.user.deleted', key: userKey(u.email), payload: { user_id: u.id, email: u.email }, meta: { requestId: req.id } });
+        // The user's organizations (and their secrets and keys) go with them.
+        await removals.user(req, u);
       }
       res.status(204).end();
     }],

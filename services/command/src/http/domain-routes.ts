@@ -18,7 +18,9 @@ import { orThrow as check, type AccountCommands } from '../adapters/account-comm
  * DnsLookupError when the resolver fails (503), which is not the same as "no such record". */
 export type TxtProof = (domain: string, token: string) => Promise<TxtVerification>;
 
-export const domainKey = (domain: string): string => `domain:${domain}`;
+import { domainKey } from '../adapters/account-appender.ts';
+
+export { domainKey };
 const domainNotFound = (): AppError => notFound('domain_not_found', 'Domain not found');
 const lagging = (): AppError => unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
 const claimOf = (row: DomainRow) => ({ verified: row.is_verified, token: row.token });

@@ -7,16 +7,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { isUuid, NOT_PERMITTED, TRANSFER_INVALID, TRANSFER_OWNER_ONLY } from '@llm/account-model';
-import { apiKeyPrefixesOfOrganization, listDomains, projectsOfOrganizations, readOrganization, readUser } from '@llm/accounts-read';
+import { readOrganization, readUser } from '@llm/accounts-read';
 import { organizationCreate } from '@llm/contracts';
 import { AppError, invalid, notFound, unavailable } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
-import { shredKeysOfOwners } from '../adapters/secret-key-store.ts';
+import type { AccountCommands } from '../adapters/account-commands.ts';
+import { accountRemovals } from '../adapters/account-removals.ts';
 import { slugify } from '../domain/account-plan.ts';
 import type { SignupPlans } from './admin-routes.ts';
-import { domainKey } from './domain-routes.ts';
 import { organizationKey } from './organization-routes.ts';
 
 export interface OrganizationLifecycleDeps {
@@ -30,6 +29,7 @@ export interface OrganizationLifecycleDeps {
 const forbidden = (message: string): AppError => new AppError({ code: 'forbidden', kind: 'forbidden', message });
 
 export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, guard: RequestHandler[]): Handlers {
+  const removals = accountRemovals(deps);
   const meta = (req: Request, organizationId: string) =>
     ({ requestId: req.id, organizationId, aggregateId: organizationKey(organizationId), actorId: req.scope.userId });
 
@@ -61,21 +61,8 @@ export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, gua
   const remove: RequestHandler = async (req, res) => {
     const org = await readOrganization(deps.pool, String(req.params.organization_id ?? ''));
     if (!org || org.owner_id !== req.scope.userId) throw forbidden(NOT_PERMITTED);
-    const change = { type: 'accounts.organization.deleted' as const, key: organizationKey(org.id), payload: { organization_id: org.id, actor_id: req.scope.userId }, meta: meta(req, org.id) };
-    // Decided before anything is removed (the last organization stays whole), and again by the projector.
-    orThrow(await deps.commands.decideEarly(change));
-    // Domains are their own aggregates (keyed by name): each is released as its own event, so the
-    // name can be claimed again and a replay rebuilds the same claims.
-    for (const d of await listDomains(deps.pool, org.id)) {
-      await deps.commands.commit({ type: 'accounts.domain.deleted', key: domainKey(d.domain), payload: { domain_id: d.id, organization_id: org.id, domain: d.domain }, meta: { ...meta(req, org.id), aggregateId: `domain:${d.id}` } });
-    }
-    // Its secrets (vault secrets of its projects, SSO client secrets) go with it: the data keys are
-    // shredded first — a replay cascades the rows again but never brings a destroyed key back.
-    const projects = await projectsOfOrganizations(deps.pool, [org.id]);
-    const prefixes = await apiKeyPrefixesOfOrganization(deps.pool, org.id);
-    await shredKeysOfOwners(deps.pool, [org.id, ...projects]);
-    await deps.commands.commit(change);
-    for (const p of prefixes) deps.forgetKey?.(p);
+    // Decided first (the owner's last organization stays whole), then removed with its domains, secrets and keys.
+    await removals.organization(req, org.id, req.scope.userId);
     res.status(200).json({ detail: 'Organization deleted successfully' });
   };
 

@@ -20,7 +20,9 @@ export interface OrganizationRouteDeps {
   mayChangeFlags: (organizationId: string) => Promise<boolean>;
 }
 
-export const organizationKey = (organizationId: string): string => `organization:${organizationId}`;
+import { organizationKey } from '../adapters/account-appender.ts';
+
+export { organizationKey };
 
 const NOT_ALLOWED = 'You do not have access to perform this action. Please contact your organization admin.';
 const NOT_ENTITLED = 'You do not have access to this feature. Please upgrade your plan to continue.';

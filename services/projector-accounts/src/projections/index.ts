@@ -12,11 +12,13 @@ import { projectApiKey } from './api-key.ts';
 import { projectMembership } from './membership.ts';
 import { projectSecret } from './secret.ts';
 import { projectWebhook } from './webhook.ts';
+import { projectInvitation } from './invitation.ts';
 import { projectApplication } from './application.ts';
 import { projectTestset } from './testset.ts';
 import { projectHumanEvaluation } from './human-evaluation.ts';
 import { projectBilling } from './billing.ts';
 import { projectOrganizationLifecycle } from './organization-lifecycle.ts';
+import { projectProject } from './project.ts';
 
 export type { SqlStatement };
 
@@ -35,11 +37,13 @@ export const PROJECTIONS: Projections = {
   membership: projectMembership,
   secret: projectSecret,
   webhook: projectWebhook,
+  invitation: projectInvitation,
   application: projectApplication,
   testset: projectTestset,
   humanEvaluation: projectHumanEvaluation,
   billing: projectBilling,
   organizationLifecycle: projectOrganizationLifecycle,
+  project: projectProject,
 };
 
 export function projectionOf<N extends AggregateName>(name: N): Projection<N> {

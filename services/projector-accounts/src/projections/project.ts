@@ -1,0 +1,22 @@
+// projects an operator adds or removes (rules: @llm/account-model project.ts). A new default project
+// takes the default from the organization's others; a removed project's keys, secrets, webhook
+// subscriptions and evaluation data go by foreign key, its roles explicitly (their scope is
+// polymorphic). Its spans are the span store's: they are purged from there afterwards.
+import { eventTime, type ProjectEvent, type ProjectState } from '@llm/account-model';
+import type { SqlStatement } from './statement.ts';
+
+export function projectProject(e: ProjectEvent, _s: ProjectState): SqlStatement[] {
+  if (e.type === 'accounts.project.created') {
+    const p = e.payload;
+    const out: SqlStatement[] = [{
+      text: 'INSERT INTO projects (id, workspace_id, organization_id, name, slug, is_default, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      values: [p.project.id, p.workspace_id, p.organization_id, p.project.name, p.project.slug, p.is_default, eventTime(e)],
+    }];
+    if (p.is_default) out.push({ text: 'UPDATE projects SET is_default = false WHERE organization_id = $1 AND id <> $2', values: [p.organization_id, p.project.id] });
+    return out;
+  }
+  return [
+    { text: "DELETE FROM memberships WHERE scope = 'project' AND scope_id = $1", values: [e.payload.project_id] },
+    { text: 'DELETE FROM projects WHERE id = $1', values: [e.payload.project_id] },
+  ];
+}

@@ -1,0 +1,48 @@
+// The project projection and scoped roles against the real Postgres: an operator's project lands in
+// the organization's workspace (a new default takes the default), a project role is one row that
+// the permission read sees, and a deleted project takes its keys and roles with it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { defaultProjectOf, findMembership, membershipId, projectMemberships, readProject } from '@llm/accounts-read';
+import { ev, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
+
+let db: ProjectionDb;
+beforeAll(async () => { db = await openProjectionDb(); });
+afterAll(async () => { await db?.close(); });
+
+describe('project projection and scoped roles (Postgres)', () => {
+  it('creates, defaults, grants, revokes and deletes as the events say; refused events change nothing', async () => {
+    const hex = randomBytes(4).toString('hex');
+    const [owner, kim, org, ws, prj, extra, main] = Array.from({ length: 7 }, (): string => randomUUID()) as [string, string, string, string, string, string, string];
+    const account = (user: string, id: string, w: string = randomUUID(), p: string = randomUUID()) => ev('accounts.account.provisioned', {
+      user: { id: user, email: `${user}@x.org`, name: '', username: hex }, organization: { id, name: 'O', slug: `o-${id}` },
+      workspace: { id: w, name: 'W', slug: 'w' }, project: { id: p, name: 'P', slug: 'p' }, api_key: null,
+    });
+    const created = (id: string, isDefault: boolean) =>
+      ev('accounts.project.created', { organization_id: org, workspace_id: ws, project: { id, name: id.slice(0, 4), slug: id }, is_default: isDefault });
+    const role = (scope: 'project' | 'workspace', id: string, r: string) =>
+      ev('accounts.membership.set', { organization_id: org, user_id: kim, role: r, scope, scope_id: id });
+    expect(await db.apply(account(owner, org, ws, prj), account(kim, randomUUID() as string))).toEqual([{ status: 'applied' }, { status: 'applied' }]);
+
+    expect(await db.apply(created(extra, false), role('project', extra, 'editor'), role('workspace', ws, 'viewer'), role('project', randomUUID(), 'viewer')))
+      .toEqual([{ status: 'applied' }, { status: 'applied' }, { status: 'applied' }, expect.objectContaining({ status: 'rejected', code: 'membership_scope_not_found' })]);
+    expect(await readProject(db.pool, extra)).toMatchObject({ organization_id: org, workspace_id: ws, is_default: false });
+    expect((await projectMemberships(db.pool, extra, kim)).map((m) => m.role).sort()).toEqual(['editor', 'viewer']);
+    expect(await findMembership(db.pool, 'project', extra, membershipId('project', extra, kim))).toMatchObject({ user_id: kim, role: 'editor' });
+
+    // A scoped removal takes that row alone.
+    expect(await db.apply(ev('accounts.membership.removed', { organization_id: org, user_id: kim, scope: 'workspace', scope_id: ws }))).toEqual([{ status: 'applied' }]);
+    expect((await projectMemberships(db.pool, extra, kim)).map((m) => m.role)).toEqual(['editor']);
+
+    // A new default takes the default; the former default can then go, the new one cannot.
+    expect(await db.apply(created(main, true))).toEqual([{ status: 'applied' }]);
+    expect(await defaultProjectOf(db.pool, org)).toBe(main);
+    expect((await readProject(db.pool, prj))?.is_default).toBe(false);
+    const removed = (id: string) => ev('accounts.project.deleted', { organization_id: org, project_id: id });
+    expect(await db.apply(removed(extra), removed(main), removed(extra))).toEqual([
+      { status: 'applied' }, expect.objectContaining({ status: 'rejected', code: 'project_default_kept' }), expect.objectContaining({ status: 'rejected', code: 'project_not_found' }),
+    ]);
+    expect(await readProject(db.pool, extra)).toBeUndefined();
+    expect((await db.pool.query("SELECT count(*)::int AS n FROM memberships WHERE scope = 'project' AND scope_id = $1", [extra])).rows[0].n).toBe(0);
+  });
+});

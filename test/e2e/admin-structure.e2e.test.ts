@@ -199,3 +199,73 @@ describe('transfer-ownership', () => {
     expect(r).toMatchObject({ status: 200, body: { transferred: [], errors: [{ code: 'organization_not_found' }] } });
   });
 });
+
+describe('graph (POST/DELETE /admin/accounts/)', () => {
+  const mail = () => `${Math.random().toString(16).slice(2, 12)}@graph.example.com`;
+
+  it('given a graph of users, an organization, its workspace, two projects, roles and a key, when created, then every ref maps to its entity and the key works with its role', async () => {
+    const [m1, m2] = [mail(), mail()];
+    const r = await call('POST', '/admin/accounts/', {
+      options: { create_api_keys: true, return_api_keys: true },
+      users: { u1: { email: m1, name: 'One' }, u2: { email: m2 } },
+      organizations: { org: { name: 'Acme', owner_user_ref: { ref: 'u1' } } },
+      workspaces: { wrk: { name: 'Main', organization_ref: { ref: 'org' } } },
+      projects: {
+        prj: { name: 'App', organization_ref: { ref: 'org' }, workspace_ref: { ref: 'wrk' }, is_default: true },
+        prj2: { name: 'Second', organization_ref: { ref: 'org' }, workspace_ref: { ref: 'wrk' } },
+      },
+      organization_memberships: {
+        own: { organization_ref: { ref: 'org' }, user_ref: { ref: 'u1' }, role: 'owner' },
+        m2: { organization_ref: { ref: 'org' }, user_ref: { ref: 'u2' }, role: 'viewer' },
+      },
+      project_memberships: { pm: { project_ref: { ref: 'prj2' }, user_ref: { ref: 'u2' }, role: 'editor' } },
+      api_keys: { k: { project_ref: { ref: 'prj' }, user_ref: { ref: 'u2' } } },
+    });
+    expect(r.status).toBe(200);
+    const acc = first(r);
+    const [u1, u2] = [acc.users!.u1!, acc.users!.u2!];
+    expect(u1).toMatchObject({ email: m1, name: 'One' });
+    expect(acc.organizations!.org).toMatchObject({ name: 'Acme', owner_user_id: u1.id });
+    expect(acc.workspaces!.wrk).toMatchObject({ name: 'Main', organization_id: acc.organizations!.org!.id });
+    expect(acc.projects!.prj).toMatchObject({ name: 'App', is_default: true, workspace_id: acc.workspaces!.wrk!.id });
+    expect(acc.projects!.prj2).toMatchObject({ name: 'Second', is_default: false });
+    expect(acc.organization_memberships!.own).toMatchObject({ user_id: u1.id, role: 'owner' });
+    expect(acc.organization_memberships!.m2).toMatchObject({ user_id: u2.id, role: 'viewer' });
+    expect(acc.project_memberships!.pm).toMatchObject({ project_id: acc.projects!.prj2!.id, role: 'editor' });
+    const key = acc.api_keys!.k!;
+    expect(key).toMatchObject({ project_id: acc.projects!.prj!.id, user_id: u2.id });
+    expect(await (await current(key.value as string)).json()).toMatchObject({ project_id: acc.projects!.prj!.id, user_role: 'viewer' });
+    expect(r.body.errors).toBeUndefined();
+
+    // Delete: a dry run (the default) only lists; then the user goes with the organization they own.
+    const dry = await call('DELETE', '/admin/accounts/', { target: { user_emails: [m1, 'nobody@graph.example.com'] } });
+    expect(dry.body).toMatchObject({ dry_run: true, deleted: { users: [{ id: u1.id }], organizations: [{ id: acc.organizations!.org!.id }] }, skipped: [{ kind: 'user', email: 'nobody@graph.example.com', reason: 'not_found' }] });
+    expect((await current(key.value as string)).status).toBe(200);
+    const alone = await call('DELETE', '/admin/accounts/', { target: { project_ids: [acc.projects!.prj2!.id, acc.projects!.prj!.id] }, dry_run: false });
+    expect(alone.body).toMatchObject({ dry_run: false, deleted: { projects: [{ id: acc.projects!.prj2!.id }] }, errors: [{ code: 'project_default_kept' }] });
+    const gone = await call('DELETE', '/admin/accounts/', { target: { user_ids: [u1.id as string] }, dry_run: false });
+    expect(gone.body).toMatchObject({ dry_run: false, deleted: { users: [{ id: u1.id }], organizations: [{ id: acc.organizations!.org!.id }] } });
+    expect((await current(key.value as string)).status).toBe(401);
+  });
+
+  it('given an existing e-mail, identities or a plan, when created, then the user is reused and the rest reported in errors (200)', async () => {
+    const r = await call('POST', '/admin/accounts/', {
+      users: { me: { email: a.email } },
+      user_identities: { id1: { user_ref: { ref: 'me' }, method: 'email:password', subject: a.email, password: 'x' } },
+      subscriptions: { elsewhere: { plan: 'cloud_v0_hobby' } },
+    });
+    expect(r.status).toBe(200);
+    expect(first(r).users!.me).toMatchObject({ id: a.userId });
+    expect((r.body.errors as Json[]).map((e) => e.code)).toEqual(['not_implemented', 'subscription_provision_failed']);
+  });
+
+  it('given bad graphs, then an undefined ref → 400, an organization without an owner → 400, a dry run → 400, a malformed organization id on delete → 400', async () => {
+    const undefinedRef = await call('POST', '/admin/accounts/', { workspaces: { w: { name: 'W', organization_ref: { ref: 'nope' } } } });
+    expect(undefinedRef.status).toBe(400);
+    expect((undefinedRef.body.detail as Json).message).toBe("Invalid reference at 'workspaces.w.organization_ref': ref 'nope' is not defined in this request");
+    expect(await call('POST', '/admin/accounts/', { organizations: { o: { name: 'Orphan' } } }))
+      .toMatchObject({ status: 400, body: { detail: { message: "Organization 'o' requires a valid owner user." } } });
+    expect((await call('POST', '/admin/accounts/', { options: { dry_run: true }, users: { u: { email: mail() } } })).status).toBe(400);
+    expect((await call('DELETE', '/admin/accounts/', { target: { organization_ids: ['not-a-uuid'] } })).status).toBe(400);
+  });
+});

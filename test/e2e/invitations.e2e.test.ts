@@ -94,6 +94,18 @@ describe('workspace invitations', () => {
     expect(await invite(viewer, [{ email: fresh() }])).toEqual({ status: 403, body: FORBIDDEN });
   });
 
+  it('§3.2 on project roles: a project-only role (as the reference test makes it) is refused; an organization member who owns the workspace\'s first project may invite', async () => {
+    const member = await createAccount(t.baseUrl, t.adminToken);
+    const projectRole = (role: string) => call('POST', '/admin/simple/accounts/projects/memberships/', admin(), { membership: { project_ref: { id: owner.projectId }, user_ref: { id: member.userId }, role } });
+    expect((await projectRole('viewer')).status).toBe(200);
+    expect(await invite(member, [{ email: fresh() }])).toEqual({ status: 403, body: FORBIDDEN });
+    expect((await projectRole('owner')).status).toBe(200);
+    // Still no role in the organization itself: refused (step 1).
+    expect(await invite(member, [{ email: fresh() }])).toEqual({ status: 403, body: FORBIDDEN });
+    expect((await call('POST', '/admin/simple/accounts/organizations/memberships/', admin(), { membership: { organization_ref: { id: owner.organizationId }, user_ref: { id: member.userId }, role: 'viewer' } })).status).toBe(200);
+    expect((await invite(member, [{ email: fresh() }])).status).toBe(200);
+  });
+
   it('given an invitation, when its addressee accepts it, then they are a member who can read the organization until removed', async () => {
     expect((await call('GET', `/organizations/${owner.organizationId}`, other.auth)).status).toBe(403);
     const r = await invite(owner, [{ email: other.email, roles: ['editor'] }]);

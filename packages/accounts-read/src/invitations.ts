@@ -82,13 +82,14 @@ export async function pendingInvitation(q: Queryable, organizationId: string, em
 
 /**
  * Whether the user may invite into or remove from the workspace (compat §3.2): a role in the
- * organization itself, and then its owner, or `owner` / exactly `admin` in the organization or the
- * workspace (a `developer` may not).
+ * organization itself, and then its owner, or `owner` / exactly `admin` in the organization, the
+ * workspace or the workspace's first project (a `developer` may not).
  */
 export async function mayManageWorkspaceMembers(q: Queryable, organizationId: string, workspaceId: string, userId: string): Promise<boolean> {
   const r = await q.query<{ scope: string; role: string; is_owner: boolean }>(
     `SELECT m.scope, m.role, o.owner_id::text = $3 AS is_owner FROM memberships m JOIN organizations o ON o.id = $1
-      WHERE m.user_id::text = $3 AND ((m.scope = 'organization' AND m.scope_id = $1) OR (m.scope = 'workspace' AND m.scope_id = $2))`,
+      WHERE m.user_id::text = $3 AND ((m.scope = 'organization' AND m.scope_id = $1) OR (m.scope = 'workspace' AND m.scope_id = $2)
+         OR (m.scope = 'project' AND m.scope_id = (SELECT id FROM projects WHERE workspace_id = $2 ORDER BY is_default DESC, created_at, id LIMIT 1)))`,
     [asUuid(organizationId), asUuid(workspaceId), userId],
   );
   if (!r.rows.some((x) => x.scope === 'organization')) return false;

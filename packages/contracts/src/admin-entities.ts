@@ -76,3 +76,42 @@ export const adminTransferOwnership = openObject({
   reason: texts.description.optional(),
   recovery: z.boolean().optional(),
 });
+
+// POST /admin/accounts/: a graph of entities, each map keyed by a request-local ref that later
+// entries name with {"ref": …}. Shapes only; the handler resolves refs in the reference's order.
+const named = text({ min: 1, max: TEXT_LIMITS.name });
+const refs = <T extends z.ZodType>(value: T) => textRecord(value).optional();
+const graphMembership = (scope: 'organization' | 'workspace' | 'project') =>
+  refs(openObject({ [`${scope}_ref`]: entityRef, user_ref: entityRef, role: membershipRole }));
+
+export const adminGraphCreate = openObject({
+  ...options,
+  users: refs(openObject(adminUserFields)),
+  user_identities: refs(openObject({
+    user_ref: entityRef.optional(), method: texts.shortText, subject: texts.shortText, email: texts.email.optional(),
+    password: texts.secret.optional(), verified: z.boolean().optional(),
+  })),
+  organizations: refs(openObject({
+    name: named,
+    slug: texts.slug.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'slug must be lowercase letters, digits and dashes' }).optional(),
+    owner_user_ref: entityRef.optional(),
+  })),
+  workspaces: refs(openObject({ name: named, organization_ref: entityRef })),
+  projects: refs(openObject({ name: named, organization_ref: entityRef, workspace_ref: entityRef, is_default: z.boolean().optional() })),
+  organization_memberships: graphMembership('organization'),
+  workspace_memberships: graphMembership('workspace'),
+  project_memberships: graphMembership('project'),
+  api_keys: refs(openObject({ project_ref: entityRef, user_ref: entityRef, name: texts.name.optional(), expires_at: texts.shortText.optional() })),
+  subscriptions: refs(openObject({ plan: text({ min: 1, max: 64 }) })),
+});
+export type AdminGraphCreate = z.infer<typeof adminGraphCreate>;
+
+const ids = z.array(texts.id).max(1000).optional();
+
+/** DELETE /admin/accounts/: what to delete; a dry run (the default) only lists it. */
+export const adminGraphDelete = openObject({
+  target: openObject({ user_ids: ids, user_emails: z.array(texts.email).max(1000).optional(), organization_ids: ids, workspace_ids: ids, project_ids: ids }),
+  dry_run: z.boolean().default(true),
+  reason: texts.description.optional(),
+  confirm: texts.shortText.optional(),
+});

@@ -12,7 +12,7 @@ export { adminAccountsCreate, adminAccountsDelete, adminAccountInput, adminMembe
 export type { AdminAccountsCreate, AdminAccountsDelete } from './accounts.ts';
 export {
   entityRef, adminEntityOptions, adminUserCreate, adminOrganizationCreate, adminApiKeyCreate, membershipRole, adminScopedMembershipCreate, adminWorkspaceCreate, adminProjectCreate,
-  adminTransferOwnership, type EntityRef,
+  adminTransferOwnership, adminGraphCreate, adminGraphDelete, type AdminGraphCreate, type EntityRef,
 } from './admin-entities.ts';
 export {
   SAVED_QUERY_SLUG, savedQuerySlug, savedQueryRevisionInput, savedQueryCreate, savedQueryCommit, savedQueryRef, savedQueryRefs,

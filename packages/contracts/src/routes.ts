@@ -180,6 +180,8 @@ export const ROUTES = {
   'admin.projects.memberships.create': { method: 'POST', path: '/admin/simple/accounts/projects/memberships', side: 'command' },
   'admin.projects.memberships.delete': { method: 'DELETE', path: '/admin/simple/accounts/projects/:project_id/memberships/:membership_id', side: 'command' },
   'admin.transfer_ownership': { method: 'POST', path: '/admin/simple/accounts/transfer-ownership', side: 'command' },
+  'admin.graph.create': { method: 'POST', path: '/admin/accounts', side: 'command' },
+  'admin.graph.delete': { method: 'DELETE', path: '/admin/accounts', side: 'command' },
   'providers.probe': { method: 'POST', path: '/providers/probe', side: 'command' },
   'vault.providers.probe': { method: 'POST', path: '/vault/v1/providers/probe', side: 'command' },
   // webhooks (reference accounts §9): subscriptions are accounts events keyed `project:<id>:webhooks`, served by the

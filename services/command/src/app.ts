@@ -32,6 +32,7 @@ import { membershipRoutes } from './http/membership-routes.ts';
 import { adminEntityRoutes } from './http/admin-entity-routes.ts';
 import { adminStructureRoutes } from './http/admin-structure-routes.ts';
 import { adminTransferRoutes } from './http/admin-transfer-routes.ts';
+import { adminGraphRoutes } from './http/admin-graph-routes.ts';
 import { secretRoutes } from './http/secret-routes.ts';
 import { providerProbeRoutes } from './http/provider-probe-routes.ts';
 import { subscriptionLoginRoutes } from './http/subscription-login-routes.ts';
@@ -109,6 +110,9 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       }, adminAuthenticator(deps.adminToken)),
       ...adminStructureRoutes({ pool: deps.pool, commands, forgetKey: (prefix) => auth.invalidate(prefix) }, adminAuthenticator(deps.adminToken)),
       ...adminTransferRoutes({ pool: deps.pool, commands }, adminAuthenticator(deps.adminToken)),
+      ...adminGraphRoutes({
+        pool: deps.pool, commands, plans: billingSignupPlans({ ...billing, access: deps.access }), forgetKey: (prefix) => auth.invalidate(prefix),
+      }, adminAuthenticator(deps.adminToken)),
       ...savedQueryRoutes(commands, deps.pool, [member, requirePermission(deps.pool, 'edit_queries')]),
       ...sessionRoutes({
         commands, sessions, readSession,

@@ -22,7 +22,7 @@ import { accountRemovals } from '../adapters/account-removals.ts';
 import type { SignupPlans } from './admin-routes.ts';
 import { apiKeysKey } from './api-key-routes.ts';
 import { organizationKey } from './organization-routes.ts';
-import { adminBody, emptyAccount, entityResolver, iso, lag, missing, pathId } from './admin-refs.ts';
+import { adminBody, adminViews, emptyAccount, entityResolver, missing, pathId } from './admin-refs.ts';
 
 export interface AdminEntityDeps {
   pool: Pool;
@@ -41,21 +41,17 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
   const resolve = entityResolver(pool);
   const removals = accountRemovals(deps);
 
-  const userView = async (id: string) => {
-    const u = await readUser(pool, id);
-    if (!u) throw lag();
-    return { id: u.id, uid: u.id, email: u.email, username: u.username, name: u.name || u.username, created_at: iso(u.created_at), updated_at: iso(u.created_at) };
-  };
+  const views = adminViews(pool);
+  const userView = views.user;
 
   /** The organization with its default workspace and project and the owner's three memberships, as the admin response maps them. */
   async function seededView(organizationId: string, workspaceId: string, projectId: string, ownerId: string) {
-    const [org, wrk, prj] = await Promise.all([readOrganization(pool, organizationId), readWorkspace(pool, workspaceId), readProject(pool, projectId)]);
-    if (!org || !wrk || !prj) throw lag();
+    const [org, wrk, prj] = await Promise.all([views.organization(organizationId), views.workspace(workspaceId), views.project(projectId)]);
     const membership = (scope: MembershipScopeKind, id: string) => ({ id: membershipId(scope, id, ownerId), [`${scope}_id`]: id, user_id: ownerId, role: 'owner' });
     return {
-      organizations: { org: { id: org.id, name: org.name, slug: org.slug, owner_user_id: org.owner_id, created_at: iso(org.created_at), updated_at: iso(org.created_at) } },
-      workspaces: { wrk: { id: wrk.id, name: wrk.name, organization_id: org.id, created_at: iso(wrk.created_at), updated_at: iso(wrk.created_at) } },
-      projects: { prj: { id: prj.id, name: prj.name, organization_id: org.id, workspace_id: wrk.id, is_default: prj.is_default, created_at: iso(prj.created_at), updated_at: iso(prj.created_at) } },
+      organizations: { org },
+      workspaces: { wrk },
+      projects: { prj },
       organization_memberships: { org: membership('organization', org.id) },
       workspace_memberships: { wrk: membership('workspace', wrk.id) },
       project_memberships: { prj: membership('project', prj.id) },

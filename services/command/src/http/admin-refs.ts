@@ -84,3 +84,29 @@ export const emptyAccount = (): Record<string, Record<string, unknown>> => ({
   users: {}, user_identities: {}, organizations: {}, workspaces: {}, projects: {},
   organization_memberships: {}, workspace_memberships: {}, project_memberships: {},
 });
+
+/** The admin responses' views of projected rows (compat §2.2), read after the event is applied. */
+export function adminViews(pool: Pool) {
+  return {
+    async user(id: string) {
+      const u = await readUser(pool, id);
+      if (!u) throw lag();
+      return { id: u.id, uid: u.id, email: u.email, username: u.username, name: u.name || u.username, created_at: iso(u.created_at), updated_at: iso(u.created_at) };
+    },
+    async organization(id: string) {
+      const o = await readOrganization(pool, id);
+      if (!o) throw lag();
+      return { id: o.id, name: o.name, slug: o.slug, owner_user_id: o.owner_id, created_at: iso(o.created_at), updated_at: iso(o.created_at) };
+    },
+    async workspace(id: string) {
+      const w = await readWorkspace(pool, id);
+      if (!w) throw lag();
+      return { id: w.id, name: w.name, organization_id: w.organization_id, created_at: iso(w.created_at), updated_at: iso(w.created_at) };
+    },
+    async project(id: string) {
+      const p = await readProject(pool, id);
+      if (!p) throw lag();
+      return { id: p.id, name: p.name, organization_id: p.organization_id, workspace_id: p.workspace_id, is_default: p.is_default, created_at: iso(p.created_at), updated_at: iso(p.created_at) };
+    },
+  };
+}

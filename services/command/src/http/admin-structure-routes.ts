@@ -15,7 +15,7 @@ import type { AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { slugify } from '../domain/account-plan.ts';
 import { organizationKey } from './organization-routes.ts';
-import { adminBody, emptyAccount, entityResolver, iso, lag, missing, pathId } from './admin-refs.ts';
+import { adminBody, adminViews, emptyAccount, entityResolver, iso, lag, missing, pathId } from './admin-refs.ts';
 
 export interface AdminStructureDeps {
   pool: Pool;
@@ -29,11 +29,8 @@ export function adminStructureRoutes(deps: AdminStructureDeps, admin: RequestHan
   const resolve = entityResolver(pool);
   const removals = accountRemovals(deps);
 
-  const projectView = async (id: string) => {
-    const p = await readProject(pool, id);
-    if (!p) throw lag();
-    return { id: p.id, name: p.name, organization_id: p.organization_id, workspace_id: p.workspace_id, is_default: p.is_default, created_at: iso(p.created_at), updated_at: iso(p.created_at) };
-  };
+  const views = adminViews(pool);
+  const projectView = views.project;
 
   const meta = (req: Request, organizationId: string, projectId?: string) =>
     ({ requestId: req.id, organizationId, ...(projectId ? { projectId } : {}), aggregateId: organizationKey(organizationId) });

@@ -10,7 +10,7 @@
 //
 // Tools, built once into .data/tools/ and reused (Go ≥ 1.26 and the Go module proxy needed once):
 //   GOBIN=$PWD/.data/tools/otelcol-bench-v0.165.0/bin go install go.opentelemetry.io/collector/cmd/builder@v0.165.0
-//   (cd .data/tools/otelcol-bench-v0.165.0 && ./bin/builder --config $PWD/test/bench/collector/builder-config.yaml)
+//   (cd .data/tools/otelcol-bench-v0.165.0 && ./bin/builder --config $OLDPWD/test/bench/collector/builder-config.yaml)
 //     → .data/tools/otelcol-bench-v0.165.0/otelcol-bench/otelcol-bench
 //   GOBIN=$PWD/.data/tools/telemetrygen-v0.161.0 go install github.com/open-telemetry/opentelemetry-collector-contrib/cmd/telemetrygen@v0.161.0
 // (telemetrygen v0.165.0 is not served by the module proxy here; v0.161.0 is the newest that is.)

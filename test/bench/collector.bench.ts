@@ -207,8 +207,10 @@ report('collector', theirs);
 await stopChild(collector);
 children.splice(children.indexOf(collector), 1);
 
-// 2. Our command service alone, on its own Kafka + Postgres (the accounts projector answers account
-// creation and migrates Postgres; it idles during the load and is not measured).
+// 2. Our command service alone, on its own Kafka + Postgres. It does not answer alone: projector-accounts
+// migrates the account tables and projects the account the bench creates, projector-usage owns the
+// quota tables (quota_admissions) that every ingest request reserves on. Both run beside it as in a
+// split deployment; only the command process is measured (their CPU is printed for context).
 // @ts-expect-error plain .mjs without types
 const { startKafka } = await import('../../deploy/local/kafka.mjs');
 // @ts-expect-error plain .mjs without types
@@ -216,7 +218,7 @@ const { startPostgres } = await import('../../deploy/local/postgres.mjs');
 const [kafka, pg] = await Promise.all([
   startKafka({ dataDir: path.join(dir, 'kafka'), port: await freePort(), controllerPort: await freePort(), log: () => undefined, heap: '1g' }),
   startPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort(), log: () => undefined }),
-]) as [{ brokers: string; stop: () => Promise<void> }, { url: string; stop: () => Promise<void> }];
+]) as [{ brokers: string; pid: number; stop: () => Promise<void> }, { url: string; stop: () => Promise<void> }];
 cleanups.push(() => kafka.stop(), () => pg.stop());
 // A metered plan far above the run (each request reserves on the admission counter and is checked
 // against its throttles), as in ingest.bench.ts; `--enforcement off` skips those checks.
@@ -232,12 +234,15 @@ const common = {
   ...(opt.enforcement === 'on' ? { ACCESS_PLANS: BENCH_PLANS, ACCESS_DEFAULT_PLAN: 'bench_metered' } : { ACCESS_ENFORCEMENT: 'false' }),
   ...testSecretsEnv(),
 };
-const projectorPort: number = await freePort();
-const projector = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services/projector-accounts/src/main.ts')], {
-  env: { ...common, PORT: String(projectorPort) }, stdio: ['ignore', 'inherit', 'inherit'],
-});
-children.push(projector);
-await waitForPort(projectorPort, { timeoutMs: 90_000, name: 'projector-accounts', isAlive: () => projector.exitCode === null });
+const projectors = await Promise.all(['projector-accounts', 'projector-usage'].map(async (name) => {
+  const p: number = await freePort();
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(root, `services/${name}/src/main.ts`)], {
+    env: { ...common, PORT: String(p) }, stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  children.push(proc);
+  await waitForPort(p, { timeoutMs: 90_000, name, isAlive: () => proc.exitCode === null });
+  return proc;
+}));
 const port: number = await freePort();
 const command = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'services/command/src/main.ts')], {
   env: { ...common, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'],
@@ -251,12 +256,15 @@ const created = await fetch(`${base}/admin/simple/accounts/`, {
 });
 if (!created.ok) throw new Error(`account creation: ${created.status} ${await created.text()}`);
 const apiKey = ((await created.json()) as { accounts: { bench: { api_keys: { key: string } } } }).accounts.bench.api_keys.key;
+const besides = (): number => cpuSeconds(kafka.pid) + projectors.reduce((sum, p) => sum + cpuSeconds(p.pid), 0);
+const besides0 = besides();
 const ours = await measure(command.pid, async () => {
   const text = await scrape(`${base}/metrics`);
   // No refused-spans counter on our side: refusals show up as telemetrygen export errors below.
   return { accepted: counterSum(text, 'spans_accepted') };
 }, `127.0.0.1:${port}`, '/otlp/v1/traces', { Authorization: `ApiKey ${apiKey}` });
 report('ours', ours);
+console.log(`             beside it (not counted): Kafka + projector-accounts + projector-usage CPU ${((besides() - besides0) / ours.seconds * 100).toFixed(0)}%`);
 
 const ratio = (ours.cpu / ours.spans) / (theirs.cpu / theirs.spans);
 console.log(`

@@ -121,6 +121,7 @@ describe('accounts replay', () => {
     const q = await call('POST', '/simple/queries/', b, { query: { slug: `errors-${hex(3)}`, tags: { team: 'a' }, data: { filtering: { conditions: [{ field: 'status_code', value: 'STATUS_CODE_ERROR' }] } } } });
     expect(q.status).toBe(200);
     expect((await call('POST', `/simple/queries/${q.body.query.id}/archive`, b)).status).toBe(200);
+    expect((await call('POST', '/queries/variants/fork', b, { query_variant: { slug: `fork-${hex(3)}` }, query_variant_ref: { id: q.body.query.variant_id } })).status).toBe(200);
     // An application with a second variant committed once, a testset, and a human evaluation of both variants.
     const app = await call('POST', '/simple/applications/', a, { application: { slug: `app-${hex(3)}`, name: 'App', data: { uri: 'agenta:custom:mock:v0' } } });
     expect(app.status).toBe(200);

@@ -339,4 +339,40 @@ describe('revision edit and archive (compat §1.3)', () => {
     expect((await post(`/queries/revisions/${crypto.randomUUID()}/archive`, {})).status).toBe(404);
     expect((await post(`/queries/revisions/${s.revision_id}/archive`, {}, other)).status).toBe(404);
   });
+
+  it('when a variant is forked, then the new variant of the same artifact starts with copies of the source history up to the pinned revision', async () => {
+    const q = (await post('/queries/', { query: { slug: `fork-${hex(4)}` } })).body.query;
+    const v = (await post('/queries/variants/', { query_variant: { slug: `src-${hex(4)}`, query_id: q.id } })).body.query_variant;
+    const commit = async (conditions: unknown[], message: string) =>
+      (await post('/queries/revisions/commit', { query_revision: { query_variant_id: v.id, message, data: { filtering: { conditions } } } })).body.query_revision;
+    const r0 = await commit([], 'zero');
+    const r1 = await commit(kind('a').conditions, 'one');
+    await commit(kind('b').conditions, 'two');
+
+    const whole = await post('/queries/variants/fork', { query_variant: { slug: `whole-${hex(4)}`, name: 'Whole' }, query_variant_ref: { slug: v.slug } });
+    expect(whole.status).toBe(200);
+    expect(whole.body.query_variant).toMatchObject({ query_id: q.id, name: 'Whole' });
+    const log = (await post('/queries/revisions/log', { query_revisions: { query_variant_id: whole.body.query_variant.id } })).body.query_revisions;
+    expect(log.map((r: { version: string; message: string }) => [r.version, r.message])).toEqual([['2', 'two'], ['1', 'one'], ['0', 'zero']]);
+    const hexId = whole.body.query_variant.id.replace(/-/g, '');
+    expect(log[2].slug).toBe(`${r0.slug}_${hexId}`);
+
+    // Pinned to version 1 by id: two copies; the stored filter came along and retrieves like the source.
+    const pinned = await post('/queries/variants/fork', { query_variant: { slug: `pin-${hex(4)}` }, query_variant_ref: { id: v.id }, query_revision_ref: { id: r1.id } });
+    expect(pinned.status).toBe(200);
+    const latest = await post('/queries/revisions/retrieve', { query_variant_ref: { id: pinned.body.query_variant.id }, include_trace_ids: true });
+    expect(latest.body.query_revision).toMatchObject({ version: '1', message: 'one', data: { filtering: r1.data.filtering } });
+    expect(new Set(latest.body.query_revision.data.trace_ids)).toEqual(new Set(kindA));
+
+    // The reference's 400s; a taken slug 409; another project's variant is not resolvable.
+    const empty = (await post('/queries/variants/', { query_variant: { slug: `empty-${hex(4)}`, query_id: q.id } })).body.query_variant;
+    expect((await post('/queries/variants/fork', { query_variant: { slug: `x-${hex(4)}` }, query_variant_ref: { id: crypto.randomUUID() } })).body)
+      .toEqual({ detail: 'Fork source variant could not be resolved.' });
+    expect((await post('/queries/variants/fork', { query_variant: { slug: `x-${hex(4)}` }, query_variant_ref: { id: v.id }, query_revision_ref: { version: '9' } })).body)
+      .toEqual({ detail: 'Fork source revision could not be resolved.' });
+    expect((await post('/queries/variants/fork', { query_variant: { slug: `x-${hex(4)}` }, query_variant_ref: { id: empty.id } })).status).toBe(400);
+    expect((await post('/queries/variants/fork', { query_variant: { slug: v.slug }, query_variant_ref: { id: v.id } })).status).toBe(409);
+    expect((await post('/queries/variants/fork', { query_variant: { slug: `x-${hex(4)}` }, query_variant_ref: { id: v.id } }, other)).status).toBe(400);
+    expect((await post('/queries/variants/fork', { query_variant: { slug: `x-${hex(4)}` } })).status).toBe(422);
+  });
 });

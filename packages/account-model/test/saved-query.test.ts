@@ -23,6 +23,19 @@ const revision = (version: number, o: { variant?: string; slug?: string; project
 const archive = (target: string, id: string, archived = true) => ev('accounts.query.archive.set', { query_id: QUERY, target, target_id: id, archived }, at);
 
 describe('saved-query aggregate', () => {
+  it('given a variant with revisions, when a fork is created with copies, then it starts at the copies\' last version; a copy slug taken twice or in use is refused', () => {
+    const copy = (n: number, slug = `rev${n}_fork`) => ({ revision_id: rid(70 + n), slug, header, data_json: '', message: '' });
+    const fork = (copies: ReturnType<typeof copy>[]) => ev('accounts.query.variant.created', { query_id: QUERY, variant_id: VARIANT_B, slug: 'fork', header, revisions: copies }, at);
+    const h = given(savedQuery, [artifact(), variant(), revision(0), revision(1)]);
+    const t = h.when(fork([copy(0), copy(1)]));
+    expect(t.decision.status).toBe('accepted');
+    expect(t.state.queries[0]!.variants[1]).toEqual({ id: VARIANT_B, slug: 'fork', latestVersion: 1 });
+    expect(h.when(fork([copy(0, 'same'), copy(1, 'same')])).decision).toMatchObject({ status: 'rejected', code: 'query_revision_slug_exists' });
+    expect(h.when(fork([copy(0, 'rev1')])).decision).toMatchObject({ status: 'rejected', code: 'query_revision_slug_exists' });
+    // The next commit to the fork claims the version after its copies.
+    expect(given(savedQuery, [artifact(), variant(), revision(0), revision(1), fork([copy(0), copy(1)])]).when(revision(2, { variant: VARIANT_B })).decision.status).toBe('accepted');
+  });
+
   it('given nothing, when an artifact and a variant are created, then the variant has no revision yet (-1)', () => {
     const t = given(savedQuery, [artifact()]).when(variant());
     expect(t.decision.status).toBe('accepted');

@@ -15,7 +15,7 @@ export function loadSavedQueryState(q: Queryable, e: SavedQueryEvent): Promise<S
     case 'accounts.query.created': return loadSavedQueries(q, { ...base, slugs: [e.payload.slug], revisionSlugs: [e.payload.revision.slug] });
     case 'accounts.query.revision.committed': return loadSavedQueries(q, { ...base, revisionSlugs: [e.payload.revision.slug] });
     case 'accounts.query.artifact.created': return loadSavedQueries(q, { ...base, slugs: [e.payload.slug] });
-    case 'accounts.query.variant.created': return loadSavedQueries(q, { ...base, variantSlugs: [e.payload.slug] });
+    case 'accounts.query.variant.created': return loadSavedQueries(q, { ...base, variantSlugs: [e.payload.slug], revisionSlugs: (e.payload.revisions ?? []).map((r) => r.slug) });
     case 'accounts.query.revision.added': return loadSavedQueries(q, { ...base, revisionSlugs: [e.payload.slug] });
     case 'accounts.query.revision.edited': return loadSavedQueries(q, { ...base, revisionIds: [e.payload.revision_id] });
     case 'accounts.query.archive.set': return loadSavedQueries(q, e.payload.target === 'revision' ? { ...base, revisionIds: [e.payload.target_id] } : base);

@@ -57,6 +57,7 @@ export const ROUTES = {
   'queries.create': { method: 'POST', path: '/queries', side: 'command' },
   'queries.query': { method: 'POST', path: '/queries/query', side: 'query' },
   'queries.variants.create': { method: 'POST', path: '/queries/variants', side: 'command' },
+  'queries.variants.fork': { method: 'POST', path: '/queries/variants/fork', side: 'command' },
   'queries.variants.query': { method: 'POST', path: '/queries/variants/query', side: 'query' },
   'queries.variants.fetch': { method: 'GET', path: '/queries/variants/:variant_id', side: 'query' },
   'queries.variants.edit': { method: 'PUT', path: '/queries/variants/:variant_id', side: 'command' },

@@ -66,7 +66,9 @@ export interface QueryRevisionCommitted { query_id: string; variant_id: string; 
 export interface QueryHeader { name: string; description: string; tags_json: string; meta_json: string; flags_json: string }
 export interface QueryArtifactCreated { query_id: string; slug: string; header: QueryHeader; folder_id: string }
 export interface QueryArtifactEdited { query_id: string; header: QueryHeader; folder_id: string }
-export interface QueryVariantCreated { query_id: string; variant_id: string; slug: string; header: QueryHeader }
+export interface QueryForkedRevision { revision_id: string; slug: string; header: QueryHeader; data_json: string; message: string }
+/** `revisions`: a fork's copies of its source's revisions (absent or empty for a plain create). */
+export interface QueryVariantCreated { query_id: string; variant_id: string; slug: string; header: QueryHeader; revisions?: QueryForkedRevision[] }
 export interface QueryVariantEdited { query_id: string; variant_id: string; header: QueryHeader }
 export interface QueryRevisionAdded {
   query_id: string; variant_id: string; revision_id: string; slug: string; version: number; header: QueryHeader;

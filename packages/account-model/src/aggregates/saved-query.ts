@@ -100,7 +100,8 @@ function idsOf(e: SavedQueryEvent): string[] {
     case 'accounts.query.created': return [e.payload.query_id, e.payload.variant_id, e.payload.revision.id];
     case 'accounts.query.revision.committed': return [e.payload.query_id, e.payload.variant_id, e.payload.revision.id];
     case 'accounts.query.artifact.created': case 'accounts.query.artifact.edited': return [e.payload.query_id];
-    case 'accounts.query.variant.created': case 'accounts.query.variant.edited': return [e.payload.query_id, e.payload.variant_id];
+    case 'accounts.query.variant.created': return [e.payload.query_id, e.payload.variant_id, ...(e.payload.revisions ?? []).map((r) => r.revision_id)];
+    case 'accounts.query.variant.edited': return [e.payload.query_id, e.payload.variant_id];
     case 'accounts.query.revision.added': case 'accounts.query.revision.edited': return [e.payload.query_id, e.payload.variant_id, e.payload.revision_id];
     case 'accounts.query.archive.set': return [e.payload.query_id, e.payload.target_id];
   }
@@ -151,6 +152,11 @@ export const savedQuery = aggregate({
         if (!q) return queryNotFound();
         if (q.variants.some((v) => sameId(v.id, c.variant_id))) return reject('query_exists', `Query variant '${c.variant_id}' already exists.`);
         if (taken(s.variantSlugs, project, c.slug)) return slugExists('query_variant_slug_exists', c.slug);
+        // A fork starts with copies of its source's revisions, each with a new project-unique slug.
+        const copies = c.revisions ?? [];
+        for (const [i, r] of copies.entries()) {
+          if (taken(s.revisionSlugs, project, r.slug) || copies.findIndex((x) => x.slug === r.slug) !== i) return slugExists('query_revision_slug_exists', r.slug);
+        }
         return accepted;
       }
       case 'accounts.query.variant.edited':
@@ -200,11 +206,14 @@ export const savedQuery = aggregate({
       }
       case 'accounts.query.variant.created': {
         const c = e.payload;
-        const variant: SavedQueryVariant = { id: c.variant_id, slug: c.slug, latestVersion: -1 };
+        const copies = c.revisions ?? [];
+        const variant: SavedQueryVariant = { id: c.variant_id, slug: c.slug, latestVersion: copies.length - 1 };
         return {
           ...s,
           queries: s.queries.map((q) => (sameId(q.id, c.query_id) ? { ...q, variants: [...q.variants, variant] } : q)),
           variantSlugs: [...s.variantSlugs, { projectId: project, slug: c.slug }],
+          revisionSlugs: [...s.revisionSlugs, ...copies.map((r) => ({ projectId: project, slug: r.slug }))],
+          ...(copies.length > 0 ? { revisions: [...(s.revisions ?? []), ...copies.map((r) => ({ id: r.revision_id, variantId: c.variant_id }))] } : {}),
         };
       }
       case 'accounts.query.revision.added': {

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import {
-  isUuid, readDefaultVariantHead, readQuery, readQueryRevision, readQueryVariant, readQueryVariantHead, readSimpleQuery, type QueryVariantHead,
+  isUuid, listQueryRevisions, listQueryVariants, readDefaultVariantHead, readQuery, readQueryRevision, readQueryVariant, readQueryVariantHead,
+  readSimpleQuery, resolveQueryRevision, type QueryVariantHead,
 } from '@llm/accounts-read';
 import { texts } from '@llm/contracts';
 import { conflict, invalid, notFound, sleep, unavailable, type AppError } from '@llm/errors';
@@ -53,6 +54,8 @@ const variantBody = z.object({
   query_variant: z.object({ slug: querySlug, query_id: uuid.nullish(), artifact_id: uuid.nullish(), ...headerInput }),
 });
 const variantEdit = z.object({ query_variant: z.object({ id: uuid.nullish(), ...headerInput }) });
+const ref = z.object({ id: uuid.nullish(), slug: querySlug.nullish(), version: z.string({ error: 'version must be a string' }).max(12).nullish() });
+const variantFork = z.object({ query_variant: z.object({ slug: querySlug, ...headerInput }), query_variant_ref: ref, query_revision_ref: ref.nullish() });
 const revisionEdit = z.object({ query_revision: z.object({ id: uuid.nullish(), ...headerInput }) });
 const revisionFields = {
   query_variant_id: uuid.nullish(), variant_id: uuid.nullish(), query_id: uuid.nullish(), artifact_id: uuid.nullish(),
@@ -209,6 +212,38 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     }],
     'queries.variants.archive': [...edit, archiveVariant(true)],
     'queries.variants.unarchive': [...edit, archiveVariant(false)],
+    // A new variant of the same artifact that starts with copies of the source variant's revisions
+    // (up to the pinned one, else all), renumbered from 0 and slugged `<old>_<new variant hex>`:
+    // one event, so a fork is whole or absent.
+    'queries.variants.fork': [...edit, async (req, res) => {
+      const b = parseBody(variantFork, req.body);
+      const project = req.scope.projectId;
+      const src = b.query_variant_ref;
+      const [source] = src.id || src.slug
+        ? await listQueryVariants(pool, project, { ...(src.id ? { ids: [src.id] } : { slugs: [src.slug!] }), includeArchived: true })
+        : [];
+      if (!source) throw invalid('fork_source_variant', 'Fork source variant could not be resolved.');
+      const pin = b.query_revision_ref;
+      let upTo = Number.POSITIVE_INFINITY;
+      if (pin && (pin.id || pin.slug || pin.version)) {
+        const pinned = await resolveQueryRevision(pool, project, { variant: { id: source.id }, revision: pin });
+        if (!pinned || pinned.variant_id !== source.id) throw invalid('fork_source_revision', 'Fork source revision could not be resolved.');
+        upTo = Number(pinned.version);
+      }
+      const history = (await listQueryRevisions(pool, project, { variantIds: [source.id], includeArchived: true }))
+        .filter((r) => Number(r.version) <= upTo).sort((x, y) => Number(x.version) - Number(y.version));
+      if (history.length === 0) throw invalid('fork_source_empty', 'Fork source has no revisions to copy. Commit a revision to the source variant first.');
+      const id = uuidv7();
+      const hex = id.replace(/-/g, '');
+      const revisions = history.map((r) => ({
+        revision_id: uuidv7(), slug: `${r.slug}_${hex}`, header: headerOf(r), data_json: r.data ? JSON.stringify(r.data) : '', message: r.message ?? '',
+      }));
+      if (!(await write(res, {
+        type: 'accounts.query.variant.created', meta: meta(req, `query:${source.query_id}`),
+        payload: { query_id: source.query_id, variant_id: id, slug: b.query_variant.slug, header: headerOf(b.query_variant), revisions },
+      }))) return;
+      await answerVariant(res, project, id);
+    }],
 
     'queries.revisions.create': [...edit, async (req, res) => {
       const b = parseBody(revisionCreate, req.body).query_revision;

@@ -55,13 +55,19 @@ export function projectSavedQuery(e: SavedQueryEvent, _s: SavedQueryState): SqlS
     }
     case 'accounts.query.variant.created': {
       const c = e.payload;
+      const copies = c.revisions ?? [];
       return [{
         // The artifact's first variant is its default one.
         text: `INSERT INTO saved_query_variants (id, query_id, project_id, slug, name, description, tags, meta, flags, is_default, latest_version, created_at, created_by_id)
                VALUES ($1,$2,$3,$4,$5,$6,${json(7)},${json(8)},${json(9)},
-                       NOT EXISTS (SELECT 1 FROM saved_query_variants WHERE query_id = $2::uuid), -1, $10, $11)`,
-        values: [c.variant_id, c.query_id, e.projectId, c.slug, ...headerValues(c.header), at, actor],
-      }];
+                       NOT EXISTS (SELECT 1 FROM saved_query_variants WHERE query_id = $2::uuid), $12, $10, $11)`,
+        values: [c.variant_id, c.query_id, e.projectId, c.slug, ...headerValues(c.header), at, actor, copies.length - 1],
+      }, ...copies.map((r, version): SqlStatement => ({
+        // A fork's copies, numbered from 0 in the order the event lists them.
+        text: `INSERT INTO saved_query_revisions (id, query_id, variant_id, project_id, slug, version, name, description, tags, meta, flags, data, message, created_at, created_by_id)
+               VALUES ($1,$2,$3,$4,$5,$6,$7,$8,${json(9)},${json(10)},${json(11)},${json(12)},$13,$14,$15)`,
+        values: [r.revision_id, c.query_id, c.variant_id, e.projectId, r.slug, version, ...headerValues(r.header), r.data_json, text(r.message), at, actor],
+      }))];
     }
     case 'accounts.query.variant.edited': {
       const c = e.payload;

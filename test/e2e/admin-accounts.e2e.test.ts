@@ -82,6 +82,9 @@ describe('admin entity routes (compat §2.3)', () => {
     expect(a.organization_memberships!.org).toMatchObject({ role: 'owner', user_id: a.users!.user!.id });
     expect(a.api_keys).toBeUndefined();
     expect((await call('POST', '/admin/simple/accounts/users/', admin(), { user: { email: mail } })).status).toBe(409);
+    // The account route answers a taken e-mail in the same admin body (compat §2.2).
+    expect(await call('POST', '/admin/simple/accounts/', admin(), { accounts: { again: { user: { email: mail } } } }))
+      .toEqual({ status: 409, body: { detail: { message: `User with email '${mail}' already exists.`, email: mail } } });
   });
 
   it('given seed_defaults false, when POST users/, then only the user; with create_api_keys and return_api_keys a key value is returned', async () => {

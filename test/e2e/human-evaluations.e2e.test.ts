@@ -206,3 +206,26 @@ describe('the evaluations_run quota (reference accounts §2.3)', () => {
     expect((await call('POST', '/human-evaluations', hobby, evaluation(s))).status).toBe(200);
   });
 });
+
+describe('roles', () => {
+  it('given a viewer of the project, when they list evaluations, then 200; when they create one or an application, then 403 and nothing is stored', async () => {
+    const s = await setup(a);
+    const viewer = await createAccount(t.baseUrl, t.adminToken);
+    const admin = { Authorization: `Access ${t.adminToken}` };
+    const grant = await fetch(`${t.baseUrl}/admin/simple/accounts/projects/memberships/`, {
+      method: 'POST', headers: { ...admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ membership: { project_ref: { id: a.projectId }, user_ref: { id: viewer.userId }, role: 'viewer' } }),
+    });
+    expect(grant.status).toBe(200);
+    const minted = await fetch(`${t.baseUrl}/admin/simple/accounts/api-keys/`, {
+      method: 'POST', headers: { ...admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ options: { return_api_keys: true }, api_key: { project_ref: { id: a.projectId }, user_ref: { id: viewer.userId } } }),
+    });
+    const key = ((await minted.json()) as { accounts: Array<{ api_keys: { key: { value: string } } }> }).accounts[0]!.api_keys.key.value;
+    const asViewer = { ...viewer, auth: { Authorization: `ApiKey ${key}` } };
+    expect((await call('GET', `/human-evaluations?app_id=${s.appId}`, asViewer)).status).toBe(200);
+    expect((await call('POST', '/human-evaluations', asViewer, evaluation(s))).status).toBe(403);
+    expect(await countEvaluations(s.appId)).toBe(0);
+    expect((await call('POST', '/simple/applications/', asViewer, { application: { slug: `v-${marker()}`, data: {} } })).status).toBe(403);
+  });
+});

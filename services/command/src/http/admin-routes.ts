@@ -14,6 +14,7 @@ import { planAccount } from '../domain/account-plan.ts';
 import { userKey } from '../adapters/account-appender.ts';
 import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
+import { adminBody } from './admin-refs.ts';
 
 const ids = { uuid: randomUUID, suffix: () => randomBytes(3).toString('hex') };
 
@@ -40,7 +41,7 @@ export interface SignupPlans {
 export function adminRoutes(commands: AccountCommands, pool: Pool, auth: RequestHandler, plans: SignupPlans, forgetKey?: (prefix: string) => void): Handlers {
   const removals = accountRemovals({ pool, commands, forgetKey });
   return {
-    'admin.accounts.create': [auth, async (req: Request, res) => {
+    'admin.accounts.create': [auth, adminBody(async (req: Request, res) => {
       const body = validate(adminAccountsCreate, req.body);
       const out: Record<string, unknown> = {};
       for (const [ref, acc] of Object.entries(body.accounts)) {
@@ -77,8 +78,8 @@ export function adminRoutes(commands: AccountCommands, pool: Pool, auth: Request
         out[ref] = entry;
       }
       res.status(200).json({ accounts: out });
-    }],
-    'admin.accounts.delete': [auth, async (req, res) => {
+    })],
+    'admin.accounts.delete': [auth, adminBody(async (req, res) => {
       const body = validate(adminAccountsDelete, req.body);
       for (const acc of Object.values(body.accounts)) {
         // The event is keyed by the e-mail, so a user named by id is looked up first; nobody found: nothing to delete.
@@ -88,6 +89,6 @@ export function adminRoutes(commands: AccountCommands, pool: Pool, auth: Request
         await removals.user(req, u);
       }
       res.status(204).end();
-    }],
+    })],
   };
 }

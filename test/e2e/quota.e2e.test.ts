@@ -173,6 +173,6 @@ describe('quota admission before acknowledgement', () => {
       body: JSON.stringify({ accounts: { u: { user: { email: `${hex(6)}@test.example.com` }, subscription: { plan: 'no_such_plan' } } } }),
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ detail: "Unknown plan 'no_such_plan'." });
+    expect(await res.json()).toMatchObject({ detail: { message: "Unknown plan 'no_such_plan'.", plan: 'no_such_plan' } });
   });
 });

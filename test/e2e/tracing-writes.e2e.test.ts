@@ -249,6 +249,6 @@ describe('credentials and tenancy', () => {
     expect((await post(`${hex(6)}@slug.example.com`)).status).toBe(200);
     const again = await post(`${hex(6)}@slug.example.com`);
     expect(again.status).toBe(409);
-    expect(await again.json()).toEqual({ detail: `Organization slug '${slug}' already exists.` });
+    expect(await again.json()).toEqual({ detail: { message: `Organization slug '${slug}' already exists.`, slug } });
   });
 });

@@ -39,7 +39,7 @@ describe('user aggregate', () => {
 
   it('given the organization slug is taken, when an account is provisioned, then organization_slug_exists', () => {
     const t = given(user, [provisioned()]).when(provisioned(LEE, 'lee@acme.com', 'acme', ORG_2));
-    expect(t.decision).toEqual({ status: 'rejected', code: 'organization_slug_exists', message: "Organization slug 'acme' already exists." });
+    expect(t.decision).toEqual({ status: 'rejected', code: 'organization_slug_exists', message: "Organization slug 'acme' already exists.", details: { slug: 'acme' } });
     expect(t.state.users).toHaveLength(1);
   });
 

@@ -23,7 +23,7 @@ export type InvitationAccept = z.infer<typeof invitationAccept>;
 
 export const workspaceUserRemove = z.object({
   email: texts.email,
-  organization_id: z.string().optional(),
-  project_id: z.string().optional(),
+  organization_id: texts.id.optional(),
+  project_id: texts.id.optional(),
 });
 export type WorkspaceUserRemove = z.infer<typeof workspaceUserRemove>;

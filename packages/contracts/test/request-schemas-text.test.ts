@@ -83,6 +83,28 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   adminEntityOptions: { schema: contracts.adminEntityOptions, samples: [{ create_api_keys: true, reason: 'support ticket 😀' }] },
   adminUserCreate: { schema: contracts.adminUserCreate, samples: [{ user: { email: 'a@b.example.com', name: 'Ann 😀' } }] },
   adminOrganizationCreate: { schema: contracts.adminOrganizationCreate, samples: [{ organization: { name: 'Acme 😀', slug: 'acme' }, owner: { email: 'a@b.example.com' } }] },
+  adminWorkspaceCreate: { schema: contracts.adminWorkspaceCreate, samples: [{ workspace: { name: 'W 😀', organization_ref: { slug: 'acme' } } }] },
+  adminProjectCreate: { schema: contracts.adminProjectCreate, samples: [{ project: { name: 'P 😀', organization_ref: { ref: 'org' }, workspace_ref: { id: UUID }, is_default: true } }] },
+  adminTransferOwnership: {
+    schema: contracts.adminTransferOwnership,
+    samples: [{ users: { source: { email: 'a@b.example.com' }, target: { id: UUID } }, organizations: { k: { slug: 'acme' } }, include_workspaces: [UUID], include_projects: 'all', reason: 'why 😀' }],
+  },
+  adminGraphCreate: {
+    schema: contracts.adminGraphCreate,
+    samples: [{
+      options: { reason: 'r 😀' }, users: { u: { email: 'a@b.example.com', name: 'A 😀', username: 'a' } },
+      user_identities: { i: { user_ref: { ref: 'u' }, method: 'email:password', subject: 's', email: 'a@b.example.com', password: 'p 😀' } },
+      organizations: { o: { name: 'O 😀', slug: 'o', owner_user_ref: { ref: 'u' } } }, workspaces: { w: { name: 'W', organization_ref: { ref: 'o' } } },
+      projects: { p: { name: 'P', organization_ref: { ref: 'o' }, workspace_ref: { ref: 'w' } } },
+      organization_memberships: { m: { organization_ref: { ref: 'o' }, user_ref: { email: 'a@b.example.com' }, role: 'viewer' } },
+      api_keys: { k: { project_ref: { ref: 'p' }, user_ref: { ref: 'u' }, name: 'n', expires_at: 'never' } }, subscriptions: { o: { plan: 'hobby' } },
+    }],
+  },
+  adminGraphDelete: { schema: contracts.adminGraphDelete, samples: [{ target: { user_ids: [UUID], user_emails: ['a@b.example.com'], organization_ids: [UUID] }, reason: 'why', confirm: 'yes' }] },
+  invitationCreate: { schema: contracts.invitationCreate, samples: [[{ email: 'a@b.example.com', roles: ['editor 😀'] }]] },
+  invitationResend: { schema: contracts.invitationResend, samples: [{ email: 'a@b.example.com' }] },
+  invitationAccept: { schema: contracts.invitationAccept, samples: [{ token: 'tok 😀', email: 'a@b.example.com' }] },
+  workspaceUserRemove: { schema: contracts.workspaceUserRemove, samples: [{ email: 'a@b.example.com', organization_id: UUID, project_id: UUID }] },
   adminApiKeyCreate: { schema: contracts.adminApiKeyCreate, samples: [{ api_key: { project_ref: { id: '00000000-0000-4000-8000-000000000001' }, user_ref: { email: 'a@b.example.com' }, name: 'ci' } }] },
   applicationData: { schema: contracts.applicationData, samples: [{ uri: 'agenta:custom:mock:v0', parameters: { key: 'k', prompt: 'Bonjour 😀' } }] },
   simpleApplicationCreate: { schema: contracts.simpleApplicationCreate, samples: [{ application: { slug: 'app', name: 'App 😀', tags: { t: 'x' }, data: { uri: 'agenta:custom:mock:v0' } } }] },
@@ -153,6 +175,8 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
 const NOT_REQUESTS = new Set([
   'savedQueryResponse', 'savedQueryRevisionView', 'savedQueryRevisionsResponse', 'savedQueryVariantView', 'savedQueryView',
   'jsonObject', 'jsonValue', 'textKey',
+  // Building blocks sampled inside the schemas that use them.
+  'membershipRole', 'invitationEntry',
   'probeProviderResponse',
   // The agent runner's answers (validated as they arrive; a login from it is stored only sealed).
   'runnerAttemptStarted', 'runnerAttemptStatus',

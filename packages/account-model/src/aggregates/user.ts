@@ -42,7 +42,7 @@ export const user = aggregate({
         const p = e.payload;
         if (byId(s, p.user.id) || byEmail(s, p.user.email)) return userExists(p.user.email);
         if (s.organizations.some((o) => o.slug === p.organization.slug)) {
-          return reject('organization_slug_exists', `Organization slug '${p.organization.slug}' already exists.`);
+          return reject('organization_slug_exists', `Organization slug '${p.organization.slug}' already exists.`, { slug: p.organization.slug });
         }
         return accepted;
       }

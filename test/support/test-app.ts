@@ -47,6 +47,9 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     ADMIN_TOKEN: adminToken,
     // No load balancer to wait for: stop() goes straight to finishing what is in flight.
     SHUTDOWN_DRAIN_MS: '0',
+    // See vitest.config.ts: shedding by projector lag only far behind, unless a test says otherwise.
+    INGEST_SHED_LAG_MS: '30000',
+    INGEST_MAX_LAG_MS: '120000',
     ...secrets,
     ...overrides,
   });

@@ -66,3 +66,6 @@ export function topicsFor(s: TopicSettings): Topics {
 
 /** Partition key of the spans topic: a trace's events stay in order on one partition. */
 export const spansKey = (projectId: string, traceId: string): string => `${projectId}:${traceId}`;
+
+/** The span projector's consumer group: its lag on the spans topic is what ingest admission watches. */
+export const SPANS_PROJECTOR_GROUP = 'projector-spans.clickhouse';

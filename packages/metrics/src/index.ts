@@ -1,1 +1,1 @@
-export { counter, renderMetrics } from './counters.ts';
+export { counter, gauge, renderMetrics } from './counters.ts';

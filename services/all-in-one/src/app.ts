@@ -5,7 +5,7 @@ import { createHttpApp, createReadiness, listen, type RunningServer } from '@llm
 import type { Logger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, httpShutdownSteps, runShutdown } from '@llm/runtime';
-import { createCommandSide, signInOptionsFromEnv } from '@llm/service-command';
+import { createCommandSide, ingestPressureFromEnv, signInOptionsFromEnv } from '@llm/service-command';
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
 import { createEventRecorder, createSpanPurgeWorker, queryHandlers, simpleTraceLookup, spanPurgeSettingsFromEnv } from '@llm/service-query';
@@ -70,7 +70,8 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   // One API-key cache for both sides: a key revoked through this process stops working at once.
   const apiKeys = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(pool) });
   const plans = postgresPlanResolver(pool, access.config);
-  const command = createCommandSide({ log, apiKeys, plans, billing: billing.config, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), traces: simpleTraceLookup(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES }) });
+  const pressure = await ingestPressureFromEnv(config, kafka, topics, log);
+  const command = createCommandSide({ log, apiKeys, plans, billing: billing.config, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), traces: simpleTraceLookup(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES }) });
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access.config, plans, billing.config.freePlan), beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
     { side: 'command', handlers: command.handlers },
     { side: 'query', handlers: queryHandlers({ apiKeys, plans, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) },
@@ -93,6 +94,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
         // account write answers once its event is projected).
         ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
         { name: 'ingest workers', run: () => command.close() },
+        { name: 'lag watch', run: async () => { pressure.monitor?.stop(); } },
         { name: 'read events', run: async () => { await recorder?.close(); } },
         { name: 'span purge', run: async () => { await purge?.stop(); } },
         { name: 'projector-spans', run: () => spans.stop() },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { envFragments } from '@llm/config';
 import { accessEnv } from '@llm/access';
 import { billingEnv } from '@llm/billing';
-import { signInEnv } from '@llm/service-command';
+import { ingestPressureEnv, signInEnv } from '@llm/service-command';
 import { dispatcherEnv } from '@llm/service-webhook-dispatcher';
 import { readEventsEnv, spanPurgeEnv } from '@llm/service-query';
 import { platformFactsEnv } from '@llm/service-projector-accounts';
@@ -18,6 +18,7 @@ export const allInOneConfig = envFragments.logging
   .extend(billingEnv.shape)
   .extend(dnsVerifyEnv.shape)
   .extend(signInEnv.shape)
+  .extend(ingestPressureEnv.shape)
   .extend(dispatcherEnv.shape)
   .extend({
     /** Run the webhook dispatcher in this process (false: it runs as its own service). */

@@ -33,6 +33,7 @@ import { adminEntityRoutes } from './http/admin-entity-routes.ts';
 import { adminStructureRoutes } from './http/admin-structure-routes.ts';
 import { adminTransferRoutes } from './http/admin-transfer-routes.ts';
 import { adminGraphRoutes } from './http/admin-graph-routes.ts';
+import { IngestPressure, type IngestPressureOptions } from './adapters/ingest-pressure.ts';
 import { secretRoutes } from './http/secret-routes.ts';
 import { providerProbeRoutes } from './http/provider-probe-routes.ts';
 import { subscriptionLoginRoutes } from './http/subscription-login-routes.ts';
@@ -72,6 +73,8 @@ export interface CommandDeps {
   /** Reads stored simple traces for PATCH/DELETE /simple/traces/{id} (the query side's span
    * reader); none = those routes answer 503. */
   traces?: TraceLookup;
+  /** Ingest admission under overload (ingest-pressure-config.ts); absent = only the backlog bound, no lag watch. */
+  ingestPressure?: IngestPressureOptions;
   /** Overrides the processor of `billing` (tests); null = Stripe not configured. */
   processor?: PaymentsProcessor | null;
   log: Logger;
@@ -88,6 +91,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const spans = new SpanAppender(deps.producer, deps.topics);
   const quota = quotaGate(deps.pool, plans, deps.access, deps.log);
   const workers = new OtlpWorkerPool(deps.otlpWorkers);
+  const pressure = new IngestPressure(deps.ingestPressure ?? { lagSoftMs: 0, lagHardMs: 1, staleMs: 5_000, maxPendingBytes: 128 * 1024 * 1024 });
   const accounts = new AccountAppender(deps.producer, deps.topics);
   const commands = new AccountCommands(accounts, deps.pool);
   const providerSecrets = new ProviderSecrets(deps.pool, deps.signIn.secrets);
@@ -101,8 +105,8 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const billing = { config: deps.billing, processor, subscriptions };
   return {
     handlers: {
-      ...tracingRoutes(spans, auth, quota, deps.traces, [requirePermission(deps.pool, 'edit_spans')]),
-      ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes, quota),
+      ...tracingRoutes(spans, auth, quota, deps.traces, [requirePermission(deps.pool, 'edit_spans')], pressure),
+      ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes, quota, pressure),
       ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken), billingSignupPlans({ ...billing, access: deps.access }), (prefix) => auth.invalidate(prefix)),
       ...membershipRoutes({ pool: deps.pool, commands, forgetKey: (prefix) => auth.invalidate(prefix) }, adminAuthenticator(deps.adminToken)),
       ...adminEntityRoutes({

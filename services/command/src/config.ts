@@ -4,6 +4,7 @@ import { envFragments } from '@llm/config';
 import { accessEnv } from '@llm/access';
 import { billingEnv } from '@llm/billing';
 import { signInEnv } from './sign-in-config.ts';
+import { ingestPressureEnv } from './ingest-pressure-config.ts';
 
 export const commandConfig = envFragments.logging
   .extend(envFragments.http.shape)
@@ -14,6 +15,7 @@ export const commandConfig = envFragments.logging
   .extend(accessEnv.shape)
   .extend(signInEnv.shape)
   .extend(billingEnv.shape)
+  .extend(ingestPressureEnv.shape)
   // ClickHouse only by URL: PATCH/DELETE /simple/traces/{id} read the stored trace there (503 without
   // it). The embedded engine is one process's, so a separate command service cannot share it.
   .extend(envFragments.clickhouse.pick({ CLICKHOUSE_URL: true, CLICKHOUSE_DATABASE: true }).shape)

@@ -7,6 +7,7 @@ import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdow
 import { commandConfig } from './config.ts';
 import { createCommandSide } from './app.ts';
 import { signInOptionsFromEnv } from './sign-in-config.ts';
+import { ingestPressureFromEnv } from './ingest-pressure-config.ts';
 import { loadAccessCatalog } from '@llm/access';
 import { postgresPlanResolver } from '@llm/accounts-read';
 import { deploymentThrottle } from '@llm/throttle';
@@ -29,7 +30,8 @@ const ch = config.CLICKHOUSE_URL
   ? await openClickhouse({ url: config.CLICKHOUSE_URL, dataDir: '', database: config.CLICKHOUSE_DATABASE })
   : undefined;
 if (ch) readiness.checks.push({ name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } });
-const command = createCommandSide({ log, plans, billing, producer, topics, pool, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), ...(ch ? { traces: simpleTraceLookup(ch) } : {}) });
+const pressure = await ingestPressureFromEnv(config, kafka, topics, log);
+const command = createCommandSide({ log, plans, billing, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), ...(ch ? { traces: simpleTraceLookup(ch) } : {}) });
 const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access, plans, billing.freePlan), beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
   { side: 'command', handlers: command.handlers },
 ]);
@@ -38,6 +40,7 @@ log.info({ port: server.port }, 'command service listening');
 onSignals(() => runShutdown([
   ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
   { name: 'ingest workers', run: () => command.close() },
+  { name: 'lag watch', run: async () => { pressure.monitor?.stop(); } },
   { name: 'producer', run: () => producer.close() },
   { name: 'postgres', run: () => pool.end() },
   { name: 'clickhouse', run: async () => { await ch?.close(); } },

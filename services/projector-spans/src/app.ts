@@ -1,14 +1,14 @@
 // projector-spans: the only writer of the span read model in ClickHouse.
 import { fileURLToPath } from 'node:url';
 import { migrateClickhouse, type Clickhouse } from '@llm/clickhouse';
-import type { Topics } from '@llm/events';
+import { SPANS_PROJECTOR_GROUP, type Topics } from '@llm/events';
 import type { KafkaClient, Producer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import { spanTables } from '@llm/span-table';
 import { createSpansConsumer, type SpansConsumer } from './consumer/spans-consumer.ts';
 
 export const SPANS_MIGRATIONS = fileURLToPath(new URL('../migrations/', import.meta.url));
-export const SPANS_GROUP = 'projector-spans.clickhouse';
+export const SPANS_GROUP = SPANS_PROJECTOR_GROUP;
 /** The live table set (replay builds a suffixed one beside it). */
 export const SPAN_TABLES = spanTables();
 

@@ -7,6 +7,7 @@ import { inflateBounded, readBoundedBody, statusOf, type Handlers } from '@llm/h
 import type { SpanAppender } from '../adapters/span-appender.ts';
 import type { OtlpWorkerPool } from '../adapters/otlp-worker-pool.ts';
 import { OTLP_QUOTA_MESSAGE, QuotaExceededError, type QuotaGate } from '../adapters/quota-gate.ts';
+import type { IngestPressure } from '../adapters/ingest-pressure.ts';
 
 const PROTOBUF = 'application/x-protobuf';
 // google.rpc.Code values for the Status body.
@@ -16,7 +17,7 @@ function sendStatus(res: Response, http: number, code: number, message: string):
   res.status(http).type(PROTOBUF).send(Buffer.from(encodeRpcStatus(code, message)));
 }
 
-export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: RequestHandler, maxBatchBytes: number, quota: QuotaGate): Handlers {
+export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: RequestHandler, maxBatchBytes: number, quota: QuotaGate, pressure: IngestPressure): Handlers {
   // Exporters read a google.rpc.Status from any failed export, credentials included.
   const otlpAuth: RequestHandler = (req, res, next) => {
     Promise.resolve(auth(req, res, next)).catch((err: unknown) => {
@@ -38,6 +39,13 @@ export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: R
         sendStatus(res, 415, RPC.INVALID_ARGUMENT, `Unsupported Content-Type '${ctype}'; send application/x-protobuf.`);
         return;
       }
+      // Overload: refused before the body is read or decoded, with the Status exporters retry on.
+      const refusal = pressure.check();
+      if (refusal) {
+        res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
+        sendStatus(res, 503, RPC.UNAVAILABLE, refusal.message);
+        return;
+      }
       let body: Buffer;
       try {
         body = inflateBounded(await readBoundedBody(req, maxBatchBytes), req.header('content-encoding'), maxBatchBytes * 5);
@@ -50,46 +58,55 @@ export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: R
         }
         throw err;
       }
-      const meta = { projectId: req.scope.projectId, organizationId: req.scope.organizationId, requestId: req.id, actorId: req.scope.userId };
-      let prepared;
+      const release = pressure.hold(body.length);
       try {
-        prepared = await pool.run(body, meta);
-      } catch (err) {
-        req.log.error({ err }, 'preparing spans failed');
-        res.setHeader('Retry-After', '1');
-        sendStatus(res, 503, RPC.UNAVAILABLE, 'Failed to prepare spans for processing. Retry later.');
-        return;
+        await exportBody(req, res, body);
+      } finally {
+        release();
       }
-      if (!prepared.ok) {
-        sendStatus(res, 400, RPC.INVALID_ARGUMENT, `Invalid request body: not a valid OTLP ExportTraceServiceRequest (${prepared.reason}).`);
-        return;
-      }
-      const { accepted, rejected: rejectedCount, reasons } = prepared;
-      if (accepted === 0 && rejectedCount > 0) {
-        // 400, not 500: a 5xx makes exporters retry a poison batch forever.
-        sendStatus(res, 400, RPC.INVALID_ARGUMENT, `All ${rejectedCount} spans were rejected: ${reasons}`);
-        return;
-      }
-      try {
-        const records = prepared.records.map((r) => ({ key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength) }));
-        await quota.ingest(req.scope.organizationId, prepared.rootSpans, () => appender.appendEncoded(records, accepted));
-      } catch (err) {
-        if (err instanceof QuotaExceededError) {
-          // Reference §2.3: 403 with a Status exporters do not retry; nothing of the batch was appended.
-          sendStatus(res, 403, RPC.PERMISSION_DENIED, OTLP_QUOTA_MESSAGE);
-          return;
-        }
-        if (err instanceof AppError && err.kind === 'too_large') {
-          sendStatus(res, 413, RPC.INVALID_ARGUMENT, err.message);
-          return;
-        }
-        req.log.error({ err }, 'queueing spans failed');
-        res.setHeader('Retry-After', '1');
-        sendStatus(res, 503, RPC.UNAVAILABLE, 'Failed to queue spans for processing. Retry later.');
-        return;
-      }
-      const out = rejectedCount > 0 ? encodeExportTraceServiceResponse({ rejectedSpans: rejectedCount, errorMessage: reasons }) : encodeExportTraceServiceResponse();
-      res.status(200).type(PROTOBUF).send(Buffer.from(out));
     }],
   };
+
+  async function exportBody(req: Request, res: Response, body: Buffer): Promise<void> {
+    const meta = { projectId: req.scope.projectId, organizationId: req.scope.organizationId, requestId: req.id, actorId: req.scope.userId };
+    let prepared;
+    try {
+      prepared = await pool.run(body, meta);
+    } catch (err) {
+      req.log.error({ err }, 'preparing spans failed');
+      res.setHeader('Retry-After', '1');
+      sendStatus(res, 503, RPC.UNAVAILABLE, 'Failed to prepare spans for processing. Retry later.');
+      return;
+    }
+    if (!prepared.ok) {
+      sendStatus(res, 400, RPC.INVALID_ARGUMENT, `Invalid request body: not a valid OTLP ExportTraceServiceRequest (${prepared.reason}).`);
+      return;
+    }
+    const { accepted, rejected: rejectedCount, reasons } = prepared;
+    if (accepted === 0 && rejectedCount > 0) {
+      // 400, not 500: a 5xx makes exporters retry a poison batch forever.
+      sendStatus(res, 400, RPC.INVALID_ARGUMENT, `All ${rejectedCount} spans were rejected: ${reasons}`);
+      return;
+    }
+    try {
+      const records = prepared.records.map((r) => ({ key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength) }));
+      await quota.ingest(req.scope.organizationId, prepared.rootSpans, () => appender.appendEncoded(records, accepted));
+    } catch (err) {
+      if (err instanceof QuotaExceededError) {
+        // Reference §2.3: 403 with a Status exporters do not retry; nothing of the batch was appended.
+        sendStatus(res, 403, RPC.PERMISSION_DENIED, OTLP_QUOTA_MESSAGE);
+        return;
+      }
+      if (err instanceof AppError && err.kind === 'too_large') {
+        sendStatus(res, 413, RPC.INVALID_ARGUMENT, err.message);
+        return;
+      }
+      req.log.error({ err }, 'queueing spans failed');
+      res.setHeader('Retry-After', '1');
+      sendStatus(res, 503, RPC.UNAVAILABLE, 'Failed to queue spans for processing. Retry later.');
+      return;
+    }
+    const out = rejectedCount > 0 ? encodeExportTraceServiceResponse({ rejectedSpans: rejectedCount, errorMessage: reasons }) : encodeExportTraceServiceResponse();
+    res.status(200).type(PROTOBUF).send(Buffer.from(out));
+  }
 }

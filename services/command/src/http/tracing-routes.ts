@@ -4,12 +4,13 @@ import { otelTracingRequest, simpleTraceRequest, traceRequest, tracesRequest, ty
 import { z } from 'zod';
 import { jsonObject } from '@llm/contracts';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
-import { invalid } from '@llm/errors';
+import { invalid, unavailable } from '@llm/errors';
 import { parseTraceId, type RawSpan } from '@llm/span-model';
 import type { SpanAppender, AppendMeta } from '../adapters/span-appender.ts';
 import { flattenTree, topLevel } from '../domain/flatten-tree.ts';
 import { countRoots, groupByTrace } from '../domain/span-records.ts';
 import type { QuotaGate } from '../adapters/quota-gate.ts';
+import type { IngestPressure } from '../adapters/ingest-pressure.ts';
 import { prepareSpans, type PreparedSpans } from '../domain/prepare-spans.ts';
 import { checkRoot, checkSameTrace } from '../domain/trace-payload-rules.ts';
 import { simpleTraceSpan } from '../domain/simple-trace.ts';
@@ -50,14 +51,21 @@ function otelSpans(body: { spans?: SpanInput[] | null; traces?: Record<string, {
  * `traces` reads the stored simple trace for PATCH/DELETE /simple/traces/{id} (503 without it);
  * `editSpans` guards those two (the edit_spans permission).
  */
-export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quota: QuotaGate, traces?: TraceLookup, editSpans: RequestHandler[] = []): Handlers {
+export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quota: QuotaGate, traces?: TraceLookup, editSpans: RequestHandler[] = [], pressure?: IngestPressure): Handlers {
+  /** Overload is explicit (503 + Retry-After), as on OTLP: nothing is acknowledged into a growing backlog. */
+  const admit = (): void => {
+    const refusal = pressure?.check();
+    if (refusal) throw unavailable(`ingest_${refusal.reason}`, refusal.message);
+  };
   const ingest = async (req: Request, raw: RawSpan[]): Promise<PreparedSpans> => {
+    admit();
     const p = prepareSpans(raw);
     await quota.ingest(req.scope.organizationId, countRoots(p.accepted), () => appender.upsert(groupByTrace(p.accepted), metaOf(req)));
     return p;
   };
 
   const replaceTrace = async (req: Request, traceId: string, raw: RawSpan[]): Promise<PreparedSpans> => {
+    admit();
     const p = prepareSpans(raw);
     if (p.rejected.length) {
       // A replacement is all or nothing: storing part of it would delete the spans that failed.

@@ -157,6 +157,9 @@ const probes = new Map<string, number>(); // trace id → accept time
 const lags: number[] = [];
 let acceptedSpans = 0;
 let failed = 0;
+/** Requests the server refused as overload (503/429 with Retry-After): the explicit answer to excess. */
+let refused = 0;
+let refusedWithoutRetryAfter = 0;
 function nextBody(): { body: Buffer; probe: string } {
   const t = templates[seq % templates.length]!;
   const body = Buffer.from(t.body);
@@ -178,6 +181,7 @@ async function send(): Promise<void> {
   const r = await fetch(`${base}/otlp/v1/traces`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/x-protobuf' }, body });
   await r.arrayBuffer();
   const t1 = performance.now();
+  if (r.status === 503 || r.status === 429) { refused++; if (!r.headers.get('retry-after')) refusedWithoutRetryAfter++; return; }
   if (r.status !== 200) { failed++; return; }
   acceptLat.push(t1 - t0);
   acceptedSpans += SPANS_PER_REQ;
@@ -212,7 +216,15 @@ const cpu0 = { server: cpuSeconds(server.pid), kafka: cpuSeconds(kafka.pid), ben
 const start = performance.now();
 const written0 = await metric('projector_span_rows_written_total');
 const visibleSamples: Array<{ t: number; n: number }> = [];
-const sampler = setInterval(() => { void metric('projector_span_rows_written_total').then((n) => visibleSamples.push({ t: performance.now(), n })); }, 1000);
+const lagSamples: number[] = [];
+// Acknowledged spans over time: with the rows written over time, the time each acknowledged span
+// waited to be written (a second lag measure, from counters, that needs no read queries).
+const ackSamples: Array<{ t: number; n: number }> = [];
+const sampler = setInterval(() => {
+  ackSamples.push({ t: performance.now(), n: acceptedSpans });
+  void metric('projector_span_rows_written_total').then((n) => visibleSamples.push({ t: performance.now(), n: n - written0 }));
+  void metric('ingest_projector_lag_ms').then((ms) => lagSamples.push(ms));
+}, 1000);
 const interval = (SPANS_PER_REQ / RATE) * 1000;
 const inflight = new Set<Promise<void>>();
 let nextAt = start;
@@ -243,14 +255,22 @@ clearTimeout(pollDeadline);
 const written = (await metric('projector_span_rows_written_total')) - written0;
 
 const pct = (xs: number[], p: number): number => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN; };
+const counterLags = ackSamples.filter((a) => a.n > 0 && a.t <= acceptEnd).map((a) => {
+  const seen = visibleSamples.find((v) => v.n >= a.n && v.t >= a.t);
+  return seen ? seen.t - a.t : visibleEnd - a.t;
+});
 const steady = visibleSamples.filter((s) => s.t - start > 5_000 && s.t <= acceptEnd);
 const steadyRate = steady.length > 1 ? (steady[steady.length - 1]!.n - steady[0]!.n) / ((steady[steady.length - 1]!.t - steady[0]!.t) / 1000) : NaN;
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 console.log(`
+  offered                 ${fmt(RATE)} spans/s; refused ${fmt(refused)} requests (${fmt(refused * SPANS_PER_REQ)} spans) with 503/429${refusedWithoutRetryAfter ? `, ${refusedWithoutRetryAfter} without Retry-After` : ' + Retry-After'}
   accepted spans/s        ${fmt(acceptedSpans / ((acceptEnd - start) / 1000))}   (${fmt(acceptedSpans)} spans, ${failed} failed requests)
+  acknowledged vs visible ${fmt(acceptedSpans)} acknowledged, ${fmt(written)} rows written (${written === acceptedSpans ? 'equal' : `differ by ${fmt(written - acceptedSpans)}`})
   visible spans/s         ${fmt(written / ((visibleEnd - start) / 1000))} overall, ${fmt(steadyRate)} steady (rows written while loading)
   accept latency          p50 ${pct(acceptLat, 50).toFixed(1)} ms   p99 ${pct(acceptLat, 99).toFixed(1)} ms
   accept→visible lag      p50 ${pct(lags, 50).toFixed(0)} ms   p99 ${pct(lags, 99).toFixed(0)} ms   (${lags.length} probe traces)
+  ack→written lag         p50 ${pct(counterLags, 50).toFixed(0)} ms   p99 ${pct(counterLags, 99).toFixed(0)} ms   (from the counters, each second; resolution 1 s)
+  admission's lag view    p50 ${pct(lagSamples, 50).toFixed(0)} ms   max ${Math.max(0, ...lagSamples).toFixed(0)} ms   (projector group's offsets on the broker, sampled each second)
   server peak RSS         ${(peakRss / 1024 / 1024).toFixed(0)} MiB
   CPU while loading       server ${(cpu.server / loadSecs * 100).toFixed(0)}%  kafka ${(cpu.kafka / loadSecs * 100).toFixed(0)}%  generator ${(cpu.bench / loadSecs * 100).toFixed(0)}%  (of 200% on 2 cores); server ${(cpu.server * 1e6 / acceptedSpans).toFixed(0)} µs CPU per span
   protobufjs decode       ${fmt(protobufjsRate)} spans/s (same bodies, reflection decode, one core)

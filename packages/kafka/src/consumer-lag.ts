@@ -33,14 +33,11 @@ export interface LagMonitor {
   stop(): void;
 }
 
-const sum = (m: Map<number, bigint>): number => Number([...m.values()].reduce((a, b) => a + b, 0n));
-
 export function createLagMonitor(o: LagMonitorOptions): LagMonitor {
   const now = o.now ?? Date.now;
   let snap: LagSnapshot = { records: 0, ms: 0, observedAt: 0 };
-  let last: { at: number; committed: number } | undefined;
-  let rate = 0; // committed records per ms, smoothed
-  let lastProgressAt = now();
+  // Per partition: the committed offset last seen, when it last moved, and its pace (records/ms, smoothed).
+  const parts = new Map<number, { committed: bigint; at: number; movedAt: number; rate: number; behind: number }>();
   let timer: NodeJS.Timeout | undefined;
   let polling = false;
 
@@ -50,21 +47,34 @@ export function createLagMonitor(o: LagMonitorOptions): LagMonitor {
     try {
       const [end, committed] = await Promise.all([o.admin.endOffsets(o.topic), o.admin.committedOffsets(o.groupId, o.topic)]);
       const at = now();
-      // A partition the group never committed counts from its start (the group reads from the beginning).
-      let lag = 0;
-      for (const [p, e] of end) lag += Math.max(0, Number(e - (committed.get(p) ?? 0n)));
-      const done = sum(committed);
-      if (last && at > last.at) {
-        const advanced = done - last.committed;
-        if (advanced > 0) lastProgressAt = at;
-        const instant = Math.max(0, advanced) / (at - last.at);
-        rate = rate === 0 ? instant : rate * 0.6 + instant * 0.4;
+      let records = 0;
+      let worst = 0;
+      for (const [p, e] of end) {
+        // A partition the group never committed counts from its start (the group reads from the beginning).
+        const c = committed.get(p) ?? 0n;
+        const behind = Math.max(0, Number(e - c));
+        records += behind;
+        const prev = parts.get(p);
+        const state = prev ?? { committed: c, at, movedAt: at, rate: 0, behind: 0 };
+        // The pace is learnt only while the group had work: idle polls say nothing about it.
+        if (prev && at > prev.at && (prev.behind > 0 || c > prev.committed)) {
+          const instant = Math.max(0, Number(c - prev.committed)) / (at - prev.at);
+          state.rate = state.rate === 0 ? instant : state.rate * 0.6 + instant * 0.4;
+        }
+        if (prev && c > prev.committed) state.movedAt = at;
+        state.committed = c;
+        state.at = at;
+        state.behind = behind;
+        if (behind === 0) state.movedAt = at;
+        parts.set(p, state);
+        if (behind === 0) continue;
+        // The group commits whole batches: the oldest waiting record has waited since the last
+        // commit, and the records ahead of a new one drain at the partition's pace.
+        const drain = state.rate > 0 ? behind / state.rate : Number.POSITIVE_INFINITY;
+        const waited = at - state.movedAt;
+        worst = Math.max(worst, Number.isFinite(drain) ? drain + waited : waited);
       }
-      last = { at, committed: done };
-      if (lag === 0) lastProgressAt = at;
-      const estimated = lag === 0 ? 0 : rate > 0 ? lag / rate : Number.POSITIVE_INFINITY;
-      const stalled = lag === 0 ? 0 : at - lastProgressAt;
-      snap = { records: lag, ms: Math.min(Math.max(estimated === Number.POSITIVE_INFINITY ? stalled : estimated, stalled), 86_400_000), observedAt: at };
+      snap = { records, ms: Math.min(worst, 86_400_000), observedAt: at };
     } catch (err) {
       o.onError?.(err);
     } finally {

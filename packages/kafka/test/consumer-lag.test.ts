@@ -14,17 +14,21 @@ function broker() {
 }
 
 describe('consumer lag monitor', () => {
-  it('given a group keeping pace, when polled, then the lag is the records behind divided by its pace', async () => {
+  it('given a group keeping pace, when polled, then the lag is the worst partition\'s records behind divided by its pace', async () => {
     const { s, admin } = broker();
     let t = 0;
     const m = createLagMonitor({ admin, topic: 'spans', groupId: 'g', pollMs: 1000, now: () => t });
     await m.poll();
     expect(m.snapshot()).toEqual({ records: 0, ms: 0, observedAt: 0 });
-    // One second later: 1,000 records produced, 800 committed (800/s); 200 behind → ~250 ms.
+    // One second later: partition 0 committed 500 (100 behind at 500/s → 200 ms), partition 1 300 (100 behind at 300/s → 333 ms).
     t = 1000; s.end = new Map([[0, 600n], [1, 400n]]); s.committed = new Map([[0, 500n], [1, 300n]]);
     await m.poll();
     expect(m.snapshot()).toMatchObject({ records: 200, observedAt: 1000 });
-    expect(m.snapshot().ms).toBeCloseTo(250, 0);
+    expect(m.snapshot().ms).toBeCloseTo(333.3, 0);
+    // A second without a commit on partition 1: its oldest record has waited that much longer.
+    t = 2000; s.committed = new Map([[0, 600n], [1, 300n]]);
+    await m.poll();
+    expect(m.snapshot().ms).toBeGreaterThan(1000);
   });
 
   it('given a group that stops while behind, when polled, then the lag grows with the stall', async () => {

@@ -1,9 +1,9 @@
 // How far a consumer group is behind a topic, in records and as an estimated time: polled from the
 // broker (the topic's end offsets and the group's committed offsets), so it works the same whether
-// the consumer runs in this process or on another machine. The time is the record lag divided by
-// the rate at which the group's committed offsets advance (smoothed); when the group makes no
-// progress while behind, it is at least the time since it last did — a stopped consumer shows a
-// lag that keeps growing rather than an unknown one.
+// the consumer runs in this process or on another machine. The time, per partition, is how long its
+// committed offset has not moved plus the records behind divided by the pace it keeps while it has
+// a backlog (smoothed; unknown until it had one); the worst partition counts. A stopped consumer
+// thus shows a lag that keeps growing rather than an unknown one.
 import type { Admin } from './ports.ts';
 
 export interface LagSnapshot {
@@ -56,8 +56,9 @@ export function createLagMonitor(o: LagMonitorOptions): LagMonitor {
         records += behind;
         const prev = parts.get(p);
         const state = prev ?? { committed: c, at, movedAt: at, rate: 0, behind: 0 };
-        // The pace is learnt only while the group had work: idle polls say nothing about it.
-        if (prev && at > prev.at && (prev.behind > 0 || c > prev.committed)) {
+        // The pace is learnt only while the group had a backlog the whole interval: then what it
+        // committed is what it can do (a trickle it kept up with says nothing about its capacity).
+        if (prev && at > prev.at && prev.behind > 0 && behind > 0) {
           const instant = Math.max(0, Number(c - prev.committed)) / (at - prev.at);
           state.rate = state.rate === 0 ? instant : state.rate * 0.6 + instant * 0.4;
         }
@@ -70,9 +71,8 @@ export function createLagMonitor(o: LagMonitorOptions): LagMonitor {
         if (behind === 0) continue;
         // The group commits whole batches: the oldest waiting record has waited since the last
         // commit, and the records ahead of a new one drain at the partition's pace.
-        const drain = state.rate > 0 ? behind / state.rate : Number.POSITIVE_INFINITY;
-        const waited = at - state.movedAt;
-        worst = Math.max(worst, Number.isFinite(drain) ? drain + waited : waited);
+        const drain = state.rate > 0 ? behind / state.rate : 0;
+        worst = Math.max(worst, drain + (at - state.movedAt));
       }
       snap = { records, ms: Math.min(worst, 86_400_000), observedAt: at };
     } catch (err) {

@@ -33,11 +33,17 @@ export interface LagMonitor {
   stop(): void;
 }
 
+/** The span of commits a partition's pace is measured over. */
+const PACE_WINDOW_MS = 5_000;
+
 export function createLagMonitor(o: LagMonitorOptions): LagMonitor {
   const now = o.now ?? Date.now;
   let snap: LagSnapshot = { records: 0, ms: 0, observedAt: 0 };
   // Per partition: the committed offset last seen, when it last moved, and its pace (records/ms, smoothed).
-  const parts = new Map<number, { committed: bigint; at: number; movedAt: number; rate: number; behind: number }>();
+  // Per partition: the committed offset last seen, when it last moved, its pace (records/ms) and the
+  // commits seen during the current backlog (the pace is measured over PACE_WINDOW_MS of them, so
+  // that whole-batch commits do not make it jump).
+  const parts = new Map<number, { committed: bigint; movedAt: number; rate: number; backlog: Array<{ at: number; c: bigint }> }>();
   let timer: NodeJS.Timeout | undefined;
   let polling = false;
 
@@ -55,17 +61,19 @@ export function createLagMonitor(o: LagMonitorOptions): LagMonitor {
         const behind = Math.max(0, Number(e - c));
         records += behind;
         const prev = parts.get(p);
-        const state = prev ?? { committed: c, at, movedAt: at, rate: 0, behind: 0 };
-        // The pace is learnt only while the group had a backlog the whole interval: then what it
-        // committed is what it can do (a trickle it kept up with says nothing about its capacity).
-        if (prev && at > prev.at && prev.behind > 0 && behind > 0) {
-          const instant = Math.max(0, Number(c - prev.committed)) / (at - prev.at);
-          state.rate = state.rate === 0 ? instant : state.rate * 0.6 + instant * 0.4;
-        }
+        const state = prev ?? { committed: c, movedAt: at, rate: 0, backlog: [] };
         if (prev && c > prev.committed) state.movedAt = at;
         state.committed = c;
-        state.at = at;
-        state.behind = behind;
+        // The pace is learnt only while the group has a backlog: then what it commits is what it
+        // can do (a trickle it kept up with says nothing about its capacity).
+        if (behind > 0) {
+          state.backlog.push({ at, c });
+          while (state.backlog.length > 2 && at - state.backlog[1]!.at >= PACE_WINDOW_MS) state.backlog.shift();
+          const first = state.backlog[0]!;
+          if (at - first.at >= PACE_WINDOW_MS / 2) state.rate = Number(c - first.c) / (at - first.at);
+        } else {
+          state.backlog = [];
+        }
         if (behind === 0) state.movedAt = at;
         parts.set(p, state);
         if (behind === 0) continue;

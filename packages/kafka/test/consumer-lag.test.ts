@@ -20,16 +20,16 @@ describe('consumer lag monitor', () => {
     const m = createLagMonitor({ admin, topic: 'spans', groupId: 'g', pollMs: 1000, now: () => t });
     await m.poll();
     expect(m.snapshot()).toEqual({ records: 0, ms: 0, observedAt: 0 });
-    // A backlog appears; a second later partition 0 committed 500 more (100 behind at 500/s → 200
-    // ms), partition 1 300 more (100 behind at 300/s → 333 ms).
+    // A backlog appears; 2.5 s later partition 0 committed 500 (100 behind at 200/s → 500 ms),
+    // partition 1 300 (100 behind at 120/s → 833 ms).
     t = 1000; s.end = new Map([[0, 600n], [1, 400n]]);
     await m.poll();
-    t = 2000; s.committed = new Map([[0, 500n], [1, 300n]]);
+    t = 3500; s.committed = new Map([[0, 500n], [1, 300n]]);
     await m.poll();
-    expect(m.snapshot()).toMatchObject({ records: 200, observedAt: 2000 });
-    expect(m.snapshot().ms).toBeCloseTo(333.3, 0);
+    expect(m.snapshot()).toMatchObject({ records: 200, observedAt: 3500 });
+    expect(m.snapshot().ms).toBeCloseTo(833.3, 0);
     // A second without a commit on partition 1: its oldest record has waited that much longer.
-    t = 3000; s.committed = new Map([[0, 600n], [1, 300n]]);
+    t = 4500; s.committed = new Map([[0, 600n], [1, 300n]]);
     await m.poll();
     expect(m.snapshot().ms).toBeGreaterThan(1000);
   });

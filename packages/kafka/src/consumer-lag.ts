@@ -1,22 +1,24 @@
-// How far a consumer group is behind a topic, in records and as an estimated time: polled from the
-// broker (the topic's end offsets and the group's committed offsets), so it works the same whether
-// the consumer runs in this process or on another machine. The time, per partition, is how long its
-// committed offset has not moved plus the records behind divided by the pace it keeps while it has
-// a backlog (smoothed; unknown until it had one); the worst partition counts. A stopped consumer
-// thus shows a lag that keeps growing rather than an unknown one.
+// How far a consumer group is behind a topic: records not yet committed, and the age of the oldest
+// of them — the time a record produced now would wait, the figure ingest admission acts on. Both
+// are read from the broker (end offsets, the group's committed offsets, and offsets by record
+// timestamp), so they hold whether the consumer runs in this process or on another machine. The
+// age is found on a ladder of steps: "is there a record older than X still waiting?" is one
+// ListOffsets-by-time request (the first offset stamped after now − X, against the committed one),
+// and a binary search over the ladder asks it three or four times per poll. A stopped consumer
+// shows an age that keeps growing, never an unknown one.
 import type { Admin } from './ports.ts';
 
 export interface LagSnapshot {
   /** Records produced but not yet committed by the group, summed over partitions. */
   records: number;
-  /** Estimated time until the group reaches today's end of the topic (0 when caught up). */
+  /** Age of the oldest record waiting for the group (a step of the ladder: a lower bound; 0 when caught up). */
   ms: number;
   /** When the broker last answered (0 = never): a stale snapshot says nothing. */
   observedAt: number;
 }
 
 export interface LagMonitorOptions {
-  admin: Pick<Admin, 'endOffsets' | 'committedOffsets'>;
+  admin: Pick<Admin, 'endOffsets' | 'committedOffsets' | 'offsetsAfter'>;
   topic: string;
   groupId: string;
   pollMs: number;
@@ -33,17 +35,12 @@ export interface LagMonitor {
   stop(): void;
 }
 
-/** The span of commits a partition's pace is measured over. */
-const PACE_WINDOW_MS = 5_000;
+/** The ages asked about (ms): fine where admission thresholds usually sit, coarse beyond. */
+export const LAG_LADDER_MS = [250, 500, 750, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 6000, 8000, 12_000, 16_000, 32_000, 64_000, 128_000, 300_000] as const;
 
 export function createLagMonitor(o: LagMonitorOptions): LagMonitor {
   const now = o.now ?? Date.now;
   let snap: LagSnapshot = { records: 0, ms: 0, observedAt: 0 };
-  // Per partition: the committed offset last seen, when it last moved, and its pace (records/ms, smoothed).
-  // Per partition: the committed offset last seen, when it last moved, its pace (records/ms) and the
-  // commits seen during the current backlog (the pace is measured over PACE_WINDOW_MS of them, so
-  // that whole-batch commits do not make it jump).
-  const parts = new Map<number, { committed: bigint; movedAt: number; rate: number; backlog: Array<{ at: number; c: bigint }> }>();
   let timer: NodeJS.Timeout | undefined;
   let polling = false;
 
@@ -51,38 +48,36 @@ export function createLagMonitor(o: LagMonitorOptions): LagMonitor {
     if (polling) return;
     polling = true;
     try {
-      const [end, committed] = await Promise.all([o.admin.endOffsets(o.topic), o.admin.committedOffsets(o.groupId, o.topic)]);
       const at = now();
+      const [end, committed] = await Promise.all([o.admin.endOffsets(o.topic), o.admin.committedOffsets(o.groupId, o.topic)]);
+      // A partition the group never committed counts from its start (the group reads from the beginning).
+      const waiting = new Map<number, bigint>();
       let records = 0;
-      let worst = 0;
       for (const [p, e] of end) {
-        // A partition the group never committed counts from its start (the group reads from the beginning).
         const c = committed.get(p) ?? 0n;
-        const behind = Math.max(0, Number(e - c));
-        records += behind;
-        const prev = parts.get(p);
-        const state = prev ?? { committed: c, movedAt: at, rate: 0, backlog: [] };
-        if (prev && c > prev.committed) state.movedAt = at;
-        state.committed = c;
-        // The pace is learnt only while the group has a backlog: then what it commits is what it
-        // can do (a trickle it kept up with says nothing about its capacity).
-        if (behind > 0) {
-          state.backlog.push({ at, c });
-          while (state.backlog.length > 2 && at - state.backlog[1]!.at >= PACE_WINDOW_MS) state.backlog.shift();
-          const first = state.backlog[0]!;
-          if (at - first.at >= PACE_WINDOW_MS / 2) state.rate = Number(c - first.c) / (at - first.at);
-        } else {
-          state.backlog = [];
-        }
-        if (behind === 0) state.movedAt = at;
-        parts.set(p, state);
-        if (behind === 0) continue;
-        // The group commits whole batches: the oldest waiting record has waited since the last
-        // commit, and the records ahead of a new one drain at the partition's pace.
-        const drain = state.rate > 0 ? behind / state.rate : 0;
-        worst = Math.max(worst, drain + (at - state.movedAt));
+        if (e > c) { waiting.set(p, c); records += Number(e - c); }
       }
-      snap = { records, ms: Math.min(worst, 86_400_000), observedAt: at };
+      let ms = 0;
+      if (records > 0) {
+        // Is a record stamped before `at - age` still waiting on some partition?
+        const olderThan = async (age: number): Promise<boolean> => {
+          const after = await o.admin.offsetsAfter(o.topic, at - age);
+          for (const [p, c] of waiting) {
+            const first = after.get(p);
+            const firstNewer = first === undefined || first < 0n ? end.get(p)! : first;
+            if (c < firstNewer) return true;
+          }
+          return false;
+        };
+        let lo = -1; // LAG_LADDER_MS[lo] is known to be exceeded (-1: none)
+        let hi: number = LAG_LADDER_MS.length; // LAG_LADDER_MS[hi] is known not to be
+        while (hi - lo > 1) {
+          const mid = (lo + hi) >> 1;
+          if (await olderThan(LAG_LADDER_MS[mid]!)) lo = mid; else hi = mid;
+        }
+        ms = lo < 0 ? 0 : LAG_LADDER_MS[lo]!;
+      }
+      snap = { records, ms, observedAt: at };
     } catch (err) {
       o.onError?.(err);
     } finally {

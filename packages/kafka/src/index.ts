@@ -11,5 +11,5 @@ export type { ApplyPolicy, SetAsideBreaker } from './apply-with-policy.ts';
 export { RecordTooLargeError, isRecordRefusal } from './record-too-large.ts';
 export { redriveDeadLetters } from './redrive.ts';
 export type { RedriveOptions, RedriveResult } from './redrive.ts';
-export { createLagMonitor } from './consumer-lag.ts';
+export { createLagMonitor, LAG_LADDER_MS } from './consumer-lag.ts';
 export type { LagMonitor, LagMonitorOptions, LagSnapshot } from './consumer-lag.ts';

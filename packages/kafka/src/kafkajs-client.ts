@@ -153,6 +153,10 @@ export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
         const r = await call('end offsets', () => a.fetchTopicOffsets(topic));
         return new Map(r.map((p) => [p.partition, BigInt(p.high)]));
       },
+      async offsetsAfter(topic, timestampMs) {
+        const r = await call('offsets by time', () => a.fetchTopicOffsetsByTimestamp(topic, timestampMs));
+        return new Map(r.map((p) => [p.partition, BigInt(p.offset)]));
+      },
       async startOffsets(topic) {
         const r = await call('start offsets', () => a.fetchTopicOffsets(topic));
         return new Map(r.map((p) => [p.partition, BigInt(p.low)]));

@@ -73,6 +73,11 @@ export interface Admin {
   ensureTopics(specs: TopicSpec[]): Promise<void>;
   /** High watermark per partition (the offset the next record will get). */
   endOffsets(topic: string): Promise<Map<number, bigint>>;
+  /**
+   * Per partition, the offset of the first record stamped at or after `timestampMs` (-1 when none is:
+   * every record is older).
+   */
+  offsetsAfter(topic: string, timestampMs: number): Promise<Map<number, bigint>>;
   /** Log-start offset per partition (older records were removed by retention). */
   startOffsets(topic: string): Promise<Map<number, bigint>>;
   committedOffsets(groupId: string, topic: string): Promise<Map<number, bigint>>;

@@ -1,60 +1,62 @@
-// The lag monitor's arithmetic against a scripted broker: records behind summed over partitions,
-// time from the group's pace, a stalled group's lag growing with the stall, failures keeping the
-// last observation.
+// The lag monitor against a scripted broker (records with timestamps per partition): records
+// behind summed over partitions, the age of the oldest waiting record found on the ladder, a
+// stopped group's age growing, failures keeping the last observation.
 import { describe, expect, it } from 'vitest';
 import { createLagMonitor } from '../src/consumer-lag.ts';
 
 function broker() {
-  const s = { end: new Map<number, bigint>([[0, 0n], [1, 0n]]), committed: new Map<number, bigint>(), fail: false };
+  const s = { stamps: new Map<number, number[]>([[0, []], [1, []]]), committed: new Map<number, bigint>(), fail: false, asked: 0 };
+  const guard = () => { if (s.fail) throw new Error('broker away'); };
   const admin = {
-    endOffsets: async () => { if (s.fail) throw new Error('broker away'); return new Map(s.end); },
-    committedOffsets: async () => { if (s.fail) throw new Error('broker away'); return new Map(s.committed); },
+    endOffsets: async () => { guard(); return new Map([...s.stamps].map(([p, ts]) => [p, BigInt(ts.length)])); },
+    committedOffsets: async () => { guard(); return new Map(s.committed); },
+    offsetsAfter: async (_topic: string, at: number) => {
+      guard();
+      s.asked++;
+      return new Map([...s.stamps].map(([p, ts]) => { const i = ts.findIndex((x) => x >= at); return [p, BigInt(i)]; }));
+    },
   };
   return { s, admin };
 }
 
 describe('consumer lag monitor', () => {
-  it('given a group keeping pace, when polled, then the lag is the worst partition\'s records behind divided by its pace', async () => {
+  it('given records waiting, when polled, then the count and the age of the oldest one on the ladder', async () => {
     const { s, admin } = broker();
-    let t = 0;
+    let t = 10_000;
     const m = createLagMonitor({ admin, topic: 'spans', groupId: 'g', pollMs: 1000, now: () => t });
     await m.poll();
-    expect(m.snapshot()).toEqual({ records: 0, ms: 0, observedAt: 0 });
-    // A backlog appears; 2.5 s later partition 0 committed 500 (100 behind at 200/s → 500 ms),
-    // partition 1 300 (100 behind at 120/s → 833 ms).
-    t = 1000; s.end = new Map([[0, 600n], [1, 400n]]);
+    expect(m.snapshot()).toEqual({ records: 0, ms: 0, observedAt: 10_000 });
+    // Partition 0: records stamped 6,950…9,850, the first 10 committed; partition 1: one stamped 9,800.
+    s.stamps.set(0, Array.from({ length: 30 }, (_, i) => 6950 + i * 100));
+    s.stamps.set(1, [9800]);
+    s.committed = new Map([[0, 10n], [1, 0n]]);
     await m.poll();
-    t = 3500; s.committed = new Map([[0, 500n], [1, 300n]]);
-    await m.poll();
-    expect(m.snapshot()).toMatchObject({ records: 200, observedAt: 3500 });
-    expect(m.snapshot().ms).toBeCloseTo(833.3, 0);
-    // A second without a commit on partition 1: its oldest record has waited that much longer.
-    t = 4500; s.committed = new Map([[0, 600n], [1, 300n]]);
-    await m.poll();
-    expect(m.snapshot().ms).toBeGreaterThan(1000);
+    // The oldest waiting record is 7,950 (2,050 ms old): the ladder says at least 2,000.
+    expect(m.snapshot()).toEqual({ records: 21, ms: 2000, observedAt: 10_000 });
+    expect(s.asked).toBeLessThanOrEqual(5);
   });
 
-  it('given a group that stops while behind, when polled, then the lag grows with the stall', async () => {
+  it('given a group that stopped, when polled later, then the age keeps growing', async () => {
     const { s, admin } = broker();
-    let t = 0;
+    let t = 1000;
     const m = createLagMonitor({ admin, topic: 'spans', groupId: 'g', pollMs: 1000, now: () => t });
-    s.end = new Map([[0, 100n]]); s.committed = new Map([[0, 100n]]);
+    s.stamps.set(0, [900]);
     await m.poll();
-    t = 1000; s.end = new Map([[0, 1100n]]);
+    expect(m.snapshot().ms).toBe(0);
+    t = 7000;
     await m.poll();
-    t = 6000; s.end = new Map([[0, 2100n]]);
+    expect(m.snapshot().ms).toBe(6000);
+    t = 200_000;
     await m.poll();
-    expect(m.snapshot().records).toBe(2000);
-    expect(m.snapshot().ms).toBeGreaterThanOrEqual(5000);
+    expect(m.snapshot().ms).toBe(128_000);
   });
 
   it('given the broker away, when polled, then the last observation stays and the error is reported', async () => {
     const { s, admin } = broker();
-    let t = 0;
+    const t = 0;
     const errors: unknown[] = [];
     const m = createLagMonitor({ admin, topic: 'spans', groupId: 'g', pollMs: 1000, now: () => t, onError: (e) => errors.push(e) });
-    await m.poll();
-    t = 1000; s.fail = true;
+    s.fail = true;
     await m.poll();
     expect(errors).toHaveLength(1);
     expect(m.snapshot().observedAt).toBe(0);

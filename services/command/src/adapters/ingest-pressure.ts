@@ -1,8 +1,8 @@
 // Overload is explicit: before an ingest request is read, the command side checks two signals and
 // refuses with 503 + Retry-After when either says the pipeline cannot take more — instead of
 // acknowledging spans into a backlog that grows without bound.
-//  - Projector lag: how far the span projector's consumer group is behind the spans topic, polled
-//    from the broker (so it holds for a projector in another process). Between `lagSoftMs` and
+//  - Projector lag: the age of the oldest spans-topic record the span projector's consumer group
+//    has not committed, read from the broker (so it holds for a projector in another process). Between `lagSoftMs` and
 //    `lagHardMs` a growing share of requests is refused (shedding rises with the lag, so the
 //    accepted rate settles near what the projector sustains); above `lagHardMs` all are.
 //  - Producer backlog: bytes of requests admitted and not yet acknowledged by Kafka. This bounds

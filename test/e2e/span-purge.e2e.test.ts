@@ -77,6 +77,15 @@ describe('span purge', () => {
     expect([kept.status, kept.body.count]).toEqual([200, 1]);
     const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/span_purge_projects_total [1-9]/);
+
+    // A replay rebuilds the span table from the topic, which still carries the deleted project's
+    // records: they are purged again, and the other organization's spans are all there.
+    const replay = await fetch(`${t.baseUrl}/admin/replay/spans`, { method: 'POST', headers: admin() });
+    expect(replay.status).toBe(200);
+    const lines = (await replay.text()).trim().split('\n');
+    expect(JSON.parse(lines[lines.length - 1]!)).toHaveProperty('result');
+    expect(await eventually(() => rows(a.projectId), (r) => r.spans + r.trace_index === 0, 60_000)).toMatchObject({ spans: 0, trace_index: 0 });
+    expect((await rows(b.projectId)).spans).toBe(bBefore.spans);
   });
 
   it('given a user with spans, when an operator deletes the user, then the owned organization\'s spans are refused at once and purged', async () => {

@@ -8,7 +8,7 @@ import { connectKafka, httpShutdownSteps, runShutdown } from '@llm/runtime';
 import { createCommandSide, ingestPressureFromEnv, signInOptionsFromEnv } from '@llm/service-command';
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
-import { createEventRecorder, createSpanPurgeWorker, queryHandlers, simpleTraceLookup, spanPurgeSettingsFromEnv } from '@llm/service-query';
+import { createEventRecorder, createSpanPurgeWorker, forgetSpanPurges, queryHandlers, simpleTraceLookup, spanPurgeSettingsFromEnv } from '@llm/service-query';
 import { createSpansProjector, replayRoutes } from '@llm/service-projector-spans';
 import { adminAuthenticator, adminPathGate, apiKeyAuthenticator, postgresApiKeyLookup } from '@llm/auth';
 import { createAccountsProjector } from '@llm/service-projector-accounts';
@@ -78,7 +78,12 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
     { side: 'projector', handlers: replayRoutes({
       kafka, producer, ch, topics, log,
       pauseLive: () => spans.stop(),
-      resumeLive: async () => { spans = makeSpans(); await spans.start(); },
+      resumeLive: async () => {
+        spans = makeSpans();
+        await spans.start();
+        // The rebuilt table holds deleted projects' spans again (the topic still has them): purge anew.
+        await forgetSpanPurges(pool).catch((err: unknown) => log.error({ err }, 'could not reset the span purges after a replay; run DELETE FROM project_span_purges'));
+      },
     }, adminAuthenticator(config.ADMIN_TOKEN)) },
   ]);
   const server: RunningServer = await listen(app, config.PORT, config.HOST);

@@ -123,3 +123,11 @@ export function createSpanPurgeWorker(o: SpanPurgeOptions): SpanPurgeWorker {
     },
   };
 }
+
+/**
+ * Forgets every recorded purge, so that the worker purges the deleted projects again: called after
+ * the span table was rebuilt from the spans topic, which still carries their records.
+ */
+export async function forgetSpanPurges(pool: Pool): Promise<void> {
+  await pool.query('DELETE FROM project_span_purges');
+}

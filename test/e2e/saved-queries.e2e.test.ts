@@ -28,7 +28,6 @@ const get = (path: string, a?: TestAccount): Promise<Res> => call('GET', path, u
 const kind = (k: 'a' | 'b') => ({
   conditions: [{ field: 'attributes', key: 'tags.marker', value: marker }, { field: 'attributes', key: 'tags.kind', value: k }],
 });
-const nothing = { conditions: [{ field: 'attributes', key: 'tags.marker', value: 'matches-nothing' }] };
 const traceIdsOf = (spans: Array<{ trace_id: string }>): Set<string> => new Set(spans.map((s) => s.trace_id));
 
 beforeAll(async () => {

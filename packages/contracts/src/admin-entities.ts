@@ -2,7 +2,7 @@
 // at a time, entities named by an EntityRef. Shapes only: which kinds accept which kind of ref, and
 // whether the named entity exists, is the handler's (400/404 with the admin error body).
 import { z } from 'zod';
-import { jsonObject, openObject, text, textRecord, texts, TEXT_LIMITS } from './text.ts';
+import { openObject, text, textRecord, texts, TEXT_LIMITS } from './text.ts';
 import { adminOptions, adminUserFields } from './accounts.ts';
 
 /** Exactly one of ref (a key defined earlier in the request), id, slug or email; anything else is 422. */

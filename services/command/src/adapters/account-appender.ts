@@ -40,6 +40,8 @@ export class AccountAppender {
 export const userKey = (email: string): string => `user:${email.toLowerCase()}`;
 /** Aggregate key of an organization's own events (its life, settings, roles and projects). */
 export const organizationKey = (organizationId: string): string => `organization:${organizationId}`;
+/** Aggregate key of a project's API keys. */
+export const apiKeysKey = (projectId: string): string => `project:${projectId}:keys`;
 /** Aggregate key of a domain claim: the name as the organization wrote it. */
 export const domainKey = (domain: string): string => `domain:${domain}`;
 

@@ -8,20 +8,20 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import {
   findApiKeyById,
-  membershipId, readOrganization, readProject, readUser, readWorkspace, type MembershipScopeKind,
+  membershipId, readOrganization, readUser, type MembershipScopeKind,
 } from '@llm/accounts-read';
 import { adminApiKeyCreate, adminOrganizationCreate, adminUserCreate } from '@llm/contracts';
 import { type AppError, invalid } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import { generateApiKey } from '@llm/auth';
 import type { Pool } from '@llm/postgres';
-import { planAccount, slugify } from '../domain/account-plan.ts';
+import { planAccount } from '../domain/account-plan.ts';
 import { userKey } from '../adapters/account-appender.ts';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
+import { accountCreations } from '../adapters/account-creations.ts';
 import type { SignupPlans } from './admin-routes.ts';
 import { apiKeysKey } from './api-key-routes.ts';
-import { organizationKey } from './organization-routes.ts';
 import { adminBody, adminViews, emptyAccount, entityResolver, missing, pathId } from './admin-refs.ts';
 
 export interface AdminEntityDeps {
@@ -40,6 +40,7 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
 
   const resolve = entityResolver(pool);
   const removals = accountRemovals(deps);
+  const creations = accountCreations(deps);
 
   const views = adminViews(pool);
   const userView = views.user;
@@ -106,23 +107,9 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
     'admin.organizations.create': [admin, adminBody(async (req, res) => {
       const body = validate(adminOrganizationCreate, req.body);
       if (!body.owner) throw invalid('organization_owner_required', "Organization 'org' requires a valid owner user.");
-      const ownerId = await resolve('user', body.owner, 'owner');
-      const id = randomUUID();
-      const name = body.organization.name;
-      const change = {
-        type: 'accounts.organization.created' as const, key: organizationKey(id),
-        payload: {
-          organization: { id, name, slug: body.organization.slug ?? `${slugify(name)}-${randomBytes(3).toString('hex')}`, plan: deps.plans.signupPlan() },
-          owner_id: ownerId, description: '',
-          workspace: { id: randomUUID(), name: 'Default', slug: 'default' },
-          project: { id: randomUUID(), name: 'Default', slug: 'default' },
-        },
-        meta: { ...meta(req, id), aggregateId: organizationKey(id) },
-      };
-      await commands.commit(change);
-      const owner = await userView(ownerId);
-      await deps.plans.afterSignup?.({ id, name }, { requestId: req.id, email: owner.email, log: req.log });
-      const seeded = await seededView(id, change.payload.workspace.id, change.payload.project.id, ownerId);
+      const owner = await userView(await resolve('user', body.owner, 'owner'));
+      const org = await creations.organization(req, { name: body.organization.name, slug: body.organization.slug, owner });
+      const seeded = await seededView(org.id, org.workspaceId, org.projectId, owner.id);
       res.status(200).json({ accounts: [{ ...emptyAccount(), users: { owner }, ...seeded }] });
     })],
 
@@ -138,19 +125,12 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
       const body = validate(adminApiKeyCreate, req.body);
       const projectId = await resolve('project', body.api_key.project_ref, 'api_key.project_ref');
       const userId = await resolve('user', body.api_key.user_ref, 'api_key.user_ref');
-      const project = await readProject(pool, projectId);
-      const key = generateApiKey();
-      const keyId = randomUUID();
-      await commands.commit({
-        type: 'accounts.api_key.created', key: apiKeysKey(projectId),
-        payload: { key_id: keyId, project_id: projectId, user_id: userId, prefix: key.prefix, secret_hash: key.secretHash, name: body.api_key.name ?? '', expires_at_us: 0 },
-        meta: { ...meta(req, project?.organization_id, projectId), aggregateId: `api_key:${keyId}` },
-      });
+      const key = await creations.apiKey(req, { projectId, userId, name: body.api_key.name });
       const returned = body.options?.return_api_keys === true;
       res.status(200).json({
         accounts: [{
           ...emptyAccount(),
-          api_keys: { key: { id: keyId, prefix: key.prefix, project_id: projectId, user_id: userId, ...(returned ? { value: key.raw } : {}) } },
+          api_keys: { key: { id: key.id, prefix: key.prefix, project_id: projectId, user_id: userId, ...(returned ? { value: key.raw } : {}) } },
         }],
       });
     })],

@@ -13,15 +13,14 @@ import {
 import { isUuid } from '@llm/account-model';
 import { adminGraphCreate, adminGraphDelete, type AdminGraphCreate, type EntityRef } from '@llm/contracts';
 import { AppError, invalid } from '@llm/errors';
-import { generateApiKey } from '@llm/auth';
 import { statusOf, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { planAccount, slugify } from '../domain/account-plan.ts';
 import { organizationKey, userKey } from '../adapters/account-appender.ts';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
+import { accountCreations } from '../adapters/account-creations.ts';
 import type { SignupPlans } from './admin-routes.ts';
-import { apiKeysKey } from './api-key-routes.ts';
 import { adminBody, adminViews, emptyAccount, entityResolver, lag, type ResolvableKind } from './admin-refs.ts';
 
 export interface AdminGraphDeps {
@@ -41,6 +40,7 @@ export function adminGraphRoutes(deps: AdminGraphDeps, admin: RequestHandler): H
   const resolveRef = entityResolver(pool);
   const views = adminViews(pool);
   const removals = accountRemovals(deps);
+  const creations = accountCreations(deps);
 
   async function create(req: Request, body: AdminGraphCreate) {
     const locals: Record<ResolvableKind, Map<string, string>> = { user: new Map(), organization: new Map(), workspace: new Map(), project: new Map() };
@@ -85,22 +85,14 @@ export function adminGraphRoutes(deps: AdminGraphDeps, admin: RequestHandler): H
       const requested = body.subscriptions?.[ref]?.plan;
       if (requested !== undefined && !deps.plans.isPlan(requested)) throw invalid('unknown_plan', `Unknown plan '${requested}'.`, { plan: requested });
       const { ws, prj } = namesFor(ref);
-      const id = randomUUID();
-      const workspace = { id: randomUUID(), name: ws?.[1].name ?? 'Default', slug: 'default' };
-      const project = { id: randomUUID(), name: prj?.[1].name ?? 'Default', slug: prj ? `${slugify(prj[1].name)}-${suffix()}` : 'default' };
-      await commands.commit({
-        type: 'accounts.organization.created', key: organizationKey(id),
-        payload: { organization: { id, name: o.name, slug: o.slug ?? `${slugify(o.name)}-${suffix()}`, plan: requested ?? deps.plans.signupPlan() }, owner_id: owner, description: '', workspace, project },
-        meta: { ...meta(id), actorId: 'admin' },
+      const created = await creations.organization(req, {
+        name: o.name, slug: o.slug, owner: await views.user(owner), plan: requested, actorId: 'admin',
+        workspaceName: ws?.[1].name, ...(prj ? { project: { name: prj[1].name, slug: `${slugify(prj[1].name)}-${suffix()}` } } : {}),
       });
-      if (requested === undefined) {
-        const ownerView = await views.user(owner);
-        await deps.plans.afterSignup?.({ id, name: o.name }, { requestId: req.id, email: ownerView.email, log: req.log });
-      }
-      locals.organization.set(ref, id);
-      out.organizations![ref] = await views.organization(id);
-      if (ws) { locals.workspace.set(ws[0], workspace.id); seededWorkspaces.add(ws[0]); }
-      if (prj) { locals.project.set(prj[0], project.id); seededProjects.add(prj[0]); }
+      locals.organization.set(ref, created.id);
+      out.organizations![ref] = await views.organization(created.id);
+      if (ws) { locals.workspace.set(ws[0], created.workspaceId); seededWorkspaces.add(ws[0]); }
+      if (prj) { locals.project.set(prj[0], created.projectId); seededProjects.add(prj[0]); }
       if (body.subscriptions?.[ref]) {
         out.subscriptions ??= {};
         out.subscriptions[ref] = { plan: requested ?? deps.plans.signupPlan(), active: true };
@@ -128,13 +120,7 @@ export function adminGraphRoutes(deps: AdminGraphDeps, admin: RequestHandler): H
       if (!seededProjects.has(ref)) {
         const organizationId = await resolve('organization', p.organization_ref, `projects.${ref}.organization_ref`);
         const workspaceId = await resolve('workspace', p.workspace_ref, `projects.${ref}.workspace_ref`);
-        const id = randomUUID();
-        await commands.commit({
-          type: 'accounts.project.created', key: organizationKey(organizationId),
-          payload: { organization_id: organizationId, workspace_id: workspaceId, project: { id, name: p.name, slug: `${slugify(p.name)}-${suffix()}` }, is_default: p.is_default === true },
-          meta: meta(organizationId, id),
-        });
-        locals.project.set(ref, id);
+        locals.project.set(ref, await creations.project(req, { organizationId, workspaceId, name: p.name, isDefault: p.is_default === true }));
       }
       out.projects![ref] = await views.project(locals.project.get(ref)!);
     }
@@ -145,18 +131,11 @@ export function adminGraphRoutes(deps: AdminGraphDeps, admin: RequestHandler): H
       for (const [ref, m] of Object.entries(memberships) as Array<[string, { user_ref: EntityRef; role: string } & Record<string, EntityRef>]>) {
         const scopeId = await resolve(scope, m[`${scope}_ref`]!, `${scope}_memberships.${ref}.${scope}_ref`);
         const userId = await resolve('user', m.user_ref, `${scope}_memberships.${ref}.user_ref`);
-        const organizationId = scope === 'organization' ? scopeId
-          : (scope === 'workspace' ? await readWorkspace(pool, scopeId) : await readProject(pool, scopeId))?.organization_id;
+        const organizationId = await creations.organizationOf(scope, scopeId);
         if (!organizationId) throw lag();
         const isOwner = (await readOrganization(pool, organizationId))?.owner_id === userId;
         const role = isOwner ? 'owner' : m.role;
-        if (!isOwner) {
-          await commands.commit({
-            type: 'accounts.membership.set', key: organizationKey(organizationId),
-            payload: { organization_id: organizationId, user_id: userId, role, ...(scope === 'organization' ? {} : { scope, scope_id: scopeId }) },
-            meta: meta(organizationId),
-          });
-        }
+        if (!isOwner) await creations.role(req, { organizationId, userId, role, ...(scope === 'organization' ? {} : { scope: { kind: scope, id: scopeId } }) });
         out[`${scope}_memberships`]![ref] = { id: membershipId(scope, scopeId, userId), [`${scope}_id`]: scopeId, user_id: userId, role };
       }
     }
@@ -166,16 +145,9 @@ export function adminGraphRoutes(deps: AdminGraphDeps, admin: RequestHandler): H
       for (const [ref, k] of Object.entries(body.api_keys ?? {})) {
         const projectId = await resolve('project', k.project_ref, `api_keys.${ref}.project_ref`);
         const userId = await resolve('user', k.user_ref, `api_keys.${ref}.user_ref`);
-        const project = await readProject(pool, projectId);
-        const key = generateApiKey();
-        const keyId = randomUUID();
-        await commands.commit({
-          type: 'accounts.api_key.created', key: apiKeysKey(projectId),
-          payload: { key_id: keyId, project_id: projectId, user_id: userId, prefix: key.prefix, secret_hash: key.secretHash, name: k.name ?? '', expires_at_us: 0 },
-          meta: { ...meta(project?.organization_id, projectId), aggregateId: `api_key:${keyId}` },
-        });
+        const key = await creations.apiKey(req, { projectId, userId, name: k.name });
         out.api_keys ??= {};
-        out.api_keys[ref] = { id: keyId, prefix: key.prefix, project_id: projectId, user_id: userId, ...(options.return_api_keys ? { value: key.raw } : {}) };
+        out.api_keys[ref] = { id: key.id, prefix: key.prefix, project_id: projectId, user_id: userId, ...(options.return_api_keys ? { value: key.raw } : {}) };
       }
     }
     return { accounts: [out], ...(errors.length > 0 ? { errors } : {}) };

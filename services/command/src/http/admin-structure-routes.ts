@@ -4,8 +4,7 @@
 // only with its organization. Projects are accounts.project.created / .deleted events keyed by the
 // organization (rules: @llm/account-model project.ts); a deleted project's secrets are shredded first,
 // its keys stop working at once, and its spans are purged from the span store afterwards.
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { defaultProjectOf, organizationWorkspace, readProject, readWorkspace } from '@llm/accounts-read';
 import { adminProjectCreate, adminWorkspaceCreate } from '@llm/contracts';
 import { invalid } from '@llm/errors';
@@ -13,9 +12,8 @@ import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
-import { slugify } from '../domain/account-plan.ts';
-import { organizationKey } from './organization-routes.ts';
-import { adminBody, adminViews, emptyAccount, entityResolver, iso, lag, missing, pathId } from './admin-refs.ts';
+import { accountCreations } from '../adapters/account-creations.ts';
+import { adminBody, adminViews, emptyAccount, entityResolver, lag, missing, pathId } from './admin-refs.ts';
 
 export interface AdminStructureDeps {
   pool: Pool;
@@ -25,15 +23,11 @@ export interface AdminStructureDeps {
 }
 
 export function adminStructureRoutes(deps: AdminStructureDeps, admin: RequestHandler): Handlers {
-  const { pool, commands } = deps;
+  const { pool } = deps;
   const resolve = entityResolver(pool);
   const removals = accountRemovals(deps);
-
+  const creations = accountCreations(deps);
   const views = adminViews(pool);
-  const projectView = views.project;
-
-  const meta = (req: Request, organizationId: string, projectId?: string) =>
-    ({ requestId: req.id, organizationId, ...(projectId ? { projectId } : {}), aggregateId: organizationKey(organizationId) });
 
   return {
     'admin.workspaces.create': [admin, adminBody(async (req, res) => {
@@ -45,8 +39,8 @@ export function adminStructureRoutes(deps: AdminStructureDeps, admin: RequestHan
       res.status(200).json({
         accounts: [{
           ...emptyAccount(),
-          workspaces: { wrk: { id: ws.id, name: ws.name, organization_id: organizationId, created_at: iso(ws.created_at), updated_at: iso(ws.created_at) } },
-          projects: { prj: await projectView(projectId) },
+          workspaces: { wrk: await views.workspace(ws.id) },
+          projects: { prj: await views.project(projectId) },
         }],
       });
     })],
@@ -62,14 +56,8 @@ export function adminStructureRoutes(deps: AdminStructureDeps, admin: RequestHan
       const body = validate(adminProjectCreate, req.body);
       const organizationId = await resolve('organization', body.project.organization_ref, 'project.organization_ref');
       const workspaceId = await resolve('workspace', body.project.workspace_ref, 'project.workspace_ref');
-      const id = randomUUID();
-      const name = body.project.name;
-      await commands.commit({
-        type: 'accounts.project.created', key: organizationKey(organizationId),
-        payload: { organization_id: organizationId, workspace_id: workspaceId, project: { id, name, slug: `${slugify(name)}-${randomBytes(3).toString('hex')}` }, is_default: body.project.is_default === true },
-        meta: meta(req, organizationId, id),
-      });
-      res.status(200).json({ accounts: [{ ...emptyAccount(), projects: { prj: await projectView(id) } }] });
+      const id = await creations.project(req, { organizationId, workspaceId, name: body.project.name, isDefault: body.project.is_default === true });
+      res.status(200).json({ accounts: [{ ...emptyAccount(), projects: { prj: await views.project(id) } }] });
     })],
 
     'admin.projects.delete': [admin, adminBody(async (req, res) => {

@@ -15,7 +15,9 @@ import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
 
-export const apiKeysKey = (projectId: string): string => `project:${projectId}:keys`;
+import { apiKeysKey } from '../adapters/account-appender.ts';
+
+export { apiKeysKey };
 
 export function apiKeyRoutes(deps: { pool: Pool; commands: AccountCommands; authenticator: ApiKeyAuthenticator }, view: RequestHandler[], edit: RequestHandler[]): Handlers {
   const commit = <T extends ApiKeyEventType>(req: Request, type: T, payload: EventPayloads[T]): Promise<void> =>

@@ -6,7 +6,7 @@
 // Every event is keyed by the organization (like its memberships), decided by the invitation
 // aggregate (@llm/account-model) and answered after the projection has it. There is no mail
 // transport: the inviter gets the link to hand on. The link's token is never stored, only its SHA-256.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import {
   DEFAULT_INVITATION_ROLE, INVITATION_ACCEPTED, INVITATION_EXPIRED, INVITATION_NOT_FOUND, INVITATION_WRONG_USER, WORKSPACE_NOT_FOUND,
@@ -16,7 +16,7 @@ import {
   findUserByEmail, firstProjectOfWorkspace, invitationByTokenHash, isMemberByEmail, mayManageWorkspaceMembers, pendingInvitation,
   readOrganization, readProject, readWorkspace, userEmail, type InvitationRow,
 } from '@llm/accounts-read';
-import type { SessionReader } from '@llm/auth';
+import { hashSecret, type SessionReader } from '@llm/auth';
 import { invitationAccept, invitationCreate, invitationResend, workspaceUserRemove } from '@llm/contracts';
 import { AppError, invalid, notFound } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
@@ -43,7 +43,6 @@ export interface InvitationDeps {
 }
 
 const forbidden = (message: string): AppError => new AppError({ code: 'forbidden', kind: 'forbidden', message });
-const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 const query = (req: Request, name: string): string | undefined => (typeof req.query[name] === 'string' ? req.query[name] : undefined);
 
 /** The rejections of an acceptance, in the reference's bodies (400 with an object, 409, 410). */
@@ -86,7 +85,7 @@ export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]):
 
   const newToken = (): { token: string; hash: string; expiresAtUs: number } => {
     const token = randomBytes(32).toString('base64url');
-    return { token, hash: hashToken(token), expiresAtUs: (Date.now() + INVITATION_TTL_MS) * 1000 };
+    return { token, hash: hashSecret(token), expiresAtUs: (Date.now() + INVITATION_TTL_MS) * 1000 };
   };
 
   const invite: RequestHandler = async (req, res) => {
@@ -128,7 +127,7 @@ export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]):
 
   const accept: RequestHandler = async (req, res) => {
     const body = validate(invitationAccept, req.body);
-    const hash = hashToken(body.token);
+    const hash = hashSecret(body.token);
     const inv: InvitationRow | undefined = await invitationByTokenHash(pool, hash);
     // A token of another organization or workspace, or given with another e-mail, names nothing here.
     if (!inv || inv.email !== normalEmail(body.email) || inv.organization_id !== String(req.params.organization_id ?? '').toLowerCase()

@@ -4,15 +4,13 @@
 // change is an accounts.membership.* event keyed by the organization, decided by the membership
 // aggregate (@llm/account-model) and answered after the projection has it. A membership's id is
 // derived from its scope and user (membershipId), so it needs no row of its own.
-import type { Request, RequestHandler } from 'express';
-import type { MembershipEventType } from '@llm/account-model';
-import { apiKeyPrefixesOfMember, findMembership, findUserByEmail, membershipId, readProject, readWorkspace, type MembershipScopeKind } from '@llm/accounts-read';
+import type { RequestHandler } from 'express';
+import { findMembership, findUserByEmail, membershipId, type MembershipScopeKind } from '@llm/accounts-read';
 import { adminMembershipRemove, adminMembershipSet, adminScopedMembershipCreate, type EntityRef } from '@llm/contracts';
-import type { EventPayloads } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands } from '../adapters/account-commands.ts';
-import { organizationKey } from './organization-routes.ts';
+import { accountCreations } from '../adapters/account-creations.ts';
 import { adminBody, emptyAccount, entityResolver, missing, pathId } from './admin-refs.ts';
 
 const BODIES = {
@@ -29,26 +27,18 @@ export interface MembershipRouteDeps {
 }
 
 export function membershipRoutes(deps: MembershipRouteDeps, admin: RequestHandler): Handlers {
-  const { pool, commands } = deps;
+  const { pool } = deps;
   const resolve = entityResolver(pool);
 
-  const commit = async <T extends MembershipEventType>(req: Request, type: T, payload: EventPayloads[T]): Promise<void> => {
-    await commands.commit({
-      type, key: organizationKey(payload.organization_id), payload,
-      meta: { requestId: req.id, organizationId: payload.organization_id, aggregateId: organizationKey(payload.organization_id) },
-    });
-    for (const prefix of await apiKeyPrefixesOfMember(pool, payload.organization_id, payload.user_id)) deps.forgetKey?.(prefix);
-  };
+  const creations = accountCreations(deps);
+  const scoped = (scope: MembershipScopeKind, id: string) => (scope === 'organization' ? {} : { scope: { kind: scope, id } });
 
   /** The organization a workspace or project belongs to (404 when it does not exist). */
   async function organizationOf(scope: MembershipScopeKind, id: string): Promise<string> {
-    if (scope === 'organization') return id;
-    const row = scope === 'workspace' ? await readWorkspace(pool, id) : await readProject(pool, id);
-    if (!row) throw missing(scope, id);
-    return row.organization_id;
+    const organizationId = await creations.organizationOf(scope, id);
+    if (organizationId === undefined) throw missing(scope, id);
+    return organizationId;
   }
-
-  const scoped = (scope: MembershipScopeKind, id: string) => (scope === 'organization' ? {} : { scope, scope_id: id });
 
   const view = (scope: MembershipScopeKind, scopeId: string, userId: string, role: string) =>
     ({ id: membershipId(scope, scopeId, userId), [`${scope}_id`]: scopeId, user_id: userId, role });
@@ -60,7 +50,7 @@ export function membershipRoutes(deps: MembershipRouteDeps, admin: RequestHandle
     const scopeId = await resolve(scope, m[`${scope}_ref`]!, `membership.${scope}_ref`);
     const userId = await resolve('user', m.user_ref, 'membership.user_ref');
     const organizationId = await organizationOf(scope, scopeId);
-    await commit(req, 'accounts.membership.set', { organization_id: organizationId, user_id: userId, role: m.role, ...scoped(scope, scopeId) });
+    await creations.role(req, { organizationId, userId, role: m.role, ...scoped(scope, scopeId) });
     res.status(200).json({ accounts: [{ ...emptyAccount(), [`${scope}_memberships`]: { mem: view(scope, scopeId, userId, m.role) } }] });
   });
 
@@ -71,7 +61,7 @@ export function membershipRoutes(deps: MembershipRouteDeps, admin: RequestHandle
     const organizationId = await organizationOf(scope, scopeId);
     const found = await findMembership(pool, scope, scopeId, mid);
     if (!found) throw missing('membership', mid);
-    await commit(req, 'accounts.membership.removed', { organization_id: organizationId, user_id: found.user_id, ...scoped(scope, scopeId) });
+    await creations.role(req, { organizationId, userId: found.user_id, ...scoped(scope, scopeId) });
     res.status(200).json({ dry_run: false, deleted: { [`${scope}_memberships`]: [{ id: found.id }] } });
   });
 
@@ -90,7 +80,7 @@ export function membershipRoutes(deps: MembershipRouteDeps, admin: RequestHandle
       return adminBody(async () => {
         const body = validate(adminMembershipSet, req.body);
         const userId = await userOf(body.user);
-        await commit(req, 'accounts.membership.set', { organization_id: body.organization_id, user_id: userId, role: body.role });
+        await creations.role(req, { organizationId: body.organization_id, userId, role: body.role });
         res.status(200).json({
           membership: { organization_id: body.organization_id, user_id: userId, role: body.role },
           accounts: [{ ...emptyAccount(), organization_memberships: { mem: view('organization', body.organization_id, userId, body.role) } }],
@@ -99,7 +89,7 @@ export function membershipRoutes(deps: MembershipRouteDeps, admin: RequestHandle
     }],
     'admin.memberships.remove': [admin, adminBody(async (req, res) => {
       const body = validate(adminMembershipRemove, req.body);
-      await commit(req, 'accounts.membership.removed', { organization_id: body.organization_id, user_id: await userOf(body.user) });
+      await creations.role(req, { organizationId: body.organization_id, userId: await userOf(body.user) });
       res.status(204).end();
     })],
     'admin.organizations.memberships.delete': [admin, remove('organization')],

@@ -4,7 +4,6 @@
 // (owner only, to a member). Each is one accounts.organization.* event keyed `organization:<id>`,
 // decided by the organization-lifecycle aggregate (@llm/account-model) and answered after the
 // projection has it.
-import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { isUuid, NOT_PERMITTED, TRANSFER_INVALID, TRANSFER_OWNER_ONLY } from '@llm/account-model';
 import { readOrganization, readUser } from '@llm/accounts-read';
@@ -14,7 +13,7 @@ import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
-import { slugify } from '../domain/account-plan.ts';
+import { accountCreations } from '../adapters/account-creations.ts';
 import type { SignupPlans } from './admin-routes.ts';
 import { organizationKey } from './organization-routes.ts';
 
@@ -30,6 +29,7 @@ const forbidden = (message: string): AppError => new AppError({ code: 'forbidden
 
 export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, guard: RequestHandler[]): Handlers {
   const removals = accountRemovals(deps);
+  const creations = accountCreations(deps);
   const meta = (req: Request, organizationId: string) =>
     ({ requestId: req.id, organizationId, aggregateId: organizationKey(organizationId), actorId: req.scope.userId });
 
@@ -39,20 +39,7 @@ export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, gua
     if (!user) throw notFound('user_not_found', 'User not found');
     const display = user.name || user.username || user.email.split('@')[0]!;
     const name = body.name ?? `${display}'s Organization`;
-    const id = randomUUID();
-    const plan = deps.plans.signupPlan();
-    const change = {
-      type: 'accounts.organization.created' as const, key: organizationKey(id),
-      payload: {
-        organization: { id, name, slug: `${slugify(name)}-${randomBytes(3).toString('hex')}`, plan },
-        owner_id: user.id, description: body.description ?? '',
-        workspace: { id: randomUUID(), name: 'Default', slug: 'default' },
-        project: { id: randomUUID(), name: 'Default', slug: 'default' },
-      },
-      meta: meta(req, id),
-    };
-    await deps.commands.commit(change);
-    await deps.plans.afterSignup?.({ id, name }, { requestId: req.id, email: user.email, log: req.log });
+    const { id } = await creations.organization(req, { name, description: body.description ?? undefined, owner: user, actorId: req.scope.userId });
     const org = await readOrganization(deps.pool, id);
     if (!org) throw unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
     res.status(201).json({ id: org.id, name: org.name, description: org.description });

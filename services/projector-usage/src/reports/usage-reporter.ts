@@ -9,7 +9,7 @@ import type { PaymentsProcessor, UsageMeter } from '@llm/billing';
 import { usageReportKey } from '@llm/billing';
 import type { Logger } from '@llm/logging';
 import type { Pool, PoolClient } from '@llm/postgres';
-import { periodRange } from '@llm/quota';
+import { counterValue, periodRange } from '@llm/quota';
 
 /** The counter reported, and the processor meter it goes to (§11's report map). */
 export const REPORTED_COUNTERS: ReadonlyArray<{ counter: string; meter: UsageMeter }> = [{ counter: 'traces_ingested', meter: 'traces' }];
@@ -50,13 +50,11 @@ async function send(c: PoolClient, o: UsageReportOptions, r: PendingRow): Promis
 
 /** Records the intent of reporting the delta of one period, if there is one; returns it. */
 async function intend(c: PoolClient, org: { id: string; customer: string }, counter: string, meter: UsageMeter, period: { from: string; to: string }, at: Date): Promise<PendingRow | undefined> {
-  const total = await c.query<{ v: string | null }>(
-    'SELECT sum(value)::text AS v FROM usage_daily WHERE organization_id = $1 AND meter = $2 AND day >= $3::date AND day < $4::date',
-    [org.id, counter, period.from, period.to]);
   const last = await c.query<{ seq: number; to_value: string }>(
     'SELECT seq, to_value::text AS to_value FROM usage_reports WHERE organization_id = $1 AND meter = $2 AND period_from = $3::date ORDER BY seq DESC LIMIT 1',
     [org.id, meter, period.from]);
-  const to = Number(total.rows[0]?.v ?? 0);
+  // The one reader of the meters (@llm/quota), on this transaction's client.
+  const to = await counterValue(c, { organizationId: org.id, meter: counter, range: period });
   const from = Number(last.rows[0]?.to_value ?? 0);
   if (to <= from) return undefined;
   const seq = (last.rows[0]?.seq ?? 0) + 1;

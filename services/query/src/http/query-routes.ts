@@ -1,7 +1,6 @@
 // POST /spans/query and POST /traces/query: the request's filter (or a saved query's) run by
 // filter-search.ts, one page at a time.
 import type { Request, RequestHandler } from 'express';
-import { z } from 'zod';
 import { jsonValue, openObject, savedQueryRefs } from '@llm/contracts';
 import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
 import { toOtelTracingTree } from '@llm/span-model';

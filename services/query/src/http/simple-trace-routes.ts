@@ -2,18 +2,16 @@
 // and POST /simple/traces/query, over the same span store as every other read.
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { compileFilter, compileWindowing } from '@llm/span-filter';
 import { jsonObject, jsonValue } from '@llm/contracts';
-import { invalid } from '@llm/errors';
-import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import { validate, type Handlers } from '@llm/http';
 import { parseTraceId } from '@llm/span-model';
 import type { SpanReader } from '../adapters/span-reader.ts';
 import type { SpanSearcher } from '../adapters/span-search.ts';
 import { readSimpleTrace } from '../adapters/simple-trace-lookup.ts';
 import { spanView } from '../domain/span-view.ts';
 import { simpleTraceFiltering, simpleTraceOf } from '../domain/simple-trace-view.ts';
+import { compileSearch } from './filter-search.ts';
 
-const PROJECT = 'project_id_param';
 const idRef = z.object({ trace_id: z.string().max(100), span_id: z.string().max(100) });
 const simpleTraceQuery = z.object({
   trace: z.object({
@@ -40,14 +38,8 @@ export function simpleTraceRoutes(reader: SpanReader, searcher: SpanSearcher, vi
     }],
     'simple.traces.query': [...view, async (req, res) => {
       const body = validate(simpleTraceQuery, req.body ?? {}) ?? {};
-      const f = compileFilter(simpleTraceFiltering(body), { projectParam: PROJECT });
-      if (!f.ok) throw invalid('invalid_filtering', f.errors.map((e) => e.message).join('; '));
-      const w = compileWindowing(body.windowing, 'span');
-      if (!w.ok) throw new RequestValidationError(w.errors.map((e) => ({ loc: ['body', ...e.path], msg: e.message, type: 'value_error' })));
-      const params = Object.fromEntries([...Object.entries(f.params), ...Object.entries(w.params)].map(([k, v]) => [k, v.value]));
-      const page = await searcher.spans({
-        where: `${f.sql} AND ${w.where}`, orderBy: w.orderBy, order: w.order, limit: w.limit, params: { ...params, [PROJECT]: req.scope.projectId },
-      });
+      const c = compileSearch(req.scope.projectId, simpleTraceFiltering(body), body.windowing, 'span');
+      const page = await searcher.spans({ where: c.where, orderBy: c.w.orderBy, order: c.w.order, limit: c.w.limit, params: c.params });
       const traces = page.rows.map(spanView).map(simpleTraceOf).filter((t) => t !== undefined);
       res.json({ count: traces.length, traces });
     }],

@@ -22,6 +22,8 @@ export function parseTimestampMicros(input: unknown): Result<number> {
   if (typeof input === 'number') return fromNumber(input);
   if (typeof input !== 'string') return err('Timestamp must be an ISO-8601 string or an integer.');
   const s = input.trim();
+  const canonical = fromCanonicalIso(s);
+  if (canonical !== undefined) return ok(canonical);
   if (NUMERIC.test(s)) return fromDigits(s, input);
   return fromIso(s, input);
 }
@@ -32,13 +34,61 @@ export function parseTimestamp(input: unknown): Result<string> {
   return r.ok ? ok(formatTimestamp(r.value)) : r;
 }
 
+// The calendar part of the last second formatted: the spans of one request mostly share their
+// seconds, and Date#toISOString was a tenth of the ingest path's CPU.
+let lastSecond = Number.NaN;
+let lastSecondIso = '';
+
 /** Epoch microseconds → `2024-01-01T00:00:00.000000Z`. */
 export function formatTimestamp(micros: number): string {
-  const ms = Math.floor(micros / 1000);
-  const us = micros - ms * 1000;
-  // toISOString gives `…ss.mmmZ`; append the three µs digits before the Z.
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, -1)}${us < 10 ? '00' : us < 100 ? '0' : ''}${us}Z`;
+  if (!Number.isSafeInteger(micros)) {
+    const ms = Math.floor(micros / 1000);
+    const us = micros - ms * 1000;
+    // toISOString gives `…ss.mmmZ`; append the three µs digits before the Z.
+    const iso = new Date(ms).toISOString();
+    return `${iso.slice(0, -1)}${us < 10 ? '00' : us < 100 ? '0' : ''}${us}Z`;
+  }
+  const second = Math.floor(micros / 1_000_000);
+  if (second !== lastSecond) {
+    // `…ss.mmmZ` → `…ss` (also for the six-digit years toISOString writes with a sign).
+    lastSecondIso = new Date(second * 1000).toISOString().slice(0, -5);
+    lastSecond = second;
+  }
+  return `${lastSecondIso}.${String(micros - second * 1_000_000).padStart(6, '0')}Z`;
+}
+
+const digit = (s: string, i: number): number => {
+  const c = s.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : Number.NaN;
+};
+
+/**
+ * `YYYY-MM-DDThh:mm:ss[.f…]Z` with 0–9 fraction digits — what OTLP decoding and normalisation write,
+ * so nearly every ingest timestamp — read without the general pattern. Anything else, and any
+ * out-of-range field, is left to the general path (undefined), which also words the errors.
+ */
+function fromCanonicalIso(s: string): number | undefined {
+  const n = s.length;
+  if (n < 20 || n === 21 || n > 30 || s.charCodeAt(n - 1) !== 90 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58 || (n > 20 && s.charCodeAt(19) !== 46)) return undefined;
+  const year = digit(s, 0) * 1000 + digit(s, 1) * 100 + digit(s, 2) * 10 + digit(s, 3);
+  const month = digit(s, 5) * 10 + digit(s, 6);
+  const day = digit(s, 8) * 10 + digit(s, 9);
+  const hour = digit(s, 11) * 10 + digit(s, 12);
+  const minute = digit(s, 14) * 10 + digit(s, 15);
+  const second = digit(s, 17) * 10 + digit(s, 18);
+  let micros = 0;
+  // Digits beyond µs are truncated, as in the general path; missing ones are zeros.
+  for (let i = 20, scale = 100_000; i < n - 1; i++, scale /= 10) {
+    const d = digit(s, i);
+    if (Number.isNaN(d)) return undefined;
+    if (scale >= 1) micros += d * scale;
+  }
+  const monthDays = DAYS_IN_MONTH[month - 1];
+  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  // NaN fails every comparison below, so a non-digit anywhere falls through to the general path.
+  if (!(year >= 1 && monthDays !== undefined && day >= 1 && day <= monthDays + (leap ? 1 : 0) && hour <= 23 && minute <= 59 && second <= 59)) return undefined;
+  return daysFromCivil(year, month, day) * US_PER_DAY + (hour * 3600 + minute * 60 + second) * 1_000_000 + micros;
 }
 
 /** Epoch microseconds of any accepted timestamp (normally an already-normalised ISO string); undefined if invalid. */

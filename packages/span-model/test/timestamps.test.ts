@@ -72,3 +72,33 @@ describe('formatTimestamp and epochMicros', () => {
     expect(epochMicros('nope')).toBeUndefined();
   });
 });
+
+describe('the canonical ISO fast path', () => {
+  // The fast path reads `YYYY-MM-DDThh:mm:ss[.f…]Z`; the same instant written with `+00:00` goes
+  // through the general pattern. Both must agree, and what the fast path does not accept must be
+  // decided (and worded) by the general path.
+  it.each([
+    '2024-02-29T23:59:59.999999Z', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00.5Z', '2024-01-01T00:00:00.123456789Z',
+    '1970-01-01T00:00:00.000001Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999999Z', '1969-12-31T23:59:59.999999Z',
+  ])('when %s is read, then it equals the same instant with an explicit offset', (iso) => {
+    const fast = parseTimestampMicros(iso);
+    expect(fast.ok).toBe(true);
+    expect(fast).toEqual(parseTimestampMicros(`${iso.slice(0, -1)}+00:00`));
+  });
+
+  it.each(['2023-02-29T00:00:00Z', '2024-13-01T00:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01T00:60:00Z', '2024-01-01T00:00:60Z', '2024-01-01T00:00:00.Z', '2024-01-01T00:00:0xZ', '2024-01-01T00:00:00.12a4Z'])(
+    'when %s is read, then it is refused as by the general pattern', (iso) => {
+      expect(parseTimestampMicros(iso).ok).toBe(false);
+    });
+
+  it('when a fraction has more than nine digits, then the general path reads it the same way (truncated to µs)', () => {
+    expect(parseTimestampMicros('2024-01-01T00:00:00.1234567891Z')).toEqual(parseTimestampMicros('2024-01-01T00:00:00.123456Z'));
+  });
+
+  it('when many times of one second are formatted in turn with others between, then each is exact', () => {
+    const base = 1_700_000_000_000_000;
+    for (const us of [base, base + 999_999, base + 1_000_000, base + 1, base - 1, 253_402_300_799_999_999, base]) {
+      expect(formatTimestamp(us)).toBe(`${new Date(Math.floor(us / 1000)).toISOString().slice(0, -1)}${String(us % 1000).padStart(3, '0')}Z`);
+    }
+  });
+});

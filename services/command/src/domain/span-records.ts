@@ -1,6 +1,6 @@
 // Normalised spans → SpanRecords (the spans topic payload), grouped per trace.
 import type { SpanRecord } from '@llm/events';
-import type { JsonValue, Span } from '@llm/span-model';
+import { epochMicros, type JsonValue, type Span } from '@llm/span-model';
 
 const isObj = (v: unknown): v is Record<string, JsonValue> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -20,13 +20,13 @@ function numbers(v: unknown): Record<string, number> {
   return out;
 }
 
-/** ISO-8601 UTC with up to 9 fractional digits → unix microseconds. */
+/** A normalised span's ISO-8601 UTC time → unix microseconds. */
 export function isoToMicros(iso: string): number {
-  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/.exec(iso);
-  if (!m) return Date.parse(iso) * 1000;
-  const frac = (m[2] ?? '').padEnd(6, '0').slice(0, 6);
-  return Date.parse(`${m[1]}Z`) * 1000 + Number(frac);
+  return epochMicros(iso) ?? Date.parse(iso) * 1000;
 }
+
+// Most spans carry no events, references or hashes: skip the serializer for those.
+const jsonList = (v: readonly unknown[]): string => (v.length === 0 ? '[]' : JSON.stringify(v));
 
 export function toSpanRecord(s: Span): SpanRecord {
   const metrics = at(s.attributes, 'ag', 'metrics');
@@ -45,10 +45,10 @@ export function toSpanRecord(s: Span): SpanRecord {
     start_time_us: isoToMicros(s.start_time),
     end_time_us: isoToMicros(s.end_time),
     attributes_json: JSON.stringify(s.attributes),
-    events_json: JSON.stringify(s.events),
-    links_json: s.links ? JSON.stringify(s.links) : '',
-    references_json: JSON.stringify(s.references),
-    hashes_json: JSON.stringify(s.hashes),
+    events_json: jsonList(s.events),
+    links_json: s.links ? jsonList(s.links) : '',
+    references_json: jsonList(s.references),
+    hashes_json: jsonList(s.hashes),
     session_id: s.session_id ?? '',
     user_id: s.user_id ?? '',
     tokens_incremental: numbers(at(metrics, 'tokens', 'incremental')),

@@ -51,7 +51,10 @@ export class OtlpWorkerPool {
     const id = this.nextId++;
     return new Promise<PreparedOtlp>((resolve, reject) => {
       slot.inFlight.set(id, { resolve, reject });
-      slot.worker.postMessage({ id, body, meta });
+      // A body that owns its whole buffer (bodies over 4 KiB are not pooled) moves to the worker
+      // instead of being copied; the request thread does not read it again.
+      const owned = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
+      slot.worker.postMessage({ id, body, meta }, owned ? [body.buffer as ArrayBuffer] : []);
     });
   }
 

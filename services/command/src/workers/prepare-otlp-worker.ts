@@ -3,10 +3,15 @@
 // projectors).
 import { parentPort } from 'node:worker_threads';
 import { prepareOtlp, type OtlpScopeMeta } from '../domain/prepare-otlp.ts';
+import { packRecords } from '../domain/pack-records.ts';
 
 parentPort!.on('message', (msg: { id: number; body: Uint8Array; meta: OtlpScopeMeta }) => {
   try {
-    parentPort!.postMessage({ id: msg.id, result: prepareOtlp(msg.body, msg.meta) });
+    const result = prepareOtlp(msg.body, msg.meta);
+    if (!result.ok) { parentPort!.postMessage({ id: msg.id, result }); return; }
+    // The records' bytes go back in one buffer that is moved, not cloned record by record.
+    const packed = packRecords(result.records);
+    parentPort!.postMessage({ id: msg.id, result: { ...result, records: packed.records } }, [packed.buffer]);
   } catch (err) {
     parentPort!.postMessage({ id: msg.id, error: (err as Error).message });
   }

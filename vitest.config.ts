@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts'],
+          include: ['packages/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'test/deploy/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/*.e2e.test.ts', '**/node_modules/**'],
         },
       },

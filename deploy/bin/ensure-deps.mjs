@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { npmCliPath } from './node-runtime.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -14,7 +15,9 @@ export function ensureDeps() {
   // rollup's per-platform builds) out of the lockfile and then refuses `npm ci` on it. `install`
   // still follows the lockfile's versions.
   console.log('installing npm dependencies (npm install) …');
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: repoRoot, stdio: 'inherit' });
+  // npm under the node running this script (the supported one ensureSupportedNode chose): npm checks
+  // every package's `engines` against the node it runs on, and under an older one warns EBADENGINE.
+  const r = spawnSync(process.execPath, [npmCliPath(), 'install', '--no-audit', '--no-fund'], { cwd: repoRoot, stdio: 'inherit' });
   if (r.status !== 0) {
     console.error('npm install failed');
     process.exit(1);

@@ -8,7 +8,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDeps, repoRoot } from './ensure-deps.mjs';
+import { ensureSupportedNode } from './node-runtime.mjs';
 
+// On a node older than the supported LTS lines, this fetches one and re-runs the script with it.
+await ensureSupportedNode();
 ensureDeps();
 
 // A terminal's Ctrl-C signals the whole foreground process group: Kafka and Postgres would die

@@ -4,7 +4,10 @@
 // Kafka, Postgres and stripe-mock once per run.
 import { spawnSync } from 'node:child_process';
 import { ensureDeps, repoRoot } from './ensure-deps.mjs';
+import { ensureSupportedNode } from './node-runtime.mjs';
 
+// On a node older than the supported LTS lines, this fetches one and re-runs the script with it.
+await ensureSupportedNode();
 ensureDeps();
 const args = process.argv.slice(2);
 // Lint is part of the whole suite; `npm test -- <file>` and `--project …` runs skip it.
@@ -47,6 +50,17 @@ if (!process.env.STRIPE_MOCK_URL) {
     ensureAgentaSdk({ log: console.log });
   } catch (err) {
     console.error(`The Agenta SDK test needs its Python venv: ${err.message}`);
+    process.exit(1);
+  }
+}
+{
+  // The manifest checks (test/deploy) render with kustomize and validate with kubeconform against
+  // local Kubernetes schemas: built and fetched once into .data/tools, outside the tests.
+  const { ensureManifestTools } = await import('../k8s/tools.mjs');
+  try {
+    ensureManifestTools({ log: console.log });
+  } catch (err) {
+    console.error(`The manifest checks need kustomize, kubeconform and the Kubernetes schemas: ${err.message}`);
     process.exit(1);
   }
 }

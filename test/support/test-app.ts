@@ -10,6 +10,7 @@ import { parseConfig } from '@llm/config';
 import { createLogger } from '@llm/logging';
 import { allInOneConfig, startAllInOne, type AllInOne } from '@llm/service-all-in-one';
 import { pickSecrets, testSecretsEnv, type TestSecretsEnv } from '@llm/testing/secrets';
+import { checkResponsesAgainstDocument } from './response-contract.ts';
 
 export interface TestApp {
   baseUrl: string;
@@ -56,6 +57,8 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
   const log = createLogger({ name: 'test', level: parsed.config.LOG_LEVEL });
   const app = await startAllInOne(parsed.config, log);
+  // Every JSON answer this app gives the test must match the OpenAPI document (response-contract.ts).
+  checkResponsesAgainstDocument(`http://127.0.0.1:${app.port}`);
   return {
     baseUrl: `http://127.0.0.1:${app.port}`, adminToken, app, secrets: { ...secrets, ...pickSecrets(overrides) }, stop: () => app.stop(),
     kafkaBrokers: parsed.config.KAFKA_BROKERS, databaseUrl: parsed.config.DATABASE_URL, topicPrefix: parsed.config.KAFKA_TOPIC_PREFIX,

@@ -214,6 +214,10 @@ export const ROUTES = {
   'projects.current': { method: 'GET', path: '/projects/current', side: 'query' },
   // operations, served by the process that runs projector-spans (it owns the span store)
   'admin.replay': { method: 'POST', path: '/admin/replay/:model', side: 'projector' },
+  // the API description generated from these contracts (packages/openapi) and its rendered page
+  'docs.openapi': { method: 'GET', path: '/openapi.json', side: 'query' },
+  'docs.page': { method: 'GET', path: '/docs', side: 'query' },
+  'docs.asset': { method: 'GET', path: '/docs/assets/:file', side: 'query' },
 } as const satisfies Record<string, RouteDef>;
 
 export type RouteId = keyof typeof ROUTES;

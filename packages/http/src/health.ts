@@ -1,6 +1,6 @@
 // /healthz (process alive) and /readyz (dependencies up and not shutting down).
 import type { Express } from 'express';
-import { renderMetrics } from '@llm/metrics';
+import { METRICS_CONTENT_TYPE, renderMetrics } from '@llm/metrics';
 
 export interface Readiness {
   /** Flipped to false first on SIGTERM so load balancers stop sending traffic. */
@@ -20,7 +20,10 @@ export function mountHealth(app: Express, readiness: Readiness): void {
     next();
   });
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
-  app.get('/metrics', (_req, res) => { res.type('text/plain; version=0.0.4').send(renderMetrics()); });
+  app.get('/metrics', async (_req, res) => {
+    // Collectors may ask Kafka (consumer lag); they bound their own wait, so a scrape always answers.
+    try { res.setHeader('Content-Type', METRICS_CONTENT_TYPE); res.send(await renderMetrics()); } catch { res.status(500).type('text/plain').send('metrics unavailable\n'); }
+  });
   app.get('/readyz', async (_req, res) => {
     if (readiness.shuttingDown) { res.status(503).json({ status: 'shutting_down' }); return; }
     const failed: string[] = [];

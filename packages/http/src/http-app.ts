@@ -7,6 +7,7 @@ import type { Logger } from '@llm/logging';
 import { errorHandler } from './error-handler.ts';
 import { mountHealth, type Readiness } from './health.ts';
 import { requestContext } from './request-context.ts';
+import { httpMetrics, tagRoute } from './http-metrics.ts';
 
 export type Handlers = Partial<Record<RouteId, RequestHandler | RequestHandler[]>>;
 
@@ -35,8 +36,8 @@ export function mountSide(app: Express, side: Side, handlers: Handlers, opts: Mo
     if (!h) throw new Error(`no handler for route ${id} on side ${side}`);
     const r = ROUTES[id];
     const method = r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    const chain = Array.isArray(h) ? h : [h];
-    if (chain.length === 0) throw new Error(`no handler for route ${id} on side ${side}`);
+    const chain = [tagRoute(id), ...(Array.isArray(h) ? h : [h])];
+    if (chain.length === 1) throw new Error(`no handler for route ${id} on side ${side}`);
     // One registration for the route and its /preview alias (compat §5.1), so both keep the table's order.
     app[method](mountPaths(r), ...(opts.beforeHandler ? [...chain.slice(0, -1), opts.beforeHandler, chain[chain.length - 1]!] : chain));
   }
@@ -48,6 +49,7 @@ export function createHttpApp(opts: HttpAppOptions, sides: Array<{ side: Side; h
   app.set('etag', false);
   app.use((req, _res, next) => { req.url = stripApiPrefix(req.url); next(); });
   app.use(requestContext(opts.log));
+  app.use(httpMetrics());
   mountHealth(app, opts.readiness);
   if (opts.beforeRouting) app.use(opts.beforeRouting);
   // JSON bodies for every route except those the route table marks `rawBody` (OTLP protobuf, signed

@@ -6,4 +6,5 @@ export { errorHandler, statusOf } from './error-handler.ts';
 export { createReadiness, mountHealth } from './health.ts';
 export type { Readiness } from './health.ts';
 export { requestContext } from './request-context.ts';
+export { httpMetrics, tagRoute } from './http-metrics.ts';
 export { readBoundedBody, inflateBounded, tooLarge } from './bounded-body.ts';

@@ -5,6 +5,9 @@
 // it from the origin topic while retention keeps it.
 import { z } from 'zod';
 import type { IncomingRecord, Producer } from './ports.ts';
+import { labelledCounter } from '@llm/metrics';
+
+const deadLettered = labelledCounter('kafka_dead_letters_total', 'Records written to a dead-letter topic, per dead-letter topic (every consumer that sets records aside).', ['topic']);
 
 /** The dead-letter record's value, as written here and read by re-drive and by operators. */
 export const deadLetterRecord = z.object({
@@ -38,4 +41,5 @@ export async function sendToDlq(producer: Producer, dlqTopic: string, rec: Incom
   };
   const value = Buffer.from(JSON.stringify(letter));
   await producer.send(dlqTopic, [{ key: (rec.key ?? '').slice(0, 10_000), value }]);
+  deadLettered.inc({ topic: dlqTopic });
 }

@@ -173,6 +173,22 @@ export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
       async deleteGroup(groupId) {
         await a.deleteGroups([groupId]).catch(() => undefined);
       },
+      listTopics: () => call('list topics', () => a.listTopics()),
+      async listGroups() {
+        const r = await call('list groups', () => a.listGroups());
+        return r.groups.map((g) => g.groupId);
+      },
+      async groupOffsets(groupId) {
+        // Without a topic list the broker answers for every topic the group committed to.
+        const r = await call('group offsets', () => a.fetchOffsets({ groupId }));
+        const out = new Map<string, Map<number, bigint>>();
+        for (const t of r) {
+          const parts = new Map<number, bigint>();
+          for (const p of t.partitions) if (p.offset !== '-1') parts.set(p.partition, BigInt(p.offset));
+          if (parts.size) out.set(t.topic, parts);
+        }
+        return out;
+      },
       close: () => a.disconnect(),
     };
   }

@@ -10,6 +10,15 @@
 // only the caller whose records were refused sees the error.
 import type { OutgoingRecord, Producer } from './ports.ts';
 import { RecordTooLargeError, isRecordRefusal } from './record-too-large.ts';
+import { gauge } from '@llm/metrics';
+
+// The producer queue of the process: records and bytes handed to a producer and not yet
+// acknowledged (lingering, waiting for a send slot, or in flight), summed over the open producers.
+const live = new Set<LingerProducer>();
+const sum = (f: (p: LingerProducer) => number) => () => { let n = 0; for (const p of live) n += f(p); return n; };
+gauge('kafka_producer_queued_records', 'Records handed to the Kafka producer and not yet acknowledged by the brokers.', sum((p) => p.queuedRecords));
+gauge('kafka_producer_queued_bytes', 'Bytes (keys and values) handed to the Kafka producer and not yet acknowledged by the brokers.', sum((p) => p.queuedBytes));
+gauge('kafka_producer_sends_in_flight', 'Produce requests sent to the brokers and not answered yet.', sum((p) => p.sendsInFlight));
 
 export interface LingerOptions {
   lingerMs: number;
@@ -39,8 +48,11 @@ export class LingerProducer implements Producer {
   private timer: NodeJS.Timeout | undefined;
   private inFlight = 0;
   private readonly ready: Send[] = [];
+  queuedRecords = 0;
+  queuedBytes = 0;
+  get sendsInFlight(): number { return this.inFlight; }
 
-  constructor(private readonly inner: Producer, private readonly opts: LingerOptions) {}
+  constructor(private readonly inner: Producer, private readonly opts: LingerOptions) { live.add(this); }
 
   send(topic: string, records: OutgoingRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
@@ -55,7 +67,8 @@ export class LingerProducer implements Producer {
       let p = this.pending.get(topic);
       if (!p) this.pending.set(topic, (p = { records: [], bytes: 0, waiters: [] }));
       p.waiters.push({ records, open: 0, failed: false, resolve, reject });
-      for (const r of records) { p.records.push(r); p.bytes += sizeOf(r); }
+      for (const r of records) { p.records.push(r); p.bytes += sizeOf(r); this.queuedBytes += sizeOf(r); }
+      this.queuedRecords += records.length;
       if (p.records.length >= this.opts.maxBatchRecords || p.bytes >= this.opts.maxBatchBytes) this.cut(topic);
       else if (!this.timer) this.timer = setTimeout(() => this.cutAll(), this.opts.lingerMs);
     });
@@ -95,7 +108,12 @@ export class LingerProducer implements Producer {
       const s = this.ready.shift()!;
       this.inFlight++;
       // deliver() settles or fails every waiter itself and never rejects.
-      void this.deliver(s).finally(() => { this.inFlight--; this.pump(); });
+      void this.deliver(s).finally(() => {
+        this.inFlight--;
+        this.queuedRecords -= s.records.length;
+        for (const r of s.records) this.queuedBytes -= sizeOf(r);
+        this.pump();
+      });
     }
   }
 
@@ -127,6 +145,7 @@ export class LingerProducer implements Producer {
     if (this.timer) clearTimeout(this.timer);
     this.cutAll();
     while (this.inFlight > 0 || this.ready.length) await new Promise((r) => setTimeout(r, 5));
+    live.delete(this);
     await this.inner.close();
   }
 }

@@ -84,6 +84,12 @@ export interface Admin {
   /** Stores a group's committed offsets (the group must have no active members), e.g. a CLI's progress. */
   setCommittedOffsets(groupId: string, topic: string, offsets: Map<number, bigint>): Promise<void>;
   deleteGroup(groupId: string): Promise<void>;
+  /** Every topic's name, the cluster's internal ones (`__consumer_offsets`) included. */
+  listTopics(): Promise<string[]>;
+  /** Every consumer group the cluster knows (empty and dead groups with committed offsets included). */
+  listGroups(): Promise<string[]>;
+  /** A group's committed offsets on every topic it committed to: topic → partition → next offset. */
+  groupOffsets(groupId: string): Promise<Map<string, Map<number, bigint>>>;
   close(): Promise<void>;
 }
 

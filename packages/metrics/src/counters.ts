@@ -1,31 +1,33 @@
-// Process-wide counters rendered in the Prometheus text format at GET /metrics. Deliberately tiny:
-// monotonic counters are what the ingest benchmark and dashboards need (rates come from deltas).
+// The original API of this package — an unlabelled counter and a gauge read at scrape time — kept for
+// its many call sites, now on prom-client. Names are registered once per process; asking again for
+// the same name returns the same series (modules re-created by tests, projectors made twice).
+import { Counter, Gauge } from 'prom-client';
+import { registry } from './registry.ts';
 
-const counters = new Map<string, { help: string; value: number }>();
+const counters = new Map<string, Counter>();
 
 export function counter(name: string, help: string): (n?: number) => void {
-  if (!counters.has(name)) counters.set(name, { help, value: 0 });
-  const c = counters.get(name)!;
-  return (n = 1) => { c.value += n; };
+  let c = counters.get(name);
+  if (!c) {
+    c = new Counter({ name, help, registers: [registry] });
+    counters.set(name, c);
+  }
+  const series = c;
+  return (n = 1) => { series.inc(n); };
 }
 
-const gauges = new Map<string, { help: string; read: () => number }>();
+const gaugeReads = new Map<string, () => number>();
 
 /** A value read when /metrics is rendered (the last registration of a name wins). */
 export function gauge(name: string, help: string, read: () => number): void {
-  gauges.set(name, { help, read });
-}
-
-export function renderMetrics(): string {
-  const lines: string[] = [];
-  for (const [name, c] of counters) {
-    lines.push(`# HELP ${name} ${c.help}`, `# TYPE ${name} counter`, `${name} ${c.value}`);
+  if (!gaugeReads.has(name)) {
+    const g: Gauge = new Gauge({
+      name, help, registers: [registry],
+      collect: () => {
+        const v = gaugeReads.get(name)?.() ?? 0;
+        g.set(Number.isFinite(v) ? v : 0);
+      },
+    });
   }
-  for (const [name, g] of gauges) {
-    const v = g.read();
-    lines.push(`# HELP ${name} ${g.help}`, `# TYPE ${name} gauge`, `${name} ${Number.isFinite(v) ? v : 0}`);
-  }
-  const mem = process.memoryUsage();
-  lines.push('# TYPE process_resident_memory_bytes gauge', `process_resident_memory_bytes ${mem.rss}`);
-  return `${lines.join('\n')}\n`;
+  gaugeReads.set(name, read);
 }

@@ -4,6 +4,7 @@ import { createRegistryFraming, topicsFor, type Topics } from '@llm/events';
 import { createKafkaClient, type KafkaClient, type KafkaClientKind } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import { withFraming } from './framed-kafka.ts';
+import { withConsumerMetrics } from './consumer-metrics.ts';
 
 export interface KafkaConfig {
   KAFKA_BROKERS: string;
@@ -56,9 +57,9 @@ export async function connectKafka(c: KafkaConfig, log: Logger): Promise<{ kafka
         'the accounts topic has more than one partition: a rebuild of the accounts read model may decide cross-aggregate rules differently (README, Decisions)');
     }
   } finally { await admin.close(); }
-  if (!c.SCHEMA_REGISTRY_URL) return { kafka: raw, topics };
+  if (!c.SCHEMA_REGISTRY_URL) return { kafka: withConsumerMetrics(raw), topics };
   const eventTopics = [topics.spans, topics.accounts];
   const framing = await createRegistryFraming(c.SCHEMA_REGISTRY_URL, { topics: eventTopics });
   log.info({ url: c.SCHEMA_REGISTRY_URL }, 'event schemas registered; records are framed');
-  return { kafka: withFraming(raw, framing, new Set(eventTopics)), topics };
+  return { kafka: withConsumerMetrics(withFraming(raw, framing, new Set(eventTopics))), topics };
 }

@@ -1,3 +1,4 @@
+import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { packRecords } from '../src/domain/pack-records.ts';
 
@@ -15,12 +16,12 @@ describe('packRecords', () => {
     const packed = packRecords([{ key: 'k', value: new Uint8Array([9, 8]) }]);
     const { port1, port2 } = new MessageChannel();
     return new Promise<void>((resolve) => {
-      port2.onmessage = (e: MessageEvent<{ records: Array<{ value: Uint8Array }> }>) => {
-        expect([...e.data.records[0]!.value]).toEqual([9, 8]);
+      port2.once('message', (data: { records: Array<{ value: Uint8Array }> }) => {
+        expect([...data.records[0]!.value]).toEqual([9, 8]);
         expect(packed.buffer.byteLength).toBe(0); // moved, not copied
         port1.close(); port2.close();
         resolve();
-      };
+      });
       port1.postMessage({ records: packed.records }, [packed.buffer]);
     });
   });

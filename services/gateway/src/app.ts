@@ -2,20 +2,22 @@
 // according to the shared route table (the all-in-one app mounts the same table directly).
 import express, { type Express } from 'express';
 import { ROUTES, mountPaths, stripApiPrefix, type RouteId, type Side } from '@llm/contracts';
-import { errorHandler, mountHealth, requestContext, type Readiness } from '@llm/http';
+import { errorHandler, httpMetrics, mountHealth, requestContext, tagRoute, type Readiness } from '@llm/http';
 import type { Logger } from '@llm/logging';
 import { proxyTo } from './http/proxy.ts';
 
-export function createGateway(upstreams: Record<Side, string>, log: Logger, readiness: Readiness): Express {
+/** Each side's upstream: one base URL, or its replicas' (taken in turn, see proxyTo). */
+export function createGateway(upstreams: Record<Side, string | readonly string[]>, log: Logger, readiness: Readiness): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestContext(log));
+  app.use(httpMetrics());
   mountHealth(app, readiness);
   const proxies = Object.fromEntries(Object.entries(upstreams).map(([side, url]) => [side, proxyTo(url)])) as Record<Side, express.RequestHandler>;
   const router = express.Router();
   for (const id of Object.keys(ROUTES) as RouteId[]) {
     const r = ROUTES[id];
-    router[r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](mountPaths(r), proxies[r.side]);
+    router[r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](mountPaths(r), tagRoute(id), proxies[r.side]);
   }
   // Match on the /api-stripped path but forward the path as the client sent it (the upstream strips too).
   app.use((req, res, next) => {

@@ -2,4 +2,6 @@ export { createSpansProjector, migrateSpans, SPANS_GROUP, SPAN_TABLES, SPANS_MIG
 export type { SpansProjectorDeps } from './app.ts';
 export { replaySpans } from './replay.ts';
 export type { ReplayDeps, ReplayResult } from './replay.ts';
+export { runSpansReplay } from './replay-run.ts';
+export type { SpansReplayOutcome, SpansReplayRun } from './replay-run.ts';
 export { replayRoutes } from './http/replay-route.ts';

@@ -30,6 +30,8 @@ import { projectRoutes } from './http/project-routes.ts';
 import { simpleTraceRoutes } from './http/simple-trace-routes.ts';
 import { EventReader } from './adapters/event-reader.ts';
 import type { EventRecorder } from './adapters/event-recorder.ts';
+import { timedPool } from './adapters/read-timing.ts';
+import { docsRoutes } from '@llm/openapi';
 
 export interface QueryDeps {
   ch: Clickhouse;
@@ -55,6 +57,7 @@ export interface QueryDeps {
 }
 
 export function queryHandlers(deps: QueryDeps): Handlers {
+  deps = { ...deps, pool: timedPool(deps.pool) };
   const auth = deps.apiKeys ?? apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
   const plans = deps.plans ?? postgresPlanResolver(deps.pool, deps.access);
   const rm = new ReadModel(deps.ch, deps.queryTimeoutMs);
@@ -73,5 +76,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'domains') })]),
     ...projectRoutes(deps.pool, member),
     ...simpleTraceRoutes(reader, searcher, [auth, requirePermission(deps.pool, 'view_spans')]),
+    // The API description (/openapi.json) and its rendered page (/docs): public, code-only.
+    ...docsRoutes(),
   };
 }

@@ -9,7 +9,7 @@ import { createEventRecorder, readEvents } from '../src/adapters/event-recorder.
 
 const topics = topicsFor({ prefix: 'unit.', spansPartitions: 1, accountsPartitions: 1, spansRetentionMs: -1, dlqRetentionMs: -1 });
 const log = createLogger({ name: 'unit', level: 'silent' });
-const metric = (name: string): number => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(renderMetrics())?.[1] ?? 'NaN');
+const metric = async (name: string): Promise<number> => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(await renderMetrics())?.[1] ?? 'NaN');
 const req = { id: 'not-a-uuid', scope: { projectId: '0195f0a0-0000-7000-8000-000000000001', organizationId: '0195f0a0-0000-7000-8000-000000000002', userId: '0195f0a0-0000-7000-8000-000000000003' } };
 
 function producer(behaviour: 'ok' | 'fail' | 'hang'): Producer & { sent: OutgoingRecord[]; release(): void } {
@@ -31,7 +31,7 @@ describe('read-event recorder', () => {
   it('when a read is recorded, then the call returns before Kafka and the record carries the event', async () => {
     const p = producer('hang');
     const r = createEventRecorder({ producer: p, topics, log });
-    const before = metric('query_read_events_recorded_total');
+    const before = await metric('query_read_events_recorded_total');
     readEvents(r).queried(req, 2, ['a'.repeat(32), 'a'.repeat(32), 'b'.repeat(32)]);
     readEvents(r).queried(req, 0, []);
     expect(p.sent).toHaveLength(0);
@@ -47,29 +47,29 @@ describe('read-event recorder', () => {
     expect(payload.event_type).toBe('traces.queried');
     expect(payload.request_type).toBe('unknown');
     expect(JSON.parse(payload.attributes_json)).toEqual({ user_id: req.scope.userId, count: 2, trace_ids: ['a'.repeat(32), 'b'.repeat(32)] });
-    expect(metric('query_read_events_recorded_total')).toBe(before + 1);
+    expect(await metric('query_read_events_recorded_total')).toBe(before + 1);
   });
 
   it('when Kafka refuses the send, then every event of it is counted as lost', async () => {
     const r = createEventRecorder({ producer: producer('fail'), topics, log });
-    const before = metric('query_read_events_lost_total');
+    const before = await metric('query_read_events_lost_total');
     for (let i = 0; i < 3; i++) readEvents(r).fetched(req, ['c'.repeat(32)], true);
     await r.close();
-    expect(metric('query_read_events_lost_total')).toBe(before + 3);
+    expect(await metric('query_read_events_lost_total')).toBe(before + 3);
   });
 
   it('when the queue is full, then further events are counted as lost and the rest are sent', async () => {
     const p = producer('hang');
     const r = createEventRecorder({ producer: p, topics, log, maxPending: 5, maxBatch: 2 });
-    const before = metric('query_read_events_lost_total');
+    const before = await metric('query_read_events_lost_total');
     for (let i = 0; i < 8; i++) readEvents(r).fetched(req, ['d'.repeat(32)], true);
-    expect(metric('query_read_events_lost_total')).toBe(before + 3);
+    expect(await metric('query_read_events_lost_total')).toBe(before + 3);
     const closing = r.close();
     // Sends go one batch at a time: release each hanging send.
     for (let i = 0; i < 5; i++) { await new Promise((res) => setTimeout(res, 5)); p.release(); }
     await closing;
     expect(p.sent).toHaveLength(5);
     readEvents(r).fetched(req, ['e'.repeat(32)], true);
-    expect(metric('query_read_events_lost_total')).toBe(before + 4);
+    expect(await metric('query_read_events_lost_total')).toBe(before + 4);
   });
 });

@@ -8,6 +8,11 @@ import type { SpanAppender } from '../adapters/span-appender.ts';
 import type { OtlpWorkerPool } from '../adapters/otlp-worker-pool.ts';
 import { OTLP_QUOTA_MESSAGE, QuotaExceededError, type QuotaGate } from '../adapters/quota-gate.ts';
 import type { IngestPressure } from '../adapters/ingest-pressure.ts';
+import { labelledCounter } from '@llm/metrics';
+
+// Spans of decoded requests that were not queued (requests refused unread under overload are
+// counted per request: ingest_requests_refused_{lag,backlog}_total).
+const refusedSpans = labelledCounter('ingest_spans_refused_total', 'Spans of decoded OTLP requests that were not queued, per reason (invalid, over_quota, too_large, unavailable).', ['reason']);
 
 const PROTOBUF = 'application/x-protobuf';
 // google.rpc.Code values for the Status body.
@@ -83,6 +88,7 @@ export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: R
       return;
     }
     const { accepted, rejected: rejectedCount, reasons } = prepared;
+    if (rejectedCount > 0) refusedSpans.inc({ reason: 'invalid' }, rejectedCount);
     if (accepted === 0 && rejectedCount > 0) {
       // 400, not 500: a 5xx makes exporters retry a poison batch forever.
       sendStatus(res, 400, RPC.INVALID_ARGUMENT, `All ${rejectedCount} spans were rejected: ${reasons}`);
@@ -93,15 +99,18 @@ export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: R
       await quota.ingest(req.scope.organizationId, prepared.rootSpans, () => appender.appendEncoded(records, accepted));
     } catch (err) {
       if (err instanceof QuotaExceededError) {
+        refusedSpans.inc({ reason: 'over_quota' }, accepted);
         // Reference §2.3: 403 with a Status exporters do not retry; nothing of the batch was appended.
         sendStatus(res, 403, RPC.PERMISSION_DENIED, OTLP_QUOTA_MESSAGE);
         return;
       }
       if (err instanceof AppError && err.kind === 'too_large') {
+        refusedSpans.inc({ reason: 'too_large' }, accepted);
         sendStatus(res, 413, RPC.INVALID_ARGUMENT, err.message);
         return;
       }
       req.log.error({ err }, 'queueing spans failed');
+      refusedSpans.inc({ reason: 'unavailable' }, accepted);
       res.setHeader('Retry-After', '1');
       sendStatus(res, 503, RPC.UNAVAILABLE, 'Failed to queue spans for processing. Retry later.');
       return;

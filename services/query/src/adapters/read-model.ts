@@ -4,6 +4,7 @@
 import type { Clickhouse } from '@llm/clickhouse';
 import { unavailable } from '@llm/errors';
 import { spanTables, type SpanTables } from '@llm/span-table';
+import { timedRead } from './read-timing.ts';
 
 /** Default limit on one read-model query. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
@@ -19,7 +20,7 @@ export class ReadModel {
   /** Runs any read-model access; a failure becomes the 503 every read answers with. */
   async guard<T>(fn: () => Promise<T>): Promise<T> {
     try {
-      return await fn();
+      return await timedRead('clickhouse', fn);
     } catch (err) {
       throw unavailable('read_model_unavailable', 'The span store could not answer in time; retry shortly.', err);
     }

@@ -1,0 +1,70 @@
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { describe, expect, it } from 'vitest';
+import { ROUTES, type RouteId } from '@llm/contracts';
+import { buildOpenApiDocument, openApiPath, OPERATION_SCHEMAS, securityOf } from '@llm/openapi';
+
+const doc = buildOpenApiDocument();
+const operation = (id: RouteId): Record<string, unknown> | undefined => {
+  const r = ROUTES[id];
+  return doc.paths[openApiPath(r.path).path]?.[r.method.toLowerCase()];
+};
+
+describe('OpenAPI document', () => {
+  it('when validated by an OpenAPI 3.1 validator, then it has no errors', async () => {
+    // validate() dereferences in place: give it a copy.
+    const result = await validate(structuredClone(doc) as never, { validate: { errors: { colorize: false } } });
+    expect(result.valid ? '' : compileErrors(result)).toBe('');
+    expect(result.specification).toBe('OpenAPI');
+  });
+
+  it('when every route of the table is looked up, then each has its operation with its method, path parameters and deprecation', () => {
+    const ids = Object.keys(ROUTES) as RouteId[];
+    const missing = ids.filter((id) => operation(id)?.operationId !== id);
+    expect(missing).toEqual([]);
+    const count = Object.values(doc.paths).reduce((n, p) => n + Object.keys(p).length, 0);
+    expect(count).toBe(ids.length);
+    for (const id of ids) {
+      const op = operation(id)!;
+      expect(op.deprecated === true, id).toBe((ROUTES[id] as { deprecated?: boolean }).deprecated === true);
+      const params = ((op.parameters ?? []) as Array<{ name: string; in: string }>).filter((p) => p.in === 'path').map((p) => p.name);
+      expect(params, id).toEqual(openApiPath(ROUTES[id].path).params);
+    }
+  });
+
+  it('when an express path has parameters, then the document uses the OpenAPI form', () => {
+    expect(openApiPath('/spans/:trace_id/:span_id')).toEqual({ path: '/spans/{trace_id}/{span_id}', params: ['trace_id', 'span_id'] });
+    expect(Object.keys(doc.paths).filter((p) => p.includes(':'))).toEqual([]);
+  });
+
+  it('when a route validates a contract, then its request body refers to that contract converted to JSON Schema', () => {
+    const body = operation('keys.create')?.requestBody as { content: Record<string, { schema: { $ref: string } }> };
+    const name = body.content['application/json']!.schema.$ref.replace('#/components/schemas/', '');
+    const schema = doc.components.schemas[name] as { properties: Record<string, unknown> };
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['name', 'expires_at']));
+    const probe = operation('providers.probe')?.responses as Record<string, { content: Record<string, { schema: { $ref: string } }> }>;
+    expect(probe['200']!.content['application/json']!.schema.$ref).toBe('#/components/schemas/providers.probe.response');
+    for (const id of Object.keys(OPERATION_SCHEMAS) as RouteId[]) if (OPERATION_SCHEMAS[id]!.body) expect(operation(id)?.requestBody, id).toBeDefined();
+  });
+
+  it('when a route has no described body, then it still documents a generic body and every error body', () => {
+    const op = operation('queries.create')!;
+    expect(JSON.stringify(op.requestBody)).toContain('UndescribedBody');
+    const responses = op.responses as Record<string, unknown>;
+    expect(Object.keys(responses)).toEqual(expect.arrayContaining(['2XX', '401', '404', '422', '429', '503']));
+    expect(doc.components.responses.ValidationError).toBeDefined();
+  });
+
+  it('when routes need credentials, then each names its scheme: API key, operator token, session cookie or none', () => {
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['adminToken', 'apiKey', 'sessionCookie']);
+    expect(securityOf('traces.create')).toEqual([{ apiKey: [] }]);
+    expect(securityOf('admin.accounts.create')).toEqual([{ adminToken: [] }]);
+    expect(securityOf('organizations.list')).toEqual([{ apiKey: [] }, { sessionCookie: [] }]);
+    expect(securityOf('auth.session')).toEqual([{ sessionCookie: [] }]);
+    expect(securityOf('docs.openapi')).toEqual([]);
+  });
+
+  it('when the document is serialized, then no reference points into a fragment of another schema', () => {
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]*"/g) ?? [];
+    expect(refs.filter((r) => (r.match(/#/g) ?? []).length !== 1)).toEqual([]);
+  });
+});

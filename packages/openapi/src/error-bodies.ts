@@ -33,6 +33,12 @@ export const ERROR_SCHEMAS = {
     },
     description: 'Any error but 422. A rejection may add fields beside `detail` (e.g. its limits).',
   },
+  BillingErrorBody: {
+    type: 'object',
+    required: ['status', 'message'],
+    properties: { status: { const: 'error' }, message: { type: 'string' } },
+    description: "The billing routes' own refusals keep the reference's shape (`{\"status\":\"error\",\"message\":…}`).",
+  },
 } as const;
 
 /** Every status the error handler and the routes' own rejections answer with, and what each means. */
@@ -48,6 +54,7 @@ export const ERROR_STATUSES: Readonly<Record<string, string>> = {
   415: 'Unsupported media type.',
   422: 'The body, query or path failed validation, or the body is well-formed but cannot be accepted.',
   429: 'Rate limit or quota exceeded; honour Retry-After.',
+  431: 'The request line and headers exceed the server limit (answered by the HTTP server itself, without a body).',
   500: 'Internal error.',
   502: 'An upstream the request depends on failed.',
   503: 'A backing store or dependency is not available; retry after Retry-After.',

@@ -86,6 +86,16 @@ function errorResponses(id: RouteId): Record<string, JsonObject> {
   for (const status of Object.keys(ERROR_STATUSES)) {
     out[status] = { $ref: `#/components/responses/${status === '422' ? 'ValidationError' : `Error${status}`}` };
   }
+  // Billing handlers answer their own refusals in the reference's shape; authentication and
+  // validation in front of them still answer with `detail`.
+  if (id.startsWith('billing.')) {
+    for (const status of Object.keys(ERROR_STATUSES)) {
+      out[status] = {
+        description: ERROR_STATUSES[status],
+        content: { 'application/json': { schema: { anyOf: [ref(status === '422' ? 'UnprocessableBody' : 'ErrorBody'), ref('BillingErrorBody')] } } },
+      };
+    }
+  }
   // OTLP exporters read a google.rpc.Status from a failed export (429 and 415 among them).
   if (id === 'otlp.traces.export') {
     for (const status of Object.keys(ERROR_STATUSES)) {

@@ -98,7 +98,7 @@ async function buildEntry(entry, assets, externals) {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     // Bundling renames clashing top-level names; errors and logs rely on class and function names.
     keepNames: true,
     sourcemap: 'linked',

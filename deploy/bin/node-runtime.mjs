@@ -128,11 +128,15 @@ export function ensureNodeBinary(version, { cacheDir = path.join(repoRoot, '.dat
     if (untar.status !== 0) throw new Error(`extracting ${tarball} failed:\n${untar.stderr}`);
     const got = versionOf(path.join(staging, 'package', 'bin', 'node'));
     if (got !== `v${version}`) throw new Error(`the binary of ${pkg} reports ${got ?? 'nothing (it does not run)'}, not v${version}`);
-    rmSync(dir, { recursive: true, force: true });
     try {
       renameSync(path.join(staging, 'package'), dir);
-    } catch (err) {
-      if (versionOf(binary) !== `v${version}`) throw err; // else another process finished first
+    } catch {
+      // Another process finished first (its binary runs: keep it, it may be in use), or a damaged
+      // folder is in the way (replace it).
+      if (versionOf(binary) !== `v${version}`) {
+        rmSync(dir, { recursive: true, force: true });
+        renameSync(path.join(staging, 'package'), dir);
+      }
     }
   } finally {
     rmSync(staging, { recursive: true, force: true });

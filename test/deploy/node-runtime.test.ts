@@ -18,6 +18,7 @@ interface NodeRuntime {
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
+// @ts-expect-error plain .mjs module without types (deploy scripts run before npm install)
 const runtime = (await import('../../deploy/bin/node-runtime.mjs')) as NodeRuntime;
 const { PINNED_NODE, SUPPORTED_NODE_RANGE, chooseNode, isSupportedNode } = runtime;
 const probe = path.join(import.meta.dirname, 'fixtures/node-runtime-probe.mjs');

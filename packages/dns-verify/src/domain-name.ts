@@ -2,7 +2,7 @@
 // claim (uniqueness of verified domains, SSO discovery by e-mail domain) and the TXT lookup asks
 // for exactly the name that was shown to the user.
 import { isIP } from 'node:net';
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { z } from 'zod';
 
 export type DomainNameResult = { ok: true; value: string } | { ok: false; error: string };
@@ -33,6 +33,9 @@ export function normalizeDomain(input: string): DomainNameResult {
   if (ascii.length > 253) return refuse('it is longer than 253 characters');
   const labels = ascii.split('.');
   if (labels.length < 2) return refuse('it needs at least two labels, like example.com');
+  // An A-label must decode to Unicode: Node 22 refuses an undecodable one above, Node 24's URL
+  // parser passes it through unchanged.
+  if (labels.some((l) => l.startsWith('xn--') && !/[^\u0000-\u007f]/.test(domainToUnicode(l)))) return refuse('it is not a valid internationalised name');
   if (!labels.every((l) => LABEL.test(l))) return refuse('each label needs 1 to 63 letters, digits or inner hyphens');
   return { ok: true, value: ascii };
 }

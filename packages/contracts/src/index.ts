@@ -56,3 +56,21 @@ export {
   type ApplicationData, type SimpleApplicationCreate, type ApplicationVariantCreate, type ApplicationRevisionCommit, type SimpleTestsetCreate,
   type HumanEvaluationCreate, type HumanEvaluationView,
 } from './human-evaluations.ts';
+export {
+  traceIdView, spanIdView, spanKindView, statusCodeView, spanTypeView, traceTypeView, linkView, spanBody, spanTreeNodeView, spanTreeView, canonicalTraceView, otelTracesView,
+  type SpanBody, type SpanTreeNodeView,
+} from './responses/span-view.ts';
+export {
+  pageWindowing, traceResponse, tracesResponse, spanResponse, spansResponse, otelTracingResponse, sessionIdsResponse, userIdsResponse,
+} from './responses/tracing-reads.ts';
+export { rejectedSpans, spanLink, traceIdResponse, traceIdsResponse, otelLinksResponse, collectStatusResponse } from './responses/tracing-writes.ts';
+export { simpleTraceView, simpleTraceResponse, simpleTracesResponse, simpleTraceLinkResponse } from './responses/simple-traces.ts';
+export { analyticsMetric, analyticsBucket, analyticsResponse, legacyAnalyticsResponse } from './responses/analytics.ts';
+export {
+  currentProjectResponse, organizationListResponse, organizationResponse, apiKeyBody, apiKeyListResponse, apiKeyCreatedResponse, adminAccountsCreateResponse,
+} from './responses/accounts.ts';
+export { spanQueryBody, simpleTraceEdit } from './trace-queries.ts';
+export {
+  savedQueryBody, simpleSavedQueryBody, savedQueryVariantBody, savedQueryRevisionBody, savedQueryAnswer, savedQueriesAnswer, simpleSavedQueryAnswer,
+  simpleSavedQueriesAnswer, savedQueryVariantAnswer, savedQueryVariantsAnswer, savedQueryRevisionAnswer, savedQueryRevisionsAnswer,
+} from './responses/saved-query-answers.ts';

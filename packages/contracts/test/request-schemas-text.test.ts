@@ -6,6 +6,13 @@ import { z } from 'zod';
 import * as contracts from '@llm/contracts';
 import { jsonProblem } from '@llm/contracts';
 import { sessionIdentitiesUpdateSchema } from '@llm/web-session';
+import * as accountAnswers from '../src/responses/accounts.ts';
+import * as analyticsAnswers from '../src/responses/analytics.ts';
+import * as savedQueryAnswers from '../src/responses/saved-query-answers.ts';
+import * as simpleTraceAnswers from '../src/responses/simple-traces.ts';
+import * as spanViews from '../src/responses/span-view.ts';
+import * as tracingReadAnswers from '../src/responses/tracing-reads.ts';
+import * as tracingWriteAnswers from '../src/responses/tracing-writes.ts';
 
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const SPAN = 'b7ad6b7169203331';
@@ -62,6 +69,17 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   traceRecordInput: { schema: contracts.traceRecordInput, samples: [traceRecord] },
   traceRequest: { schema: contracts.traceRequest, samples: [{ trace: traceRecord }] },
   tracesRequest: { schema: contracts.tracesRequest, samples: [{ traces: [traceRecord] }] },
+  spanQueryBody: { schema: contracts.spanQueryBody, samples: [{ ...revision.data, query_ref: ref }] },
+  simpleTraceEdit: {
+    schema: contracts.simpleTraceEdit,
+    samples: [{
+      trace: {
+        data: { outputs: 'ok 😀' }, tags: { t: 'x' }, meta: { m: 'y' },
+        references: { application: { id: 'a', slug: 's', version: '1', attributes: { k: 'v' } } },
+        links: [{ trace_id: TRACE, span_id: SPAN, attributes: { k: 'v' } }],
+      },
+    }],
+  },
   simpleTraceRequest: {
     schema: contracts.simpleTraceRequest,
     samples: [
@@ -181,6 +199,8 @@ const NOT_REQUESTS = new Set([
   // The agent runner's answers (validated as they arrive; a login from it is stored only sealed).
   'runnerAttemptStarted', 'runnerAttemptStatus',
 ]);
+// Answers (src/responses/*): output schemas of what the handlers send, never parsed from a request.
+for (const m of [accountAnswers, analyticsAnswers, savedQueryAnswers, simpleTraceAnswers, spanViews, tracingReadAnswers, tracingWriteAnswers]) for (const k of Object.keys(m)) NOT_REQUESTS.add(k);
 
 type Segment = string | number;
 interface Position { path: Segment[]; kind: 'value' | 'key' }

@@ -76,6 +76,15 @@ function rewriteRefs(value: unknown, sharedPrefix: string): unknown {
 
 const ref = (name: string): JsonObject => ({ $ref: `${COMPONENT}${name}` });
 
+// The handlers that answer a success with 204 and no body (found by the contract fuzzing run).
+const NO_CONTENT = new Set<RouteId>([
+  'auth.signout', 'organizations.domains.delete', 'organizations.providers.delete', 'keys.revoke', 'secrets.delete', 'vault.secrets.delete',
+  'webhooks.subscriptions.delete', 'admin.accounts.delete', 'admin.memberships.remove', 'admin.transfer_ownership',
+]);
+
+// Node's HTTP parser answers 431 itself, before any route runs: no body, no Content-Type.
+const BODILESS_ERRORS = new Set(['431']);
+
 function queryParameters(schema: z.ZodType): JsonObject[] {
   const js = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonObject & { properties?: Record<string, JsonObject>; required?: string[] };
   return Object.entries(js.properties ?? {}).map(([name, s]) => ({ name, in: 'query', required: js.required?.includes(name) ?? false, schema: s }));
@@ -105,6 +114,7 @@ function errorResponses(id: RouteId): Record<string, JsonObject> {
       };
     }
   }
+  for (const status of BODILESS_ERRORS) out[status] = { $ref: `#/components/responses/Error${status}` };
   return out;
 }
 
@@ -113,12 +123,17 @@ function successResponses(id: RouteId, route: RouteDef, responseComponent: strin
   if (id === 'docs.page') return { 200: { description: 'The rendered API reference.', content: { 'text/html': { schema: { type: 'string' } } } } };
   if (id === 'docs.asset') return { 200: { description: 'A script, style sheet or image of the docs page.', content: { 'application/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } }, 'image/png': { schema: ref('Binary') } } } };
   if (id === 'docs.openapi') return { 200: { description: 'This document.', content: { 'application/json': { schema: { type: 'object' } } } } };
-  if (responseComponent) return { 200: { description: 'OK', content: { 'application/json': { schema: ref(responseComponent) } } } };
+  if (responseComponent) {
+    const accepted = OPERATION_SCHEMAS[id]?.status === 202;
+    const description = accepted ? 'Accepted: appended to the log, projected asynchronously.' : 'OK';
+    return { [accepted ? 202 : 200]: { description, content: { 'application/json': { schema: ref(responseComponent) } } } };
+  }
   const out: Record<string, JsonObject> = {
     '2XX': { description: route.side === 'command' ? 'Done (writes are acknowledged once appended to the log).' : 'OK', content: { 'application/json': { schema: ref('UndescribedResponse') } } },
   };
   // Sign-in steps answer by redirecting the browser.
   if (id === 'auth.sso.start' || id === 'auth.sso.callback' || id === 'auth.callback') out['3XX'] = { description: 'Redirect to the identity provider or back to the application.' };
+  if (NO_CONTENT.has(id)) out['204'] = { description: 'Done; no body.' };
   return out;
 }
 
@@ -127,7 +142,7 @@ function requestBody(id: RouteId, route: RouteDef, bodyComponent: string | undef
     return { required: true, description: 'An OTLP ExportTraceServiceRequest (protobuf; gzip or deflate Content-Encoding accepted).', content: { 'application/x-protobuf': { schema: ref('Binary') } } };
   }
   if (route.method === 'GET') return undefined;
-  if (bodyComponent) return { required: true, content: { 'application/json': { schema: ref(bodyComponent) } } };
+  if (bodyComponent) return { required: OPERATION_SCHEMAS[id]?.bodyOptional !== true, content: { 'application/json': { schema: ref(bodyComponent) } } };
   if (route.method === 'DELETE') return undefined;
   return { required: false, content: { 'application/json': { schema: ref('UndescribedBody') } } };
 }
@@ -172,7 +187,7 @@ export function buildOpenApiDocument(opts: DocumentOptions = {}): OpenApiDocumen
   const errorComponents: Record<string, JsonObject> = {};
   for (const [status, description] of Object.entries(ERROR_STATUSES)) {
     const name = status === '422' ? 'ValidationError' : `Error${status}`;
-    errorComponents[name] = { description, content: { 'application/json': { schema: ref(status === '422' ? 'UnprocessableBody' : 'ErrorBody') } } };
+    errorComponents[name] = BODILESS_ERRORS.has(status) ? { description } : { description, content: { 'application/json': { schema: ref(status === '422' ? 'UnprocessableBody' : 'ErrorBody') } } };
   }
 
   return {

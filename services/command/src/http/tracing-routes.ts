@@ -1,8 +1,6 @@
 // Write side of tracing: native, canonical, deprecated and simple shapes → span events.
 import type { Request, RequestHandler } from 'express';
-import { otelTracingRequest, simpleTraceRequest, traceRequest, tracesRequest, type SpanInput } from '@llm/contracts';
-import { z } from 'zod';
-import { jsonObject } from '@llm/contracts';
+import { otelTracingRequest, simpleTraceEdit, simpleTraceRequest, traceRequest, tracesRequest, type SpanInput } from '@llm/contracts';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import { invalid, unavailable } from '@llm/errors';
 import { parseTraceId, type RawSpan } from '@llm/span-model';
@@ -15,17 +13,6 @@ import { prepareSpans, type PreparedSpans } from '../domain/prepare-spans.ts';
 import { checkRoot, checkSameTrace } from '../domain/trace-payload-rules.ts';
 import { simpleTraceSpan } from '../domain/simple-trace.ts';
 import { findSimpleTrace, type TraceLookup } from '../adapters/trace-lookup.ts';
-
-/** PATCH /simple/traces/{id}: `data` replaces; an omitted tags/meta/references/links keeps the stored value. */
-const simpleTraceEdit = z.object({
-  trace: z.object({
-    data: jsonObject,
-    tags: jsonObject.nullish(),
-    meta: jsonObject.nullish(),
-    references: simpleTraceRequest.shape.trace.shape.references.unwrap().nullish(),
-    links: simpleTraceRequest.shape.trace.shape.links.unwrap().nullish(),
-  }),
-});
 
 const metaOf = (req: Request): AppendMeta => ({
   projectId: req.scope.projectId, organizationId: req.scope.organizationId, requestId: req.id, actorId: req.scope.userId,

@@ -1,7 +1,7 @@
 // POST /spans/query and POST /traces/query: the request's filter (or a saved query's) run by
 // filter-search.ts, one page at a time.
 import type { Request, RequestHandler } from 'express';
-import { jsonValue, openObject, savedQueryRefs } from '@llm/contracts';
+import { savedQueryRefs, spanQueryBody } from '@llm/contracts';
 import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
 import { toOtelTracingTree } from '@llm/span-model';
 import { findSavedQueryRevision, type Queryable } from '@llm/accounts-read';
@@ -11,12 +11,10 @@ import { canonicalTraces } from '../domain/trace-view.ts';
 import { compileSearch, spanPage, tracePage, type CompiledSearch, type SearchDeps } from './filter-search.ts';
 import { readEvents, type EventRecorder } from '../adapters/event-recorder.ts';
 
-const body = openObject({ filtering: jsonValue.optional(), windowing: jsonValue.optional() });
-
 async function compile(req: Request, focus: 'span' | 'trace', accounts: Queryable): Promise<CompiledSearch> {
   const raw: unknown = req.body ?? {};
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new RequestValidationError([{ loc: ['body'], msg: 'body must be an object', type: 'type_error' }]);
-  const b = body.safeParse(raw);
+  const b = spanQueryBody.safeParse(raw);
   if (!b.success) throw new RequestValidationError(issuesOf(b.error, 'body'));
   // With a saved-query ref, the stored revision's filtering and windowing replace the request's
   // (reference §5.5; the request keeps only `limit` and `next`).

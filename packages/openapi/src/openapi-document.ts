@@ -126,7 +126,10 @@ function successResponses(id: RouteId, route: RouteDef, responseComponent: strin
   if (responseComponent) {
     const accepted = OPERATION_SCHEMAS[id]?.status === 202;
     const description = accepted ? 'Accepted: appended to the log, projected asynchronously.' : 'OK';
-    return { [accepted ? 202 : 200]: { description, content: { 'application/json': { schema: ref(responseComponent) } } } };
+    return {
+      [accepted ? 202 : 200]: { description, content: { 'application/json': { schema: ref(responseComponent) } } },
+      ...(NO_CONTENT.has(id) ? { 204: { description: 'Done; no body.' } } : {}),
+    };
   }
   const out: Record<string, JsonObject> = {
     '2XX': { description: route.side === 'command' ? 'Done (writes are acknowledged once appended to the log).' : 'OK', content: { 'application/json': { schema: ref('UndescribedResponse') } } },

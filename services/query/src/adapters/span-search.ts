@@ -11,7 +11,7 @@
 // A span page is also bounded by bytes: the scan carries each candidate's estimated size (`length`
 // reads only a String's size subcolumn), only candidates within the page's remaining byte budget are
 // fetched, and a page cut by bytes ends early with a cursor (it always holds at least one span).
-import { SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, locateTraces, timeRangesPredicate, timeUs } from '@llm/span-table';
+import { SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, locateTraces, timeRangesPredicate, timeUs, timeUsParam } from '@llm/span-table';
 import type { ReadModel } from './read-model.ts';
 import { DEFAULT_MAX_RESULT_BYTES, type StoredSpanRow } from './span-reader.ts';
 
@@ -143,7 +143,8 @@ export class SpanSearcher {
       const rows = await this.rm.run<{ t: string; trace_id: string }>(
         `SELECT toString(start_time) AS t, trace_id FROM ${this.rm.spans}
          WHERE ${q.where} AND is_deleted = 0${resume} ORDER BY start_time DESC, trace_id DESC LIMIT ${scan}`,
-        { ...q.params, s_us: frontier?.us, s_trace: frontier?.trace_id },
+        // The frontier's own time text when it came from a row: exact past 2^53 µs, where `us` is not.
+        { ...q.params, s_us: frontier ? (frontier.t ? timeUsParam(frontier.t) : frontier.us) : undefined, s_trace: frontier?.trace_id },
       );
       const fresh = [...new Set(rows.map((r) => r.trace_id))].filter((id) => !seen.has(id));
       for (const id of fresh) seen.add(id);

@@ -10,7 +10,7 @@ export const ingestPressureEnv = z.object({
   /** Span projector lag (ms) above which a growing share of ingest requests is refused; 0 = never by lag. */
   INGEST_SHED_LAG_MS: z.coerce.number().int().min(0).default(1_000),
   /** Span projector lag (ms) above which every ingest request is refused. */
-  INGEST_MAX_LAG_MS: z.coerce.number().int().min(1).default(3_000),
+  INGEST_MAX_LAG_MS: z.coerce.number().int().min(1).default(2_000),
   /** How often the projector's lag is read from the broker. */
   INGEST_LAG_POLL_MS: z.coerce.number().int().min(100).default(500),
   /** Bytes of admitted requests waiting for Kafka above which ingest is refused. */

@@ -4,11 +4,18 @@
 import { Worker } from 'node:worker_threads';
 import { unavailable } from '@llm/errors';
 import { prepareOtlp, type OtlpScopeMeta, type PreparedOtlp } from '../domain/prepare-otlp.ts';
+import { unpackRecords, type PackedRecords } from '../domain/pack-records.ts';
 
 interface Slot {
   worker: Worker;
   inFlight: Map<number, { resolve: (r: PreparedOtlp) => void; reject: (e: Error) => void }>;
 }
+
+/** What the worker answers (prepare-otlp-worker.ts): a refusal, the prepared records packed, or its failure. */
+export type WorkerAnswer =
+  | { id: number; result: Extract<PreparedOtlp, { ok: false }> }
+  | { id: number; done: Omit<Extract<PreparedOtlp, { ok: true }>, 'records'>; packed: PackedRecords }
+  | { id: number; error: string };
 
 const WORKER_URL = new URL('../workers/prepare-otlp-worker.mjs', import.meta.url);
 
@@ -24,12 +31,13 @@ export class OtlpWorkerPool {
   private spawn(): Slot {
     const worker = new Worker(WORKER_URL);
     const slot: Slot = { worker, inFlight: new Map() };
-    worker.on('message', (m: { id: number; result?: PreparedOtlp; error?: string }) => {
+    worker.on('message', (m: WorkerAnswer) => {
       const p = slot.inFlight.get(m.id);
       if (!p) return;
       slot.inFlight.delete(m.id);
-      if (m.result) p.resolve(m.result);
-      else p.reject(unavailable('ingest_worker_failed', `The ingest worker failed (${m.error ?? 'unknown error'}); retry the request.`));
+      if ('done' in m) p.resolve({ ...m.done, records: unpackRecords(m.packed) });
+      else if ('result' in m) p.resolve(m.result);
+      else p.reject(unavailable('ingest_worker_failed', `The ingest worker failed (${m.error}); retry the request.`));
     });
     worker.on('error', (err) => this.fail(slot, err));
     worker.on('exit', (code) => {

@@ -3,16 +3,20 @@
 // projectors).
 import { parentPort } from 'node:worker_threads';
 import { prepareOtlp, type OtlpScopeMeta } from '../domain/prepare-otlp.ts';
-import { packRecords } from '../domain/pack-records.ts';
+import { packRecords, transferList } from '../domain/pack-records.ts';
+import type { WorkerAnswer } from '../adapters/otlp-worker-pool.ts';
+
+const answer = (m: WorkerAnswer, transfer: ArrayBuffer[] = []): void => parentPort!.postMessage(m, transfer);
 
 parentPort!.on('message', (msg: { id: number; body: Uint8Array; meta: OtlpScopeMeta }) => {
   try {
     const result = prepareOtlp(msg.body, msg.meta);
-    if (!result.ok) { parentPort!.postMessage({ id: msg.id, result }); return; }
-    // The records' bytes go back in one buffer that is moved, not cloned record by record.
-    const packed = packRecords(result.records);
-    parentPort!.postMessage({ id: msg.id, result: { ...result, records: packed.records } }, [packed.buffer]);
+    if (!result.ok) { answer({ id: msg.id, result }); return; }
+    // The records go back as flat values that are moved, not cloned record by record.
+    const { records, ...done } = result;
+    const packed = packRecords(records);
+    answer({ id: msg.id, done, packed }, transferList(packed));
   } catch (err) {
-    parentPort!.postMessage({ id: msg.id, error: (err as Error).message });
+    answer({ id: msg.id, error: (err as Error).message });
   }
 });

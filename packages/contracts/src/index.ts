@@ -71,6 +71,19 @@ export {
 } from './responses/accounts.ts';
 export { spanQueryBody, simpleTraceEdit } from './trace-queries.ts';
 export {
+  publicSecretResponse, publicSecretsResponse, webhookSubscriptionView, webhookSubscriptionResponse, webhookSubscriptionsResponse, webhookDeliveryView,
+  webhookDeliveryResponse, webhookDeliveriesResponse, platformEventsResponse,
+} from './responses/vault-and-webhooks.ts';
+export { domainResponse, domainsResponse, providerResponse, providersResponse } from './responses/organization-auth.ts';
+export {
+  simpleApplicationResponse, applicationVariantResponse, applicationRevisionResponse, simpleTestsetResponse, humanEvaluationsResponse, humanEvaluationCreatedResponse,
+} from './responses/human-evaluations.ts';
+export { invitationLinkResponse, invitationAcceptedResponse, workspaceUserRemovedResponse } from './responses/invitations.ts';
+export {
+  billingEventAnswer, billingCheckoutAnswer, billingPortalAnswer, billingSuccessAnswer, billingCatalogAnswer, billingPricingAnswer, billingSubscriptionAnswer,
+  billingUsageAnswer, accessPlansAnswer,
+} from './responses/billing.ts';
+export {
   savedQueryBody, simpleSavedQueryBody, savedQueryVariantBody, savedQueryRevisionBody, savedQueryAnswer, savedQueriesAnswer, simpleSavedQueryAnswer,
-  simpleSavedQueriesAnswer, savedQueryVariantAnswer, savedQueryVariantsAnswer, savedQueryRevisionAnswer, savedQueryRevisionsAnswer,
+  simpleSavedQueriesAnswer, savedQueryVariantAnswer, savedQueryVariantsAnswer, savedQueryRevisionAnswer, savedQueryRevisionsAnswer, savedQueryRetrieveAnswer,
 } from './responses/saved-query-answers.ts';

@@ -13,6 +13,11 @@ import * as simpleTraceAnswers from '../src/responses/simple-traces.ts';
 import * as spanViews from '../src/responses/span-view.ts';
 import * as tracingReadAnswers from '../src/responses/tracing-reads.ts';
 import * as tracingWriteAnswers from '../src/responses/tracing-writes.ts';
+import * as vaultAndWebhookAnswers from '../src/responses/vault-and-webhooks.ts';
+import * as organizationAuthAnswers from '../src/responses/organization-auth.ts';
+import * as humanEvaluationAnswers from '../src/responses/human-evaluations.ts';
+import * as invitationAnswers from '../src/responses/invitations.ts';
+import * as billingAnswers from '../src/responses/billing.ts';
 
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const SPAN = 'b7ad6b7169203331';
@@ -200,7 +205,8 @@ const NOT_REQUESTS = new Set([
   'runnerAttemptStarted', 'runnerAttemptStatus',
 ]);
 // Answers (src/responses/*): output schemas of what the handlers send, never parsed from a request.
-for (const m of [accountAnswers, analyticsAnswers, savedQueryAnswers, simpleTraceAnswers, spanViews, tracingReadAnswers, tracingWriteAnswers]) for (const k of Object.keys(m)) NOT_REQUESTS.add(k);
+for (const m of [accountAnswers, analyticsAnswers, savedQueryAnswers, simpleTraceAnswers, spanViews, tracingReadAnswers, tracingWriteAnswers, vaultAndWebhookAnswers, organizationAuthAnswers,
+  humanEvaluationAnswers, invitationAnswers, billingAnswers]) for (const k of Object.keys(m)) NOT_REQUESTS.add(k);
 
 type Segment = string | number;
 interface Position { path: Segment[]; kind: 'value' | 'key' }

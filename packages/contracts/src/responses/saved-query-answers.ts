@@ -3,6 +3,7 @@
 // reference's responses omit nulls), so every field but the ids and slug is optional.
 // (saved-queries.ts's savedQueryResponse is an older, nested shape no handler sends.)
 import { z } from 'zod';
+import { pageWindowing } from './tracing-reads.ts';
 
 const count = z.number().int().min(0);
 const openJson = z.record(z.string(), z.unknown());
@@ -46,3 +47,17 @@ export const savedQueryVariantAnswer = z.object({ count, query_variant: savedQue
 export const savedQueryVariantsAnswer = z.object({ count, query_variants: z.array(savedQueryVariantBody) });
 export const savedQueryRevisionAnswer = z.object({ count, query_revision: savedQueryRevisionBody.optional() });
 export const savedQueryRevisionsAnswer = z.object({ count, query_revisions: z.array(savedQueryRevisionBody) });
+
+const reference = z.object({ id: z.uuid(), slug: z.string().optional() });
+/**
+ * POST /queries/revisions/retrieve: the revision (its `data` gains `trace_ids`, and `traces` when
+ * asked, once the stored filter ran), the cursor when that run was cut, and the resolved references.
+ */
+export const savedQueryRetrieveAnswer = z.object({
+  count,
+  query_revision: savedQueryRevisionBody.optional(),
+  windowing: pageWindowing.optional(),
+  retrieval_info: z.object({
+    references: z.object({ query: reference, query_variant: reference, query_revision: reference.extend({ version: z.string() }) }),
+  }).optional(),
+});

@@ -71,7 +71,7 @@ export {
 } from './responses/accounts.ts';
 export { spanQueryBody, simpleTraceEdit } from './trace-queries.ts';
 export {
-  publicSecretResponse, publicSecretsResponse, webhookSubscriptionView, webhookSubscriptionResponse, webhookSubscriptionsResponse, webhookDeliveryView,
+  publicSecretResponse, publicSecretsResponse, loginAttemptResponse, subscriptionLoginPushResponse, subscriptionLoginFailureResponse, webhookSubscriptionView, webhookSubscriptionResponse, webhookSubscriptionsResponse, webhookDeliveryView,
   webhookDeliveryResponse, webhookDeliveriesResponse, platformEventsResponse,
 } from './responses/vault-and-webhooks.ts';
 export { domainResponse, domainsResponse, providerResponse, providersResponse } from './responses/organization-auth.ts';

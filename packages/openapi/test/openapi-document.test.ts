@@ -47,11 +47,21 @@ describe('OpenAPI document', () => {
   });
 
   it('when a route has no described body, then it still documents a generic body and every error body', () => {
-    const op = operation('secrets.login_attempts.start')!;
+    const op = operation('organizations.transfer')!;
     expect(JSON.stringify(op.requestBody)).toContain('UndescribedBody');
     const responses = op.responses as Record<string, unknown>;
     expect(Object.keys(responses)).toEqual(expect.arrayContaining(['2XX', '401', '404', '422', '429', '503']));
     expect(doc.components.responses.ValidationError).toBeDefined();
+  });
+
+  it('when a vault, webhook, sign-in, invitation, evaluation, billing or access route answers JSON, then its success body is described', () => {
+    const families = /^(secrets\.(list|fetch|create|update|login_attempts|subscription_login)|vault\.secrets\.(list|fetch|create|update)|webhooks\.(?!subscriptions\.delete)|organizations\.(domains|providers)\.(?!delete)|events\.|organizations\.workspaces\.invite|workspaces\.users\.|human_evaluations\.|applications\.|testsets\.|billing\.|access\.)/;
+    const ids = (Object.keys(ROUTES) as RouteId[]).filter((id) => families.test(id));
+    expect(ids.length).toBeGreaterThan(40);
+    expect(ids.filter((id) => !OPERATION_SCHEMAS[id]?.response)).toEqual([]);
+    const answer = (operation('webhooks.subscriptions.query')!.responses as Record<string, { content: Record<string, { schema: { $ref: string } }> }>)['200']!;
+    const schema = doc.components.schemas[answer.content['application/json']!.schema.$ref.replace('#/components/schemas/', '')] as { additionalProperties?: unknown };
+    expect(schema.additionalProperties).toBe(false);
   });
 
   it('when routes need credentials, then each names its scheme: API key, operator token, session cookie or none', () => {

@@ -3,6 +3,7 @@
 // (subscriptionView, deliveryView) and the platform events of POST /events/query. The views omit
 // nulls, so the optional fields here are absent rather than null.
 import { z } from 'zod';
+import { LOGIN_ATTEMPT_STATES } from '../subscription-login.ts';
 import { PLATFORM_EVENT_TYPES, REQUEST_TYPES } from '../webhooks.ts';
 
 const uuid = z.uuid();
@@ -24,6 +25,26 @@ export const publicSecretResponse = z.object({
 });
 /** GET /secrets (and /vault/v1/secrets). */
 export const publicSecretsResponse = z.array(publicSecretResponse);
+
+/** A subscription secret's sign-in attempt (start, poll, cancel): unset fields are sent as null. */
+export const loginAttemptResponse = z.object({
+  attempt_id: z.string(),
+  state: z.enum(LOGIN_ATTEMPT_STATES),
+  user_code: z.string().nullable(),
+  verification_uri: z.string().nullable(),
+  expires_at: iso.nullable(),
+  poll_after_ms: z.number().nullable(),
+  error: z.string().nullable(),
+});
+const version = z.number().int();
+/** The runner's login as the server holds it: the provider's token set, open. */
+const runnerLogin = jsonRecord.optional();
+/** POST /secrets/{id}/subscription-login. */
+export const subscriptionLoginPushResponse = z.object({
+  version, generation: version, updated: z.boolean(), stale: z.boolean(), login: runnerLogin, reason: z.string().optional(),
+});
+/** POST /secrets/{id}/subscription-login/failure. */
+export const subscriptionLoginFailureResponse = z.object({ stale: z.boolean(), version, generation: version, login: runnerLogin });
 
 export const webhookSubscriptionView = z.object({
   id: uuid,

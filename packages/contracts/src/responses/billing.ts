@@ -84,7 +84,8 @@ export const accessPlansAnswer = z.record(z.string(), z.object({
     bucket: z.object({ capacity: z.number().nullable(), rate: z.number().nullable(), algorithm: z.enum(['gcra', 'tbra']).nullable() }),
     mode: z.enum(['include', 'exclude']),
     categories: z.array(z.string()).nullable(),
-    /** `[method, path]` pairs. */
-    endpoints: z.array(z.tuple([z.string(), z.string()])).nullable(),
+    /** `[method, path]` pairs. (An array of length 2, not a tuple: schemathesis 4.32 mis-reads the
+     * `prefixItems` a tuple becomes and refuses the whole operation.) */
+    endpoints: z.array(z.array(z.string()).length(2)).nullable(),
   })).optional(),
 }));

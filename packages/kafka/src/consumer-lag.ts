@@ -15,6 +15,13 @@ export interface LagSnapshot {
   ms: number;
   /** When the broker last answered (0 = never): a stale snapshot says nothing. */
   observedAt: number;
+  /**
+   * End offsets and the group's committed offsets, each summed over partitions: their growth between
+   * two snapshots is what was produced and what the group finished in between (the drain rate an
+   * admission controller matches).
+   */
+  produced?: number;
+  committed?: number;
 }
 
 export interface LagMonitorOptions {
@@ -53,8 +60,12 @@ export function createLagMonitor(o: LagMonitorOptions): LagMonitor {
       // A partition the group never committed counts from its start (the group reads from the beginning).
       const waiting = new Map<number, bigint>();
       let records = 0;
+      let produced = 0;
+      let done = 0;
       for (const [p, e] of end) {
         const c = committed.get(p) ?? 0n;
+        produced += Number(e);
+        done += Number(c < e ? c : e);
         if (e > c) { waiting.set(p, c); records += Number(e - c); }
       }
       let ms = 0;
@@ -77,7 +88,7 @@ export function createLagMonitor(o: LagMonitorOptions): LagMonitor {
         }
         ms = lo < 0 ? 0 : LAG_LADDER_MS[lo]!;
       }
-      snap = { records, ms, observedAt: at };
+      snap = { records, ms, observedAt: at, produced, committed: done };
     } catch (err) {
       o.onError?.(err);
     } finally {

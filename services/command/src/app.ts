@@ -91,7 +91,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const spans = new SpanAppender(deps.producer, deps.topics);
   const quota = quotaGate(deps.pool, plans, deps.access, deps.log);
   const workers = new OtlpWorkerPool(deps.otlpWorkers);
-  const pressure = new IngestPressure(deps.ingestPressure ?? { lagSoftMs: 0, lagHardMs: 1, staleMs: 5_000, maxPendingBytes: 128 * 1024 * 1024 });
+  const pressure = new IngestPressure(deps.ingestPressure ?? { lagTargetMs: 0, lagHardMs: 1, staleMs: 5_000, maxPendingBytes: 128 * 1024 * 1024 });
   const accounts = new AccountAppender(deps.producer, deps.topics);
   const commands = new AccountCommands(accounts, deps.pool);
   const providerSecrets = new ProviderSecrets(deps.pool, deps.signIn.secrets);

@@ -7,10 +7,10 @@ import type { Logger } from '@llm/logging';
 import type { IngestPressureOptions } from './adapters/ingest-pressure.ts';
 
 export const ingestPressureEnv = z.object({
-  /** Span projector lag (ms) above which a growing share of ingest requests is refused; 0 = never by lag. */
-  INGEST_SHED_LAG_MS: z.coerce.number().int().min(0).default(1_000),
+  /** Span projector lag (ms) the overload controller holds: above it the admitted rate is cut; 0 = never by lag. */
+  INGEST_SHED_LAG_MS: z.coerce.number().int().min(0).default(2_000),
   /** Span projector lag (ms) above which every ingest request is refused. */
-  INGEST_MAX_LAG_MS: z.coerce.number().int().min(1).default(2_000),
+  INGEST_MAX_LAG_MS: z.coerce.number().int().min(1).default(5_000),
   /** How often the projector's lag is read from the broker. */
   INGEST_LAG_POLL_MS: z.coerce.number().int().min(100).default(500),
   /** Bytes of admitted requests waiting for Kafka above which ingest is refused. */
@@ -23,7 +23,7 @@ export interface IngestPressureRuntime { options: IngestPressureOptions; monitor
 /** The admission options, with a started lag monitor when shedding by lag is on. */
 export async function ingestPressureFromEnv(env: IngestPressureEnv, kafka: KafkaClient, topics: Topics, log: Logger): Promise<IngestPressureRuntime> {
   if (env.INGEST_SHED_LAG_MS > 0 && env.INGEST_MAX_LAG_MS <= env.INGEST_SHED_LAG_MS) throw new Error('INGEST_MAX_LAG_MS must be above INGEST_SHED_LAG_MS');
-  const base = { lagSoftMs: env.INGEST_SHED_LAG_MS, lagHardMs: env.INGEST_MAX_LAG_MS, staleMs: Math.max(5_000, env.INGEST_LAG_POLL_MS * 10), maxPendingBytes: env.INGEST_MAX_PENDING_BYTES };
+  const base = { lagTargetMs: env.INGEST_SHED_LAG_MS, lagHardMs: env.INGEST_MAX_LAG_MS, staleMs: Math.max(5_000, env.INGEST_LAG_POLL_MS * 10), maxPendingBytes: env.INGEST_MAX_PENDING_BYTES };
   if (env.INGEST_SHED_LAG_MS === 0) return { options: base };
   const admin = await kafka.admin();
   let warned = 0;

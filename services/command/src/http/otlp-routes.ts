@@ -45,7 +45,8 @@ export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: R
         return;
       }
       // Overload: refused before the body is read or decoded, with the Status exporters retry on.
-      const refusal = pressure.check();
+      const declared = Number(req.header('content-length'));
+      const refusal = pressure.check(Number.isFinite(declared) && declared > 0 ? declared : undefined);
       if (refusal) {
         res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
         sendStatus(res, 503, RPC.UNAVAILABLE, refusal.message);

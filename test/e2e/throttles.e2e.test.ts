@@ -86,6 +86,21 @@ describe('throttles', () => {
     expect(decodeRpcStatus(new Uint8Array(await d.arrayBuffer()))).toMatchObject({ code: 8, message: expect.stringMatching(/^Rate limit exceeded/) });
   });
 
+  it('given tracing_slow drained with POST /tracing/spans/query, when the same query is spelled in another case, under /api or /preview or with a trailing slash, then it is refused from the same bucket (issue 24)', async () => {
+    const acc = await createAccount(t.baseUrl, t.adminToken);
+    const query = (p: string): Promise<Response> => fetch(`${t.baseUrl}${p}`, { method: 'POST', headers: { ...acc.auth, 'Content-Type': 'application/json' }, body: '{}' });
+    // Hobby numbers: 120 at once, then 1 a minute. Drain until the canonical spelling is refused.
+    const drained = await burst(130, 10, () => query('/tracing/spans/query'));
+    expect(drained.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(120);
+    expect(drained.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+    const variants = ['/TRACING/spans/query', '/Tracing/Spans/Query/', '/api/tracing/SPANS/query', '/preview/TRACING/spans/query', '/PREVIEW/tracing/sessions/QUERY', '/TRACING/spans/analytics'];
+    const answers = await Promise.all(variants.map(async (p) => { const r = await query(p); return { p, status: r.status, limit: r.headers.get('x-ratelimit-limit') }; }));
+    // Every spelling is metered in tracing_slow (120), never in standard (480); one token may have refilled meanwhile.
+    expect(answers.map((a) => [a.p, a.limit])).toEqual(variants.map((p) => [p, '120']));
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(variants.length - 1);
+    expect(answers.filter((a) => a.status !== 429 && a.status !== 200)).toEqual([]);
+  });
+
   it('given two replicas with THROTTLE_REPLICAS=2, when a client spreads a burst over both, then the deployment admits about the plan\'s 480, each replica its 240', async () => {
     const acc: TestAccount = await createAccount(t.baseUrl, t.adminToken);
     const started = Date.now();

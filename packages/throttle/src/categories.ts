@@ -1,6 +1,8 @@
 // Which throttle category a request falls in (reference accounts §2.2), and the fnmatch-style globs
 // that endpoint throttles use. Paths are compared without their leading `/api` segments, query
-// string and trailing slash; methods case-insensitively (`ANY` or `*` matches every method).
+// string and trailing slash, and case-insensitively as the router matches them; methods
+// case-insensitively too (`ANY` or `*` matches every method). The middleware matches the declared
+// path of the route that served the request (served-route.ts), so no spelling changes a category.
 import type { Throttle } from '@llm/access';
 import { stripApiPrefix } from '@llm/contracts';
 
@@ -26,7 +28,7 @@ export function normalizePath(path: string): string {
   if (!p.startsWith('/')) p = `/${p}`;
   while (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
   // A `/preview` alias is the same route (compat §5.1): it counts in the same category.
-  if (p.startsWith('/preview/')) p = p.slice('/preview'.length);
+  if (p.slice(0, '/preview/'.length).toLowerCase() === '/preview/') p = p.slice('/preview'.length);
   return p;
 }
 
@@ -34,8 +36,9 @@ const globCache = new Map<string, RegExp>();
 const GLOB_CACHE_MAX = 1_000;
 
 /**
- * Python's fnmatchcase: `*` any run of characters (slashes included), `?` one character,
+ * Python's fnmatch: `*` any run of characters (slashes included), `?` one character,
  * `[seq]` / `[!seq]` a character class; everything else literal. An unclosed `[` is literal.
+ * Case-insensitive, like the router: a glob matches every spelling of the paths it names.
  */
 export function globToRegExp(glob: string): RegExp {
   const hit = globCache.get(glob);
@@ -66,7 +69,7 @@ export function globToRegExp(glob: string): RegExp {
       re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     }
   }
-  const compiled = new RegExp(`^${re}$`, 's');
+  const compiled = new RegExp(`^${re}$`, 'is');
   if (globCache.size >= GLOB_CACHE_MAX) globCache.clear();
   globCache.set(glob, compiled);
   return compiled;

@@ -14,6 +14,7 @@
 // the least recently updated are evicted.
 export { throttleMiddleware, deploymentThrottle, rateLimitedBody, type ThrottleOptions } from './throttle-middleware.ts';
 export { planThrottles, bucketSpecOf, bucketMatches, perReplica, DEFAULT_FREE_PLAN, type BucketSpec, type PlanThrottles, type PlanThrottleOptions } from './plan-throttles.ts';
+export { servedAs, routeCategory, declaredPath, type ServedAs } from './served-route.ts';
 export { categoryOf, endpointMatches, globMatches, globToRegExp, normalizePath, normalizeGlob, type Endpoint, type ThrottleCategory } from './categories.ts';
 export { gcra, gcraParams, backlogAt, recoveredAt, type GcraDecision, type GcraParams, type GcraState } from './gcra.ts';
 export { BucketStore, DEFAULT_MAX_KEYS, type BucketStoreOptions } from './bucket-store.ts';

@@ -5,9 +5,9 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AccessCatalog, PlanCatalog, PlanResolver } from '@llm/access';
 import { encodeRpcStatus } from '@llm/otlp';
 import { BucketStore } from './bucket-store.ts';
-import { categoryOf } from './categories.ts';
 import { gcra, type GcraDecision } from './gcra.ts';
 import { bucketMatches, planThrottles, type BucketSpec } from './plan-throttles.ts';
+import { servedAs } from './served-route.ts';
 
 export interface ThrottleOptions {
   /** The plan catalog (`loadAccessCatalog(...).config.plans`). */
@@ -68,12 +68,13 @@ export function throttleMiddleware(opts: ThrottleOptions): RequestHandler {
     }
     const applied = throttlesOf(plan);
     if (!applied) { next(); return; }
-    const category = categoryOf(req.method, req.path);
+    // The route that serves the request decides, whatever its spelling (case, /api, /preview, slash).
+    const { category, path } = servedAs(req, res);
     // Everything below is synchronous: concurrent requests cannot interleave between check and commit.
     const t = now();
     const checked: Checked[] = [];
     for (const spec of applied.buckets) {
-      if (!bucketMatches(spec, category, req.method, req.path)) continue;
+      if (!bucketMatches(spec, category, req.method, path)) continue;
       // A throttle grouping categories keeps one bucket per matched category (reference §2.3:
       // grouped categories still get one bucket each); endpoint and catch-all throttles one in all.
       const matched = spec.mode === 'include' && spec.categories?.includes(category) ? `|${category}` : '';
@@ -95,7 +96,7 @@ export function throttleMiddleware(opts: ThrottleOptions): RequestHandler {
         'Retry-After': String(Math.ceil(worst.decision.retryAfterMs / 1000) + 1),
       });
       // OTLP exporters read a google.rpc.Status from any failed export (and retry a 429 after Retry-After).
-      if (req.path.startsWith('/otlp/')) res.type('application/x-protobuf').send(Buffer.from(encodeRpcStatus(RESOURCE_EXHAUSTED, body.detail)));
+      if (path.toLowerCase().startsWith('/otlp/')) res.type('application/x-protobuf').send(Buffer.from(encodeRpcStatus(RESOURCE_EXHAUSTED, body.detail)));
       else res.json(body);
       return;
     }

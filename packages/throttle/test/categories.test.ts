@@ -57,7 +57,10 @@ describe('globs', () => {
     expect(globMatches('/v[!12]/x', '/v3/x')).toBe(true);
     expect(globMatches('/a[b', '/a[b')).toBe(true);
     expect(globMatches('/a.b', '/aXb')).toBe(false);
-    expect(globMatches('/Secrets', '/secrets')).toBe(false);
+    // Case-insensitive, like the router (issue 24: a throttle escaped by changing case).
+    expect(globMatches('/Secrets', '/secrets')).toBe(true);
+    expect(categoryOf('POST', '/TRACING/Spans/Query/')).toBe('tracing_slow');
+    expect(categoryOf('POST', '/PREVIEW/tracing/spans/query')).toBe('tracing_slow');
   });
 
   it('given a trailing slash or /api prefix on either side, then it is ignored', () => {

@@ -1,5 +1,7 @@
 // webhook_subscriptions from the webhook aggregate's facts (rules: @llm/account-model webhook.ts).
-// Deleting a subscription also removes its deliveries (reference §9.3: deliveries cascade).
+// Deleting a subscription removes only the subscription here: its deliveries are the webhook
+// dispatcher's table, which reads the deletion from the accounts topic itself (reference §9.3:
+// deliveries cascade).
 import { eventTime, type WebhookEvent, type WebhookState } from '@llm/account-model';
 import type { SqlStatement } from './statement.ts';
 
@@ -9,10 +11,7 @@ export function projectWebhook(e: WebhookEvent, _s: WebhookState): SqlStatement[
   const at = eventTime(e);
   if (e.type === 'accounts.webhook.deleted') {
     const p = e.payload;
-    return [
-      { text: 'DELETE FROM webhook_subscriptions WHERE id = $1 AND project_id = $2', values: [p.subscription_id, p.project_id] },
-      { text: 'DELETE FROM webhook_deliveries WHERE subscription_id = $1 AND project_id = $2', values: [p.subscription_id, p.project_id] },
-    ];
+    return [{ text: 'DELETE FROM webhook_subscriptions WHERE id = $1 AND project_id = $2', values: [p.subscription_id, p.project_id] }];
   }
   const i = e.payload.subscription;
   const values = [

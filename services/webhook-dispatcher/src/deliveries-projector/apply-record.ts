@@ -1,14 +1,21 @@
-// One `webhooks.delivery.recorded` record into webhook_deliveries (0011-webhooks.sql, written only
-// here): upsert on (project, subscription, event) keeping the row's first id and created_at, taking
+// One `webhooks.delivery.recorded` record into webhook_deliveries (created by 0011-webhooks.sql,
+// written only by the dispatcher: here, and subscription-deletions/ on a deletion): upsert on (project, subscription, event) keeping the row's first id and created_at, taking
 // status, data, attempts, final and the record id from the record; a new pair whose record names
 // an id another pair already has gets a fresh id. The record id goes into
 // webhook_delivery_records whatever happens, so a writer waiting for it is released (and a record
-// applied before is skipped). A record for a subscription that no longer exists is not applied:
-// deleting the subscription removed its deliveries, and a late record must not bring one back.
+// applied before is skipped). A record for a subscription the dispatcher saw deleted
+// (webhook_deleted_subscriptions) is not applied: the deletion removed its deliveries, and a late
+// record must not bring one back. Nothing else is asked of the subscription — in particular not
+// that projector-accounts has projected it yet — so a rebuild that reads the deliveries topic
+// before the accounts topic loses nothing. A draft's test delivery (the nil subscription id,
+// reference §9.5) is never projected: it is answered, not kept.
 import { isUuid } from '@llm/accounts-read';
-import { isEvent, uuidv7, type DecodedEvent } from '@llm/events';
+import { isEvent, type DecodedEvent } from '@llm/events';
 import type { PoolClient } from '@llm/postgres';
 import type { RecordVerdict } from '@llm/pg-consumer';
+
+/** The subscription id of a draft's test delivery (the command's POST /webhooks/subscriptions/test). */
+const DRAFT_SUBSCRIPTION_ID = '00000000-0000-0000-0000-000000000000';
 
 const parseObject = (json: string): Record<string, unknown> | null | undefined => {
   if (json === '') return null;
@@ -31,19 +38,21 @@ export async function applyDeliveryRecord(c: PoolClient, e: DecodedEvent): Promi
 
   const seen = await c.query('INSERT INTO webhook_delivery_records (record_id, delivery_id) VALUES ($1, $2) ON CONFLICT (record_id) DO NOTHING', [e.eventId, p.delivery_id]);
   if (seen.rowCount === 0) return { ok: true };
-  const exists = await c.query('SELECT 1 FROM webhook_subscriptions WHERE id = $1 AND project_id = $2', [p.subscription_id, p.project_id]);
-  if (exists.rowCount === 0) return { ok: true };
+  if (p.subscription_id === DRAFT_SUBSCRIPTION_ID) return { ok: true };
+  const deleted = await c.query('SELECT 1 FROM webhook_deleted_subscriptions WHERE subscription_id = $1 AND project_id = $2', [p.subscription_id, p.project_id]);
+  if ((deleted.rowCount ?? 0) > 0) return { ok: true };
 
   const at = new Date(Math.floor(e.timeUs / 1000));
   // The record's id may already belong to ANOTHER pair: a client's POST /webhooks/deliveries may
   // have chosen any id, including one the dispatcher derives later for another (event,
   // subscription). A new pair then takes a fresh id (the primary key would refuse the record and
-  // its outcome would be lost to the dead-letter topic); a known pair keeps its own id anyway.
+  // its outcome would be lost to the dead-letter topic): the record's own id, so a rebuild gives
+  // the same one; a known pair keeps its own id anyway.
   const taken = await c.query<{ mine: boolean }>(
     'SELECT (project_id = $2 AND subscription_id = $3 AND event_id = $4) AS mine FROM webhook_deliveries WHERE id = $1',
     [p.delivery_id, p.project_id, p.subscription_id, p.event_id],
   );
-  const id = taken.rows[0] && !taken.rows[0].mine ? uuidv7() : p.delivery_id;
+  const id = taken.rows[0] && !taken.rows[0].mine ? e.eventId : p.delivery_id;
   await c.query(
     `INSERT INTO webhook_deliveries AS d (id, project_id, subscription_id, event_id, status, data, attempts, final, created_at, updated_at, last_record_id)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $9, $10)

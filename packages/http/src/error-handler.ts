@@ -24,6 +24,23 @@ export const statusOf = (kind: ErrorKind): number => STATUS[kind];
 
 interface BodyParserError { type?: string; status?: number; expose?: boolean; message: string; body?: unknown }
 
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad request.', 403: 'Forbidden.', 404: 'Not Found', 405: 'Method not allowed.', 408: 'Request timeout.', 411: 'Length required.',
+  413: 'Request body too large.', 414: 'Request URI too long.', 415: 'Unsupported media type.', 422: 'Unprocessable request.', 431: 'Request header fields too large.',
+};
+
+/**
+ * The 4xx of an http-errors error (what the router, body-parser, raw-body and type-is raise: a
+ * numeric `status` and a boolean `expose`), if any. An upstream client's error that merely carries
+ * a `statusCode` (a payment processor's 400 to us) is not the client's fault and stays a 500.
+ */
+export function clientErrorStatus(err: unknown): number | undefined {
+  if (!err || typeof err !== 'object') return undefined;
+  const e = err as { status?: unknown; expose?: unknown };
+  if (typeof e.status !== 'number' || typeof e.expose !== 'boolean') return undefined;
+  return Number.isInteger(e.status) && e.status >= 400 && e.status < 500 ? e.status : undefined;
+}
+
 export function errorHandler() {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     if (res.headersSent) {
@@ -42,16 +59,20 @@ export function errorHandler() {
     }
     if (err instanceof AppError) {
       const status = STATUS[err.kind];
-      if (status >= 500) req.log?.error({ err, code: err.code }, err.message);
-      if (err.kind === 'unavailable') res.setHeader('Retry-After', '1');
+      // A 503 is a refusal (overload, a dependency down): counted and sampled by the request line, with its code.
+      if (err.kind === 'unavailable') { res.locals.refusalReason = err.code; res.setHeader('Retry-After', '1'); }
+      else if (status >= 500) req.log?.error({ err, code: err.code }, err.message);
+      else if (status === 401 || status === 403 || status === 429) res.locals.refusalReason = err.code;
       // 503 and 502 say which dependency is missing or failing (our own words, never an upstream's body).
       const detail = status >= 500 && err.kind !== 'unavailable' && err.kind !== 'bad_gateway' ? 'An internal error has occurred.' : err.message;
       res.status(status).json(err.details !== undefined && status < 500 ? { detail, ...asObject(err.details) } : { detail });
       return;
     }
     if (isStoreUnreachable(err)) {
-      // A read model or the broker being down is not a bug: 503 tells clients to retry.
-      req.log?.warn({ err }, 'store unavailable');
+      // A read model or the broker being down is not a bug: 503 tells clients to retry. Logged with
+      // the refusal line (sampled), not once per request: an outage under load would flood the log.
+      const code = (err as { code?: unknown }).code;
+      res.locals.refusalReason = `store_unavailable${typeof code === 'string' ? `:${code.slice(0, 40)}` : ''}`;
       res.setHeader('Retry-After', '1');
       res.status(503).json({ detail: 'A backing store is not available; retry shortly.' });
       return;
@@ -61,6 +82,12 @@ export function errorHandler() {
       res.status(400).json({ detail: `Body is not valid ${req.header('content-encoding') ?? 'compressed'} data.` });
       return;
     }
+    if (err instanceof URIError) {
+      // The router decoding a path parameter (`/secrets/%zz`, `/x/%ud800`; it sets status 400 but
+      // no type), or any decodeURIComponent of client text: the input is malformed, never a bug.
+      res.status(400).json({ detail: 'The request path or a parameter is not valid percent-encoding.' });
+      return;
+    }
     const bp = err as BodyParserError;
     if (bp && typeof bp === 'object' && typeof bp.type === 'string') {
       if (bp.type === 'entity.too.large') { res.status(413).json({ detail: 'Request body too large.' }); return; }
@@ -68,7 +95,15 @@ export function errorHandler() {
         res.status(422).json({ detail: [{ loc: ['body'], msg: jsonDecodeMessage(bp.message), type: 'json_invalid' }] });
         return;
       }
-      if (bp.status && bp.status < 500) { res.status(bp.status).json({ detail: bp.message }); return; }
+    }
+    const clientStatus = clientErrorStatus(err);
+    if (clientStatus !== undefined) {
+      // Any other error of the router or a parser that names a 4xx (http-errors: charset or
+      // encoding unsupported 415, aborted or mis-sized body 400, ...): that status, in our words
+      // when the message is not meant for clients, and never longer than a line.
+      const exposed = (err as { expose?: unknown }).expose === true && typeof (err as Error).message === 'string';
+      res.status(clientStatus).json({ detail: exposed ? (err as Error).message.slice(0, 200) : (STATUS_TEXT[clientStatus] ?? 'Bad request.') });
+      return;
     }
     req.log?.error({ err }, 'unhandled error');
     res.status(500).json({ detail: 'An internal error has occurred.' });

@@ -7,6 +7,7 @@ import type { Logger } from '@llm/logging';
 import { errorHandler } from './error-handler.ts';
 import { mountHealth, type Readiness } from './health.ts';
 import { requestContext } from './request-context.ts';
+import type { RefusalLogOptions } from './refusal-log.ts';
 import { httpMetrics, tagRoute } from './http-metrics.ts';
 
 export type Handlers = Partial<Record<RouteId, RequestHandler | RequestHandler[]>>;
@@ -22,6 +23,8 @@ export interface HttpAppOptions {
    * paths, which must answer 401 even where no route matches).
    */
   beforeRouting?: RequestHandler | undefined;
+  /** How refused requests (401, 403, 429, 503) are sampled in the log (default 10 lines per 10 s). */
+  refusalLog?: RefusalLogOptions | undefined;
 }
 
 export interface MountOptions {
@@ -48,7 +51,7 @@ export function createHttpApp(opts: HttpAppOptions, sides: Array<{ side: Side; h
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use((req, _res, next) => { req.url = stripApiPrefix(req.url); next(); });
-  app.use(requestContext(opts.log));
+  app.use(requestContext(opts.log, { refusals: opts.refusalLog }));
   app.use(httpMetrics());
   mountHealth(app, opts.readiness);
   if (opts.beforeRouting) app.use(opts.beforeRouting);

@@ -5,6 +5,7 @@ export type { ValidationIssue } from './validation.ts';
 export { errorHandler, statusOf } from './error-handler.ts';
 export { createReadiness, mountHealth } from './health.ts';
 export type { Readiness } from './health.ts';
-export { requestContext } from './request-context.ts';
+export { requestContext, type RequestContextOptions } from './request-context.ts';
+export { refusalSampler, REFUSAL_STATUSES, type RefusalLogOptions, type RefusalSampler } from './refusal-log.ts';
 export { httpMetrics, tagRoute } from './http-metrics.ts';
 export { readBoundedBody, inflateBounded, tooLarge } from './bounded-body.ts';

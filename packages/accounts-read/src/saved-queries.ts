@@ -3,6 +3,7 @@
 // before they append, the views of /queries and /simple/queries (reference compat §1.2: nulls
 // omitted, versions as strings), and the revision that saved-query refs resolve to (§1.4).
 import type { SavedQuery, SavedQueryEvent, SavedQueryState } from '@llm/account-model';
+import { MAX_TIME_US, MIN_TIME_US } from '@llm/contracts';
 import { asUuid, type Queryable } from './queryable.ts';
 
 /** Which saved queries to load: by id (any project), and the project's slugs in use. */
@@ -215,13 +216,19 @@ class Terms {
     if (!w) return '';
     const asc = w.order === 'ascending';
     if (w.next && asUuid(w.next)) this.add((n) => `${alias}.id ${asc ? '>' : '<'} ${n}::uuid`, asUuid(w.next));
-    // A bound that is no date bounds nothing (never a database error).
-    const date = (v: string | undefined): string | undefined => (v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : undefined);
+    // The routes pass dates and limits through @llm/contracts' bounded schemas; should one slip
+    // past, a bound that is no date the stores hold, or a limit that is no integer, bounds nothing
+    // (never a database error).
+    const date = (v: string | undefined): string | undefined => {
+      const ms = v ? Date.parse(v) : NaN;
+      return Number.isFinite(ms) && ms * 1000 >= MIN_TIME_US && ms * 1000 <= MAX_TIME_US ? new Date(ms).toISOString() : undefined;
+    };
     const newest = date(w.newest);
     const oldest = date(w.oldest);
     if (newest) this.add((n) => `${alias}.created_at <= ${n}::timestamptz`, newest);
     if (oldest) this.add((n) => `${alias}.created_at >= ${n}::timestamptz`, oldest);
-    return ` ORDER BY ${alias}.id ${asc ? 'ASC' : 'DESC'}${w.limit !== undefined ? ` LIMIT ${Math.max(1, Math.floor(w.limit))}` : ''}`;
+    const limit = w.limit !== undefined && Number.isSafeInteger(w.limit) ? ` LIMIT ${Math.max(1, w.limit)}` : '';
+    return ` ORDER BY ${alias}.id ${asc ? 'ASC' : 'DESC'}${limit}`;
   }
   sql(): string { return this.where.length ? this.where.join(' AND ') : 'true'; }
 }
@@ -326,7 +333,7 @@ export async function logQueryRevisions(
   const r = await q.query<RevisionRow>(
     `SELECT ${REVISION_COLUMNS} FROM ${REVISION_FROM}
       WHERE r.project_id = $1 AND r.variant_id = $2::uuid AND r.version < $3 AND r.deleted_at IS NULL
-      ORDER BY r.version DESC${depth !== undefined ? ` LIMIT ${Math.floor(depth) - 1}` : ''}`,
+      ORDER BY r.version DESC${depth !== undefined && Number.isSafeInteger(depth) ? ` LIMIT ${depth - 1}` : ''}`,
     [p, head.variant_id, head.version]);
   return [head, ...r.rows].map((row) => revisionView(row, false));
 }

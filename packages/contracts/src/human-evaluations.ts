@@ -3,10 +3,10 @@
 // ignored as the reference's clients expect; unknown keys of an application's or a testset's
 // `data` are refused (422), as the reference refuses them.
 import { z } from 'zod';
-import { jsonObject, jsonValue, text, texts, TEXT_LIMITS } from './text.ts';
+import { jsonObject, jsonValue, text, textRecord, texts, TEXT_LIMITS } from './text.ts';
 
 const slug = text({ min: 1, max: TEXT_LIMITS.slug, label: 'slug' });
-const headers = z.record(texts.shortText, z.string()).nullish();
+const headers = textRecord(text({ max: TEXT_LIMITS.shortText * 8 })).nullish();
 
 /** An application's data (§4.2): only these keys. */
 export const applicationData = z.strictObject({

@@ -1,7 +1,9 @@
 export { ROUTES, routesOf, stripApiPrefix } from './routes.ts';
 export { PREVIEW_ALIASED_PREFIXES, hasPreviewAlias, mountPaths } from './preview-aliases.ts';
-export { TEXT_LIMITS, text, texts, textKey, textRecord, textProblem, jsonValue, jsonObject, jsonProblem, openObject } from './text.ts';
+export { TEXT_LIMITS, text, texts, textKey, textRecord, textProblem, jsonValue, jsonObject, jsonProblem, openObject, boundedJson } from './text.ts';
 export type { TextOptions } from './text.ts';
+export { NUMBER_LIMITS, int, finite, ints, queryNumber, type IntOptions } from './numbers.ts';
+export { MIN_TIME_US, MAX_TIME_US, isoToUs, storedDateTime } from './dates.ts';
 export type { RouteDef, RouteId, RouteIdOf, Side, Method } from './routes.ts';
 export {
   spanInput, spanNodeInput, spanTree, otelTracingRequest, traceRecordInput, traceRequest, tracesRequest, simpleTraceRequest,
@@ -16,10 +18,11 @@ export {
 } from './admin-entities.ts';
 export {
   SAVED_QUERY_SLUG, savedQuerySlug, savedQueryRevisionInput, savedQueryCreate, savedQueryCommit, savedQueryRef, savedQueryRefs,
+  savedQueryLeafMap, savedQueryListWindow, simpleSavedQueriesQuery, savedQueryVariantsQuery, savedQueryRevisionsQuery, savedQueryRetrieve, savedQueryLog,
   savedQueryView, savedQueryVariantView, savedQueryRevisionView, savedQueryResponse, savedQueryRevisionsResponse,
 } from './saved-queries.ts';
 export type {
-  SavedQueryRevisionInput, SavedQueryCreate, SavedQueryCommit, SavedQueryRef, SavedQueryRefs, SavedQueryResponse, SavedQueryRevisionsResponse,
+  SavedQueryLeaf, SavedQueryListWindow, SavedQueryRevisionInput, SavedQueryCreate, SavedQueryCommit, SavedQueryRef, SavedQueryRefs, SavedQueryResponse, SavedQueryRevisionsResponse,
 } from './saved-queries.ts';
 export {
   domainCreate, domainVerify, domainView,

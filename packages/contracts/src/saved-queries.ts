@@ -1,9 +1,12 @@
 // zod schemas of the saved-query bodies: creating a query with its first revision, committing a
 // revision, and the `query_ref` / `query_variant_ref` / `query_revision_ref` of span and trace
 // queries. Whether a filtering or windowing object is usable is checked by the filtering-language
-// compiler where it is used (the command at commit time), not here.
+// compiler where it is used (the command at commit time), not here. The list and retrieve bodies
+// of the query side are here too: every field is a bounded primitive (text.ts, numbers.ts, dates.ts).
 import { z } from 'zod';
-import { jsonValue, texts } from './text.ts';
+import { storedDateTime } from './dates.ts';
+import { ints } from './numbers.ts';
+import { boundedJson, jsonValue, textRecord, texts } from './text.ts';
 
 /** Lowercase letters, digits, `-` and `_`, starting with a letter or digit, at most 64 characters. */
 export const SAVED_QUERY_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -60,6 +63,58 @@ export const savedQueryRefs = z.object({
   query_revision_ref: savedQueryRef.nullish(),
 });
 export type SavedQueryRefs = z.infer<typeof savedQueryRefs>;
+
+/** Tags and flags: maps of string, boolean and null leaves and nested maps (a number → 422). */
+export type SavedQueryLeaf = string | boolean | null | { [k: string]: SavedQueryLeaf };
+const leaf: z.ZodType<SavedQueryLeaf> = z.lazy(() => z.union([texts.longText, z.boolean(), z.null(), textRecord(leaf)]));
+/** Depth and text are checked before the recursive schema runs (a 20,000-deep map is a 422, not a stack overflow). */
+export const savedQueryLeafMap = boundedJson(textRecord(leaf));
+
+const order = z.enum(['ascending', 'descending'], { error: 'order must be one of: ascending, descending' });
+
+/** The windowing of the list routes (§1.3): dates the stores hold, a Postgres-sized limit. */
+export const savedQueryListWindow = z.object({
+  newest: storedDateTime.nullish(), oldest: storedDateTime.nullish(), next: z.uuid({ error: 'next must be a UUID' }).nullish(),
+  limit: ints.int32.nullish(), order: order.nullish(),
+});
+export type SavedQueryListWindow = z.infer<typeof savedQueryListWindow>;
+
+const refList = z.array(savedQueryRef).nullish();
+const header = { tags: savedQueryLeafMap.nullish(), flags: savedQueryLeafMap.nullish(), meta: jsonValue.optional() };
+const listing = { include_archived: z.boolean().nullish(), windowing: savedQueryListWindow.nullish() };
+
+/** `POST /simple/queries/query`. */
+export const simpleSavedQueriesQuery = z.object({
+  query: z.object(header).nullish(),
+  query_refs: refList, ...listing,
+});
+/** `POST /queries/variants/query`. */
+export const savedQueryVariantsQuery = z.object({
+  query_variant: z.object({
+    slug: texts.shortText.nullish(), slugs: z.array(texts.shortText).nullish(), name: texts.name.nullish(), description: texts.description.nullish(), ...header,
+  }).nullish(),
+  query_refs: refList, query_variant_refs: refList, ...listing,
+});
+/** `POST /queries/revisions/query`. */
+export const savedQueryRevisionsQuery = z.object({
+  query_revision: z.object({
+    slug: texts.shortText.nullish(), slugs: z.array(texts.shortText).nullish(), author: texts.id.nullish(), authors: z.array(texts.id).nullish(),
+    message: texts.description.nullish(), name: texts.name.nullish(), description: texts.description.nullish(), ...header,
+  }).nullish(),
+  query_refs: refList, query_variant_refs: refList, query_revision_refs: refList, ...listing,
+});
+/** `POST /queries/revisions/retrieve`: its windowing only pages the trace execution (the window compiler checks it). */
+export const savedQueryRetrieve = z.object({
+  query_ref: savedQueryRef.nullish(), query_variant_ref: savedQueryRef.nullish(), query_revision_ref: savedQueryRef.nullish(),
+  include_trace_ids: z.boolean().nullish(), include_traces: z.boolean().nullish(), windowing: jsonValue.optional(),
+});
+/** `POST /queries/revisions/log`. */
+export const savedQueryLog = z.object({
+  query_revisions: z.object({
+    query_id: z.uuid().nullish(), artifact_id: z.uuid().nullish(), query_variant_id: z.uuid().nullish(), variant_id: z.uuid().nullish(),
+    query_revision_id: z.uuid().nullish(), revision_id: z.uuid().nullish(), depth: ints.int32.nullish(),
+  }),
+});
 
 const stamp = z.string();
 

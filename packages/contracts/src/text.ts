@@ -145,6 +145,15 @@ export const jsonValue = z.unknown().superRefine((v, ctx) => {
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem.message, path: problem.path, input: v });
 });
 
+/**
+ * `schema` for a JSON value of a known shape, run only once `jsonProblem` has passed: a recursive
+ * schema (`z.lazy`) recurses once per level, so a body nested 20,000 deep would exhaust the stack
+ * inside zod; the iterative check stops it at TEXT_LIMITS.jsonDepth first.
+ */
+export function boundedJson<S extends z.ZodType>(schema: S) {
+  return jsonValue.pipe(schema);
+}
+
 /** A free-form JSON object keyed by storable keys (attributes, data, tags, meta, metadata). */
 export const jsonObject = textRecord(jsonValue);
 

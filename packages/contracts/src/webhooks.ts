@@ -2,6 +2,7 @@
 // and the event-type vocabulary. Unknown fields are ignored (as the reference's clients expect);
 // every string goes through the text presets.
 import { z } from 'zod';
+import { int, ints } from './numbers.ts';
 import { jsonObject, jsonValue, text, textRecord, texts, TEXT_LIMITS } from './text.ts';
 
 const DOMAINS = ['queries', 'testsets', 'workflows', 'environments'] as const;
@@ -28,9 +29,9 @@ export const windowing = z.object({
   newest: dateTime.nullish(),
   oldest: dateTime.nullish(),
   next: uuidRef.nullish(),
-  limit: z.number().int().nullish(),
+  limit: ints.int32.nullish(),
   order: z.enum(['ascending', 'descending']).nullish(),
-  interval: z.number().int().positive().nullish(),
+  interval: int({ min: 1 }).nullish(),
   rate: z.number().min(0).max(1).nullish(),
 });
 export type Windowing = z.infer<typeof windowing>;
@@ -91,7 +92,7 @@ export const deliveryData = z.object({
   url: texts.url,
   headers: textRecord(text({ max: TEXT_LIMITS.shortText * 8 })).nullish(),
   payload: jsonValue.nullish(),
-  response: z.object({ status_code: z.number().int().nullish(), body: texts.description.nullish() }).nullish(),
+  response: z.object({ status_code: int({ min: 0, max: 999 }).nullish(), body: texts.description.nullish() }).nullish(),
   error: texts.description.nullish(),
 });
 export type DeliveryData = z.infer<typeof deliveryData>;

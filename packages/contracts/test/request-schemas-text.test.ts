@@ -190,6 +190,26 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   deliveryCreate: { schema: contracts.deliveryCreate, samples: [{ delivery: { id: UUID, status: deliveryStatus, data: deliveryData, subscription_id: UUID, event_id: UUID } }] },
   deliveryQuery: { schema: contracts.deliveryQuery, samples: [{ delivery: { status: { code: '200', message: 'success' }, subscription_id: UUID, event_id: UUID }, windowing: { newest: '2025-01-02T00:00:00Z' } }] },
   eventQuery: { schema: contracts.eventQuery, samples: [{ event: { request_type: 'unknown', request_id: UUID, event_type: 'traces.queried', event_id: UUID }, windowing: { order: 'descending', limit: 5 } }] },
+  savedQueryLeafMap: { schema: contracts.savedQueryLeafMap, samples: [{ team: 'a 😀', nested: { on: true, off: null } }] },
+  savedQueryListWindow: { schema: contracts.savedQueryListWindow, samples: [{ newest: '2025-01-02T00:00:00Z', oldest: '2025-01-01', next: UUID, limit: 10, order: 'ascending' }] },
+  storedDateTime: { schema: contracts.storedDateTime, samples: ['2025-01-01T00:00:00.123456+02:00'] },
+  simpleSavedQueriesQuery: {
+    schema: contracts.simpleSavedQueriesQuery,
+    samples: [{ query: { tags: { t: 'x' }, flags: { f: 'y' }, meta: { m: ['z'] } }, query_refs: [ref], windowing: { oldest: '2025-01-01T00:00:00Z', order: 'descending' } }],
+  },
+  savedQueryVariantsQuery: {
+    schema: contracts.savedQueryVariantsQuery,
+    samples: [{ query_variant: { slug: 's', slugs: ['a', 'b'], name: 'n 😀', description: 'd', tags: { t: 'x' }, flags: { f: { g: 'h' } }, meta: 'm' }, query_refs: [ref], query_variant_refs: [ref] }],
+  },
+  savedQueryRevisionsQuery: {
+    schema: contracts.savedQueryRevisionsQuery,
+    samples: [{
+      query_revision: { slug: 's', slugs: ['a'], author: 'u', authors: ['v'], message: 'm 😀', name: 'n', description: 'd', tags: { t: 'x' }, flags: { f: 'y' }, meta: { k: 'v' } },
+      query_refs: [ref], query_variant_refs: [ref], query_revision_refs: [ref], windowing: { newest: '2025-01-01T00:00:00Z' },
+    }],
+  },
+  savedQueryRetrieve: { schema: contracts.savedQueryRetrieve, samples: [{ query_ref: ref, query_variant_ref: ref, query_revision_ref: ref, windowing: { next: 'abc', oldest: '2025-01-01T00:00:00Z' } }] },
+  savedQueryLog: { schema: contracts.savedQueryLog, samples: [{ query_revisions: { query_id: UUID, depth: 3 } }] },
   // Not in contracts (it lives with the session code), but a request body all the same.
   sessionIdentitiesUpdateSchema: { schema: sessionIdentitiesUpdateSchema, samples: [{ session_identities: ['email:otp', 'sso:acme:okta'] }] },
 };

@@ -6,33 +6,29 @@ import { z } from 'zod';
 import type { QueryHeader } from '@llm/events';
 import { RequestValidationError, issuesOf } from '@llm/http';
 import { compileFilter } from '@llm/span-filter';
-import { texts } from '@llm/contracts';
+import { finite, ints, jsonValue, NUMBER_LIMITS, savedQueryLeafMap, texts } from '@llm/contracts';
 
 const SLUG = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 export const querySlug = texts.slug.min(1).regex(SLUG, { error: "'slug' must be URL-safe." });
 
-/** Tags and flags: maps of string/bool/nested leaves (numbers → 422). */
-type Leafy = string | boolean | null | { [k: string]: Leafy };
-const leafy: z.ZodType<Leafy> = z.lazy(() => z.union([z.string(), z.boolean(), z.null(), z.record(z.string(), leafy)]));
-const leafMap = z.record(z.string(), leafy);
-const jsonAny = z.unknown();
-
 export const headerInput = {
   name: texts.name.nullish(),
   description: texts.description.nullish(),
-  tags: leafMap.nullish(),
-  meta: jsonAny.optional(),
-  flags: leafMap.nullish(),
+  /** Tags and flags: maps of string/bool/nested leaves (numbers → 422), depth-checked before zod recurses. */
+  tags: savedQueryLeafMap.nullish(),
+  meta: jsonValue.optional(),
+  flags: savedQueryLeafMap.nullish(),
 };
 
+// Stored as sent and compiled when the revision runs (a bound may be an epoch number as text there).
 const windowing = z.strictObject({
-  newest: z.string().nullish(), oldest: z.string().nullish(), next: z.uuid().nullish(),
-  limit: z.number().int().nullish(), order: z.enum(['ascending', 'descending']).nullish(),
-  interval: z.number().positive().nullish(), rate: z.number().min(0).max(1).nullish(),
+  newest: texts.shortText.nullish(), oldest: texts.shortText.nullish(), next: z.uuid().nullish(),
+  limit: ints.int32.nullish(), order: z.enum(['ascending', 'descending']).nullish(),
+  interval: finite({ min: 0, max: NUMBER_LIMITS.int32Max }).positive().nullish(), rate: finite({ min: 0, max: 1 }).nullish(),
 });
 const formatting = z.strictObject({ focus: z.enum(['trace', 'span']).nullish(), format: z.enum(['agenta', 'opentelemetry']).nullish() });
 export const revisionData = z.strictObject({
-  formatting: formatting.nullish(), filtering: jsonAny.optional(), windowing: windowing.nullish(), trace_ids: jsonAny.optional(), traces: jsonAny.optional(),
+  formatting: formatting.nullish(), filtering: jsonValue.optional(), windowing: windowing.nullish(), trace_ids: jsonValue.optional(), traces: jsonValue.optional(),
 });
 
 /**

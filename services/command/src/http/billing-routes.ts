@@ -11,6 +11,7 @@ import {
   catalogAnswer, lineItemsFor, plansAnswer, pricingAnswer, utcDayOfMonth, PaymentsProcessorError,
   type BillingConfig, type PaymentsProcessor,
 } from '@llm/billing';
+import { text, texts } from '@llm/contracts';
 import { badGateway, invalid, notFound, type AppError } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import { periodRange } from '@llm/quota';
@@ -29,8 +30,9 @@ export interface BillingRouteDeps {
 const NOT_CONFIGURED = { status: 'ok', message: 'Stripe not configured' } as const;
 const LOCAL_NOT_FOUND = 'Subscription (Agenta) not found';
 
-const checkoutQuery = z.object({ plan: z.string().min(1).max(200), success_url: z.string().url().max(2048) });
-const switchQuery = z.object({ plan: z.string().min(1).max(200) });
+const plan = text({ min: 1, max: 200 });
+const checkoutQuery = z.object({ plan, success_url: texts.url.pipe(z.url()) });
+const switchQuery = z.object({ plan });
 
 const statusError = (res: Response, status: number, message: string): void => { res.status(status).json({ status: 'error', message }); };
 

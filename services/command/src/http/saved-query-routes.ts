@@ -11,7 +11,7 @@ import {
   isUuid, listQueryRevisions, listQueryVariants, readDefaultVariantHead, readQuery, readQueryRevision, readQueryVariant, readQueryVariantHead,
   readSimpleQuery, resolveQueryRevision, type QueryVariantHead,
 } from '@llm/accounts-read';
-import { texts } from '@llm/contracts';
+import { jsonValue, text, texts } from '@llm/contracts';
 import { conflict, invalid, notFound, sleep, unavailable, type AppError } from '@llm/errors';
 import { uuidv7, type QueryHeader } from '@llm/events';
 import { RequestValidationError, type Handlers } from '@llm/http';
@@ -54,14 +54,14 @@ const variantBody = z.object({
   query_variant: z.object({ slug: querySlug, query_id: uuid.nullish(), artifact_id: uuid.nullish(), ...headerInput }),
 });
 const variantEdit = z.object({ query_variant: z.object({ id: uuid.nullish(), ...headerInput }) });
-const ref = z.object({ id: uuid.nullish(), slug: querySlug.nullish(), version: z.string({ error: 'version must be a string' }).max(12).nullish() });
+const ref = z.object({ id: uuid.nullish(), slug: querySlug.nullish(), version: text({ max: 12, label: 'version' }).nullish() });
 const variantFork = z.object({ query_variant: z.object({ slug: querySlug, ...headerInput }), query_variant_ref: ref, query_revision_ref: ref.nullish() });
 const revisionEdit = z.object({ query_revision: z.object({ id: uuid.nullish(), ...headerInput }) });
 const revisionFields = {
   query_variant_id: uuid.nullish(), variant_id: uuid.nullish(), query_id: uuid.nullish(), artifact_id: uuid.nullish(),
   slug: querySlug.nullish(), ...headerInput,
 };
-const revisionCreate = z.object({ query_revision: z.object({ ...revisionFields, data: z.unknown().optional() }) });
+const revisionCreate = z.object({ query_revision: z.object({ ...revisionFields, data: jsonValue.optional() }) });
 const revisionCommit = z.object({ query_revision: z.object({ ...revisionFields, data: revisionData.nullish(), message: texts.description.nullish() }) });
 const simpleCreate = z.object({ query: z.object({ slug: querySlug, ...headerInput, data: revisionData.nullish() }) });
 const simpleEdit = z.object({ query: z.object({ id: uuid.nullish(), ...headerInput, data: revisionData.nullish() }) });

@@ -3,22 +3,11 @@
 // — so a bound is parsed here once, into microseconds, and checked against the range the stores
 // hold; only a normalized UTC value (a number, or `usToIso`'s output) ever reaches Postgres or
 // ClickHouse. Used by the events log (ClickHouse) and the deliveries query (Postgres).
+import { isoToUs, MAX_TIME_US, MIN_TIME_US } from '@llm/contracts';
 import { RequestValidationError } from '@llm/http';
 
-/** 1900-01-01T00:00:00Z: the first time both stores hold (ClickHouse DateTime64's lower end). */
-export const MIN_TIME_US = Date.UTC(1900, 0, 1) * 1000;
-/** 2299-12-31T23:59:59Z: the last whole second both stores hold (ClickHouse DateTime64's upper end).
- * Microseconds past 2^53 (about year 2255) are even numbers only: a bound there may move by 1 µs. */
-export const MAX_TIME_US = Date.UTC(2299, 11, 31, 23, 59, 59) * 1000;
-
-/** Unix microseconds of an ISO 8601 date-time (no offset = UTC), keeping sub-millisecond digits; NaN when unreadable. */
-export function isoToUs(s: string): number {
-  const m = /^(.*T\d{2}:\d{2}(?::\d{2})?)(?:[.,](\d+))?(Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(s);
-  const off = (m?.[3] ?? 'Z').replace(/^([+-]\d{2})(\d{2})$/, '$1:$2').replace(/^([+-]\d{2})$/, '$1:00');
-  const ms = m ? Date.parse(`${m[1]}${off}`) : NaN;
-  if (!m || Number.isNaN(ms)) return NaN;
-  return ms * 1000 + Number((m[2] ?? '').slice(0, 6).padEnd(6, '0'));
-}
+// The stores' range and the reader are @llm/contracts' (dates.ts), shared with the request schemas.
+export { isoToUs, MAX_TIME_US, MIN_TIME_US };
 
 /** Unix microseconds as ISO 8601 UTC with microseconds. */
 export function usToIso(us: number): string {

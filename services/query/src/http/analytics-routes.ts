@@ -9,7 +9,7 @@
 import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import { invalid } from '@llm/errors';
-import { jsonValue } from '@llm/contracts';
+import { jsonValue, NUMBER_LIMITS } from '@llm/contracts';
 import { RequestValidationError, type Handlers, type ValidationIssue } from '@llm/http';
 import { FilteringSchema } from '@llm/span-filter';
 import {
@@ -42,6 +42,7 @@ const interval = z.coerce
   .number({ error: 'interval must be a whole number of seconds' })
   .int({ error: 'interval must be a whole number of seconds' })
   .min(1, { error: 'interval must be at least 1 (second)' })
+  .max(NUMBER_LIMITS.int32Max, { error: `interval must be at most ${NUMBER_LIMITS.int32Max} (seconds)` })
   .optional();
 const rate = z.coerce
   .number({ error: 'rate must be a number in (0, 1]' })

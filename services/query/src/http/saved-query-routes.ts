@@ -9,7 +9,10 @@ import {
 } from '@llm/accounts-read';
 import type { Pool } from '@llm/postgres';
 import { can, FORBIDDEN_MESSAGE, projectRole } from '@llm/auth';
-import { jsonValue, savedQueryRef } from '@llm/contracts';
+import {
+  ints, queryNumber, savedQueryLeafMap, savedQueryLog, savedQueryRef, savedQueryRetrieve, savedQueryRevisionsQuery, savedQueryVariantsQuery,
+  simpleSavedQueriesQuery, storedDateTime, texts, type SavedQueryListWindow,
+} from '@llm/contracts';
 import { AppError } from '@llm/errors';
 import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
 import { findRevision, retrievalRun, type StoredRevision } from '../domain/resolve-saved-query.ts';
@@ -28,16 +31,8 @@ function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   return r.data;
 }
 
-type Leafy = string | boolean | null | { [k: string]: Leafy };
-const leafy: z.ZodType<Leafy> = z.lazy(() => z.union([z.string(), z.boolean(), z.null(), z.record(z.string(), leafy)]));
-const leafMap = z.record(z.string(), leafy);
-const window = z.object({
-  newest: z.string().nullish(), oldest: z.string().nullish(), next: z.uuid().nullish(), limit: z.number().int().nullish(),
-  order: z.enum(['ascending', 'descending']).nullish(),
-}).nullish();
 const refList = z.array(savedQueryRef).nullish();
-
-const windowOf = (w: z.infer<typeof window>): ListWindow | undefined => (w
+const windowOf = (w: SavedQueryListWindow | null | undefined): ListWindow | undefined => (w
   ? Object.fromEntries(Object.entries(w).filter(([, v]) => v !== null && v !== undefined)) as ListWindow
   : undefined);
 /** A ref list filters by its ids, or (when it has none) by its slugs. */
@@ -48,63 +43,42 @@ function refFilter(refs: z.infer<typeof refList>): { ids?: string[]; slugs?: str
   return ids.length ? { ids } : slugs.length ? { slugs } : {};
 }
 
-const simpleQueryBody = z.object({
-  query: z.object({ tags: leafMap.nullish(), flags: leafMap.nullish(), meta: z.unknown().optional() }).nullish(),
-  query_refs: refList, include_archived: z.boolean().nullish(), windowing: window,
-});
-const variantsBody = z.object({
-  query_variant: z.object({
-    slug: z.string().nullish(), slugs: z.array(z.string()).nullish(), name: z.string().nullish(), description: z.string().nullish(),
-    tags: leafMap.nullish(), flags: leafMap.nullish(), meta: z.unknown().optional(),
-  }).nullish(),
-  query_refs: refList, query_variant_refs: refList, include_archived: z.boolean().nullish(), windowing: window,
-});
-const revisionsBody = z.object({
-  query_revision: z.object({
-    slug: z.string().nullish(), slugs: z.array(z.string()).nullish(), author: z.string().nullish(), authors: z.array(z.string()).nullish(),
-    message: z.string().nullish(), name: z.string().nullish(), description: z.string().nullish(),
-    tags: leafMap.nullish(), flags: leafMap.nullish(), meta: z.unknown().optional(),
-  }).nullish(),
-  query_refs: refList, query_variant_refs: refList, query_revision_refs: refList, include_archived: z.boolean().nullish(), windowing: window,
-});
-// The windowing of a retrieve only pages its trace execution: the window compiler checks it.
-const retrieveBody = z.object({
-  query_ref: savedQueryRef.nullish(), query_variant_ref: savedQueryRef.nullish(), query_revision_ref: savedQueryRef.nullish(),
-  include_trace_ids: z.boolean().nullish(), include_traces: z.boolean().nullish(), windowing: jsonValue.optional(),
-});
-const logBody = z.object({
-  query_revisions: z.object({
-    query_id: z.uuid().nullish(), artifact_id: z.uuid().nullish(), query_variant_id: z.uuid().nullish(), variant_id: z.uuid().nullish(),
-    query_revision_id: z.uuid().nullish(), revision_id: z.uuid().nullish(), depth: z.number().int().nullish(),
-  }),
-});
+/** One query-string value through its schema; a problem is a 422 at `query.<k>`. */
+function param<S extends z.ZodType>(k: string, schema: S, v: unknown): z.infer<S> {
+  const r = schema.safeParse(v);
+  if (!r.success) throw new RequestValidationError(r.error.issues.map((i) => ({ loc: ['query', k], msg: i.message, type: i.code })));
+  return r.data;
+}
+const listParam = z.array(texts.shortText);
+const jsonText = texts.description.transform((v, ctx) => {
+  try { return JSON.parse(v) as unknown; } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON object', input: v });
+    return z.NEVER;
+  }
+}).pipe(savedQueryLeafMap);
 
 /** `/queries/query` takes its filters from the query string (the reference ignores the body). */
 function queryStringFilter(req: Request): Parameters<typeof listQueries>[2] {
   const s = (k: string): string | undefined => (typeof req.query[k] === 'string' ? req.query[k] : undefined);
-  const json = (k: string): Record<string, Leafy> | undefined => {
-    const v = s(k);
-    if (v === undefined) return undefined;
-    try {
-      const parsed = leafMap.safeParse(JSON.parse(v));
-      if (parsed.success) return parsed.data;
-    } catch { /* reported below */ }
-    throw new RequestValidationError([{ loc: ['query', k], msg: 'must be a JSON object', type: 'json_invalid' }]);
-  };
+  const one = <S extends z.ZodType>(k: string, schema: S): z.infer<S> | undefined => (s(k) === undefined ? undefined : param(k, schema, s(k)));
   const list = (k: string): string[] => {
     const v = req.query[k];
-    return (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === 'string').flatMap((x) => x.split(','));
+    const all = (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === 'string').flatMap((x) => x.split(','));
+    return param(k, listParam, all);
   };
-  const ids = [...list('query_ids'), ...(s('query_id') ? [s('query_id') as string] : [])];
-  const slugs = [...list('query_slugs'), ...(s('query_slug') ? [s('query_slug') as string] : [])];
-  const limit = s('limit') !== undefined ? Number(s('limit')) : undefined;
+  const ids = [...list('query_ids'), ...(s('query_id') ? [one('query_id', texts.id)!] : [])];
+  const slugs = [...list('query_slugs'), ...(s('query_slug') ? [one('query_slug', texts.shortText)!] : [])];
+  const limit = one('limit', queryNumber(ints.int32));
   const order = s('order');
+  const next = s('next') ? one('next', texts.id) : undefined;
+  const newest = s('newest') ? one('newest', storedDateTime) : undefined;
+  const oldest = s('oldest') ? one('oldest', storedDateTime) : undefined;
   const w: ListWindow = {
-    ...(s('next') ? { next: s('next') as string } : {}), ...(s('newest') ? { newest: s('newest') as string } : {}), ...(s('oldest') ? { oldest: s('oldest') as string } : {}),
-    ...(limit !== undefined && Number.isFinite(limit) ? { limit } : {}), ...(order === 'ascending' || order === 'descending' ? { order } : {}),
+    ...(next ? { next } : {}), ...(newest ? { newest } : {}), ...(oldest ? { oldest } : {}),
+    ...(limit !== undefined ? { limit } : {}), ...(order === 'ascending' || order === 'descending' ? { order } : {}),
   };
-  const tags = json('tags');
-  const flags = json('flags');
+  const tags = one('tags', jsonText);
+  const flags = one('flags', jsonText);
   return {
     ...(ids.length ? { ids } : {}), ...(slugs.length ? { slugs } : {}), ...(tags ? { tags } : {}), ...(flags ? { flags } : {}),
     includeArchived: s('include_archived') === 'true', ...(Object.keys(w).length ? { window: w } : {}),
@@ -165,7 +139,7 @@ export function savedQueryRoutes(pool: Pool, view: RequestHandler[], traces: Ret
       res.json(v ? { count: 1, query_variant: v } : { count: 0 });
     }],
     'queries.variants.query': [...view, async (req, res) => {
-      const b = parse(variantsBody, req.body ?? {});
+      const b = parse(savedQueryVariantsQuery, req.body ?? {});
       const v = b.query_variant;
       const q = refFilter(b.query_refs);
       const own = refFilter(b.query_variant_refs);
@@ -183,7 +157,7 @@ export function savedQueryRoutes(pool: Pool, view: RequestHandler[], traces: Ret
       res.json(r ? { count: 1, query_revision: r } : { count: 0 });
     }],
     'queries.revisions.query': [...view, async (req, res) => {
-      const b = parse(revisionsBody, req.body ?? {});
+      const b = parse(savedQueryRevisionsQuery, req.body ?? {});
       const r = b.query_revision;
       const q = refFilter(b.query_refs);
       const v = refFilter(b.query_variant_refs);
@@ -203,7 +177,7 @@ export function savedQueryRoutes(pool: Pool, view: RequestHandler[], traces: Ret
       res.json({ count: revisions.length, query_revisions: revisions });
     }],
     'queries.revisions.retrieve': [...view, async (req, res) => {
-      const b = parse(retrieveBody, req.body ?? {});
+      const b = parse(savedQueryRetrieve, req.body ?? {});
       const execute = b.include_trace_ids === true || b.include_traces === true;
       // Running the stored filter reads spans: that needs view_spans besides view_queries.
       if (execute && !can(await projectRole(pool, req.scope), 'view_spans')) {
@@ -235,7 +209,7 @@ export function savedQueryRoutes(pool: Pool, view: RequestHandler[], traces: Ret
       });
     }],
     'queries.revisions.log': [...view, async (req, res) => {
-      const b = parse(logBody, req.body).query_revisions;
+      const b = parse(savedQueryLog, req.body).query_revisions;
       const revisionId = b.query_revision_id ?? b.revision_id;
       const variantId = b.query_variant_id ?? b.variant_id;
       const queryId = b.query_id ?? b.artifact_id;
@@ -250,7 +224,7 @@ export function savedQueryRoutes(pool: Pool, view: RequestHandler[], traces: Ret
       res.json(query ? { count: 1, query } : { count: 0 });
     }],
     'simple.queries.query': [...view, async (req, res) => {
-      const b = parse(simpleQueryBody, req.body);
+      const b = parse(simpleSavedQueriesQuery, req.body);
       const refs = refFilter(b.query_refs);
       const queries = await listSimpleQueries(pool, req.scope.projectId, {
         ...refs, ...(b.query?.tags ? { tags: b.query.tags } : {}), ...(b.query?.flags ? { flags: b.query.flags } : {}),

@@ -2,7 +2,7 @@
 // and POST /simple/traces/query, over the same span store as every other read.
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { jsonObject, jsonValue } from '@llm/contracts';
+import { jsonObject, jsonValue, openObject, text, textRecord } from '@llm/contracts';
 import { validate, type Handlers } from '@llm/http';
 import { parseTraceId } from '@llm/span-model';
 import type { SpanReader } from '../adapters/span-reader.ts';
@@ -12,7 +12,8 @@ import { spanView } from '../domain/span-view.ts';
 import { simpleTraceFiltering, simpleTraceOf } from '../domain/simple-trace-view.ts';
 import { compileSearch } from './filter-search.ts';
 
-const idRef = z.object({ trace_id: z.string().max(100), span_id: z.string().max(100) });
+const id = text({ max: 100 });
+const idRef = z.object({ trace_id: id, span_id: id });
 const simpleTraceQuery = z.object({
   trace: z.object({
     origin: z.enum(['human', 'auto', 'custom']).optional(),
@@ -20,8 +21,8 @@ const simpleTraceQuery = z.object({
     channel: z.enum(['sdk', 'api', 'web', 'otlp']).optional(),
     tags: jsonObject.nullish(),
     meta: jsonObject.nullish(),
-    references: z.record(z.string(), z.object({ id: z.string().max(100).nullish(), slug: z.string().max(1000).nullish() }).passthrough()).nullish(),
-    links: z.union([z.record(z.string(), idRef), z.array(idRef)]).nullish(),
+    references: textRecord(openObject({ id: id.nullish(), slug: text({ max: 1000 }).nullish() })).nullish(),
+    links: z.union([textRecord(idRef), z.array(idRef)]).nullish(),
   }).nullish(),
   links: z.array(idRef.partial({ span_id: true })).nullish(),
   windowing: jsonValue.optional(),

@@ -1,11 +1,21 @@
-// npm run bench:ingest [-- --seconds 60 --rate 30000 --connections 8 --client kafkajs|platformatic]
+// npm run bench:ingest [-- --warmup 60 --seconds 60 --idle 60 --overload 10 --connections 8 --client kafkajs|platformatic]
 //
 // Starts its own stack (local Kafka + Postgres, the all-in-one server as a child process with the
-// embedded ClickHouse), creates an account, then drives OTLP/HTTP protobuf requests of 100 realistic
-// LLM spans (1–2 KB each) over keep-alive connections at a target rate (open loop; bodies are
-// pre-encoded and only their trace ids are rewritten, so the generator stays cheap and every span is
-// unique). Prints accepted spans/s, visible spans/s, accept latency, accept-to-visible lag (probe
-// traces polled through the API), the server's peak RSS, and raw protobufjs decode spans/s.
+// embedded ClickHouse, admission on its defaults), creates an account, then measures, in one run:
+//  1. idle: the started stack with no traffic, CPU per process over `--idle` seconds (after 20 s of
+//     settling);
+//  2. capacity: a closed loop that keeps about half a second of spans waiting for the span projector
+//     (so it never idles and the admission never needs to act): visible spans/s steady over
+//     `--seconds` after `--warmup`, ack→written lag, and the CPU cost table (cpu-cost-table.ts) per
+//     process and thread class, in µs per visible span, closed against the machine's own counters;
+//  3. overload: an open loop offering `--overload` × the capacity just measured (0 skips it), with
+//     the admission defaults: goodput (visible spans/s steady), refusals, ack→written lag, the
+//     server's error log lines, and after a drain that visible = acknowledged exactly;
+//  4. with `--replay`: a rebuild of the span table from the topic, spans/s.
+// Requests are OTLP/HTTP protobuf of 100 realistic LLM spans (1–2 KB each) over keep-alive
+// connections; bodies are pre-encoded and only their trace ids are rewritten, so the generator stays
+// cheap (its CPU is reported apart) and every span is unique. Raw protobufjs decode of the same
+// bodies is the yardstick of the ratios.
 // `--enforcement on` (default) runs the account on a plan with a traces quota it never reaches and
 // throttles it never meets, so every request pays the admission reservation and the throttle check;
 // `--enforcement off` runs with ACCESS_ENFORCEMENT=false: run both to see what the checks cost.
@@ -18,10 +28,19 @@ import protobuf from 'protobufjs';
 import { DEFAULT_KAFKA_CLIENT } from '@llm/kafka';
 import { encodeExportTraceServiceRequest, type OtlpSpanInput } from '@llm/otlp';
 import { testSecretsEnv } from '@llm/testing/secrets';
+import { costTable, formatCostTable, jvmThreadClass, processTree, serverThreadClass, snapshot, type Watched } from './cpu-cost-table.ts';
+
+// The figures are Node 24's (the project's default line; its threads carry names the cost table
+// reads): on an older node this re-runs the bench on the one npm start / npm test fetch.
+// @ts-expect-error plain .mjs without types
+const { ensureSupportedNode } = await import('../../deploy/bin/node-runtime.mjs');
+await ensureSupportedNode();
 
 const { values: opt } = parseArgs({ options: {
   seconds: { type: 'string', default: '60' },
-  rate: { type: 'string', default: '30000' },
+  warmup: { type: 'string', default: '60' },
+  idle: { type: 'string', default: '60' },
+  overload: { type: 'string', default: '10' },
   connections: { type: 'string', default: '8' },
   client: { type: 'string', default: DEFAULT_KAFKA_CLIENT },
   profile: { type: 'boolean', default: false },
@@ -41,7 +60,9 @@ const enforcementEnv = opt.enforcement === 'on'
   ? { ACCESS_PLANS: BENCH_PLANS, ACCESS_DEFAULT_PLAN: 'bench_metered' }
   : { ACCESS_ENFORCEMENT: 'false' };
 const SECONDS = Number(opt.seconds);
-const RATE = Number(opt.rate);
+const WARMUP = Number(opt.warmup);
+const IDLE = Number(opt.idle);
+const OVERLOAD = Number(opt.overload);
 const CONNS = Number(opt.connections);
 const SPANS_PER_REQ = 100;
 const SPANS_PER_TRACE = 5;
@@ -62,10 +83,27 @@ const [kafka, pg] = await Promise.all([
 ]);
 const port = await freePort();
 const adminToken = randomBytes(16).toString('hex');
-const server = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean), '--import', 'tsx', ...(opt.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), path.join(root, 'services/all-in-one/src/main.ts')], {
+const server = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean), '--disable-warning=TimeoutNegativeWarning', '--import', 'tsx', ...(opt.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), path.join(root, 'services/all-in-one/src/main.ts')], {
   env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: kafka.brokers, DATABASE_URL: pg.url, CLICKHOUSE_DATA_DIR: path.join(dir, 'ch'), ADMIN_TOKEN: adminToken, KAFKA_CLIENT: opt.client, ...enforcementEnv, ...testSecretsEnv() },
-  stdio: ['ignore', 'inherit', 'inherit'],
+  stdio: ['ignore', 'pipe', 'pipe'],
 });
+// The server's log: pino JSON lines at LOG_LEVEL=warn. Error lines (level ≥ 50) are counted per
+// phase and a few are kept as a sample: a refusal must never be one.
+const serverLog = { lines: 0, errors: 0, sample: [] as string[] };
+for (const stream of [server.stdout!, server.stderr!]) {
+  let rest = '';
+  stream.on('data', (chunk: Buffer) => {
+    const text = rest + chunk.toString('utf8');
+    const lines = text.split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      serverLog.lines++;
+      const level = Number(/"level":(\d+)/.exec(line)?.[1] ?? 0);
+      if (level >= 50 || !line.startsWith('{')) { serverLog.errors++; if (serverLog.sample.length < 5) serverLog.sample.push(line.slice(0, 300)); }
+    }
+  });
+}
 await waitForPort(port, { timeoutMs: 60_000, name: 'server' });
 const base = `http://127.0.0.1:${port}`;
 let peakRss = 0;
@@ -83,6 +121,14 @@ function cpuSeconds(pid: number | undefined): number {
     return (Number(f[11]) + Number(f[12])) / 100;
   } catch { return NaN; }
 }
+// What the cost table watches: the server by thread class, the broker's JVM by thread class, and
+// Postgres (the postmaster and its backends, found by the data directory on their command line).
+const watched: Watched[] = [
+  { name: 'server (all-in-one node)', pids: () => [server.pid!], classify: serverThreadClass },
+  { name: 'kafka (broker JVM)', pids: () => [kafka.pid as number], classify: jvmThreadClass },
+  { name: 'postgres', pids: () => processTree(path.join(dir, 'pg')) },
+];
+const generatorSeconds = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
 
 async function shutdown(): Promise<void> {
   clearInterval(rssTimer);
@@ -152,14 +198,11 @@ const protobufjsRate = decoded / ((performance.now() - d0) / 1000);
 
 // ---------- load ----------
 let seq = 1;
-const acceptLat: number[] = [];
 const probes = new Map<string, number>(); // trace id → accept time
-const lags: number[] = [];
+interface PhaseStats { acceptLat: number[]; lags: number[]; accepted: number; failed: number; refused: number; refusedWithoutRetryAfter: number }
+const newStats = (): PhaseStats => ({ acceptLat: [], lags: [], accepted: 0, failed: 0, refused: 0, refusedWithoutRetryAfter: 0 });
+let stats = newStats();
 let acceptedSpans = 0;
-let failed = 0;
-/** Requests the server refused as overload (503/429 with Retry-After): the explicit answer to excess. */
-let refused = 0;
-let refusedWithoutRetryAfter = 0;
 function nextBody(): { body: Buffer; probe: string } {
   const t = templates[seq % templates.length]!;
   const body = Buffer.from(t.body);
@@ -175,19 +218,22 @@ function nextBody(): { body: Buffer; probe: string } {
   return { body, probe };
 }
 
-async function send(): Promise<void> {
+/** Sends one request; false when it was refused (503/429). */
+async function send(): Promise<boolean> {
   const { body, probe } = nextBody();
   const t0 = performance.now();
   const r = await fetch(`${base}/otlp/v1/traces`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/x-protobuf' }, body });
   await r.arrayBuffer();
   const t1 = performance.now();
-  if (r.status === 503 || r.status === 429) { refused++; if (!r.headers.get('retry-after')) refusedWithoutRetryAfter++; return; }
-  if (r.status !== 200) { failed++; return; }
-  acceptLat.push(t1 - t0);
+  if (r.status === 503 || r.status === 429) { stats.refused++; if (!r.headers.get('retry-after')) stats.refusedWithoutRetryAfter++; return false; }
+  if (r.status !== 200) { stats.failed++; return true; }
+  stats.acceptLat.push(t1 - t0);
+  stats.accepted += SPANS_PER_REQ;
   acceptedSpans += SPANS_PER_REQ;
-  // Every fifth request carries a probe: few enough that the read queries measuring visibility
-  // keep up under load (otherwise the poller's own backlog is what gets measured).
-  if (seq % 5 === 0) probes.set(probe, t1);
+  // One request in twenty carries a probe read back through the API (accept→visible as a client
+  // sees it); few enough that the reads stay a small part of the cost table.
+  if (seq % 20 === 0) probes.set(probe, t1);
+  return true;
 }
 
 let polling = true;
@@ -200,10 +246,10 @@ async function pollVisibility(): Promise<void> {
       for (const t of r.traces ?? []) {
         const at = probes.get(t.trace_id);
         const rootNode = Object.values(t.spans)[0];
-        if (at !== undefined && rootNode && Object.keys(rootNode.spans ?? {}).length === SPANS_PER_TRACE - 1) { lags.push(now - at); probes.delete(t.trace_id); }
+        if (at !== undefined && rootNode && Object.keys(rootNode.spans ?? {}).length === SPANS_PER_TRACE - 1) { stats.lags.push(now - at); probes.delete(t.trace_id); }
       }
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500));
   }
 }
 
@@ -212,75 +258,181 @@ async function metric(name: string): Promise<number> {
   return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
 }
 
-console.log(`bench: ${SECONDS}s at ${RATE} spans/s target, ${CONNS} connections, ${SPANS_PER_REQ} spans/request, ~${Math.round(avgSpanBytes)} B/span, kafka client ${opt.client}`);
-const poller = pollVisibility();
-const cpu0 = { server: cpuSeconds(server.pid), kafka: cpuSeconds(kafka.pid), bench: process.cpuUsage() };
-const start = performance.now();
+// Rows written and spans acknowledged over time (every 250 ms): the time each acknowledged span
+// waited to be written, from counters, with no read queries.
 const written0 = await metric('projector_span_rows_written_total');
-const visibleSamples: Array<{ t: number; n: number }> = [];
-const lagSamples: number[] = [];
-// Acknowledged spans over time: with the rows written over time, the time each acknowledged span
-// waited to be written (a second lag measure, from counters, that needs no read queries).
+let written = 0;
+const writtenSamples: Array<{ t: number; n: number }> = [];
 const ackSamples: Array<{ t: number; n: number }> = [];
+const lagView: Array<{ t: number; ms: number }> = [];
 const sampler = setInterval(() => {
   ackSamples.push({ t: performance.now(), n: acceptedSpans });
-  void metric('projector_span_rows_written_total').then((n) => visibleSamples.push({ t: performance.now(), n: n - written0 }));
-  void metric('ingest_projector_lag_ms').then((ms) => lagSamples.push(ms));
-}, 1000);
-const interval = (SPANS_PER_REQ / RATE) * 1000;
-const inflight = new Set<Promise<void>>();
-let nextAt = start;
-while (performance.now() - start < SECONDS * 1000) {
-  if (inflight.size >= CONNS * 4) { await Promise.race(inflight); continue; }
-  const now = performance.now();
-  if (now < nextAt) { await new Promise((r) => setTimeout(r, Math.max(0, nextAt - now))); continue; }
-  nextAt += interval;
-  const p = send().catch(() => { failed++; }).finally(() => inflight.delete(p));
-  inflight.add(p);
+  void metric('projector_span_rows_written_total').then((n) => { written = n - written0; writtenSamples.push({ t: performance.now(), n: written }); });
+}, 250);
+const lagSampler = setInterval(() => { void metric('ingest_projector_lag_ms').then((ms) => lagView.push({ t: performance.now(), ms })); }, 1000);
+
+const pct = (xs: number[], p: number): number => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN; };
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Ack→written waits of spans acknowledged in [from, to]: when the written counter first reached each acknowledged count. */
+function ackToWritten(from: number, to: number): number[] {
+  const out: number[] = [];
+  let j = 0;
+  for (const a of ackSamples) {
+    if (a.t < from || a.t > to || a.n === 0) continue;
+    while (j < writtenSamples.length && (writtenSamples[j]!.n < a.n || writtenSamples[j]!.t < a.t)) j++;
+    out.push(j < writtenSamples.length ? writtenSamples[j]!.t - a.t : performance.now() - a.t);
+  }
+  return out;
 }
-await Promise.all(inflight);
-const acceptEnd = performance.now();
-const benchCpu = process.cpuUsage(cpu0.bench);
-const cpu = { server: cpuSeconds(server.pid) - cpu0.server, kafka: cpuSeconds(kafka.pid) - cpu0.kafka, bench: (benchCpu.user + benchCpu.system) / 1e6 };
-const loadSecs = (acceptEnd - start) / 1000;
-console.log(`  load done: ${Math.round(acceptedSpans / loadSecs)} spans/s accepted; server CPU ${(cpu.server / loadSecs * 100).toFixed(0)}%, ${(cpu.server * 1e6 / acceptedSpans).toFixed(0)} µs/span; draining …`);
-// Drain: wait until every accepted span is visible (bounded).
-const expected = acceptedSpans;
+function writtenAt(t: number): number {
+  let n = 0;
+  for (const s of writtenSamples) { if (s.t <= t) n = s.n; else break; }
+  return n;
+}
+
+/** Drives load until `until`: closed loop (keep `backlog()` spans waiting) or open loop at `rate` spans/s. */
+async function drive(until: number, mode: { closed: true; backlog: () => number } | { closed: false; rate: number }): Promise<void> {
+  const inflight = new Set<Promise<void>>();
+  const interval = mode.closed ? 0 : (SPANS_PER_REQ / mode.rate) * 1000;
+  let nextAt = performance.now();
+  let pausedUntil = 0;
+  while (performance.now() < until) {
+    if (inflight.size >= CONNS * 4) { await Promise.race(inflight); continue; }
+    if (mode.closed) {
+      // A closed loop backs off on a refusal, as an exporter honouring Retry-After does (the open
+      // loop keeps its offer: that is what an overload is).
+      if (performance.now() < pausedUntil) { await sleep(20); continue; }
+      const waiting = acceptedSpans + inflight.size * SPANS_PER_REQ - written;
+      if (waiting >= mode.backlog()) { await sleep(20); continue; }
+    } else {
+      const now = performance.now();
+      if (now < nextAt) { await sleep(Math.max(0, nextAt - now)); continue; }
+      nextAt += interval;
+      // An open loop that fell behind (a slow server) does not burst to catch up.
+      if (performance.now() - nextAt > 1000) nextAt = performance.now();
+    }
+    const p = send().then((ok) => { if (!ok) pausedUntil = performance.now() + 250; }, () => { stats.failed++; }).finally(() => inflight.delete(p));
+    inflight.add(p);
+  }
+  await Promise.all(inflight);
+}
+
+interface PhaseResult { visibleSteady: number; accepted: number; stats: PhaseStats; ackWritten: number[]; lagView: number[]; errors: number; from: number; to: number }
+
+/** One phase: warm-up, then a steady window with snapshots at both ends. */
+async function phase(name: string, mode: Parameters<typeof drive>[1], onSteady?: (a: ReturnType<typeof snapshot>, b: ReturnType<typeof snapshot>, g: number) => void): Promise<PhaseResult> {
+  stats = newStats();
+  const errors0 = serverLog.errors;
+  const t0 = performance.now();
+  console.log(`  ${name}: warm-up ${WARMUP} s, then ${SECONDS} s measured …`);
+  await drive(t0 + WARMUP * 1000, mode);
+  const a = snapshot(watched);
+  const g0 = generatorSeconds();
+  const from = performance.now();
+  const w0 = written;
+  await drive(from + SECONDS * 1000, mode);
+  const to = performance.now();
+  const b = snapshot(watched);
+  const w1 = written;
+  onSteady?.(a, b, generatorSeconds() - g0);
+  return {
+    visibleSteady: (w1 - w0) / ((to - from) / 1000), accepted: stats.accepted, stats,
+    ackWritten: ackToWritten(from, to), lagView: lagView.filter((l) => l.t >= from && l.t <= to).map((l) => l.ms),
+    errors: serverLog.errors - errors0, from, to,
+  };
+}
+
+const poller = pollVisibility();
+console.log(`bench: warm-up ${WARMUP} s + ${SECONDS} s per phase, ${CONNS} connections, ${SPANS_PER_REQ} spans/request, ~${Math.round(avgSpanBytes)} B/span, kafka client ${opt.client}, enforcement ${opt.enforcement}`);
+
+// 1. Idle.
+let idleLine = 'skipped';
+if (IDLE > 0) {
+  console.log(`  idle: 20 s settling, then ${IDLE} s measured …`);
+  await sleep(20_000);
+  const a = snapshot(watched);
+  await sleep(IDLE * 1000);
+  const b = snapshot(watched);
+  const t = costTable(a, b, watched, 0, 0);
+  const cores = (row: string): string => ((t.rows.find((r) => r.row === row)?.seconds ?? 0) / t.seconds).toFixed(3);
+  idleLine = `${(t.total / t.seconds).toFixed(3)} cores in all (target ≤ 0.05): server ${cores(watched[0]!.name)}, kafka ${cores(watched[1]!.name)}, postgres ${cores(watched[2]!.name)}; machine ${(t.machine / t.seconds).toFixed(3)}`;
+  console.log(`  idle: ${idleLine}`);
+}
+
+// 2. Capacity: a closed loop keeping about half a second of spans (at least 5,000) waiting.
+let table = '';
+let tableTotalPerSpan = NaN;
+let steadyUnits = 0;
+const capacity = await phase('capacity (closed loop)', {
+  closed: true,
+  backlog: () => {
+    const recent = writtenSamples.slice(-8);
+    const rate = recent.length > 1 ? (recent[recent.length - 1]!.n - recent[0]!.n) / ((recent[recent.length - 1]!.t - recent[0]!.t) / 1000) : 0;
+    return Math.max(5_000, rate / 2);
+  },
+}, (a, b, g) => {
+  steadyUnits = writtenAt(b.at) - writtenAt(a.at);
+  const t = costTable(a, b, watched, steadyUnits, g);
+  table = formatCostTable(t, steadyUnits);
+  tableTotalPerSpan = (t.total * 1e6) / Math.max(1, steadyUnits);
+});
+console.log(table);
+
+// 3. Overload: offered `OVERLOAD` × capacity, admission on its defaults.
+let overload: PhaseResult | undefined;
+let overloadTable = '';
+if (OVERLOAD > 0) {
+  const rate = OVERLOAD * capacity.visibleSteady;
+  overload = await phase(`overload (open loop at ${fmt(rate)} spans/s = ${OVERLOAD}× capacity)`, { closed: false, rate }, (a, b, g) => {
+    const units = writtenAt(b.at) - writtenAt(a.at);
+    overloadTable = formatCostTable(costTable(a, b, watched, units, g), units);
+  });
+}
+const loadEnd = performance.now();
+
+// Drain: wait until every accepted span is written (bounded).
 const drainDeadline = performance.now() + Number(process.env.BENCH_DRAIN_MS ?? 120_000);
-while ((await metric('projector_span_rows_written_total')) - written0 < expected && performance.now() < drainDeadline) await new Promise((r) => setTimeout(r, 250));
-const visibleEnd = performance.now();
+while (written < acceptedSpans && performance.now() < drainDeadline) await sleep(250);
+await sleep(500);
 clearInterval(sampler);
+clearInterval(lagSampler);
 polling = false;
 const pollDeadline = setTimeout(() => probes.clear(), 30_000);
 await poller;
 clearTimeout(pollDeadline);
-const written = (await metric('projector_span_rows_written_total')) - written0;
+const writtenTotal = (await metric('projector_span_rows_written_total')) - written0;
 
-const pct = (xs: number[], p: number): number => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN; };
-const counterLags = ackSamples.filter((a) => a.n > 0 && a.t <= acceptEnd).map((a) => {
-  const seen = visibleSamples.find((v) => v.n >= a.n && v.t >= a.t);
-  return seen ? seen.t - a.t : visibleEnd - a.t;
-});
-const steady = visibleSamples.filter((s) => s.t - start > 5_000 && s.t <= acceptEnd);
-const steadyRate = steady.length > 1 ? (steady[steady.length - 1]!.n - steady[0]!.n) / ((steady[steady.length - 1]!.t - steady[0]!.t) / 1000) : NaN;
-const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+function phaseLines(name: string, r: PhaseResult): string {
+  return [
+    `  ${name}`,
+    `    visible spans/s steady  ${fmt(r.visibleSteady)}   (accepted ${fmt(r.accepted / ((r.to - r.from + WARMUP * 1000) / 1000))}/s over the phase)`,
+    `    refused                 ${fmt(r.stats.refused)} requests with 503/429${r.stats.refusedWithoutRetryAfter ? `, ${r.stats.refusedWithoutRetryAfter} without Retry-After` : r.stats.refused ? ' + Retry-After' : ''}; ${r.stats.failed} failed`,
+    `    accept latency          p50 ${pct(r.stats.acceptLat, 50).toFixed(1)} ms   p99 ${pct(r.stats.acceptLat, 99).toFixed(1)} ms`,
+    `    ack→written lag         p50 ${fmt(pct(r.ackWritten, 50))} ms   p99 ${fmt(pct(r.ackWritten, 99))} ms   max ${fmt(Math.max(0, ...r.ackWritten))} ms (counters every 250 ms, steady window)`,
+    `    accept→visible (probes) p50 ${fmt(pct(r.stats.lags, 50))} ms   p99 ${fmt(pct(r.stats.lags, 99))} ms   (${r.stats.lags.length} probe traces)`,
+    `    admission's lag view    p50 ${fmt(pct(r.lagView, 50))} ms   max ${fmt(Math.max(0, ...r.lagView))} ms`,
+    `    server error log lines  ${r.errors}`,
+  ].join('\n');
+}
+const decodeUs = 1e6 / protobufjsRate;
 console.log(`
-  offered                 ${fmt(RATE)} spans/s; refused ${fmt(refused)} requests (${fmt(refused * SPANS_PER_REQ)} spans) with 503/429${refusedWithoutRetryAfter ? `, ${refusedWithoutRetryAfter} without Retry-After` : ' + Retry-After'}
-  accepted spans/s        ${fmt(acceptedSpans / ((acceptEnd - start) / 1000))}   (${fmt(acceptedSpans)} spans, ${failed} failed requests)
-  acknowledged vs visible ${fmt(acceptedSpans)} acknowledged, ${fmt(written)} rows written (${written === acceptedSpans ? 'equal' : `differ by ${fmt(written - acceptedSpans)}`})
-  visible spans/s         ${fmt(written / ((visibleEnd - start) / 1000))} overall, ${fmt(steadyRate)} steady (rows written while loading)
-  accept latency          p50 ${pct(acceptLat, 50).toFixed(1)} ms   p99 ${pct(acceptLat, 99).toFixed(1)} ms
-  accept→visible lag      p50 ${pct(lags, 50).toFixed(0)} ms   p99 ${pct(lags, 99).toFixed(0)} ms   (${lags.length} probe traces)
-  ack→written lag         p50 ${pct(counterLags, 50).toFixed(0)} ms   p99 ${pct(counterLags, 99).toFixed(0)} ms   (from the counters, each second; resolution 1 s)
-  admission's lag view    p50 ${pct(lagSamples, 50).toFixed(0)} ms   max ${Math.max(0, ...lagSamples).toFixed(0)} ms   (projector group's offsets on the broker, sampled each second)
-  server peak RSS         ${(peakRss / 1024 / 1024).toFixed(0)} MiB
-  CPU while loading       server ${(cpu.server / loadSecs * 100).toFixed(0)}%  kafka ${(cpu.kafka / loadSecs * 100).toFixed(0)}%  generator ${(cpu.bench / loadSecs * 100).toFixed(0)}%  (of 200% on 2 cores); server ${(cpu.server * 1e6 / acceptedSpans).toFixed(0)} µs CPU per span
-  protobufjs decode       ${fmt(protobufjsRate)} spans/s (same bodies, reflection decode, one core) = ${(1e6 / protobufjsRate).toFixed(1)} µs/span
-  target 1 (throughput)   visible steady / raw decode = ${(steadyRate / protobufjsRate).toFixed(3)} (target ≥ 0.15, with accept→visible p99 ≤ 2 s)
-  target 2 (cost)         server CPU per visible span / raw decode per span = ${((cpu.server * 1e6 / Math.max(1, written)) / (1e6 / protobufjsRate)).toFixed(1)}× (target ≤ 8×)
-  mode                    all-in-one (command, projectors and embedded ClickHouse in one process; Kafka and Postgres beside it)
-  enforcement             ${opt.enforcement === 'on' ? 'on (quota reservation + throttle check per request)' : 'off (ACCESS_ENFORCEMENT=false)'}
+${phaseLines('capacity (closed loop, about 0.5 s of spans waiting)', capacity)}
+${overload ? phaseLines(`overload (${OVERLOAD}× capacity offered, admission defaults)`, overload) : '  overload                skipped'}
+  acknowledged vs visible   ${fmt(acceptedSpans)} acknowledged, ${fmt(writtenTotal)} rows written (${writtenTotal === acceptedSpans ? 'equal' : `differ by ${fmt(writtenTotal - acceptedSpans)}`})
+  server peak RSS           ${(peakRss / 1024 / 1024).toFixed(0)} MiB; server log ${serverLog.lines} lines, ${serverLog.errors} at error or above${serverLog.sample.length ? `\n    sample: ${serverLog.sample.join('\n    sample: ')}` : ''}
+  protobufjs decode         ${fmt(protobufjsRate)} spans/s (same bodies, reflection decode, one core) = ${decodeUs.toFixed(1)} µs/span
+
+  1 cost table              closes: see the capacity table above (${fmt(steadyUnits)} visible spans in its window)
+  2 capacity                visible steady / raw decode = ${(capacity.visibleSteady / protobufjsRate).toFixed(3)} (target ≥ 0.10) with ack→written p99 ${fmt(pct(capacity.ackWritten, 99))} ms (target ≤ 5,000); all processes ${tableTotalPerSpan.toFixed(0)} µs CPU per visible span (target ≤ 150)
+  3 overload                ${overload ? `goodput ${fmt(overload.visibleSteady)} / capacity ${fmt(capacity.visibleSteady)} = ${(overload.visibleSteady / capacity.visibleSteady).toFixed(2)} (target ≥ 0.9), ack→written p99 ${fmt(pct(overload.ackWritten, 99))} ms (target ≤ 5,000), ${overload.errors} error lines for ${fmt(overload.stats.refused)} refusals` : 'skipped'}
+  5 idle                    ${idleLine}
+  mode                      all-in-one (command, projectors and embedded ClickHouse in one process; Kafka and Postgres beside it)
+  enforcement               ${opt.enforcement === 'on' ? 'on (quota reservation + throttle check per request)' : 'off (ACCESS_ENFORCEMENT=false)'}
+  load                      ${((loadEnd - performance.now()) / -1000).toFixed(0)} s of drain after the load
 `);
+if (overloadTable) console.log(`  overload window:\n${overloadTable}\n`);
 if (opt.replay) {
   // Projector throughput alone: rebuild the span table from everything the run produced.
   const c0 = cpuSeconds(server.pid);
@@ -290,7 +442,7 @@ if (opt.replay) {
   const secs = (performance.now() - r0) / 1000;
   const last = JSON.parse(lines[lines.length - 1]!) as { result?: { records: number; rows: number }; error?: string };
   const rows = last.result?.rows ?? 0;
-  console.log(`  replay                  ${fmt(rows / secs)} spans/s (${fmt(rows)} spans in ${secs.toFixed(1)} s), server ${((cpuSeconds(server.pid) - c0) * 1e6 / rows).toFixed(0)} µs CPU per span${last.error ? ` ERROR ${last.error}` : ''}`);
+  console.log(`  4 replay                  ${fmt(rows / secs)} spans/s (${fmt(rows)} spans in ${secs.toFixed(1)} s; target ≥ 50,000), server ${((cpuSeconds(server.pid) - c0) * 1e6 / rows).toFixed(0)} µs CPU per span${last.error ? ` ERROR ${last.error}` : ''}`);
 }
 await shutdown();
 process.exit(0);

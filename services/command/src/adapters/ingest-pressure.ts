@@ -41,6 +41,8 @@ const refusedBacklog = counter('ingest_requests_refused_backlog_total', 'Ingest 
 export const CONTROL = {
   /** Share of the lately admitted rate kept after a cut when the drain is not known. */
   decrease: 0.85,
+  /** One cut keeps at least this share of the lately admitted rate. */
+  deepestCut: 0.25,
   /** Share of the measured drain held after a cut: the rest lets the backlog drain. */
   drainMargin: 0.9,
   /** The window the drain is measured over: twice the lag, within these bounds (ms). */
@@ -134,7 +136,10 @@ export class IngestPressure {
     const seconds = (to.at - from.at) / 1000;
     if (seconds > 0 && this.bytesPerRecord !== undefined && from.committed !== undefined && to.committed !== undefined) {
       const drain = ((to.committed - from.committed) / seconds) * this.bytesPerRecord;
-      return Math.max(CONTROL.minBytesPerSecond, drain * CONTROL.drainMargin);
+      // A window in which the projector stalled says little about what it sustains: one cut goes no
+      // deeper than `deepestCut` of what was admitted (the hard lag bound refuses meanwhile).
+      const floor = (this.admittedRate ?? 0) * CONTROL.deepestCut;
+      return Math.max(CONTROL.minBytesPerSecond, floor, drain * CONTROL.drainMargin);
     }
     const admitted = seconds > 0 ? (to.admitted - from.admitted) / seconds : this.admittedRate ?? 0;
     return Math.max(CONTROL.minBytesPerSecond, Math.min(this.limit ?? Infinity, admitted) * CONTROL.decrease);
@@ -185,7 +190,8 @@ export class IngestPressure {
       }
       if (this.limit !== undefined) {
         this.refill(now);
-        if (this.tokens < size) {
+        // A request larger than the whole bucket goes when the bucket is full (and leaves a debt).
+        if (this.tokens < size && this.tokens < this.burst()) {
           refusedRate();
           this.lastRefusalAt = now;
           return { reason: 'rate', retryAfterSeconds: 1, message: 'Span processing is at capacity; retry later.' };

@@ -29,7 +29,8 @@ export class OtlpWorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_URL);
+    // Named: the thread shows as `otlp-worker` in /proc (the bench's cost table reads it).
+    const worker = new Worker(WORKER_URL, { name: 'otlp-worker' });
     const slot: Slot = { worker, inFlight: new Map() };
     worker.on('message', (m: WorkerAnswer) => {
       const p = slot.inFlight.get(m.id);

@@ -1,7 +1,8 @@
 // Deleting an organization (or a user with the organizations they own) makes its spans unreadable at
-// once — the project's API keys go with it — and the purge worker then removes every ClickHouse row
-// of its projects (spans, trace index, events log) in the background, while other organizations'
-// rows stay. The worker polls fast and without delay here; production defaults are in the README.
+// once — the project's API keys go with it — and the purge workers then remove every ClickHouse row
+// of its projects in the background, each table by its owner (projector-spans: spans and trace
+// index; projector-events: the events log), while other organizations' rows stay. The workers poll
+// fast and without delay here; production defaults are in the README.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClickhouse, type Clickhouse } from '@llm/clickhouse';
@@ -38,6 +39,15 @@ async function rows(projectId: string): Promise<{ spans: number; trace_index: nu
   return { spans: await count('spans'), trace_index: await count('trace_index'), platform_events: await count('platform_events') };
 }
 
+/** The purge ledgers' rows of a project (projector-spans' and projector-events'). */
+async function ledgers(projectId: string): Promise<{ project_span_purges: number; project_event_purges: number }> {
+  const count = async (table: string): Promise<number> => {
+    const r = await ch.client.query({ query: `SELECT count() AS n FROM ${ch.database}.${table} FINAL WHERE project_id = {p:String}`, query_params: { p: projectId }, format: 'JSONEachRow' });
+    return Number((await r.json<{ n: string }>())[0]!.n);
+  };
+  return { project_span_purges: await count('project_span_purges'), project_event_purges: await count('project_event_purges') };
+}
+
 /** Two spans ingested and read back through the API (the read also records a traces.fetched event). */
 async function spansOf(acc: TestAccount): Promise<{ trace_id: string; span_id: string }> {
   const trace_id = hex(16);
@@ -70,13 +80,15 @@ describe('span purge', () => {
     // In the background: every row of the project is gone; the purge is recorded.
     expect(await eventually(() => rows(a.projectId), (r) => r.spans + r.trace_index + r.platform_events === 0, 60_000))
       .toEqual({ spans: 0, trace_index: 0, platform_events: 0 });
-    expect((await db.query('SELECT count(*)::int AS n FROM project_span_purges WHERE project_id = $1', [a.projectId])).rows[0].n).toBe(1);
+    // Each owner records its purge in its own ledger, beside its tables.
+    expect(await ledgers(a.projectId)).toEqual({ project_span_purges: 1, project_event_purges: 1 });
     // The other organization keeps everything and still reads.
     expect(await rows(b.projectId)).toEqual(expect.objectContaining({ spans: bBefore.spans, trace_index: bBefore.trace_index }));
     const kept = await call('GET', `/spans/${sb.trace_id}/${sb.span_id}`, b.auth);
     expect([kept.status, kept.body.count]).toEqual([200, 1]);
     const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/span_purge_projects_total [1-9]/);
+    expect(metrics).toMatch(/event_purge_projects_total [1-9]/);
 
     // A replay rebuilds the span table from the topic, which still carries the deleted project's
     // records: they are purged again, and the other organization's spans are all there.

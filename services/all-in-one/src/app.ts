@@ -8,13 +8,14 @@ import { connectKafka, httpShutdownSteps, runShutdown } from '@llm/runtime';
 import { createCommandSide, ingestPressureFromEnv, signInOptionsFromEnv } from '@llm/service-command';
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
-import { createEventRecorder, createSpanPurgeWorker, forgetSpanPurges, queryHandlers, simpleTraceLookup, spanPurgeSettingsFromEnv } from '@llm/service-query';
-import { createSpansProjector, replayRoutes } from '@llm/service-projector-spans';
+import { createEventRecorder, queryHandlers, simpleTraceLookup } from '@llm/service-query';
+import { createSpanPurge, createSpansProjector, replayRoutes } from '@llm/service-projector-spans';
+import { spanPurgeSettingsFromEnv } from '@llm/project-purge';
 import { adminAuthenticator, adminPathGate, apiKeyAuthenticator, postgresApiKeyLookup } from '@llm/auth';
 import { createAccountsProjector } from '@llm/service-projector-accounts';
 import { createWebhookDispatcher, dispatcherSettingsFromEnv } from '@llm/service-webhook-dispatcher';
 import { outboundOptionsFromEnv } from '@llm/outbound';
-import { createEventsProjector } from '@llm/service-projector-events';
+import { createEventPurge, createEventsProjector } from '@llm/service-projector-events';
 import { loadAccessCatalog } from '@llm/access';
 import { postgresPlanResolver } from '@llm/accounts-read';
 import { createUsageProjector } from '@llm/service-projector-usage';
@@ -56,10 +57,11 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   // The usage meters (quota admission, GET /billing/usage) read the spans topic into Postgres.
   const usage = createUsageProjector({ kafka, producer, pool, topics, log, usageReports: { sender: createPaymentsProcessor(billing.config), intervalMs: billing.config.usageReportIntervalMs } });
   await usage.start();
-  // Deleted projects' spans leave ClickHouse in the background (this process has both stores).
+  // Deleted projects' rows leave ClickHouse in the background, each table purged by its owner:
+  // projector-spans' worker for spans and trace_index, projector-events' for platform_events.
   const purgeSettings = spanPurgeSettingsFromEnv(config);
-  const purge = purgeSettings.enabled ? createSpanPurgeWorker({ pool, ch, log, ...purgeSettings }) : undefined;
-  purge?.start();
+  const purges = purgeSettings.enabled ? [createSpanPurge({ pool, ch, log }, purgeSettings), createEventPurge({ pool, ch, log }, purgeSettings)] : [];
+  for (const p of purges) p.start();
   // Read events (traces.fetched / traces.queried) go to the events log behind the responses.
   const recorder = config.EVENTS_READ_RECORDING ? createEventRecorder({ producer, topics, log }) : undefined;
 
@@ -78,12 +80,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
     { side: 'projector', handlers: replayRoutes({
       kafka, producer, ch, topics, log,
       pauseLive: () => spans.stop(),
-      resumeLive: async () => {
-        spans = makeSpans();
-        await spans.start();
-        // The rebuilt table holds deleted projects' spans again (the topic still has them): purge anew.
-        await forgetSpanPurges(pool).catch((err: unknown) => log.error({ err }, 'could not reset the span purges after a replay; run DELETE FROM project_span_purges'));
-      },
+      resumeLive: async () => { spans = makeSpans(); await spans.start(); },
     }, adminAuthenticator(config.ADMIN_TOKEN)) },
   ]);
   const server: RunningServer = await listen(app, config.PORT, config.HOST);
@@ -101,7 +98,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
         { name: 'ingest workers', run: () => command.close() },
         { name: 'lag watch', run: async () => { pressure.monitor?.stop(); } },
         { name: 'read events', run: async () => { await recorder?.close(); } },
-        { name: 'span purge', run: async () => { await purge?.stop(); } },
+        { name: 'purges', run: async () => { await Promise.all(purges.map((p) => p.stop())); } },
         { name: 'projector-spans', run: () => spans.stop() },
         { name: 'projector-events', run: () => events.stop() },
         { name: 'webhook-dispatcher', run: async () => { await dispatcher?.stop(); } },

@@ -5,7 +5,8 @@ import { accessEnv } from '@llm/access';
 import { billingEnv } from '@llm/billing';
 import { ingestPressureEnv, signInEnv } from '@llm/service-command';
 import { dispatcherEnv } from '@llm/service-webhook-dispatcher';
-import { readEventsEnv, spanPurgeEnv } from '@llm/service-query';
+import { readEventsEnv } from '@llm/service-query';
+import { spanPurgeEnv } from '@llm/project-purge';
 import { platformFactsEnv } from '@llm/service-projector-accounts';
 
 export const allInOneConfig = envFragments.logging

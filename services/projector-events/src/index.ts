@@ -4,3 +4,4 @@ export { EVENTS_TABLE } from './adapters/event-table.ts';
 export { platformEventRow, chTime } from './domain/event-row.ts';
 export type { PlatformEventRow } from './domain/event-row.ts';
 export { eventsProjectorConfig } from './config.ts';
+export { createEventPurge, EVENT_PURGE_LEDGER } from './purge/event-purge.ts';

@@ -5,3 +5,4 @@ export type { ReplayDeps, ReplayResult } from './replay.ts';
 export { runSpansReplay } from './replay-run.ts';
 export type { SpansReplayOutcome, SpansReplayRun } from './replay-run.ts';
 export { replayRoutes } from './http/replay-route.ts';
+export { createSpanPurge, forgetSpanPurges, PURGED_SPAN_TABLES, SPAN_PURGE_LEDGER } from './purge/span-purge.ts';

@@ -5,10 +5,13 @@ import { openClickhouse } from '@llm/clickhouse';
 import { adminAuthenticator, adminPathGate } from '@llm/auth';
 import { createHttpApp, createReadiness, listen } from '@llm/http';
 import { createLogger } from '@llm/logging';
+import { openPostgres } from '@llm/postgres';
+import { spanPurgeSettingsFromEnv } from '@llm/project-purge';
 import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
 import { spansProjectorConfig } from './config.ts';
 import { createSpansProjector } from './app.ts';
 import { replayRoutes } from './http/replay-route.ts';
+import { createSpanPurge } from './purge/span-purge.ts';
 
 const config = exitOnBadConfig(parseConfig(spansProjectorConfig, process.env));
 const log = createLogger({ name: 'projector-spans', level: config.LOG_LEVEL });
@@ -18,6 +21,12 @@ const ch = await openClickhouse({ url: config.CLICKHOUSE_URL, dataDir: config.CL
 const makeProjector = () => createSpansProjector({ kafka, producer, ch, topics, log, cacheSpans: config.PROJECTOR_TRACE_CACHE_SPANS, cacheBytes: config.PROJECTOR_TRACE_CACHE_BYTES });
 let projector = makeProjector();
 await projector.start();
+// Deleted projects' rows leave the span tables in the background (the tombstones are in Postgres).
+const purgeSettings = spanPurgeSettingsFromEnv(config);
+if (purgeSettings.enabled && !config.DATABASE_URL) log.warn('SPAN_PURGE_ENABLED without DATABASE_URL: deleted projects\' spans are not purged by this process');
+const pool = purgeSettings.enabled && config.DATABASE_URL ? openPostgres(config.DATABASE_URL, { max: 2 }) : undefined;
+const purge = pool ? createSpanPurge({ pool, ch, log }, purgeSettings) : undefined;
+purge?.start();
 const readiness = createReadiness();
 readiness.checks.push({ name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } });
 const app = createHttpApp({ log, readiness, jsonLimitBytes: 1024 * 1024, beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
@@ -33,7 +42,9 @@ onSignals(() => runShutdown([
   // The projector keeps applying events through the drain window: writes waiting for their
   // projection in other processes still complete.
   ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
+  { name: 'span purge', run: async () => { await purge?.stop(); } },
   { name: 'projector', run: () => projector.stop() },
   { name: 'producer', run: () => producer.close() },
+  { name: 'postgres', run: async () => { await pool?.end(); } },
   { name: 'clickhouse', run: () => ch.close() },
 ], log), log);

@@ -10,6 +10,7 @@
 //     swap whatever the live projector committed meanwhile instead.
 import type { Clickhouse } from '@llm/clickhouse';
 import { migrateClickhouse } from '@llm/clickhouse';
+import { forgetSpanPurges } from './purge/span-purge.ts';
 import type { Topics } from '@llm/events';
 import type { Admin, IncomingBatch, KafkaClient, Producer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
@@ -103,6 +104,9 @@ export async function replaySpans(deps: ReplayDeps): Promise<ReplayResult> {
       query: `EXCHANGE TABLES ${db}.${SPAN_TABLES.traceIndex} AND ${db}.${rebuild.traceIndex}, ${db}.${SPAN_TABLES.spans} AND ${db}.${rebuild.spans}`,
     });
     log.info({ tables: SPAN_TABLES }, 'rebuilt span tables swapped in');
+    // The rebuilt tables hold deleted projects' rows again (the topic still carries them): the span
+    // purge's ledger is forgotten, so they are purged anew.
+    await forgetSpanPurges(ch);
     if (paused) {
       paused = false;
       await deps.resumeLive!();

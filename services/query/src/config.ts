@@ -4,7 +4,6 @@ import { accessEnv } from '@llm/access';
 import { billingEnv } from '@llm/billing';
 import { authMethodsEnv } from '@llm/auth-policy';
 import { sessionEnv } from '@llm/web-session';
-import { spanPurgeEnv } from './purge/span-purge-config.ts';
 
 /** Read events (traces.fetched / traces.queried) into platform.events.v1; on by default. */
 export const readEventsEnv = z.object({ EVENTS_READ_RECORDING: envFragments.bool.default(true) });
@@ -20,7 +19,6 @@ export const queryConfig = envFragments.logging
   .extend(billingEnv.shape)
   .extend(sessionEnv.shape)
   .extend(authMethodsEnv.shape)
-  .extend(spanPurgeEnv.shape)
   .extend({
     JSON_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
     /** Longest a read-model query may run; beyond it the request answers 503 with Retry-After. */

@@ -16,8 +16,6 @@ import { loadAccessCatalog } from '@llm/access';
 import { postgresPlanResolver } from '@llm/accounts-read';
 import { deploymentThrottle } from '@llm/throttle';
 import { loadBillingConfig } from '@llm/billing';
-import { createSpanPurgeWorker } from './purge/span-purge-worker.ts';
-import { spanPurgeSettingsFromEnv } from './purge/span-purge-config.ts';
 
 const config = exitOnBadConfig(parseConfig(queryConfig, process.env));
 const access = exitOnBadConfig(loadAccessCatalog(config));
@@ -35,17 +33,12 @@ readiness.checks.push(
 );
 const plans = postgresPlanResolver(pool, access);
 const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access, plans, billing.freePlan) }, [{ side: 'query', handlers: queryHandlers({ plans, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) }]);
-// The split deployment's one process with both Postgres and ClickHouse runs the span purge.
-const purgeSettings = spanPurgeSettingsFromEnv(config);
-const purge = purgeSettings.enabled ? createSpanPurgeWorker({ pool, ch, log, ...purgeSettings }) : undefined;
-purge?.start();
 const server = await listen(app, config.PORT, config.HOST);
 log.info({ port: server.port }, 'query service listening');
 onSignals(() => runShutdown([
   ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
   // Read events queued behind the last responses go out before the producer closes.
   { name: 'read events', run: async () => { await recorder?.close(); } },
-  { name: 'span purge', run: async () => { await purge?.stop(); } },
   { name: 'producer', run: () => producer.close() },
   { name: 'postgres', run: () => pool.end() },
   { name: 'clickhouse', run: () => ch.close() },

@@ -1,0 +1,19 @@
+// The purge workers' settings (SPAN_PURGE_*), shared by projector-spans, projector-events and the
+// all-in-one (one set for both workers: they purge the same deleted projects from their own tables).
+import { z } from 'zod';
+import { envFragments } from '@llm/config';
+
+export const spanPurgeEnv = z.object({
+  /** Run the purge workers in this process (false: another replica or process runs them). */
+  SPAN_PURGE_ENABLED: envFragments.bool.default(true),
+  /** Time between polls of the project tombstones. */
+  SPAN_PURGE_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** How long after a project's deletion its rows are purged (records already in Kafka land first). */
+  SPAN_PURGE_DELAY_MS: z.coerce.number().int().min(0).default(60_000),
+});
+export type SpanPurgeEnv = z.infer<typeof spanPurgeEnv>;
+
+export interface PurgeSettings { enabled: boolean; intervalMs: number; delayMs: number }
+
+export const spanPurgeSettingsFromEnv = (env: SpanPurgeEnv): PurgeSettings =>
+  ({ enabled: env.SPAN_PURGE_ENABLED, intervalMs: env.SPAN_PURGE_INTERVAL_MS, delayMs: env.SPAN_PURGE_DELAY_MS });

@@ -2,7 +2,8 @@
 // organization ingesting past its monthly 5,000 traces gets the spec's answers on both ingest paths
 // (OTLP 403 with a protobuf Status, JSON 429), nothing refused is appended, nothing accepted is
 // lost (the exact meter, a projection of the log, counts exactly what was acknowledged), and
-// concurrent clients never take more than the limit allows.
+// concurrent clients never take more than the limit allows. A trace is a trace id the organization
+// did not have before, root span or not: spans naming a made-up parent no longer escape the limit.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PLANS } from '@llm/access';
@@ -23,6 +24,7 @@ const PLANS = {
   ...DEFAULT_PLANS,
   quota_test_strict: { counters: { traces_ingested: { limit: 250, strict: true, period: 'monthly' } } },
   quota_test_loose: { counters: { traces_ingested: { limit: 100, strict: false, period: 'monthly' } } },
+  quota_test_rootless: { counters: { traces_ingested: { limit: 5, strict: true, period: 'monthly' } } },
 };
 
 beforeAll(async () => {
@@ -49,11 +51,20 @@ async function postOtlp(acc: TestAccount, body: Uint8Array) {
   return { status: res.status, type: res.headers.get('content-type'), body: Buffer.from(await res.arrayBuffer()) };
 }
 
-async function postJson(acc: TestAccount, traces: number, parent = false) {
-  const spans = Array.from({ length: traces }, () => ({ trace_id: hex(16), span_id: hex(8), span_name: 'json', ...(parent ? { parent_id: hex(8) } : {}) }));
+async function postSpans(acc: TestAccount, spans: Array<{ trace_id: string; span_id: string; span_name: string; parent_id?: string }>) {
   const res = await fetch(`${t.baseUrl}/tracing/spans/ingest`, { method: 'POST', headers: { ...acc.auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ spans }) });
   return { status: res.status, body: await res.json() as unknown, traceIds: spans.map((s) => s.trace_id) };
 }
+
+/** `traces` new traces of one span each; `parent`: every span names a made-up parent (no root in the request). */
+async function postJson(acc: TestAccount, traces: number, parent = false) {
+  return postSpans(acc, Array.from({ length: traces }, () => ({ trace_id: hex(16), span_id: hex(8), span_name: 'json', ...(parent ? { parent_id: hex(8) } : {}) })));
+}
+
+/** One span under a made-up parent in each of `traceIds` (new or existing traces), as OTLP. */
+const rootlessOtlp = (traceIds: string[]): Uint8Array => encodeExportTraceServiceRequest({ resourceSpans: [{ scopeSpans: [{
+  spans: traceIds.map((traceId) => ({ traceId, spanId: hex(8), parentSpanId: hex(8), name: 'orphan', startTimeUnixNano: nowNs(), endTimeUnixNano: nowNs() + 1000n })),
+}] }] });
 
 const usage = async (acc: TestAccount): Promise<number> => {
   const r = await fetch(`${t.baseUrl}/billing/usage`, { headers: acc.auth });
@@ -99,8 +110,8 @@ describe('quota admission before acknowledgement', () => {
     const refusedJson = await postJson(acc, 2);
     expect(refusedJson.status).toBe(429);
     expect(refusedJson.body).toEqual({ detail: 'You have reached your monthly quota limit.' });
-    // Spans of existing traces bring no trace: nothing to meter, so they are not refused (reference: skipped when 0).
-    expect((await postJson(acc, 3, true)).status).toBe(202);
+    // Spans of traces it already has bring no trace: nothing to meter, so they are not refused.
+    expect((await postSpans(acc, accepted.slice(0, 3).map((trace_id) => ({ trace_id, span_id: hex(8), parent_id: hex(8), span_name: 'late' })))).status).toBe(202);
 
     // Nothing refused was appended: the meter (a projection of the log) still counts 5,400, and the
     // refused traces never appear, while every accepted one we sample does.
@@ -134,6 +145,50 @@ describe('quota admission before acknowledgement', () => {
     await settled(acc, 105);
   });
 
+  it('given an organization at its limit, when every span of new traces names a made-up parent, then every ingest route refuses them, while the meter counted such traces below the limit and spans of its traces still pass', async () => {
+    const acc = await createAccount(t.baseUrl, t.adminToken, { plan: 'quota_test_rootless' });
+    // Below the limit, rootless new traces are new traces: 3 over JSON, 2 over OTLP.
+    const json = await postJson(acc, 3, true);
+    expect(json.status).toBe(202);
+    const otlpIds = [hex(16), hex(16)];
+    expect((await postOtlp(acc, rootlessOtlp(otlpIds))).status).toBe(200);
+    await settled(acc, 5);
+
+    // At 5/5: any request that would add a trace is refused, root span or not, on every ingest route.
+    const refusedJson = await postJson(acc, 1, true);
+    expect(refusedJson.status).toBe(429);
+    expect(refusedJson.body).toEqual({ detail: 'You have reached your monthly quota limit.' });
+    // A request mixing a span of an existing trace with a new trace is refused whole.
+    const mixed = await postSpans(acc, [{ trace_id: json.traceIds[0]!, span_id: hex(8), parent_id: hex(8), span_name: 'x' }, { trace_id: hex(16), span_id: hex(8), parent_id: hex(8), span_name: 'y' }]);
+    expect(mixed.status).toBe(429);
+    const refusedOtlpIds = [hex(16)];
+    const r = await postOtlp(acc, rootlessOtlp(refusedOtlpIds));
+    expect(r.status).toBe(403);
+    expect(decodeRpcStatus(new Uint8Array(r.body)).message).toBe('You have reached your monthly quota limit. Please upgrade your plan to continue.');
+    const canonicalId = hex(16);
+    const canonical = await fetch(`${t.baseUrl}/traces/ingest`, {
+      method: 'POST', headers: { ...acc.auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ traces: [{ trace_id: canonicalId, spans: { orphan: { trace_id: canonicalId, span_id: hex(8), parent_id: hex(8), span_name: 'orphan' } } }] }),
+    });
+    expect({ status: canonical.status, body: await canonical.json() as unknown }).toEqual({ status: 429, body: { detail: 'You have reached your monthly quota limit.' } });
+    const replacedId = hex(16);
+    const replaced = await fetch(`${t.baseUrl}/traces/${replacedId}`, {
+      method: 'PUT', headers: { ...acc.auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ trace: { trace_id: replacedId, spans: { root: { trace_id: replacedId, span_id: hex(8), span_name: 'root' } } } }),
+    });
+    expect({ status: replaced.status, body: await replaced.json() as unknown }).toEqual({ status: 429, body: { detail: 'You have reached your monthly quota limit.' } });
+
+    // Spans of the traces it has still go through, on both paths.
+    expect((await postSpans(acc, json.traceIds.map((trace_id) => ({ trace_id, span_id: hex(8), parent_id: hex(8), span_name: 'more' })))).status).toBe(202);
+    expect((await postOtlp(acc, rootlessOtlp(otlpIds))).status).toBe(200);
+
+    // The meter did not move, and nothing refused was stored.
+    await new Promise((res) => setTimeout(res, 1500));
+    expect(await usage(acc)).toBe(5);
+    await eventually(() => traceVisible(acc, otlpIds[0]!), (v) => v);
+    for (const id of [...refusedJson.traceIds, mixed.traceIds[1]!, ...refusedOtlpIds, canonicalId, replacedId]) expect(await traceVisible(acc, id)).toBe(false);
+  });
+
   it('when the spans topic is replayed into an empty database, then the meters are the same', async () => {
     const acc = await createAccount(t.baseUrl, t.adminToken);
     for (let i = 0; i < 3; i++) expect((await postOtlp(acc, otlpBody(40, 5).body)).status).toBe(200);
@@ -141,7 +196,7 @@ describe('quota admission before acknowledgement', () => {
     await settled(acc, 127);
     const live = openPostgres(t.databaseUrl);
     const meters = async (pool: pg.Pool) => (await pool.query(
-      'SELECT organization_id::text AS o, project_id::text AS p, meter, day::text AS day, value::text AS v FROM usage_daily ORDER BY o, p, meter, day')).rows;
+      'SELECT organization_id::text AS o, project_id::text AS p, user_id AS u, meter, day::text AS day, value::text AS v FROM usage_daily ORDER BY o, p, u, meter, day')).rows;
     // A fresh database with the accounts tables the meters need (projects, offsets), and a fresh consumer group.
     const id = hex(4);
     const server = new pg.Client({ connectionString: t.databaseUrl });
@@ -156,9 +211,10 @@ describe('quota admission before acknowledgement', () => {
     const projector = createUsageProjector({ kafka, producer, pool: rebuilt, topics, log: createLogger({ name: 'usage-replay', level: 'silent' }), consumerName: `usage-replay-${id}` });
     try {
       await projector.start();
-      const expected = await meters(live);
-      await eventually(() => meters(rebuilt), (rows) => JSON.stringify(rows) === JSON.stringify(expected), 30_000);
-      expect(await meters(rebuilt)).toEqual(expected);
+      // Both sides settle (the live read events' meters may still be landing): compared as pairs.
+      const [expected, got] = await eventually(async () => [await meters(live), await meters(rebuilt)] as const, ([a, b]) => JSON.stringify(a) === JSON.stringify(b), 30_000);
+      expect(got).toEqual(expected);
+      expect(expected.some((r) => r.meter === 'events_ingested')).toBe(true);
     } finally {
       await projector.stop();
       await producer.close();

@@ -1,5 +1,5 @@
-// The usage meters' light read of a spans record counts exactly the spans a full decode shows
-// without a parent, and reads the envelope's organization, project and time.
+// The usage meters' light read of a spans record: the envelope's organization, project, actor and
+// time, the record's trace id and its number of spans, exactly as a full decode shows them.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeEvent, decodeSpanUsage, encodeEvent, type SpanRecord } from '../src/index.ts';
@@ -12,28 +12,33 @@ const span = (id: string, parent: string, attrs = '{}'): SpanRecord => ({
 const meta = { projectId: 'p-1', organizationId: 'o-1', requestId: 'r', actorId: 'a', aggregateId: 't', timeUs: 1_750_000_000_000_000 };
 
 describe('span usage', () => {
-  it('when a record has two roots among three spans, then it brings 2, with the envelope fields', () => {
-    const buf = encodeEvent('tracing.spans.upserted', { trace_id: 't', spans: [span('a', ''), span('b', 'a'), span('c', '')] }, meta);
-    expect(decodeSpanUsage(buf)).toEqual({ ok: true, value: { type: 'tracing.spans.upserted', projectId: 'p-1', organizationId: 'o-1', timeUs: meta.timeUs, rootSpans: 2 } });
+  it('when a record holds three spans, then it brings its trace id and 3 spans, with the envelope fields', () => {
+    const buf = encodeEvent('tracing.spans.upserted', { trace_id: 'abc', spans: [span('a', ''), span('b', 'a'), span('c', 'x')] }, meta);
+    expect(decodeSpanUsage(buf)).toEqual({ ok: true, value: { type: 'tracing.spans.upserted', projectId: 'p-1', organizationId: 'o-1', actorId: 'a', timeUs: meta.timeUs, traceId: 'abc', spans: 3 } });
   });
 
-  it('when a trace is replaced, its roots count; a deletion brings none', () => {
-    expect(decodeSpanUsage(encodeEvent('tracing.trace.replaced', { trace_id: 't', spans: [span('a', '')] }, meta))).toMatchObject({ ok: true, value: { rootSpans: 1 } });
-    expect(decodeSpanUsage(encodeEvent('tracing.trace.deleted', { trace_id: 't' }, meta))).toMatchObject({ ok: true, value: { rootSpans: 0 } });
+  it('when every span names a parent, then the record still brings its trace (no root needed)', () => {
+    const buf = encodeEvent('tracing.spans.upserted', { trace_id: 'orphan', spans: [span('a', 'made-up')] }, meta);
+    expect(decodeSpanUsage(buf)).toMatchObject({ ok: true, value: { traceId: 'orphan', spans: 1 } });
+  });
+
+  it('when a trace is replaced, its spans count; a deletion brings none', () => {
+    expect(decodeSpanUsage(encodeEvent('tracing.trace.replaced', { trace_id: 't', spans: [span('a', '')] }, meta))).toMatchObject({ ok: true, value: { traceId: 't', spans: 1 } });
+    expect(decodeSpanUsage(encodeEvent('tracing.trace.deleted', { trace_id: 't' }, meta))).toMatchObject({ ok: true, value: { traceId: 't', spans: 0 } });
   });
 
   it('when the bytes are not an envelope, then an error, never a throw', () => {
     expect(decodeSpanUsage(Buffer.from([0xff, 0xff, 0xff]))).toMatchObject({ ok: false });
   });
 
-  it('counts what a full decode shows, for any spans', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.boolean(), fc.string({ maxLength: 40 })), { maxLength: 30 }), (xs) => {
+  it('reads what a full decode shows, for any spans', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.boolean(), fc.string({ maxLength: 40 })), { maxLength: 30 }), fc.string({ maxLength: 40 }), (xs, traceId) => {
       const spans = xs.map(([root, attrs], i) => span(`s${i}`, root ? '' : 'p', JSON.stringify({ a: attrs })));
-      const buf = encodeEvent('tracing.spans.upserted', { trace_id: 't', spans }, meta);
+      const buf = encodeEvent('tracing.spans.upserted', { trace_id: traceId, spans }, meta);
       const full = decodeEvent(buf);
       if (!full.ok) throw new Error(full.error);
-      const expected = (full.value.payload as { spans: SpanRecord[] }).spans.filter((s) => s.parent_id === '').length;
-      expect(decodeSpanUsage(buf)).toMatchObject({ ok: true, value: { rootSpans: expected } });
+      const payload = full.value.payload as { trace_id: string; spans: SpanRecord[] };
+      expect(decodeSpanUsage(buf)).toMatchObject({ ok: true, value: { traceId: payload.trace_id, spans: payload.spans.length } });
     }), { numRuns: 200 });
   });
 });

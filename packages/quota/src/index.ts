@@ -4,5 +4,5 @@ export { periodRange, dayOf, type DayRange, type Period } from './period.ts';
 export { admits } from './admission.ts';
 export { counterValue, usersGauge, METERED_COUNTERS, type MeterQuery } from './meters.ts';
 export { IngestAdmission, type Admission, type AdmittedCounter, type IngestAdmissionOptions } from './ingest-admission.ts';
-export { postgresAdmissionStore, type AdmissionStore, type Reservation } from './admission-store.ts';
+export { postgresAdmissionStore, type AdmissionStore, type Reservation, type TraceReservation, type TraceReservationResult } from './admission-store.ts';
 export { usageReport, type UsageEntry, type UsageScope } from './usage-report.ts';

@@ -1,13 +1,19 @@
 // The one reader of the usage meters. Counters are summed from usage_daily (projector-usage, a
-// projection of the spans topic: exact and rebuilt by a replay) over the quota's period; the `users`
-// gauge is the organization's distinct members now (the accounts projection).
+// projection of the spans and platform events topics: exact and rebuilt by a replay) over the
+// quota's period; the `users` gauge is the organization's distinct members now (the accounts
+// projection).
 import type { Pool } from '@llm/postgres';
 import type { DayRange } from './period.ts';
 
 type Queryable = Pick<Pool, 'query'>;
 
-/** Counters metered from the log today. The others read 0 until their sources exist. */
-export const METERED_COUNTERS = ['traces_ingested', 'evaluations_run'] as const;
+/**
+ * Counters metered from the logs: traces ingested (distinct new trace ids, the spans topic), events
+ * ingested and traces retrieved (the platform events topic: every stored event; the distinct traces
+ * of each read event, per user), evaluation runs (the accounts projection). A plan's other counters
+ * (`credits_consumed`, `records_ingested`) have no source in this system and are left out of usage.
+ */
+export const METERED_COUNTERS = ['traces_ingested', 'evaluations_run', 'traces_retrieved', 'events_ingested'] as const;
 
 export interface MeterQuery {
   organizationId: string;
@@ -17,6 +23,8 @@ export interface MeterQuery {
   /** Narrower quota scopes (reference §2.3): only this project's / workspace's usage. */
   projectId?: string;
   workspaceId?: string;
+  /** A user-scoped quota: only this user's usage. */
+  userId?: string;
 }
 
 /** Evaluation runs of the organization (the accounts projection's human_evaluations), in the range. */
@@ -26,6 +34,7 @@ async function evaluationRuns(q: Queryable, m: MeterQuery): Promise<number> {
   if (m.range) { values.push(m.range.from, m.range.to); where.push(`h.created_at >= $${values.length - 1}::date AND h.created_at < $${values.length}::date`); }
   if (m.projectId) { values.push(m.projectId); where.push(`h.project_id = $${values.length}::uuid`); }
   if (m.workspaceId) { values.push(m.workspaceId); where.push(`p.workspace_id = $${values.length}::uuid`); }
+  if (m.userId !== undefined) { values.push(m.userId); where.push(`h.created_by_id = $${values.length}`); }
   const r = await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM human_evaluations h JOIN projects p ON p.id = h.project_id WHERE ${where.join(' AND ')}`, values);
   return Number(r.rows[0]?.n ?? 0);
 }
@@ -37,6 +46,7 @@ export async function counterValue(q: Queryable, m: MeterQuery): Promise<number>
   if (m.range) { values.push(m.range.from, m.range.to); where.push(`day >= $${values.length - 1}::date AND day < $${values.length}::date`); }
   if (m.projectId) { values.push(m.projectId); where.push(`project_id = $${values.length}::uuid`); }
   if (m.workspaceId) { values.push(m.workspaceId); where.push(`project_id IN (SELECT id FROM projects WHERE workspace_id = $${values.length}::uuid)`); }
+  if (m.userId !== undefined) { values.push(m.userId); where.push(`user_id = $${values.length}`); }
   const r = await q.query<{ value: string | null }>(`SELECT sum(value)::text AS value FROM usage_daily WHERE ${where.join(' AND ')}`, values);
   return Number(r.rows[0]?.value ?? 0);
 }

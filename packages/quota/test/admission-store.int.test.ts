@@ -1,6 +1,8 @@
 // The admission counter on the real Postgres: its SQL predicate agrees with `admits`, a period
 // starts from the exact meter of that period only, concurrent reservations never take more than
-// the predicate allows, a refund gives room back, and IngestAdmission fails open without Postgres.
+// the predicate allows, a refund gives room back, traces are reserved by id (a new id costs one
+// whether or not its root span is there, a known one nothing), and IngestAdmission fails open
+// without Postgres.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
@@ -8,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { openFreshDatabase, type FreshDatabase } from '@llm/testing/fresh-database';
 import { createPlanResolver, DEFAULT_PLANS, type PlanCatalog } from '@llm/access';
 import type { Pool } from '@llm/postgres';
-import { admits, IngestAdmission, postgresAdmissionStore, type Reservation } from '../src/index.ts';
+import { randomBytes } from 'node:crypto';
+import { admits, IngestAdmission, postgresAdmissionStore, type Reservation, type TraceReservation } from '../src/index.ts';
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../../services/projector-usage/migrations');
 let db: FreshDatabase;
@@ -67,6 +70,71 @@ describe('admission counter (Postgres)', () => {
   });
 });
 
+const traceId = (): string => randomBytes(16).toString('hex');
+const traces = (o: Partial<TraceReservation>): TraceReservation =>
+  ({ organizationId: randomUUID(), projectId: randomUUID(), traceIds: [traceId()], range, limit: 10, strict: true, ...o });
+
+describe('trace admission by id (Postgres)', () => {
+  it('a new trace id costs one, a known one nothing, duplicates in a request once', async () => {
+    const store = postgresAdmissionStore(pool);
+    const r = traces({ traceIds: [] });
+    const [a, b, c] = [traceId(), traceId(), traceId()];
+    expect(await store.reserveTraces({ ...r, traceIds: [a, b, a] })).toMatchObject({ admitted: true, delta: 2 });
+    expect(await store.reserveTraces({ ...r, traceIds: [a, b] })).toMatchObject({ admitted: true, delta: 0 });
+    expect(await store.reserveTraces({ ...r, traceIds: [a.toUpperCase(), c] })).toMatchObject({ admitted: true, delta: 1 });
+    // The same id in another project of the organization is another trace.
+    expect(await store.reserveTraces({ ...r, projectId: randomUUID(), traceIds: [a] })).toMatchObject({ admitted: true, delta: 1 });
+    expect((await pool.query(`SELECT value::int AS v FROM quota_admissions WHERE organization_id = $1`, [r.organizationId])).rows).toEqual([{ v: 4 }]);
+  });
+
+  it('given an organization at its limit, a request with any new trace is refused and remembers nothing; spans of known traces still pass', async () => {
+    for (const strict of [true, false]) {
+      const store = postgresAdmissionStore(pool);
+      const r = traces({ limit: 3, strict, traceIds: [] });
+      const known = [traceId(), traceId(), traceId()];
+      expect(await store.reserveTraces({ ...r, traceIds: known })).toMatchObject({ admitted: true, delta: 3 });
+      const fresh = traceId();
+      expect(await store.reserveTraces({ ...r, traceIds: [known[0]!, fresh] })).toMatchObject({ admitted: false, delta: 1 });
+      // Refused twice: the refused id was not remembered as seen.
+      expect(await store.reserveTraces({ ...r, traceIds: [fresh] })).toMatchObject({ admitted: false, delta: 1 });
+      expect(await store.reserveTraces({ ...r, traceIds: known })).toMatchObject({ admitted: true, delta: 0 });
+    }
+  });
+
+  it('a refund forgets the ids it reserved and gives their room back', async () => {
+    const store = postgresAdmissionStore(pool);
+    const r = traces({ limit: 2, traceIds: [traceId(), traceId()] });
+    const first = await store.reserveTraces(r);
+    expect(first).toMatchObject({ admitted: true, delta: 2 });
+    await store.refundTraces(r, first);
+    expect(await store.reserveTraces(r)).toMatchObject({ admitted: true, delta: 2 });
+  });
+
+  it('a new period starts from the exact meter and forgets the ids of past periods', async () => {
+    const store = postgresAdmissionStore(pool);
+    const org = randomUUID();
+    const project = randomUUID();
+    const id = traceId();
+    const may = { from: '2026-05-15', to: '2026-06-15' };
+    const june = { from: '2026-06-15', to: '2026-07-15' };
+    expect(await store.reserveTraces(traces({ organizationId: org, projectId: project, traceIds: [id], range: may }))).toMatchObject({ admitted: true, delta: 1 });
+    await pool.query(`INSERT INTO usage_daily (organization_id, project_id, meter, day, value) VALUES ($1, $2, 'traces_ingested', '2026-06-20', 9)`, [org, project]);
+    // June's counter starts from June's meter (9): the trace sent in May is new in June, and 9 + 1 = 10.
+    expect(await store.reserveTraces(traces({ organizationId: org, projectId: project, traceIds: [id], range: june }))).toMatchObject({ admitted: true, delta: 1 });
+    expect(await store.reserveTraces(traces({ organizationId: org, projectId: project, traceIds: [traceId()], range: june }))).toMatchObject({ admitted: false, delta: 1 });
+    expect((await pool.query(`SELECT count(*)::int AS n FROM quota_traces_seen WHERE organization_id = $1 AND period_from < '2026-06-15'`, [org])).rows).toEqual([{ n: 0 }]);
+  });
+
+  it('when 40 requests of 5 new traces race for a strict 100, exactly 20 win', async () => {
+    const store = postgresAdmissionStore(pool);
+    const org = randomUUID();
+    const project = randomUUID();
+    const wins = (await Promise.all(Array.from({ length: 40 }, () =>
+      store.reserveTraces(traces({ organizationId: org, projectId: project, limit: 100, traceIds: Array.from({ length: 5 }, traceId) }))))).filter((x) => x.admitted).length;
+    expect(wins).toBe(20);
+  });
+});
+
 const catalog: PlanCatalog = { ...DEFAULT_PLANS, tight: { counters: { traces_ingested: { limit: 20, strict: true, period: 'monthly' } } } };
 const plans = (plan: string) => createPlanResolver({ read: async () => ({ plan, active: true, anchor: 1 }), defaultPlan: plan, ttlMs: 60_000 });
 
@@ -83,9 +151,11 @@ describe('ingest admission', () => {
   });
 
   it('given a plan without a limit, the counter is never touched', async () => {
-    const store = { reserve: async () => { throw new Error('not called'); }, refund: async () => undefined };
+    const notCalled = async (): Promise<never> => { throw new Error('not called'); };
+    const store = { reserve: notCalled, refund: async () => undefined, reserveTraces: notCalled, refundTraces: notCalled };
     const a = new IngestAdmission({ plans: plans('self_hosted_enterprise'), catalog, store, refusalCacheMs: 0 });
     expect((await a.admit(randomUUID(), 'traces_ingested', 10 ** 6)).admitted).toBe(true);
+    expect((await a.admitTraces(randomUUID(), randomUUID(), Array.from({ length: 1000 }, traceId))).admitted).toBe(true);
   });
 
   it('when Postgres is away, then the request is admitted (fail open) and the failure reported', async () => {
@@ -93,7 +163,8 @@ describe('ingest admission', () => {
     const failures: unknown[] = [];
     const a = new IngestAdmission({ plans: plans('tight'), catalog, store: postgresAdmissionStore(dead), refusalCacheMs: 0, onCheckFailed: (e) => failures.push(e) });
     expect((await a.admit(randomUUID(), 'traces_ingested', 1000)).admitted).toBe(true);
-    expect(failures).toHaveLength(1);
+    expect((await a.admitTraces(randomUUID(), randomUUID(), [traceId()])).admitted).toBe(true);
+    expect(failures).toHaveLength(2);
     await dead.end();
   });
 });

@@ -3,7 +3,7 @@
 // Pure so it can run on the request thread or in a worker thread unchanged.
 import { decodeOtlpTraces } from '@llm/otlp';
 import { encodeEvent, spansKey } from '@llm/events';
-import { countRoots, groupByTrace } from './span-records.ts';
+import { groupByTrace } from './span-records.ts';
 import { prepareSpans, rejectionSummary } from './prepare-spans.ts';
 import { chunkSpans } from './chunk-spans.ts';
 
@@ -16,7 +16,7 @@ export interface OtlpScopeMeta {
 
 export type PreparedOtlp =
   | { ok: false; reason: string }
-  | { ok: true; records: Array<{ key: string; value: Uint8Array }>; accepted: number; rejected: number; reasons: string; /** Accepted spans without a parent: the traces the quota meters. */ rootSpans: number };
+  | { ok: true; records: Array<{ key: string; value: Uint8Array }>; accepted: number; rejected: number; reasons: string; /** The traces of the accepted spans (each once): what the quota admits. */ traceIds: string[] };
 
 export function prepareOtlp(body: Uint8Array, meta: OtlpScopeMeta): PreparedOtlp {
   const decoded = decodeOtlpTraces(body);
@@ -26,7 +26,8 @@ export function prepareOtlp(body: Uint8Array, meta: OtlpScopeMeta): PreparedOtlp
   const reasons = [...decoded.rejectReasons.slice(0, 5), p.rejected.length ? rejectionSummary(p.rejected) : ''].filter(Boolean).join('; ');
   const records: Array<{ key: string; value: Uint8Array }> = [];
   const timeUs = Date.now() * 1000;
-  for (const [traceId, spans] of groupByTrace(p.accepted)) {
+  const traces = groupByTrace(p.accepted);
+  for (const [traceId, spans] of traces) {
     for (const part of chunkSpans(spans)) {
       records.push({
         key: spansKey(meta.projectId, traceId),
@@ -36,5 +37,5 @@ export function prepareOtlp(body: Uint8Array, meta: OtlpScopeMeta): PreparedOtlp
       });
     }
   }
-  return { ok: true, records, accepted: p.accepted.length, rejected, reasons, rootSpans: countRoots(p.accepted) };
+  return { ok: true, records, accepted: p.accepted.length, rejected, reasons, traceIds: [...traces.keys()] };
 }

@@ -68,6 +68,3 @@ export function groupByTrace(spans: Span[]): Map<string, SpanRecord[]> {
   }
   return new Map([...byTrace].map(([t, m]) => [t, [...m.values()]]));
 }
-
-/** Spans without a parent: the traces a request brings (the `traces_ingested` meter, reference §2.3). */
-export const countRoots = (spans: readonly Pick<Span, 'parent_id'>[]): number => spans.reduce((n, s) => (s.parent_id ? n : n + 1), 0);

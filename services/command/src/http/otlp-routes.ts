@@ -97,7 +97,7 @@ export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: R
     }
     try {
       const records = prepared.records.map((r) => ({ key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength) }));
-      await quota.ingest(req.scope.organizationId, prepared.rootSpans, () => appender.appendEncoded(records, accepted));
+      await quota.ingest(req.scope, prepared.traceIds, () => appender.appendEncoded(records, accepted));
     } catch (err) {
       if (err instanceof QuotaExceededError) {
         refusedSpans.inc({ reason: 'over_quota' }, accepted);

@@ -6,7 +6,7 @@ import { invalid, unavailable } from '@llm/errors';
 import { parseTraceId, type RawSpan } from '@llm/span-model';
 import type { SpanAppender, AppendMeta } from '../adapters/span-appender.ts';
 import { flattenTree, topLevel } from '../domain/flatten-tree.ts';
-import { countRoots, groupByTrace } from '../domain/span-records.ts';
+import { groupByTrace } from '../domain/span-records.ts';
 import type { QuotaGate } from '../adapters/quota-gate.ts';
 import type { IngestPressure } from '../adapters/ingest-pressure.ts';
 import { prepareSpans, type PreparedSpans } from '../domain/prepare-spans.ts';
@@ -47,7 +47,8 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quot
   const ingest = async (req: Request, raw: RawSpan[]): Promise<PreparedSpans> => {
     admit();
     const p = prepareSpans(raw);
-    await quota.ingest(req.scope.organizationId, countRoots(p.accepted), () => appender.upsert(groupByTrace(p.accepted), metaOf(req)));
+    const traces = groupByTrace(p.accepted);
+    await quota.ingest(req.scope, [...traces.keys()], () => appender.upsert(traces, metaOf(req)));
     return p;
   };
 
@@ -59,7 +60,7 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quot
       throw invalid('invalid_spans', `Cannot replace trace: ${p.rejected.length} span(s) are invalid: ${p.rejected.map((r) => r.reason).join('; ')}`);
     }
     const records = groupByTrace(p.accepted).get(traceId) ?? [];
-    await quota.ingest(req.scope.organizationId, countRoots(records), () => appender.replace(traceId, records, metaOf(req)));
+    await quota.ingest(req.scope, records.length ? [traceId] : [], () => appender.replace(traceId, records, metaOf(req)));
     return p;
   };
 

@@ -8,7 +8,7 @@ import { progressBar } from '../progress.ts';
 
 const REBUILT_BY_RESTART: Record<string, string> = {
   accounts: 'start projector-accounts against an empty database (DATABASE_URL); it reads accounts.events.v1 from the start',
-  usage: "stop projector-usage, DELETE FROM usage_daily and its projector_offsets row ('projector-usage.meters'), start it again",
+  usage: "stop projector-usage, DELETE FROM usage_daily and usage_traces_seen and its projector_offsets rows ('projector-usage.meters', 'projector-usage.event-meters'), start it again",
   events: 'start projector-events against an empty ClickHouse database; it reads platform.events.v1 from its oldest record',
   deliveries: 'reset the deliveries projector (its positions are in projector_offsets); it reads webhooks.deliveries.v1 again',
 };

@@ -29,6 +29,11 @@ export interface LagMonitorOptions {
   topic: string;
   groupId: string;
   pollMs: number;
+  /**
+   * While nothing waits for the group and nobody asked (`touch`), the broker is asked this often
+   * instead (default: pollMs): an idle stack does not poll its broker twice a second.
+   */
+  idlePollMs?: number;
   now?: () => number;
   /** Called when a poll fails (the last snapshot stays, marked by its observedAt). */
   onError?: (err: unknown) => void;
@@ -40,6 +45,8 @@ export interface LagMonitor {
   poll(): Promise<void>;
   start(): void;
   stop(): void;
+  /** Someone is about to act on the lag: poll at the busy pace (now, if the last poll is older than pollMs). */
+  touch(): void;
 }
 
 /** The ages asked about (ms): fine where admission thresholds usually sit, coarse beyond. */
@@ -50,12 +57,17 @@ export function createLagMonitor(o: LagMonitorOptions): LagMonitor {
   let snap: LagSnapshot = { records: 0, ms: 0, observedAt: 0 };
   let timer: NodeJS.Timeout | undefined;
   let polling = false;
+  let running = false;
+  let touched = false;
+  let lastPollAt = 0;
 
   async function poll(): Promise<void> {
     if (polling) return;
     polling = true;
+    touched = false;
     try {
       const at = now();
+      lastPollAt = at;
       const [end, committed] = await Promise.all([o.admin.endOffsets(o.topic), o.admin.committedOffsets(o.groupId, o.topic)]);
       // A partition the group never committed counts from its start (the group reads from the beginning).
       const waiting = new Map<number, bigint>();
@@ -96,15 +108,29 @@ export function createLagMonitor(o: LagMonitorOptions): LagMonitor {
     }
   }
 
+  function schedule(): void {
+    if (!running) return;
+    const idle = snap.records === 0 && !touched;
+    timer = setTimeout(() => { void poll().finally(schedule); }, idle ? o.idlePollMs ?? o.pollMs : o.pollMs);
+    timer.unref();
+  }
+
   return {
     snapshot: () => snap,
     poll,
     start() {
-      if (timer) return;
-      void poll();
-      timer = setInterval(() => void poll(), o.pollMs);
-      timer.unref();
+      if (running) return;
+      running = true;
+      void poll().finally(schedule);
     },
-    stop() { if (timer) clearInterval(timer); timer = undefined; },
+    stop() { running = false; if (timer) clearTimeout(timer); timer = undefined; },
+    touch() {
+      if (touched) return;
+      touched = true;
+      if (running && !polling && now() - lastPollAt >= o.pollMs) {
+        if (timer) clearTimeout(timer);
+        void poll().finally(schedule);
+      }
+    },
   };
 }

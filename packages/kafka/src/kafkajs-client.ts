@@ -43,7 +43,7 @@ export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
       sessionTimeout: 30_000,
       heartbeatInterval: 3_000,
       maxBytesPerPartition: 4 * 1024 * 1024,
-      maxWaitTimeInMs: 100,
+      maxWaitTimeInMs: 1_000, // held by the broker until records arrive: idle consumers do not poll
     });
     let joined!: () => void;
     const joinedP = new Promise<void>((r) => (joined = r));

@@ -45,7 +45,9 @@ export function createPlatformaticClient(settings: KafkaSettings): KafkaClient {
         groupId: opts.groupId,
         sessionTimeout: 30_000,
         heartbeatInterval: 3_000,
-        maxWaitTime: 100,
+        // A fetch the broker holds until records arrive (minBytes 1 answers at once when they do):
+        // long enough that idle consumers do not poll the broker ten times a second.
+        maxWaitTime: 1_000,
         maxBytesPerPartition: 4 * 1024 * 1024,
         retries: 10,
         retryDelay: 500,

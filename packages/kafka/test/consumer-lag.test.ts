@@ -25,14 +25,14 @@ describe('consumer lag monitor', () => {
     let t = 10_000;
     const m = createLagMonitor({ admin, topic: 'spans', groupId: 'g', pollMs: 1000, now: () => t });
     await m.poll();
-    expect(m.snapshot()).toEqual({ records: 0, ms: 0, observedAt: 10_000 });
+    expect(m.snapshot()).toMatchObject({ records: 0, ms: 0, observedAt: 10_000, produced: 0, committed: 0 });
     // Partition 0: records stamped 6,950…9,850, the first 10 committed; partition 1: one stamped 9,800.
     s.stamps.set(0, Array.from({ length: 30 }, (_, i) => 6950 + i * 100));
     s.stamps.set(1, [9800]);
     s.committed = new Map([[0, 10n], [1, 0n]]);
     await m.poll();
     // The oldest waiting record is 7,950 (2,050 ms old): the ladder says at least 2,000.
-    expect(m.snapshot()).toEqual({ records: 21, ms: 2000, observedAt: 10_000 });
+    expect(m.snapshot()).toMatchObject({ produced: 31, committed: 10, records: 21, ms: 2000, observedAt: 10_000 });
     expect(s.asked).toBeLessThanOrEqual(5);
   });
 
@@ -60,5 +60,19 @@ describe('consumer lag monitor', () => {
     await m.poll();
     expect(errors).toHaveLength(1);
     expect(m.snapshot().observedAt).toBe(0);
+  });
+
+  it('given nothing waiting, when started, then it polls at the idle pace until touched, then at the busy pace', async () => {
+    const { admin } = broker();
+    let polls = 0;
+    const counting = { ...admin, endOffsets: async () => { polls++; return admin.endOffsets(); } };
+    const m = createLagMonitor({ admin: counting, topic: 'spans', groupId: 'g', pollMs: 20, idlePollMs: 10_000 });
+    m.start();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(polls).toBe(1);
+    m.touch();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(polls).toBe(2);
+    m.stop();
   });
 });

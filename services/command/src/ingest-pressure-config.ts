@@ -28,9 +28,9 @@ export async function ingestPressureFromEnv(env: IngestPressureEnv, kafka: Kafka
   const admin = await kafka.admin();
   let warned = 0;
   const monitor = createLagMonitor({
-    admin, topic: topics.spans, groupId: SPANS_PROJECTOR_GROUP, pollMs: env.INGEST_LAG_POLL_MS,
+    admin, topic: topics.spans, groupId: SPANS_PROJECTOR_GROUP, pollMs: env.INGEST_LAG_POLL_MS, idlePollMs: Math.max(env.INGEST_LAG_POLL_MS, 4_000),
     onError: (err) => { if (Date.now() - warned > 60_000) { warned = Date.now(); log.warn({ err }, 'reading the span projector lag failed; admitting ingest without it'); } },
   });
   monitor.start();
-  return { options: { ...base, lag: () => monitor.snapshot() }, monitor: { ...monitor, stop: () => { monitor.stop(); void admin.close(); } } };
+  return { options: { ...base, lag: () => monitor.snapshot(), touch: () => monitor.touch() }, monitor: { ...monitor, stop: () => { monitor.stop(); void admin.close(); } } };
 }

@@ -21,6 +21,8 @@ import { counter, gauge } from '@llm/metrics';
 export interface IngestPressureOptions {
   /** The projector lag now (undefined: not watched, e.g. in unit tests). */
   lag?: () => LagSnapshot;
+  /** Tells the lag watch that ingest is arriving (it polls slower while idle). */
+  touch?: () => void;
   /** The lag (ms) the controller holds the projector at; 0 disables the lag signal. */
   lagTargetMs: number;
   /** Every request is refused above this lag (ms). */
@@ -172,6 +174,7 @@ export class IngestPressure {
     const size = bytes !== undefined && Number.isFinite(bytes) && bytes > 0 ? bytes : this.avgRequestBytes;
     const now = this.now();
     if (this.o.lagTargetMs > 0) {
+      this.o.touch?.();
       const snap = this.o.lag?.();
       const lag = this.lagMs();
       if (snap && lag !== undefined) {

@@ -89,6 +89,19 @@ describe('provider aggregate', () => {
     expect(p1(h.when(tested(true, 2)).state).flags).toMatchObject({ is_valid: true, is_active: true });
   });
 
+  it('given a provider whose secret is sealed under the ring, when the rotation re-seals it at the version it read, then only the sealed value changes and the version counts it; a later change wins over a stale re-seal', () => {
+    const resealed = (sealed: string, expectedVersion: number, id = P1) =>
+      ev('accounts.provider.secret_resealed', { provider_id: id, organization_id: ORG, client_secret_sealed: sealed }, { expectedVersion });
+    const h = given(provider, live(), org({ allow_sso: true }));
+    const t = h.when(resealed('v1.datakey.new', 2));
+    expect(t.decision.status).toBe('accepted');
+    expect(p1(t.state)).toMatchObject({ version: 3, clientSecretSealed: 'v1.datakey.new', flags: { is_valid: true, is_active: true }, slug: 'okta' });
+    // A secret sent (or a change made) after the rotation read the provider: the re-seal is refused.
+    const changed = given(provider, [...live(), updated({ client_secret_sealed: 'v1.k.sent', flags_json: '{"is_valid":true,"is_active":true}' })], org());
+    expect(changed.when(resealed('v1.datakey.new', 2)).decision).toMatchObject({ code: 'provider_changed', details: { current_version: 3 } });
+    expect(given(provider, [], org()).when(resealed('v1.datakey.new', 1, P2)).decision).toMatchObject({ code: 'provider_not_found' });
+  });
+
   describe('a provider pointed elsewhere', () => {
     it('when the issuer changes and only the stored secret is carried over, then the secret is dropped and it is untested', () => {
       const t = given(provider, live(), org()).when(updated({ issuer_url: 'https://elsewhere', flags_json: '{"is_valid":true,"is_active":true}' }));

@@ -6,7 +6,7 @@ export { isUuid, parseUuid } from './queryable.ts';
 export { loadState, STATE_LOADERS } from './state-loaders.ts';
 export { readEventOutcome, type EventOutcome } from './events.ts';
 export { readOrganization, readOrganizationBySlug, loadOrganizationAuthState, organizationPolicies, type OrganizationPolicy } from './organizations.ts';
-export { readProvider, readProviderBySlug, listProviders, loadProviderStates, liveProvidersOf } from './providers.ts';
+export { readProvider, readProviderBySlug, listProviders, loadProviderStates, liveProvidersOf, listProviderSecrets, type ProviderSecretRow } from './providers.ts';
 export { loadDomainState, loadDomainClaims, readDomain, findDomainByName, listDomains, domainOwner, countVerifiedDomains, verifiedDomainNames, verifiedDomainsOf } from './domains.ts';
 export { loadApiKeyState, loadApiKeys, listApiKeys, readApiKey, findUsableApiKey, type UsableApiKey } from './api-keys.ts';
 export { loadUserState, loadUsers, existingUsers, findUserByEmail, findUserById, readUser, userEmail, userByIdentity, userIdentities, type KnownUser, type UserRow } from './users.ts';

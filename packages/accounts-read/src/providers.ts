@@ -42,3 +42,16 @@ export async function liveProvidersOf(q: Queryable, organizationIds: readonly st
   for (const p of r.rows) out.set(p.organization_id, [...(out.get(p.organization_id) ?? []), { id: p.id, slug: p.slug }]);
   return out;
 }
+
+/** A provider's sealed client secret, for `npm run secrets:rotate`. */
+export interface ProviderSecretRow { id: string; organization_id: string; client_secret_sealed: string; version: number }
+
+/** Providers holding a client secret, across organizations, one keyset page by provider id. */
+export async function listProviderSecrets(q: Queryable, page: { after?: string; limit: number }): Promise<ProviderSecretRow[]> {
+  const r = await q.query<ProviderSecretRow>(
+    `SELECT id::text AS id, organization_id::text AS organization_id, client_secret_sealed, version FROM organization_providers
+      WHERE client_secret_sealed <> '' AND ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT $2`,
+    [page.after === undefined ? null : asUuid(page.after), page.limit],
+  );
+  return r.rows;
+}

@@ -4,7 +4,7 @@ import type {
   AccountProvisioned, DomainDeleted, DomainTokenIssued, DomainVerified, QueryCreated, QueryRevisionCommitted, SpansUpserted, TraceDeleted, TraceReplaced, UserDeleted, UserCreated,
 } from './payloads.ts';
 import type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved, ProjectCreated, ProjectDeleted } from './payloads.ts';
-import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderTested, ProviderUpdated } from './payloads.ts';
+import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderSecretResealed, ProviderTested, ProviderUpdated } from './payloads.ts';
 import type { OrganizationCreated, OrganizationDeleted, OrganizationTransferred } from './payloads.ts';
 import type { InvitationCreated, InvitationResent, InvitationAccepted, InvitationRevoked } from './payloads.ts';
 import type { SecretCreated, SecretDeleted, SecretUpdated } from './payloads.ts';
@@ -41,6 +41,7 @@ export interface EventPayloads {
   'accounts.provider.updated': ProviderUpdated;
   'accounts.provider.tested': ProviderTested;
   'accounts.provider.deleted': ProviderDeleted;
+  'accounts.provider.secret_resealed': ProviderSecretResealed;
   'accounts.api_key.created': ApiKeyCreated;
   'accounts.api_key.revoked': ApiKeyRevoked;
   'accounts.membership.set': MembershipSet;
@@ -98,6 +99,7 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.provider.updated': { message: 'ProviderUpdated', version: 1 },
   'accounts.provider.tested': { message: 'ProviderTested', version: 1 },
   'accounts.provider.deleted': { message: 'ProviderDeleted', version: 1 },
+  'accounts.provider.secret_resealed': { message: 'ProviderSecretResealed', version: 1 },
   'accounts.api_key.created': { message: 'ApiKeyCreated', version: 1 },
   'accounts.api_key.revoked': { message: 'ApiKeyRevoked', version: 1 },
   'accounts.membership.set': { message: 'MembershipSet', version: 1 },

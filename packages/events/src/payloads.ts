@@ -108,6 +108,7 @@ export interface ProviderCreated { provider: ProviderInfo }
 export interface ProviderUpdated { provider: ProviderInfo }
 export interface ProviderTested { provider_id: string; organization_id: string; passed: boolean; detail: string }
 export interface ProviderDeleted { provider_id: string; organization_id: string }
+export interface ProviderSecretResealed { provider_id: string; organization_id: string; client_secret_sealed: string }
 
 export interface ApiKeyCreated { key_id: string; project_id: string; user_id: string; prefix: string; secret_hash: string; name: string; expires_at_us: number }
 export interface ApiKeyRevoked { key_id: string; project_id: string }

@@ -9,7 +9,8 @@ import { isLive, parseFlags, type Flags, type OrganizationAuthState, type Provid
 import { endpointsChanged } from './provider-endpoints.ts';
 import { sameId } from './ids.ts';
 
-export type ProviderEventType = 'accounts.provider.created' | 'accounts.provider.updated' | 'accounts.provider.tested' | 'accounts.provider.deleted';
+export type ProviderEventType = 'accounts.provider.created' | 'accounts.provider.updated' | 'accounts.provider.tested' | 'accounts.provider.deleted'
+  | 'accounts.provider.secret_resealed';
 export type ProviderEvent = AccountEvent<ProviderEventType>;
 
 export const PROVIDER_REJECTIONS = {
@@ -47,6 +48,11 @@ export function providerAfterTest(before: ProviderState, passed: boolean): Provi
   return { ...before, version: before.version + 1, flags: { ...before.flags, is_valid: ok, is_active: ok } };
 }
 
+/** The provider with its client secret sealed anew (the same secret): a change like any other, so it bumps the version. */
+export function providerAfterReseal(before: ProviderState, sealed: string): ProviderState {
+  return { ...before, version: before.version + 1, clientSecretSealed: sealed };
+}
+
 /** With SSO on, the change would leave no active and valid provider. */
 function lastLiveGoes(s: OrganizationAuthState, providerId: string, after: Flags): boolean {
   if (s.organization?.flags.allow_sso !== true) return false;
@@ -55,7 +61,7 @@ function lastLiveGoes(s: OrganizationAuthState, providerId: string, after: Flags
 }
 
 export const provider = aggregate({
-  eventTypes: ['accounts.provider.created', 'accounts.provider.updated', 'accounts.provider.tested', 'accounts.provider.deleted'],
+  eventTypes: ['accounts.provider.created', 'accounts.provider.updated', 'accounts.provider.tested', 'accounts.provider.deleted', 'accounts.provider.secret_resealed'],
   initial: { providers: [], verifiedDomains: 0 } as OrganizationAuthState,
   rejections: PROVIDER_REJECTIONS,
 
@@ -86,6 +92,13 @@ export const provider = aggregate({
       case 'accounts.provider.deleted':
         if (!current) return notFound();
         return lastLiveGoes(s, id, {}) ? reject('sso_last_provider', LAST_PROVIDER) : accepted;
+      case 'accounts.provider.secret_resealed': {
+        if (!current) return notFound();
+        // The same secret under another key, for the provider as the rotation read it: a secret
+        // sent or dropped since must not be overwritten by the older one.
+        const v = checkVersion('provider_changed', 'provider', e.expectedVersion, current.version);
+        return v.status === 'rejected' ? changed(v) : accepted;
+      }
     }
   },
 
@@ -107,6 +120,8 @@ export const provider = aggregate({
         return current ? { ...s, providers: [...others, providerAfterTest(current, e.payload.passed)] } : s;
       case 'accounts.provider.deleted':
         return { ...s, providers: others };
+      case 'accounts.provider.secret_resealed':
+        return current ? { ...s, providers: [...others, providerAfterReseal(current, e.payload.client_secret_sealed)] } : s;
     }
   },
 });

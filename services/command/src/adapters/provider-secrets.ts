@@ -2,12 +2,14 @@
 // key store (owner = its organization), its client secret is sealed under it, and the key is
 // wrapped under the key ring — so `npm run secrets:rotate` covers these secrets too, and deleting a
 // provider shreds its secret in every copy of the log. Secrets sealed before this (directly under
-// the ring, no key-store row) still open with the ring.
+// the ring) still open with the ring until `npm run secrets:rotate` seals them again under a data
+// key (an accounts.provider.secret_resealed event, see secrets-rotate.ts).
 import { readWrappedKey } from '@llm/accounts-read';
 import { decryptSecret, SecretValue, type SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { newDataKey, openData, sealData, unwrapDataKey, wrapDataKey } from '@llm/vault';
 import { shredKey, storeWrappedKey } from './secret-key-store.ts';
+import { isRingSealed } from '../domain/sso-reseal.ts';
 
 const KIND = 'sso_provider';
 
@@ -33,6 +35,9 @@ export class ProviderSecrets {
 
   /** Opens a provider's sealed client secret (throws SecretBoxError when it cannot be opened). */
   async open(organizationId: string, providerId: string, sealed: string): Promise<SecretValue> {
+    // By the key the value names, not by whether a data key exists: a ring-sealed provider may have
+    // one already (a re-seal or a new secret whose event lost a race) while its row keeps the old value.
+    if (isRingSealed(sealed, this.keyring)) return decryptSecret(sealed, this.keyring);
     const key = await this.dataKey(organizationId, providerId);
     if (!key) return decryptSecret(sealed, this.keyring);
     return new SecretValue(openData(key, sealed, { ownerId: organizationId, secretId: providerId, kind: KIND }));

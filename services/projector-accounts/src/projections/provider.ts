@@ -30,6 +30,11 @@ export function projectProvider(e: ProviderEvent, s: OrganizationAuthState): Sql
     }
     case 'accounts.provider.deleted':
       return [{ text: 'DELETE FROM organization_providers WHERE id = $1', values: [e.payload.provider_id] }];
+    case 'accounts.provider.secret_resealed':
+      return [{
+        text: 'UPDATE organization_providers SET client_secret_sealed = $2, updated_at = $3, version = version + 1 WHERE id = $1',
+        values: [e.payload.provider_id, e.payload.client_secret_sealed, at],
+      }];
   }
 }
 

@@ -32,8 +32,10 @@ describe('metrics', () => {
     const h = histogram('unit_duration_seconds', 'Duration.', ['route'], [0.1, 1]);
     h.observe({ route: 'traces.query' }, 0.5);
     const stop = h.startTimer();
-    expect(stop({ route: 'traces.query' })).toBeGreaterThanOrEqual(0);
+    const elapsed = stop({ route: 'traces.query' });
     const text = await renderMetrics();
+    // What the timer returns is what it recorded: the sum is the first observation plus it.
+    expect(value(text, 'unit_duration_seconds_sum{route="traces.query"}')).toBeCloseTo(0.5 + elapsed, 9);
     expect(value(text, 'unit_refused_total{reason="quota"}')).toBe(4);
     expect(value(text, 'unit_duration_seconds_bucket{le="1",route="traces.query"}')).toBe(2);
     expect(value(text, 'unit_duration_seconds_count{route="traces.query"}')).toBe(2);

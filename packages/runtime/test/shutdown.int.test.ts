@@ -4,6 +4,9 @@ import { createReadiness, listen, mountHealth } from '@llm/http';
 import { createLogger } from '@llm/logging';
 import { httpShutdownSteps, runShutdown } from '../src/shutdown.ts';
 
+// Behaviour only: what is answered, refused, cut or closed, and in which order. How long each step
+// takes is measured by test/bench/bounded-work.bench.ts (wall-clock bounds fail on a loaded machine).
+
 const log = createLogger({ name: 'shutdown-test', level: 'silent' });
 
 /** An app with a request that answers only when the test lets it (a write waiting for its projection). */
@@ -37,8 +40,8 @@ describe('http shutdown', () => {
     await until(() => server.inFlight() === 1);
 
     let closed = false;
-    const t0 = Date.now();
-    const shutdown = runShutdown(httpShutdownSteps({ readiness, server, drainMs: 1_500, graceMs: 10_000 }, log), log).then(() => { closed = true; });
+    // A drain window long enough for the checks inside it, however slow the machine.
+    const shutdown = runShutdown(httpShutdownSteps({ readiness, server, drainMs: 3_000, graceMs: 10_000 }, log), log).then(() => { closed = true; });
 
     // Drain window: not ready, yet still answering (load balancers act on readiness later).
     const ready = await fetch(`${base}/readyz`);
@@ -47,13 +50,13 @@ describe('http shutdown', () => {
     const fresh = await fetch(`${base}/fast`);
     expect(fresh.status).toBe(200);
     expect(fresh.headers.get('connection')).toBe('close');
-    expect(Date.now() - t0).toBeLessThan(1_500);
+    expect(closed).toBe(false);
 
     // After the window: no new connections, but the request in flight keeps the server open.
-    await until(() => refused(`${base}/fast`));
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_490);
+    await until(() => refused(`${base}/fast`), 15_000);
     await new Promise((r) => setTimeout(r, 100));
     expect(closed).toBe(false);
+    expect(server.inFlight()).toBe(1);
 
     release();
     const answer = await inFlight;
@@ -69,18 +72,17 @@ describe('http shutdown', () => {
     const { readiness, server, base } = await serverWithGate();
     const stuck = fetch(`${base}/slow`).then(() => 'answered', () => 'cut');
     await until(() => server.inFlight() === 1);
-    const t0 = Date.now();
+    // Completes (this test would time out otherwise) while the request still hangs: it was cut.
     await runShutdown(httpShutdownSteps({ readiness, server, drainMs: 0, graceMs: 200 }, log), log);
-    expect(Date.now() - t0).toBeLessThan(2_000);
     expect(await stuck).toBe('cut');
+    expect(await refused(`${base}/fast`)).toBe(true);
   });
 
   it('when nothing is in flight and the drain window is 0, then the server closes at once, idle keep-alive connections included', async () => {
     const { readiness, server, base } = await serverWithGate();
     expect((await fetch(`${base}/fast`)).status).toBe(200); // leaves an idle keep-alive connection
-    const t0 = Date.now();
-    await runShutdown(httpShutdownSteps({ readiness, server, drainMs: 0, graceMs: 10_000 }, log), log);
-    expect(Date.now() - t0).toBeLessThan(500);
+    // A grace far beyond this test's timeout: waiting on the idle connection would fail the test.
+    await runShutdown(httpShutdownSteps({ readiness, server, drainMs: 0, graceMs: 3_600_000 }, log), log);
     expect(await refused(`${base}/fast`)).toBe(true);
   });
 });

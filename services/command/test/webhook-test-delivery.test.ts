@@ -34,11 +34,10 @@ function deps(): TestDeliveryDeps & { sent: Array<{ topic: string; value: Buffer
 }
 
 describe('testDelivery over the payload budget', () => {
-  it('when a draft resolves to more than 1 MiB, then the answer is a failed delivery with code 400, fast, and nothing is sent or stored', async () => {
+  // (How long the refusal takes: test/bench/bounded-work.bench.ts.)
+  it('when a draft resolves to more than 1 MiB, then the answer is a failed delivery with code 400, and nothing is sent or stored', async () => {
     const d = deps();
-    const started = performance.now();
     const view = await testDelivery(d, caller, { subscription, secret: 'whsec' });
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(view.subscription_id).toBe(DRAFT_SUBSCRIPTION_ID);
     expect(view.status).toMatchObject({ code: '400', message: 'failed' });
     expect(view.data?.error).toMatch(/^payload too large: /);

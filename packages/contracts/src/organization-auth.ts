@@ -28,7 +28,8 @@ export const organizationView = (r: OrganizationRow) => ({
 
 const providerFlags = textRecord(z.boolean()).refine((f) => Object.keys(f).length <= 32, 'at most 32 flags');
 const scopes = z.array(texts.shortText.regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,128}$/, 'not an OAuth scope')).max(32);
-const extra = jsonObject.refine((e) => JSON.stringify(e).length <= 8192, 'extra is larger than 8 KiB');
+// Measured only once jsonObject passed (its depth bound): JSON.stringify of a 10^5-deep value overflows the stack.
+const extra = jsonObject.pipe(z.record(z.string(), z.unknown()).refine((e) => JSON.stringify(e).length <= 8192, 'extra is larger than 8 KiB'));
 
 export const providerSettings = z.strictObject({
   issuer_url: texts.url,

@@ -4,7 +4,9 @@
 import { z } from 'zod';
 import { jsonObject, text, texts, TEXT_LIMITS } from './text.ts';
 
-const extras = jsonObject.refine((e) => JSON.stringify(e).length <= 16_384, 'extras is larger than 16 KiB');
+// The size is measured only once jsonObject passed (pipe): JSON.stringify recurses, and on a value
+// nested 10^5 deep it would overflow the stack before the depth check could refuse it.
+const extras = jsonObject.pipe(z.record(z.string(), z.unknown()).refine((e) => JSON.stringify(e).length <= 16_384, 'extras is larger than 16 KiB'));
 
 /**
  * A key goes out in a request header (`Authorization: Bearer <key>`, `x-api-key`, `api-key`, …).

@@ -257,10 +257,9 @@ describe('stripe processor failures stripe-mock cannot produce', () => {
 
   it('a request that does not answer times out, retried twice, as unavailable', async () => {
     hits.length = 0;
-    const started = Date.now();
+    // The processor never answers: each attempt ends by its own timeout (else this test times out).
     await expect(scripted(300).getSubscription('sub_slow')).rejects.toMatchObject({ kind: 'unavailable' });
     expect(hits).toHaveLength(3);
-    expect(Date.now() - started).toBeLessThan(15_000);
   }, 20_000);
 });
 

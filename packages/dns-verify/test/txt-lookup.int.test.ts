@@ -67,10 +67,9 @@ describe('lookupTxt against a real DNS server', () => {
     const silent: Socket = createSocket('udp4');
     await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
     try {
-      const started = Date.now();
+      // The resolver never answers: only the lookup's own timeout can end it (else this test times out).
       const err = await lookupFailure(lookupTxt('slow.example', { servers: [`127.0.0.1:${silent.address().port}`], timeoutMs: 300 }));
       expect(err.code).toBe('dns_timeout');
-      expect(Date.now() - started).toBeLessThan(2_000);
     } finally {
       silent.close();
     }

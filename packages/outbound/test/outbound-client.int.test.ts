@@ -192,10 +192,9 @@ describe('explicit allowances', () => {
 
 describe('limits', () => {
   it('when the server does not answer in time, then the call fails with timeout', async () => {
-    const started = Date.now();
+    // The server never answers: only the client's timeout can end the call (else this test times out).
     const err = await failure(client({ timeoutMs: 200 }).request(`${stalled.origin}/`));
     expect(err).toMatchObject({ code: 'timeout', kind: 'unavailable', retryable: true });
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('when the body stalls after the headers, then the total timeout still applies', async () => {

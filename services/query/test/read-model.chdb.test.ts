@@ -19,11 +19,10 @@ afterAll(async () => { await ch.close(); rmSync(dir, { recursive: true, force: t
 describe('read model', () => {
   it('when a query runs past the time limit, then it fails as unavailable instead of answering', async () => {
     const rm = new ReadModel(ch, 1000);
-    const started = Date.now();
+    // A trillion rows: it ends only because the limit stops it (else this test times out).
     const err = await rm.run('SELECT count() FROM numbers(1e12) WHERE sipHash64(number) % 7 = 3', {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).kind).toBe('unavailable');
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('when a query is quick, then its rows come back', async () => {

@@ -99,11 +99,11 @@ describe('provider probe', () => {
     expect(seen.slice(before).map((s) => s.url)).toEqual(['/moved/v1/models']);
   });
 
-  it('when the provider does not answer within the limit, then unknown "Could not reach … in time." + failed, within the limit', async () => {
-    const started = Date.now();
+  it('when the provider does not answer within the limit, then unknown "Could not reach … in time." + failed', async () => {
+    // /slow answers (with a model) only after SLOW_MS: an answer without that model and with this
+    // message is the probe's own time limit at work, not the provider's late answer.
     const r = await probe({ kind: 'openai', provider: { key: GOOD_KEY, url: `${base}/slow/v1` } });
     expect(r).toMatchObject({ status: 200, body: { credential: { status: 'unknown', message: 'Could not reach OpenAI in time.' }, discovery: { status: 'failed', models: [] } } });
-    expect(Date.now() - started).toBeLessThan(SLOW_MS);
   });
 
   it('when the kind is URL-based (custom), then the caller\'s endpoint is read; without a base URL it is 422', async () => {

@@ -5,7 +5,8 @@
 // webhook_delivery_records whatever happens, so a writer waiting for it is released (and a record
 // applied before is skipped). A record for a subscription the dispatcher saw deleted
 // (webhook_deleted_subscriptions) is not applied: the deletion removed its deliveries, and a late
-// record must not bring one back. Nothing else is asked of the subscription — in particular not
+// record must not bring one back, whichever of the two is applied first (the two consumers
+// serialize on deletion-lock.ts). Nothing else is asked of the subscription — in particular not
 // that projector-accounts has projected it yet — so a rebuild that reads the deliveries topic
 // before the accounts topic loses nothing. A draft's test delivery (the nil subscription id,
 // reference §9.5) is never projected: it is answered, not kept.
@@ -13,6 +14,7 @@ import { isUuid } from '@llm/accounts-read';
 import { isEvent, type DecodedEvent } from '@llm/events';
 import type { PoolClient } from '@llm/postgres';
 import type { RecordVerdict } from '@llm/pg-consumer';
+import { lockAgainstDeletions } from '../subscription-deletions/deletion-lock.ts';
 
 /** The subscription id of a draft's test delivery (the command's POST /webhooks/subscriptions/test). */
 const DRAFT_SUBSCRIPTION_ID = '00000000-0000-0000-0000-000000000000';
@@ -36,6 +38,10 @@ export async function applyDeliveryRecord(c: PoolClient, e: DecodedEvent): Promi
   const data = parseObject(p.data_json);
   if (!status || data === undefined) return { ok: false, error: 'a delivery record whose status or data is not a JSON object' };
 
+  // Serialized with the deletions (deletion-lock.ts), before the batch's first write so that a
+  // transaction waiting here holds no row a deletion could wait for: the tombstone read below is the
+  // committed one, and a deletion committing later sees this delivery and removes it.
+  await lockAgainstDeletions(c);
   const seen = await c.query('INSERT INTO webhook_delivery_records (record_id, delivery_id) VALUES ($1, $2) ON CONFLICT (record_id) DO NOTHING', [e.eventId, p.delivery_id]);
   if (seen.rowCount === 0) return { ok: true };
   if (p.subscription_id === DRAFT_SUBSCRIPTION_ID) return { ok: true };

@@ -15,6 +15,7 @@ import type { Logger } from '@llm/logging';
 import type { Pool, PoolClient } from '@llm/postgres';
 import { createLogConsumer, type LogConsumer, type RecordVerdict } from '@llm/pg-consumer';
 import { isUuid } from '@llm/accounts-read';
+import { lockForDeletion } from './deletion-lock.ts';
 
 export interface SubscriptionDeletionsDeps {
   kafka: KafkaClient;
@@ -30,6 +31,9 @@ export async function applyAccountsRecord(c: PoolClient, e: DecodedEvent | null)
   if (!e || !isEvent(e, 'accounts.webhook.deleted')) return { ok: true };
   const p = e.payload;
   if (!isUuid(p.subscription_id) || !isUuid(p.project_id)) return { ok: true };
+  // Exclusive against the deliveries projector (deletion-lock.ts): the DELETE below sees every
+  // delivery of the subscription committed so far, and no record is applied until the tombstone is.
+  await lockForDeletion(c);
   await c.query(
     'INSERT INTO webhook_deleted_subscriptions (subscription_id, project_id, deleted_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
     [p.subscription_id, p.project_id, new Date(Math.floor(e.timeUs / 1000))],

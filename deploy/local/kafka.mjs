@@ -43,7 +43,19 @@ export function ensureKafkaJars({ log = console.log } = {}) {
  * coordinator (`untilServing: false`: as soon as the port is open, for tests of that race).
  * Returns { brokers, stop }.
  */
-export async function startKafka({ dataDir, port, controllerPort, log = console.log, heap = '768m', untilServing = true }) {
+/**
+ * The broker JVM's collector and compilers. A local broker moves a few MB/s: the default G1 collector
+ * and the two-tier JIT cost more CPU (their threads, the C2 compilations of the first minutes) than
+ * the work itself. KAFKA_JVM_FLAGS replaces these (space-separated; `G1` for the JVM's defaults).
+ */
+export function kafkaJvmFlags(env = process.env) {
+  const set = (env.KAFKA_JVM_FLAGS ?? '').trim();
+  if (set === 'G1') return ['-XX:+UseG1GC'];
+  if (set) return set.split(/\s+/);
+  return ['-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-XX:CICompilerCount=1'];
+}
+
+export async function startKafka({ dataDir, port, controllerPort, log = console.log, heap = '768m', untilServing = true, jvmFlags = kafkaJvmFlags() }) {
   const jarDir = ensureKafkaJars({ log });
   const logDir = path.join(dataDir, 'logs');
   mkdirSync(dataDir, { recursive: true });
@@ -71,7 +83,7 @@ export async function startKafka({ dataDir, port, controllerPort, log = console.
     '',
   ].join('\n'));
   const cp = ['-cp', path.join(jarDir, '*')];
-  const jvm = [`-Xmx${heap}`, `-Xms${heap}`, '-XX:+UseG1GC', `-Dlog4j2.configurationFile=${path.join(kafkaDir, 'log4j2.yaml')}`];
+  const jvm = [`-Xmx${heap}`, `-Xms${heap}`, ...jvmFlags, `-Dlog4j2.configurationFile=${path.join(kafkaDir, 'log4j2.yaml')}`];
   if (!existsSync(path.join(logDir, 'meta.properties'))) {
     const clusterId = randomBytes(16).toString('base64url');
     const f = spawnSync('java', [...jvm, ...cp, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', props], { encoding: 'utf8' });

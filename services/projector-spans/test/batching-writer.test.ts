@@ -8,23 +8,6 @@ const away = Object.assign(new Error('TOO_MANY_PARTS'), { kind: 'transient' as c
 const classify = (e: unknown) => (e as { kind?: 'deterministic' | 'transient' }).kind ?? 'transient';
 
 describe('BatchingWriter', () => {
-  it('given an insert in flight, when callers write meanwhile, then their rows go together in one insert as soon as it ends, without waiting for the delay', async () => {
-    const inserts: number[][] = [];
-    let release!: () => void;
-    const first = new Promise<void>((r) => (release = r));
-    const w = new BatchingWriter<{ n: number }>({
-      log, classify, maxDelayMs: 60_000,
-      async insert(rows) { inserts.push(rows.map((r) => r.n)); if (inserts.length === 1) await first; },
-    });
-    const a = w.write([{ n: 1 }]);
-    void w.flush();
-    await new Promise((r) => setTimeout(r, 5));
-    const later = [w.write([{ n: 2 }]), w.write([{ n: 3 }])];
-    release();
-    await Promise.all([a, ...later]);
-    expect(inserts).toEqual([[1], [2, 3]]);
-  });
-
   it('when one caller of a shared insert has rows ClickHouse refuses, then only that caller fails and the others are written', async () => {
     const written: number[] = [];
     const w = new BatchingWriter<{ n: number }>({

@@ -1,9 +1,5 @@
-// A batching writer with group commit: while an insert is in flight, rows are buffered and go in
-// one insert as soon as it finished; with none in flight, the buffer is inserted `maxDelayMs` after
-// its first row (so partitions' batches arriving together share an insert) or once it reaches
-// `maxRows`. The delay is short on purpose: the consumer waits for its rows, so every cycle of the
-// projector pays it, and the lag that ingest admission holds grows with that fixed cost per cycle
-// (services/command/test/ingest-pressure.test.ts models it). `write()` resolves only once its
+// A batching writer: rows are buffered and inserted when the buffer reaches `maxRows` or
+// `maxDelayMs` after the first buffered row, whichever comes first. `write()` resolves only once its
 // rows are in ClickHouse (so the consumer commits offsets after that). Several partitions' batches
 // share one insert; when ClickHouse refuses the data of a shared insert (a deterministic failure),
 // each caller's rows are inserted on their own, so only the caller whose rows were refused fails.
@@ -34,7 +30,6 @@ export class BatchingWriter<T extends object> {
   private pendingRows = 0;
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> = Promise.resolve();
-  private inserting = 0;
   /** Count of completed flushes; lets callers know whether their rows reached the table. */
   flushedSeq = 0;
   writeSeq = 0;
@@ -48,8 +43,7 @@ export class BatchingWriter<T extends object> {
       this.pendingRows += rows.length;
       this.writeSeq++;
       if (this.pendingRows >= (this.opts.maxRows ?? 50_000)) this.flushSoon(0);
-      // An insert in flight cuts the buffer when it ends (group commit); otherwise a short wait.
-      else if (!this.timer && this.inserting === 0) this.flushSoon(this.opts.maxDelayMs ?? 50);
+      else if (!this.timer) this.flushSoon(this.opts.maxDelayMs ?? 300);
     });
   }
 
@@ -72,12 +66,7 @@ export class BatchingWriter<T extends object> {
     this.pending = [];
     this.pendingRows = 0;
     const seqAtCut = this.writeSeq;
-    this.inserting++;
-    this.inFlight = this.inFlight.then(() => this.insert(groups, seqAtCut)).finally(() => {
-      this.inserting--;
-      // Rows that arrived during the insert go now, in one insert.
-      if (this.inserting === 0 && this.pending.length && !this.timer) this.flushSoon(0);
-    });
+    this.inFlight = this.inFlight.then(() => this.insert(groups, seqAtCut));
   }
 
   private async insert(groups: Group<T>[], seq: number): Promise<void> {

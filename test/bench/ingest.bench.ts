@@ -279,11 +279,14 @@ let written = 0;
 const writtenSamples: Array<{ t: number; n: number }> = [];
 const ackSamples: Array<{ t: number; n: number }> = [];
 const lagView: Array<{ t: number; ms: number }> = [];
-const sampler = setInterval(() => {
+// Started after the idle phase: polling /metrics is work for the server.
+let sampler: NodeJS.Timeout | undefined;
+let lagSampler: NodeJS.Timeout | undefined;
+const startSampling = (): void => { sampler = setInterval(() => {
   ackSamples.push({ t: performance.now(), n: acceptedSpans });
   void metric('projector_span_rows_written_total').then((n) => { written = n - written0; writtenSamples.push({ t: performance.now(), n: written }); });
 }, 250);
-const lagSampler = setInterval(() => { void metric('ingest_projector_lag_ms').then((ms) => lagView.push({ t: performance.now(), ms })); }, 1000);
+lagSampler = setInterval(() => { void metric('ingest_projector_lag_ms').then((ms) => lagView.push({ t: performance.now(), ms })); }, 1000); };
 
 const pct = (xs: number[], p: number): number => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN; };
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -369,12 +372,14 @@ if (IDLE > 0) {
   const a = snapshot(watched);
   await sleep(IDLE * 1000);
   const b = snapshot(watched);
-  const t = costTable(a, b, watched, 0, 0);
+  const t = costTable(a, b, watched, (b.at - a.at) / 1000, 0);
   const cores = (row: string): string => ((t.rows.find((r) => r.row === row)?.seconds ?? 0) / t.seconds).toFixed(3);
   idleLine = `${(t.total / t.seconds).toFixed(3)} cores in all (target ≤ 0.05): server ${cores(watched[0]!.name)}, kafka ${cores(watched[1]!.name)}, postgres ${cores(watched[2]!.name)}; machine ${(t.machine / t.seconds).toFixed(3)}`;
   console.log(`  idle: ${idleLine}`);
+  console.log(formatCostTable(t, t.seconds, 'second'));
 }
 
+startSampling();
 // 2. Capacity: a closed loop keeping about a second of spans (at least 5,000) waiting.
 let table = '';
 let tableTotalPerSpan = NaN;

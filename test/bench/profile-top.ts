@@ -1,12 +1,22 @@
-// node --import tsx test/bench/profile-top.ts <file.cpuprofile> [N]
+// node --import tsx test/bench/profile-top.ts <file.cpuprofile> [N] [--last S]
 // The top N functions of a V8 CPU profile by self time, with their share (the benches' --profile
 // writes one per thread: the server's main thread and each worker).
 import { readFileSync } from 'node:fs';
 
 interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }
-const [file, n = '25'] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const lastAt = args.indexOf('--last');
+const lastSeconds = lastAt >= 0 ? Number(args.splice(lastAt, 2)[1]) : Infinity;
+const [file, n = '25'] = args;
 if (!file) throw new Error('usage: profile-top.ts <file.cpuprofile> [N]');
-const prof = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[] };
+const prof = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[]; endTime: number; startTime: number };
+// Only the samples of the last S seconds (a phase at the end of a run: idle, say).
+if (Number.isFinite(lastSeconds)) {
+  let t = prof.startTime;
+  const keep: number[] = [];
+  prof.samples.forEach((id, i) => { t += prof.timeDeltas[i] ?? 0; if (prof.endTime - t <= lastSeconds * 1e6) keep.push(id); });
+  prof.samples = keep;
+}
 const self = new Map<string, number>();
 const byId = new Map(prof.nodes.map((x) => [x.id, x]));
 for (const id of prof.samples) {

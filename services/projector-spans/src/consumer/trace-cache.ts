@@ -5,6 +5,11 @@
 // ClickHouse (its last write sequence is at or below the writer's flushed sequence), so a reload
 // never misses buffered rows — the cache may therefore overshoot its bounds by what is not yet
 // flushed (one batch per partition).
+//
+// Each trace is held as one JSON text, not as its row objects: a cache of 100,000 live rows is
+// millions of objects that V8's collector marks again and again (bench:ingest: the GC threads were
+// the largest row of the cost table, 50 µs per span, with the rows held as objects). A hit parses
+// the text back (only traces continued by a later record pay that); a set serializes the trace.
 import { spanRowBytes } from '@llm/span-table';
 import type { TraceRows } from '../domain/trace-state.ts';
 import type { SpanRow } from '../domain/span-row.ts';
@@ -20,7 +25,8 @@ export interface TraceCacheLimits {
 }
 
 interface Entry {
-  rows: TraceRows;
+  /** The trace's live rows as a JSON array. */
+  text: string;
   /** Spans and bytes as counted when cached (the map is not expected to change, but the totals must
    * stay exact if it does). */
   spans: number;
@@ -50,14 +56,16 @@ export class TraceCache {
     if (!e) return undefined;
     this.entries.delete(key);
     this.entries.set(key, e); // LRU: most recent last
-    return e.rows;
+    const rows: TraceRows = new Map();
+    for (const row of JSON.parse(e.text) as SpanRow[]) rows.set(row.span_id, row);
+    return rows;
   }
 
   set(key: string, rows: TraceRows, writeSeq: number): void {
     const old = this.entries.get(key);
     if (old) this.remove(key, old);
     const bytes = this.sizeOf(rows);
-    this.entries.set(key, { rows, spans: rows.size, bytes, lastWriteSeq: writeSeq });
+    this.entries.set(key, { text: JSON.stringify([...rows.values()]), spans: rows.size, bytes, lastWriteSeq: writeSeq });
     this.spans += rows.size;
     this.bytes += bytes;
   }

@@ -95,7 +95,7 @@ try {
 }
 
 // A larger young generation: ingest allocates many short-lived objects, and the default 16 MB
-// semi-space made scavenges a large share of the CPU (see README, Benchmarks).
+// semi-space made scavenges a large share of the CPU (see docs/performance.md).
 // kafkajs schedules a negative setTimeout when its request queue is empty, which Node >= 23 reports
 // once as a TimeoutNegativeWarning (the timer still fires after 1 ms, as on older nodes).
 const child = spawn(process.execPath, ['--max-semi-space-size=64', '--disable-warning=TimeoutNegativeWarning', '--import', 'tsx', path.join(repoRoot, 'services/all-in-one/src/main.ts')], {

@@ -12,7 +12,7 @@ import { startSupervised } from './supervised-process.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '../..');
 
-// Pinned: its fixtures and OpenAPI spec follow one Stripe API version (see the README, billing).
+// Pinned: its fixtures and OpenAPI spec follow one Stripe API version (see docs/architecture.md, billing).
 export const STRIPE_MOCK_VERSION = 'v0.203.0';
 const toolDir = path.join(repoRoot, '.data', 'tools', `stripe-mock-${STRIPE_MOCK_VERSION}`);
 const binary = path.join(toolDir, 'stripe-mock');

@@ -2,7 +2,7 @@
 // a 500: text the stores cannot hold (NUL, lone surrogates) in filters and in the query string,
 // dates outside what Postgres and ClickHouse hold, numbers past any limit, and tags/flags/meta nested
 // deeper than a stack can follow, on writes and reads alike. The primitives are @llm/contracts'
-// (text.ts, numbers.ts, dates.ts); the README's "Input limits" names the limits.
+// (text.ts, numbers.ts, dates.ts); docs/limits-and-failures.md "Input limits" names the limits.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type TestAccount } from '@llm/testing';

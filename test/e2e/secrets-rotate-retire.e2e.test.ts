@@ -2,7 +2,7 @@
 // the accounts read model from the topic, a stack holding only B reads every secret back. Written
 // under A: a vault secret, an SSO provider on the envelope (its own data key), and an SSO provider
 // as providers were made before envelope encryption — its client secret sealed directly under A,
-// appended to the log as such an old event was. The rebuild is the README's: projector-accounts
+// appended to the log as such an old event was. The rebuild is docs/operations.md's: projector-accounts
 // started against an empty database (the key store, which is not a projection, carried over).
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -2,7 +2,7 @@
 // once — the project's API keys go with it — and the purge workers then remove every ClickHouse row
 // of its projects in the background, each table by its owner (projector-spans: spans and trace
 // index; projector-events: the events log), while other organizations' rows stay. The workers poll
-// fast and without delay here; production defaults are in the README.
+// fast and without delay here; production defaults are in docs/configuration.md.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClickhouse, type Clickhouse } from '@llm/clickhouse';

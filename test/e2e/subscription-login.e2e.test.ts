@@ -1,5 +1,5 @@
 // Subscription logins end to end (reference accounts §7) on the real stack, with a loopback HTTP
-// server started here acting as the agent runner (protocol: README "Agent runner"): the device
+// server started here acting as the agent runner (protocol: docs/architecture.md "Agent runner"): the device
 // sign-in (start, poll, cancel, concurrent starts), the runner's pushes and failure reports, runner
 // failures (502), permissions, and the login never leaving through /secrets. No runner at all (503)
 // is services/command/test/agent-runner.test.ts: a second stack cannot share this process's chdb.

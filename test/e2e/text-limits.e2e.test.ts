@@ -1,6 +1,6 @@
 // Text the stores cannot hold (NUL, lone surrogates) is a 422 at the boundary, in body, path and
 // query alike, and never reaches the accounts topic: a saved query named "a\u0000b" once stopped the
-// accounts projector for every tenant. Limits: README "Input limits", @llm/contracts text.ts.
+// accounts projector for every tenant. Limits: docs/limits-and-failures.md "Input limits", @llm/contracts text.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type TestAccount } from '@llm/testing';
 import { startTestApp, type TestApp } from '../support/test-app.ts';

@@ -2,7 +2,7 @@
 // no ClickHouse server installs on this machine, yet the services' CLICKHOUSE_URL path (the real
 // @clickhouse/client speaking HTTP to a server shared by several processes) has to run somewhere.
 // It answers what @clickhouse/client sends for query, insert, command, exec and ping; what it leaves
-// out compared with a real server is listed in the README (Operations, "The split deployment").
+// out compared with a real server is listed in docs/operations.md (, "The split deployment").
 //
 // One engine per process (libchdb binds one data directory per process), requests run one at a time:
 // settings are applied with SET, which the engine keeps beyond the statement, so two requests with

@@ -38,7 +38,7 @@ export const envFragments = {
     KAFKA_SPANS_PARTITIONS: positiveInt.default(6),
     // One partition: account rules that span aggregates (a key needs its project, a role its user)
     // are decided in the topic's total order, which a replay reproduces only with one partition.
-    KAFKA_ACCOUNTS_PARTITIONS: positiveInt.max(1, 'the accounts topic has one partition: account rules spanning aggregates are decided in its total order (README, Decisions)').default(1),
+    KAFKA_ACCOUNTS_PARTITIONS: positiveInt.max(1, 'the accounts topic has one partition: account rules spanning aggregates are decided in its total order (docs/decisions.md)').default(1),
     KAFKA_SPANS_RETENTION_MS: z.coerce.number().int().default(7 * 24 * 3600 * 1000),
     KAFKA_DLQ_RETENTION_MS: z.coerce.number().int().default(14 * 24 * 3600 * 1000),
     // The events log (POST /events/query, webhook fan-out): the audit horizon of the topic.

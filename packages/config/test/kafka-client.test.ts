@@ -3,7 +3,7 @@ import { DEFAULT_KAFKA_CLIENT } from '@llm/kafka';
 import { envFragments, parseConfig } from '../src/index.ts';
 
 describe('KAFKA_CLIENT', () => {
-  it('when unset or empty, then it is the Kafka package default, @platformatic/kafka (README, Decisions)', () => {
+  it('when unset or empty, then it is the Kafka package default, @platformatic/kafka (docs/decisions.md)', () => {
     for (const KAFKA_CLIENT of [undefined, '']) {
       const r = parseConfig(envFragments.kafka, { KAFKA_BROKERS: '127.0.0.1:9092', KAFKA_CLIENT });
       expect(r.ok && r.config.KAFKA_CLIENT).toBe(DEFAULT_KAFKA_CLIENT);

@@ -6,7 +6,7 @@
 // and then applies the same bounds, so `?limit=1e308` is a 422 like `{"limit": 1e308}`.
 import { z } from 'zod';
 
-/** Bounds per kind of number (README, "Input limits"). */
+/** Bounds per kind of number (docs/limits-and-failures.md, "Input limits"). */
 export const NUMBER_LIMITS = {
   /** Postgres `integer`, and the largest page size, depth or count a request may name. */
   int32Max: 2_147_483_647,

@@ -1,5 +1,5 @@
 // Subscription logins (reference accounts §7): the runner's push and failure bodies, the answers of
-// the attempt routes, and the agent runner's own answers (the protocol in the README, "Agent runner").
+// the attempt routes, and the agent runner's own answers (the protocol in docs/architecture.md, "Agent runner").
 // A login is free-form JSON here; whether it is usable is the account model's rule.
 import { z } from 'zod';
 import { jsonObject, text, TEXT_LIMITS } from './text.ts';

@@ -7,7 +7,7 @@
 // client; span content (attribute values, status messages) is bounded by the body limit only.
 import { z } from 'zod';
 
-/** Maximum lengths per kind of field (README, "Input limits"). */
+/** Maximum lengths per kind of field (docs/limits-and-failures.md, "Input limits"). */
 export const TEXT_LIMITS = {
   /** Identifiers and references as sent (trace/span ids, ref ids, organization ids, key prefixes). */
   id: 256,

@@ -10,7 +10,7 @@ export const KAFKA_CLIENT_KINDS = ['kafkajs', 'platformatic'] as const;
 export type KafkaClientKind = (typeof KAFKA_CLIENT_KINDS)[number];
 /**
  * The one default: the KAFKA_CLIENT config fragment (`@llm/config`) and every caller that names no
- * client use it (README, Decisions: why @platformatic/kafka).
+ * client use it (docs/decisions.md: why @platformatic/kafka).
  */
 export const DEFAULT_KAFKA_CLIENT: KafkaClientKind = 'platformatic';
 

@@ -54,7 +54,7 @@ export async function connectKafka(c: KafkaConfig, log: Logger): Promise<{ kafka
     const accountsPartitions = (await admin.endOffsets(topics.accounts)).size;
     if (accountsPartitions > 1) {
       log.warn({ topic: topics.accounts, partitions: accountsPartitions },
-        'the accounts topic has more than one partition: a rebuild of the accounts read model may decide cross-aggregate rules differently (README, Decisions)');
+        'the accounts topic has more than one partition: a rebuild of the accounts read model may decide cross-aggregate rules differently (docs/decisions.md)');
     }
   } finally { await admin.close(); }
   if (!c.SCHEMA_REGISTRY_URL) return { kafka: withConsumerMetrics(raw), topics };

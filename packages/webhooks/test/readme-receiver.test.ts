@@ -1,5 +1,5 @@
-// The README's receiver example (test/fixtures/readme-receiver.mjs, copied verbatim into the
-// README), run as its own Node process and sent real deliveries: a correctly signed one is
+// The documented receiver example (test/fixtures/readme-receiver.mjs, copied verbatim into
+// docs/architecture.md), run as its own Node process and sent real deliveries: a correctly signed one is
 // accepted, a wrong secret or a tampered body is not. Proves the documentation alone suffices.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -43,11 +43,11 @@ afterAll(() => {
   child.kill();
 });
 
-describe('README receiver example', () => {
-  it('is at most 15 lines, and the README shows exactly this file', () => {
+describe('documented receiver example', () => {
+  it('is at most 15 lines, and docs/architecture.md shows exactly this file', () => {
     const code = readFileSync(FILE, 'utf8');
     expect(code.trimEnd().split('\n').length).toBeLessThanOrEqual(15);
-    expect(readFileSync(path.join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8')).toContain(`\`\`\`js\n${code}\`\`\``);
+    expect(readFileSync(path.join(import.meta.dirname, '..', '..', '..', 'docs', 'architecture.md'), 'utf8')).toContain(`\`\`\`js\n${code}\`\`\``);
   });
 
   const client = (): ReturnType<typeof createOutboundClient> => createOutboundClient({ allowInsecure: true, allowPrivateHosts: [`127.0.0.1:${port}`] });

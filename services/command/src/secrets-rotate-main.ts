@@ -2,7 +2,7 @@
 // under the ring again under their provider's data key (one accounts event each, see sso-reseal.ts),
 // then re-wraps every data key under the active (first) key of SECRETS_KEY, with a progress bar,
 // then says which key ids are still in use so the operator knows when an old key may leave the
-// ring (README → Operations → Rotating the secrets key ring).
+// ring (docs/operations.md, Rotating the secrets key ring).
 // The only reader of process.env for it. Exit codes: 0 done, 1 a row failed or the run did,
 // 2 usage. Prints counts, secret ids and key ids — never key material or secret values.
 import { existsSync, readFileSync } from 'node:fs';

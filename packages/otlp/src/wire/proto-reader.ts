@@ -1,6 +1,6 @@
 // A minimal protobuf wire-format reader. The OTLP decoder is hand-written on top of it instead of
 // going through protobufjs reflection: it builds the final span objects in one pass, with no
-// intermediate message objects and no Long conversions (see README "Performance").
+// intermediate message objects and no Long conversions (see docs/performance.md).
 
 import { WireFormatError } from './wire-format-error.ts';
 

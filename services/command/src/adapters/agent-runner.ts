@@ -1,4 +1,4 @@
-// The agent runner's HTTP API as the subscription-login routes use it (protocol: README "Agent
+// The agent runner's HTTP API as the subscription-login routes use it (protocol: docs/architecture.md "Agent
 // runner"). The runner is the operator's own service at AGENT_RUNNER_URL, not a user-supplied URL, so
 // it is called directly rather than through the outbound guard. Nothing here logs: a status answer
 // may carry a login. Every answer is checked before it is believed; what cannot be read is a 502.

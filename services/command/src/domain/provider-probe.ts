@@ -12,7 +12,7 @@ const URL_BASED = ['custom', 'azure'] as const;
 /**
  * Kinds with no model list a key can be proven against in one plain read. bedrock and vertex_ai
  * have one, but only behind a request signed with cloud credentials (SigV4, a service-account
- * token exchange), which this probe does not make (README, Decisions).
+ * token exchange), which this probe does not make (docs/decisions.md).
  */
 const UNTESTABLE = ['minimax', 'anyscale', 'alephalpha', 'sagemaker', 'bedrock', 'vertex_ai'] as const;
 

@@ -65,7 +65,7 @@ export function simulate(o: { capacity: number; offer: number; seconds: number; 
     goodput: committedInWindow / window,
     admitted: admittedInWindow / window,
     refused,
-    p99WaitMs: sorted[Math.floor(sorted.length * 0.99)] ?? 0,
+    p99SimulatedWaitMs: sorted[Math.floor(sorted.length * 0.99)] ?? 0,
     committedBytes,
   };
 }

@@ -16,7 +16,7 @@ const REBUILT_BY_RESTART: Record<string, string> = {
 export async function replayCommand(readModel: string, o: { keepOld: boolean; allowTruncated: boolean }, env: Record<string, string | undefined>, warn: (m: string) => void): Promise<CommandOutput> {
   if (readModel !== 'spans') {
     const how = REBUILT_BY_RESTART[readModel];
-    throw new UsageError(how ? `'${readModel}' has no replay command: to rebuild it, ${how} (README, Operations)` : `unknown read model '${readModel}' (replayable: spans)`);
+    throw new UsageError(how ? `'${readModel}' has no replay command: to rebuild it, ${how} (docs/operations.md)` : `unknown read model '${readModel}' (replayable: spans)`);
   }
   // Loaded on demand: the replay pulls in ClickHouse, which the other commands never need.
   const { runSpansReplay } = await import('@llm/service-projector-spans');

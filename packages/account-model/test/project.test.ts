@@ -39,6 +39,18 @@ describe('project aggregate', () => {
     expect(codeOf(given(project, [], world).when(deleted()))).toBe('project_not_found');
   });
 
+  it('given a project, when its retention is set, then it is accepted (0 = the plan\'s) and the project stays, default or not', () => {
+    const set = (m: number, id = PRJ) => ev('accounts.project.retention_set', { organization_id: ORG, project_id: id, retention_minutes: m });
+    for (const m of [60, 0]) {
+      const then = given(project, [created(true)], world).when(set(m));
+      expect(then.decision.status).toBe('accepted');
+      expect(then.state.project).toEqual({ id: PRJ, organizationId: ORG, isDefault: true });
+    }
+    expect(codeOf(given(project, [created()], world).when(set(-1)))).toBe('project_retention_invalid');
+    expect(codeOf(given(project, [created()], world).when(set(1.5)))).toBe('project_retention_invalid');
+    expect(codeOf(given(project, [], world).when(set(60)))).toBe('project_not_found');
+  });
+
   it('rejection kinds', () => {
     for (const [code, kind] of Object.entries(project.rejections)) expect(REJECTION_KINDS[code as keyof typeof REJECTION_KINDS]).toBe(kind);
   });

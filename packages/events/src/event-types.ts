@@ -3,7 +3,7 @@
 import type {
   AccountProvisioned, DomainDeleted, DomainTokenIssued, DomainVerified, QueryCreated, QueryRevisionCommitted, SpansUpserted, TraceDeleted, TraceReplaced, UserDeleted, UserCreated,
 } from './payloads.ts';
-import type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved, ProjectCreated, ProjectDeleted } from './payloads.ts';
+import type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved, ProjectCreated, ProjectDeleted, ProjectRetentionSet } from './payloads.ts';
 import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderSecretResealed, ProviderTested, ProviderUpdated } from './payloads.ts';
 import type { OrganizationCreated, OrganizationDeleted, OrganizationTransferred } from './payloads.ts';
 import type { InvitationCreated, InvitationResent, InvitationAccepted, InvitationRevoked } from './payloads.ts';
@@ -48,6 +48,7 @@ export interface EventPayloads {
   'accounts.membership.removed': MembershipRemoved;
   'accounts.project.created': ProjectCreated;
   'accounts.project.deleted': ProjectDeleted;
+  'accounts.project.retention_set': ProjectRetentionSet;
   'accounts.invitation.created': InvitationCreated;
   'accounts.invitation.resent': InvitationResent;
   'accounts.invitation.accepted': InvitationAccepted;
@@ -106,6 +107,7 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.membership.removed': { message: 'MembershipRemoved', version: 1 },
   'accounts.project.created': { message: 'ProjectCreated', version: 1 },
   'accounts.project.deleted': { message: 'ProjectDeleted', version: 1 },
+  'accounts.project.retention_set': { message: 'ProjectRetentionSet', version: 1 },
   'accounts.invitation.created': { message: 'InvitationCreated', version: 1 },
   'accounts.invitation.resent': { message: 'InvitationResent', version: 1 },
   'accounts.invitation.accepted': { message: 'InvitationAccepted', version: 1 },

@@ -8,7 +8,7 @@ export { protoFiles } from './proto-root.ts';
 export type {
   SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, AccountProvisioned, UserDeleted, UserCreated, QueryRevisionInfo, QueryCreated, QueryRevisionCommitted, QueryHeader, QueryArtifactCreated, QueryArtifactEdited, QueryVariantCreated, QueryVariantEdited, QueryRevisionAdded, QueryArchiveSet, QueryRevisionEdited, DomainTokenIssued, DomainVerified, DomainDeleted,
 } from './payloads.ts';
-export type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved, MembershipScope, ProjectCreated, ProjectDeleted } from './payloads.ts';
+export type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved, MembershipScope, ProjectCreated, ProjectDeleted, ProjectRetentionSet } from './payloads.ts';
 export type { OrganizationUpdated, ProviderInfo, ProviderCreated, ProviderUpdated, ProviderTested, ProviderDeleted, ProviderSecretResealed } from './payloads.ts';
 export type { OrganizationCreated, OrganizationDeleted, OrganizationTransferred } from './payloads.ts';
 export type { InvitationCreated, InvitationResent, InvitationAccepted, InvitationRevoked } from './payloads.ts';

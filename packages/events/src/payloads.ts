@@ -119,6 +119,8 @@ export interface MembershipSet { organization_id: string; user_id: string; role:
 export interface MembershipRemoved { organization_id: string; user_id: string; scope?: MembershipScope; scope_id?: string }
 export interface ProjectCreated { organization_id: string; workspace_id: string; project: { id: string; name: string; slug: string }; is_default: boolean }
 export interface ProjectDeleted { organization_id: string; project_id: string }
+/** A project's own retention in minutes; 0 = its plan's. */
+export interface ProjectRetentionSet { organization_id: string; project_id: string; retention_minutes: number }
 
 export interface InvitationCreated {
   invitation_id: string; organization_id: string; workspace_id: string; project_id: string; email: string; role: string;

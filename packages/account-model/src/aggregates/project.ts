@@ -1,13 +1,15 @@
 // Projects an operator adds to an organization or removes from it (compat §2.3,
 // /admin/simple/accounts/projects/). Keyed `organization:<id>` like the organization's own life, so
 // a project's creation and its organization's deletion are decided in one order. An organization
-// always keeps its default project: it goes only with the organization.
+// always keeps its default project: it goes only with the organization. A project may keep its data
+// for less than its plan's retention (accounts.project.retention_set); the plan's bound is applied by
+// the reader (the shorter of the two), so this rule needs no plan catalog.
 import type { AccountEvent } from '../account-event.ts';
 import { aggregate } from '../aggregate.ts';
 import { accepted, reject, type Decision } from '../decision.ts';
 import { sameId } from './ids.ts';
 
-export type ProjectEventType = 'accounts.project.created' | 'accounts.project.deleted';
+export type ProjectEventType = 'accounts.project.created' | 'accounts.project.deleted' | 'accounts.project.retention_set';
 export type ProjectEvent = AccountEvent<ProjectEventType>;
 
 /** The organization, workspace and project the event names, as they exist. */
@@ -24,11 +26,12 @@ export const PROJECT_REJECTIONS = {
   project_exists: 'conflict',
   project_not_found: 'not_found',
   project_default_kept: 'invalid',
+  project_retention_invalid: 'invalid',
 } as const;
 export type ProjectRejection = keyof typeof PROJECT_REJECTIONS;
 
 export const project = aggregate({
-  eventTypes: ['accounts.project.created', 'accounts.project.deleted'],
+  eventTypes: ['accounts.project.created', 'accounts.project.deleted', 'accounts.project.retention_set'],
   initial: {} as ProjectState,
   rejections: PROJECT_REJECTIONS,
 
@@ -46,6 +49,11 @@ export const project = aggregate({
     }
     const id = e.payload.project_id;
     if (!s.project || !sameId(s.project.organizationId, p.organization_id)) return reject('project_not_found', `Project not found: ${id}.`, { ref: id });
+    if (e.type === 'accounts.project.retention_set') {
+      const m = e.payload.retention_minutes;
+      if (!Number.isInteger(m) || m < 0) return reject('project_retention_invalid', `retention_minutes must be a whole number of minutes, 0 or more (got ${m}).`, { ref: id });
+      return accepted;
+    }
     if (s.project.isDefault) {
       return reject('project_default_kept', `Project '${id}' is its organization's default project: it goes only with the organization.`, { ref: id });
     }
@@ -53,6 +61,7 @@ export const project = aggregate({
   },
 
   evolve(s: ProjectState, e: ProjectEvent): ProjectState {
+    if (e.type === 'accounts.project.retention_set') return s;
     if (e.type === 'accounts.project.deleted') {
       const { project: _gone, ...rest } = s;
       return rest;

@@ -1,7 +1,8 @@
 // projects an operator adds or removes (rules: @llm/account-model project.ts). A new default project
 // takes the default from the organization's others; a removed project's keys, secrets, webhook
 // subscriptions and evaluation data go by foreign key, its roles explicitly (their scope is
-// polymorphic). Its spans are the span store's: they are purged from there afterwards.
+// polymorphic). Its spans are the span store's: they are purged from there afterwards. Its own
+// retention (0 = the plan's) is read by every reader of its spans, events and deliveries.
 import { eventTime, type ProjectEvent, type ProjectState } from '@llm/account-model';
 import type { SqlStatement } from './statement.ts';
 
@@ -14,6 +15,9 @@ export function projectProject(e: ProjectEvent, _s: ProjectState): SqlStatement[
     }];
     if (p.is_default) out.push({ text: 'UPDATE projects SET is_default = false WHERE organization_id = $1 AND id <> $2', values: [p.organization_id, p.project.id] });
     return out;
+  }
+  if (e.type === 'accounts.project.retention_set') {
+    return [{ text: 'UPDATE projects SET retention_minutes = $2 WHERE id = $1', values: [e.payload.project_id, e.payload.retention_minutes] }];
   }
   return [
     { text: "DELETE FROM memberships WHERE scope = 'project' AND scope_id = $1", values: [e.payload.project_id] },

@@ -1,5 +1,6 @@
 export { decodeOtlpTraces, MAX_REJECT_REASONS } from './decode-otlp-traces.ts';
 export type { OtlpDecodeOptions, OtlpDecodeResult } from './decode-otlp-traces.ts';
+export { decodeOtlpJsonTraces } from './decode-otlp-json-traces.ts';
 export { encodeExportTraceServiceResponse } from './encode-export-trace-service-response.ts';
 export type { ExportTracePartialSuccess } from './encode-export-trace-service-response.ts';
 export { encodeRpcStatus } from './encode-rpc-status.ts';

@@ -12,7 +12,7 @@
 // gets 1/N of its plan's limit, and rounding up lets a deployment admit slightly more than the limit.
 // Bucket states are bounded: recovered buckets are swept, and above 100,000 per replica (default)
 // the least recently updated are evicted.
-export { throttleMiddleware, deploymentThrottle, rateLimitedBody, type ThrottleOptions } from './throttle-middleware.ts';
+export { throttleMiddleware, deploymentThrottle, rateLimitedBody, type ThrottleOptions, type Throttle, type ThrottleVerdict, type ThrottledRequest } from './throttle-middleware.ts';
 export { planThrottles, bucketSpecOf, bucketMatches, perReplica, DEFAULT_FREE_PLAN, type BucketSpec, type PlanThrottles, type PlanThrottleOptions } from './plan-throttles.ts';
 export { servedAs, routeCategory, declaredPath, type ServedAs } from './served-route.ts';
 export { categoryOf, endpointMatches, globMatches, globToRegExp, normalizePath, normalizeGlob, type Endpoint, type ThrottleCategory } from './categories.ts';

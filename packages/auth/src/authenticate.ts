@@ -32,6 +32,12 @@ export interface ApiKeyAuthenticator {
   (req: Request, res: Response, next: NextFunction): Promise<void>;
   /** Forget every cached resolution of keys with this prefix. */
   invalidate(prefix: string): void;
+  /**
+   * The scope of an `Authorization` value, read exactly as the middleware reads the header (for
+   * transports that are not express: OTLP/gRPC's `authorization` metadata); undefined = no valid
+   * key. Throws `unavailable` when the key store cannot be reached.
+   */
+  scopeOf(authorization: string | undefined): Promise<Scope | undefined>;
 }
 
 export interface AuthenticatorOptions {
@@ -70,10 +76,16 @@ export function apiKeyAuthenticator(opts: AuthenticatorOptions): ApiKeyAuthentic
     return scope;
   }
 
-  const middleware = async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
-    const found = await resolve(req.header('authorization'));
-    if (!found) throw unauthenticated();
+  async function scopeOf(authorization: string | undefined): Promise<Scope | undefined> {
+    const found = await resolve(authorization);
+    if (!found) return undefined;
     const { expiresAtMs: _expires, ...scope } = found;
+    return scope;
+  }
+
+  const middleware = async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+    const scope = await scopeOf(req.header('authorization'));
+    if (!scope) throw unauthenticated();
     req.scope = scope;
     next();
   };
@@ -81,6 +93,7 @@ export function apiKeyAuthenticator(opts: AuthenticatorOptions): ApiKeyAuthentic
     invalidate(prefix: string): void {
       for (const k of cache.keys()) if (k.startsWith(`${prefix}.`)) cache.delete(k);
     },
+    scopeOf,
   });
 }
 

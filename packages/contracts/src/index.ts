@@ -73,6 +73,7 @@ export {
   currentProjectResponse, organizationListResponse, organizationResponse, apiKeyBody, apiKeyListResponse, apiKeyCreatedResponse, adminAccountsCreateResponse,
 } from './responses/accounts.ts';
 export { spanQueryBody, simpleTraceEdit } from './trace-queries.ts';
+export { EXPORT_FORMATS, EXPORT_MEDIA_TYPES, spanExportBody, type ExportFormat, type SpanExportBody } from './span-export.ts';
 export {
   publicSecretResponse, publicSecretsResponse, loginAttemptResponse, subscriptionLoginPushResponse, subscriptionLoginFailureResponse, webhookSubscriptionView, webhookSubscriptionResponse, webhookSubscriptionsResponse, webhookDeliveryView,
   webhookDeliveryResponse, webhookDeliveriesResponse, platformEventsResponse,

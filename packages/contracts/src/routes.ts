@@ -28,10 +28,12 @@ export const ROUTES = {
   'traces.list': { method: 'GET', path: '/traces', side: 'query' },
   'traces.fetch': { method: 'GET', path: '/traces/:trace_id', side: 'query' },
   'traces.query': { method: 'POST', path: '/traces/query', side: 'query' },
+  'traces.export': { method: 'POST', path: '/traces/export', side: 'query' },
   // canonical spans
   'spans.list': { method: 'GET', path: '/spans', side: 'query' },
   'spans.fetch': { method: 'GET', path: '/spans/:trace_id/:span_id', side: 'query' },
   'spans.query': { method: 'POST', path: '/spans/query', side: 'query' },
+  'spans.export': { method: 'POST', path: '/spans/export', side: 'query' },
   'spans.sessions.query': { method: 'POST', path: '/spans/sessions/query', side: 'query' },
   'spans.users.query': { method: 'POST', path: '/spans/users/query', side: 'query' },
   'spans.analytics.query': { method: 'POST', path: '/spans/analytics/query', side: 'query' },

@@ -14,7 +14,8 @@ export type Endpoint = readonly [method: string, glob: string];
 const CATEGORY_ENDPOINTS: ReadonlyArray<{ category: ThrottleCategory; endpoints: readonly Endpoint[] }> = [
   { category: 'core_fast', endpoints: [['POST', '*/retrieve'], ['POST', '/variants/configs/fetch']] },
   { category: 'tracing_fast', endpoints: [['POST', '/otlp/v1/traces']] },
-  { category: 'tracing_slow', endpoints: [['POST', '/tracing/*/query'], ['POST', '/tracing/spans/analytics']] },
+  // Exports (not in the reference) read whole results: the slow tracing reads' bucket, not `standard`.
+  { category: 'tracing_slow', endpoints: [['POST', '/tracing/*/query'], ['POST', '/tracing/spans/analytics'], ['POST', '/spans/export'], ['POST', '/traces/export']] },
   { category: 'services_fast', endpoints: [['ANY', '/access/permissions/check']] },
   { category: 'ai_services', endpoints: [['POST', '/ai/services/tools/call']] },
   // core_slow and services_slow have no endpoints; everything else is `standard`.

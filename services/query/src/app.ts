@@ -9,6 +9,8 @@ import { SpanSearcher } from './adapters/span-search.ts';
 import { ActivitySearcher } from './adapters/activity-search.ts';
 import { readRoutes } from './http/read-routes.ts';
 import { queryRoutes } from './http/query-routes.ts';
+import { exportRoutes } from './http/export-routes.ts';
+import { ExportEstimator } from './adapters/export-estimate.ts';
 import { activityRoutes } from './http/activity-routes.ts';
 import { accessRoutes } from './http/access-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
@@ -66,7 +68,8 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const readSession = sessionReader({ codec: createSessionCodec(deps.session), pool: deps.pool });
   // Organization routes: an API key, or a browser session admitted by the organization's policy.
   const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.deployment });
-  return { ...readRoutes(reader, auth, deps.recorder), ...queryRoutes({ reader, searcher, accounts: deps.pool, ...(deps.recorder ? { recorder: deps.recorder } : {}) }, auth), ...savedQueryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_queries')], { reader, searcher, ...(deps.recorder ? { recorder: deps.recorder } : {}) }), ...activityRoutes(new ActivitySearcher(rm, reader), auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
+  return { ...readRoutes(reader, auth, deps.recorder), ...queryRoutes({ reader, searcher, accounts: deps.pool, ...(deps.recorder ? { recorder: deps.recorder } : {}) }, auth), ...savedQueryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_queries')], { reader, searcher, ...(deps.recorder ? { recorder: deps.recorder } : {}) }), ...exportRoutes({ reader, searcher, accounts: deps.pool, estimator: new ExportEstimator(rm), ...(deps.recorder ? { recorder: deps.recorder } : {}) }, auth),
+    ...activityRoutes(new ActivitySearcher(rm, reader), auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
     ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
     ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'sso') })]),
     ...apiKeyRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_api_keys')]),

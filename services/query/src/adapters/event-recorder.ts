@@ -116,6 +116,9 @@ export interface ReadEvents {
   fetched(req: ScopedRequest, traceIds: string[], single?: boolean): void;
   /** Traces or spans found by a query: `count` results, spread over `traceIds`. */
   queried(req: ScopedRequest, count: number, traceIds: string[]): void;
+  /** A part of an export (a `traces.queried` marked `export`): `count` records over at most
+   * READ_EVENT_MAX_IDS `traceIds`; an export records one such event per that many traces. */
+  exported(req: ScopedRequest, count: number, traceIds: string[], what: { format: string; focus: 'span' | 'trace' }): void;
 }
 
 /** What a read event needs of the request (an express Request after authentication). */
@@ -137,6 +140,10 @@ export function readEvents(recorder: EventRecorder | undefined): ReadEvents {
     queried(req, count, traceIds) {
       if (count === 0) return;
       emit(req, 'traces.queried', { count, trace_ids: ids(traceIds) });
+    },
+    exported(req, count, traceIds, what) {
+      if (count === 0) return;
+      emit(req, 'traces.queried', { count, trace_ids: ids(traceIds), export: { format: what.format, focus: what.focus } });
     },
   };
 }

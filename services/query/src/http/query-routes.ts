@@ -11,19 +11,22 @@ import { canonicalTraces } from '../domain/trace-view.ts';
 import { compileSearch, spanPage, tracePage, type CompiledSearch, type SearchDeps } from './filter-search.ts';
 import { readEvents, type EventRecorder } from '../adapters/event-recorder.ts';
 
-async function compile(req: Request, focus: 'span' | 'trace', accounts: Queryable): Promise<CompiledSearch> {
+/** The filtering and windowing a search runs: the request's own, or, with a saved-query ref, the
+ * stored revision's (reference §5.5; the request keeps only `limit` and `next`). */
+export async function searchInput(req: Request, focus: 'span' | 'trace', accounts: Queryable): Promise<{ filtering: unknown; windowing: unknown }> {
   const raw: unknown = req.body ?? {};
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new RequestValidationError([{ loc: ['body'], msg: 'body must be an object', type: 'type_error' }]);
   const b = spanQueryBody.safeParse(raw);
   if (!b.success) throw new RequestValidationError(issuesOf(b.error, 'body'));
-  // With a saved-query ref, the stored revision's filtering and windowing replace the request's
-  // (reference §5.5; the request keeps only `limit` and `next`).
   const refs = savedQueryRefs.safeParse(b.data);
   if (!refs.success) throw new RequestValidationError(refs.error.issues.map((i) => ({ loc: ['body', ...i.path.map(String)], msg: i.message, type: i.code })));
   const saved = await resolveSavedQuery(refs.data, b.data.windowing, focus, (lookup) => findSavedQueryRevision(accounts, req.scope.projectId, lookup));
-  return saved
-    ? compileSearch(req.scope.projectId, saved.filtering, saved.windowing, focus)
-    : compileSearch(req.scope.projectId, b.data.filtering, b.data.windowing, focus);
+  return saved ? { filtering: saved.filtering, windowing: saved.windowing } : { filtering: b.data.filtering, windowing: b.data.windowing };
+}
+
+async function compile(req: Request, focus: 'span' | 'trace', accounts: Queryable): Promise<CompiledSearch> {
+  const i = await searchInput(req, focus, accounts);
+  return compileSearch(req.scope.projectId, i.filtering, i.windowing, focus);
 }
 
 export interface QueryRouteDeps extends SearchDeps {

@@ -1,0 +1,155 @@
+// POST /spans/export and POST /traces/export: the whole result of a span or trace query (the same
+// filtering, windowing and saved-query refs as /spans/query and /traces/query, scoped to the
+// caller's project the same way) streamed as JSON Lines, CSV or Parquet.
+//
+// Memory stays bounded by one page whatever the result's size: the export walks the query's own
+// cursor pages (filter-search.ts: at most EXPORT_PAGE_SPANS spans or EXPORT_PAGE_TRACES traces, and
+// never more than the reader's result bytes), encodes each page, and reads the next one only after
+// the socket took the previous one (`write` → `drain`), so a slow reader slows the export instead of
+// making the server buffer it. A reader that goes away ends it.
+//
+// Errors before the first byte are the query routes' answers (422 bad body or window, 400 bad
+// filter, 404 unknown saved query, 409 focus conflict, 503); after it, the only honest signal left
+// is to abort the response, so the client sees a truncated transfer, never a short file that looks
+// complete.
+import { once } from 'node:events';
+import type { Request, RequestHandler, Response } from 'express';
+import { EXPORT_MEDIA_TYPES, spanExportBody, type ExportFormat } from '@llm/contracts';
+import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
+import type { Queryable } from '@llm/accounts-read';
+import { counter } from '@llm/metrics';
+import type { Span } from '@llm/span-model';
+import { READ_EVENT_MAX_IDS, readEvents, type EventRecorder, type ReadEvents } from '../adapters/event-recorder.ts';
+import type { ExportEstimator } from '../adapters/export-estimate.ts';
+import { exportEncoder } from '../domain/export-encoders.ts';
+import { canonicalTraces } from '../domain/trace-view.ts';
+import { compileSearch, spanPage, tracePage, type SearchDeps, type SearchFocus } from './filter-search.ts';
+import { searchInput } from './query-routes.ts';
+
+/** Spans per page of a span export (the page search's own bounds apply within it). */
+export const EXPORT_PAGE_SPANS = 5000;
+/** Traces per page of a trace export. */
+export const EXPORT_PAGE_TRACES = 500;
+
+const exportedRows = counter('query_export_records_total', 'Records (spans, or traces of trace exports) written by POST /spans/export and /traces/export.');
+const abortedExports = counter('query_exports_aborted_total', 'Exports that ended before their last record: the reader went away, or a page failed after the first byte.');
+
+export interface ExportRouteDeps extends SearchDeps {
+  accounts: Queryable;
+  estimator: ExportEstimator;
+  recorder?: EventRecorder;
+}
+
+interface Page {
+  spans: Span[];
+  records: unknown[];
+  traceIds: string[];
+  next: string | undefined;
+}
+
+const FILE_EXTENSIONS: Record<ExportFormat, string> = { jsonl: 'jsonl', csv: 'csv', parquet: 'parquet' };
+
+function exportFormat(req: Request): ExportFormat {
+  const raw: unknown = req.body ?? {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new RequestValidationError([{ loc: ['body'], msg: 'body must be an object', type: 'type_error' }]);
+  const b = spanExportBody.safeParse(raw);
+  if (!b.success) throw new RequestValidationError(issuesOf(b.error, 'body'));
+  return b.data.format ?? 'jsonl';
+}
+
+/** The request's windowing with the cursor of the page to read (the first page keeps its own `next`). */
+function windowAt(windowing: unknown, next: string | undefined): unknown {
+  if (next === undefined) return windowing;
+  const w = windowing && typeof windowing === 'object' && !Array.isArray(windowing) ? windowing : {};
+  return { ...w, next };
+}
+
+/** Writes, and resolves once the socket can take more (or the reader is gone: `false`). */
+async function send(res: Response, chunk: Uint8Array): Promise<boolean> {
+  if (res.destroyed || res.writableEnded) return false;
+  if (chunk.length === 0 || res.write(chunk)) return true;
+  await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  return !res.destroyed;
+}
+
+/** Read events of one export: a `traces.queried` per READ_EVENT_MAX_IDS distinct traces, the rest at the end. */
+function exportEvents(events: ReadEvents, req: Request, what: { format: ExportFormat; focus: SearchFocus }) {
+  let ids = new Set<string>();
+  let count = 0;
+  const emit = (): void => {
+    events.exported(req, count, [...ids], what);
+    ids = new Set();
+    count = 0;
+  };
+  return {
+    add(records: number, traceIds: readonly string[]): void {
+      count += records;
+      for (const id of traceIds) {
+        ids.add(id);
+        if (ids.size >= READ_EVENT_MAX_IDS) emit();
+      }
+    },
+    end(): void { if (count > 0 || ids.size > 0) emit(); },
+  };
+}
+
+export function exportRoutes(d: ExportRouteDeps, auth: RequestHandler): Handlers {
+  const events = readEvents(d.recorder);
+
+  async function readPage(projectId: string, focus: SearchFocus, input: { filtering: unknown; windowing: unknown }, next: string | undefined): Promise<Page> {
+    const c = compileSearch(projectId, input.filtering, windowAt(input.windowing, next), focus);
+    // The request's `limit` was validated as on the query routes; an export's pages are its own size.
+    const sized = { ...c, w: { ...c.w, limit: focus === 'span' ? EXPORT_PAGE_SPANS : EXPORT_PAGE_TRACES } };
+    if (focus === 'span') {
+      const p = await spanPage(d, sized, projectId);
+      return { spans: p.spans, records: p.spans, traceIds: p.spans.map((s) => s.trace_id), next: p.next };
+    }
+    const p = await tracePage(d, sized, projectId);
+    const trees = new Map(canonicalTraces(p.spans).map((t) => [t.trace_id, t]));
+    const traces = p.order.flatMap((id) => trees.get(id) ?? []);
+    return { spans: p.spans, records: traces, traceIds: p.order, next: p.next };
+  }
+
+  const handler = (focus: SearchFocus): RequestHandler => async (req, res) => {
+    const format = exportFormat(req);
+    const projectId = req.scope.projectId;
+    const input = await searchInput(req, focus, d.accounts);
+    // The first page is read before anything is sent: its errors are ordinary answers.
+    let page = await readPage(projectId, focus, input, undefined);
+    const first = compileSearch(projectId, input.filtering, input.windowing, focus);
+    const estimate = first.traceIds ? undefined : await d.estimator.estimate(first, focus);
+
+    const encoder = exportEncoder(format);
+    const recorded = exportEvents(events, req, { format, focus });
+    res.status(200);
+    res.setHeader('Content-Type', EXPORT_MEDIA_TYPES[format]);
+    res.setHeader('Content-Disposition', `attachment; filename="${focus}s-export.${FILE_EXTENSIONS[format]}"`);
+    res.setHeader('Cache-Control', 'no-store');
+    if (estimate !== undefined) res.setHeader('X-Export-Estimated-Rows', String(estimate));
+    let complete = false;
+    try {
+      if (!await send(res, encoder.start())) return;
+      for (;;) {
+        if (!await send(res, encoder.page(page))) return;
+        recorded.add(page.records.length, page.traceIds);
+        exportedRows(page.records.length);
+        if (!page.next) break;
+        page = await readPage(projectId, focus, input, page.next);
+      }
+      if (!await send(res, encoder.end())) return;
+      complete = true;
+      res.end();
+    } catch (err) {
+      req.log.error({ err, focus, format }, 'export failed after its first byte: response aborted');
+      res.destroy();
+    } finally {
+      recorded.end();
+      if (!complete) abortedExports();
+    }
+  };
+
+  return {
+    'spans.export': [auth, handler('span')],
+    'traces.export': [auth, handler('trace')],
+  };
+}

@@ -14,6 +14,7 @@ import { tracingRoutes } from './http/tracing-routes.ts';
 import type { TraceLookup } from './adapters/trace-lookup.ts';
 import { otlpRoutes } from './http/otlp-routes.ts';
 import { OtlpWorkerPool } from './adapters/otlp-worker-pool.ts';
+import { OtlpIngest } from './adapters/otlp-ingest.ts';
 import { adminRoutes } from './http/admin-routes.ts';
 import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
@@ -82,6 +83,8 @@ export interface CommandDeps {
 
 export interface CommandSide {
   handlers: Handlers;
+  /** What the OTLP receivers on their own ports share with /otlp/v1/traces (otlp-receivers.ts). */
+  otlp: { ingest: OtlpIngest; auth: ApiKeyAuthenticator };
   close(): Promise<void>;
 }
 
@@ -92,6 +95,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const quota = quotaGate(deps.pool, plans, deps.access, deps.log);
   const workers = new OtlpWorkerPool(deps.otlpWorkers);
   const pressure = new IngestPressure(deps.ingestPressure ?? { lagTargetMs: 0, lagHardMs: 1, staleMs: 5_000, maxPendingBytes: 128 * 1024 * 1024 });
+  const otlp = new OtlpIngest(spans, workers, quota, pressure, deps.otlpMaxBatchBytes);
   const accounts = new AccountAppender(deps.producer, deps.topics);
   const commands = new AccountCommands(accounts, deps.pool);
   const providerSecrets = new ProviderSecrets(deps.pool, deps.signIn.secrets);
@@ -106,7 +110,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   return {
     handlers: {
       ...tracingRoutes(spans, auth, quota, deps.traces, [requirePermission(deps.pool, 'edit_spans')], pressure),
-      ...otlpRoutes(spans, workers, auth, deps.otlpMaxBatchBytes, quota, pressure),
+      ...otlpRoutes(otlp, auth),
       ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken), billingSignupPlans({ ...billing, access: deps.access }), (prefix) => auth.invalidate(prefix)),
       ...membershipRoutes({ pool: deps.pool, commands, forgetKey: (prefix) => auth.invalidate(prefix) }, adminAuthenticator(deps.adminToken)),
       ...adminEntityRoutes({
@@ -166,6 +170,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
         member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'domains') }), requirePermission(deps.pool, 'edit_organization_auth'),
       ]),
     },
+    otlp: { ingest: otlp, auth },
     close: () => workers.close(),
   };
 }

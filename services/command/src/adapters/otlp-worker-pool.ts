@@ -3,7 +3,7 @@
 // requests fail (the client gets a 503 and retries: nothing was acknowledged).
 import { Worker } from 'node:worker_threads';
 import { unavailable } from '@llm/errors';
-import { prepareOtlp, type OtlpScopeMeta, type PreparedOtlp } from '../domain/prepare-otlp.ts';
+import { prepareOtlp, type OtlpEncoding, type OtlpScopeMeta, type PreparedOtlp } from '../domain/prepare-otlp.ts';
 import { unpackRecords, type PackedRecords } from '../domain/pack-records.ts';
 
 interface Slot {
@@ -54,8 +54,8 @@ export class OtlpWorkerPool {
     slot.inFlight.clear();
   }
 
-  run(body: Uint8Array, meta: OtlpScopeMeta): Promise<PreparedOtlp> {
-    if (this.slots.length === 0) return Promise.resolve(prepareOtlp(body, meta));
+  run(body: Uint8Array, meta: OtlpScopeMeta, encoding: OtlpEncoding = 'protobuf'): Promise<PreparedOtlp> {
+    if (this.slots.length === 0) return Promise.resolve(prepareOtlp(body, meta, encoding));
     const slot = this.slots.reduce((a, b) => (b.inFlight.size < a.inFlight.size ? b : a));
     const id = this.nextId++;
     return new Promise<PreparedOtlp>((resolve, reject) => {
@@ -63,7 +63,7 @@ export class OtlpWorkerPool {
       // A body that owns its whole buffer (bodies over 4 KiB are not pooled) moves to the worker
       // instead of being copied; the request thread does not read it again.
       const owned = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
-      slot.worker.postMessage({ id, body, meta }, owned ? [body.buffer as ArrayBuffer] : []);
+      slot.worker.postMessage({ id, body, meta, encoding }, owned ? [body.buffer as ArrayBuffer] : []);
     });
   }
 

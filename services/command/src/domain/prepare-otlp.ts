@@ -1,7 +1,7 @@
-// The CPU-heavy part of OTLP ingest as one pure step: protobuf body → adapted, normalised spans →
+// The CPU-heavy part of OTLP ingest as one pure step: protobuf (or OTLP/JSON) body → adapted, normalised spans →
 // one encoded `tracing.spans.upserted` record per trace (chunked under Kafka's record limit).
 // Pure so it can run on the request thread or in a worker thread unchanged.
-import { decodeOtlpTraces } from '@llm/otlp';
+import { decodeOtlpJsonTraces, decodeOtlpTraces } from '@llm/otlp';
 import { encodeEvent, spansKey } from '@llm/events';
 import { groupByTrace } from './span-records.ts';
 import { prepareSpans, rejectionSummary } from './prepare-spans.ts';
@@ -14,12 +14,15 @@ export interface OtlpScopeMeta {
   actorId: string;
 }
 
+/** How the body is encoded: binary protobuf, or the OTLP/JSON mapping (only the OTLP port takes JSON). */
+export type OtlpEncoding = 'protobuf' | 'json';
+
 export type PreparedOtlp =
   | { ok: false; reason: string }
   | { ok: true; records: Array<{ key: string; value: Uint8Array }>; accepted: number; rejected: number; reasons: string; /** The traces of the accepted spans (each once): what the quota admits. */ traceIds: string[] };
 
-export function prepareOtlp(body: Uint8Array, meta: OtlpScopeMeta): PreparedOtlp {
-  const decoded = decodeOtlpTraces(body);
+export function prepareOtlp(body: Uint8Array, meta: OtlpScopeMeta, encoding: OtlpEncoding = 'protobuf'): PreparedOtlp {
+  const decoded = encoding === 'json' ? decodeOtlpJsonTraces(body) : decodeOtlpTraces(body);
   if (!decoded.ok) return { ok: false, reason: decoded.reason };
   const p = prepareSpans(decoded.spans);
   const rejected = decoded.rejected + p.rejected.length;

@@ -1,122 +1,91 @@
-// OTLP/HTTP protobuf ingest. Answers are protobuf: an ExportTraceServiceResponse (with
-// partial_success when some spans were rejected) or a google.rpc.Status on failure.
+// OTLP/HTTP trace export. The API's /otlp/v1/traces takes protobuf only (the spec answers 415 to
+// JSON there); the OTLP port's /v1/traces (otlp-http-app.ts) takes protobuf and OTLP/JSON. Both run
+// the same handler over the same OtlpIngest; answers are an ExportTraceServiceResponse (with
+// partial_success when some spans were rejected) or a google.rpc.Status, in the request's encoding.
 import type { Request, RequestHandler, Response } from 'express';
 import { encodeExportTraceServiceResponse, encodeRpcStatus } from '@llm/otlp';
 import { AppError } from '@llm/errors';
-import { inflateBounded, readBoundedBody, statusOf, type Handlers } from '@llm/http';
-import type { SpanAppender } from '../adapters/span-appender.ts';
-import type { OtlpWorkerPool } from '../adapters/otlp-worker-pool.ts';
-import { OTLP_QUOTA_MESSAGE, QuotaExceededError, type QuotaGate } from '../adapters/quota-gate.ts';
-import type { IngestPressure } from '../adapters/ingest-pressure.ts';
-import { labelledCounter } from '@llm/metrics';
-
-// Spans of decoded requests that were not queued (requests refused unread under overload are
-// counted per request: ingest_requests_refused_{lag,backlog}_total).
-const refusedSpans = labelledCounter('ingest_spans_refused_total', 'Spans of decoded OTLP requests that were not queued, per reason (invalid, over_quota, too_large, unavailable).', ['reason']);
+import { inflateBounded, readBoundedBody, type Handlers } from '@llm/http';
+import type { OtlpIngest } from '../adapters/otlp-ingest.ts';
+import type { OtlpEncoding } from '../domain/prepare-otlp.ts';
+import { OTLP_HTTP_ANSWER, RPC_CODE, type OtlpOutcome } from '../domain/otlp-outcome.ts';
 
 const PROTOBUF = 'application/x-protobuf';
-// google.rpc.Code values for the Status body.
-const RPC = { INVALID_ARGUMENT: 3, PERMISSION_DENIED: 7, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, INTERNAL: 13, UNAUTHENTICATED: 16 } as const;
+const PROTOBUF_TYPES = new Set([PROTOBUF, 'application/protobuf', 'application/octet-stream']);
 
-function sendStatus(res: Response, http: number, code: number, message: string): void {
-  res.status(http).type(PROTOBUF).send(Buffer.from(encodeRpcStatus(code, message)));
+export interface OtlpHttpOptions {
+  /** Take OTLP/JSON bodies (the OTLP port); false = 415, as the spec requires of /otlp/v1/traces. */
+  acceptJson: boolean;
 }
 
-export function otlpRoutes(appender: SpanAppender, pool: OtlpWorkerPool, auth: RequestHandler, maxBatchBytes: number, quota: QuotaGate, pressure: IngestPressure): Handlers {
-  // Exporters read a google.rpc.Status from any failed export, credentials included.
-  const otlpAuth: RequestHandler = (req, res, next) => {
+const mediaTypeOf = (req: Request): string => (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** Whether answers to this request are JSON: only where JSON is taken and the request was JSON. */
+const answersJson = (req: Request, opts: OtlpHttpOptions): boolean => opts.acceptJson && mediaTypeOf(req) === 'application/json';
+
+/** A google.rpc.Status answer, protobuf or its JSON mapping. */
+export function sendOtlpStatus(res: Response, json: boolean, http: number, code: number, message: string): void {
+  if (json) res.status(http).json({ code, message });
+  else res.status(http).type(PROTOBUF).send(Buffer.from(encodeRpcStatus(code, message)));
+}
+
+function sendOutcome(res: Response, json: boolean, outcome: OtlpOutcome): void {
+  if (!outcome.ok) {
+    const answer = OTLP_HTTP_ANSWER[outcome.refusal];
+    if (outcome.unread) res.setHeader('Connection', 'close');
+    if (outcome.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
+    sendOtlpStatus(res, json, answer.status, answer.code, outcome.message);
+    return;
+  }
+  const partial = outcome.rejectedSpans > 0 ? { rejectedSpans: outcome.rejectedSpans, errorMessage: outcome.errorMessage } : undefined;
+  // proto3 JSON writes int64 as a string.
+  if (json) res.status(200).json(partial ? { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } } : {});
+  else res.status(200).type(PROTOBUF).send(Buffer.from(encodeExportTraceServiceResponse(partial)));
+}
+
+/** The authenticator, answering its refusals as an OTLP Status (exporters read one from any failed export). */
+export function otlpAuth(auth: RequestHandler, opts: OtlpHttpOptions): RequestHandler {
+  return (req, res, next) => {
     Promise.resolve(auth(req, res, next)).catch((err: unknown) => {
-      if (err instanceof AppError && err.kind === 'unauthenticated') sendStatus(res, 401, RPC.UNAUTHENTICATED, 'Unauthorized');
-      else if (err instanceof AppError && err.kind === 'unavailable') { res.setHeader('Retry-After', '1'); sendStatus(res, 503, RPC.UNAVAILABLE, err.message); }
+      const json = answersJson(req, opts);
+      if (err instanceof AppError && err.kind === 'unauthenticated') sendOtlpStatus(res, json, 401, RPC_CODE.UNAUTHENTICATED, 'Unauthorized');
+      else if (err instanceof AppError && err.kind === 'unavailable') { res.setHeader('Retry-After', '1'); sendOtlpStatus(res, json, 503, RPC_CODE.UNAVAILABLE, err.message); }
       else next(err);
     });
   };
-  return {
-    // The spec's liveness probe (auth: none): exporters and load balancers call it without credentials.
-    'otlp.traces.status': (_req, res) => { res.json({ status: 'ready' }); },
-    'otlp.traces.export': [otlpAuth, async (req: Request, res: Response) => {
-      const ctype = (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-      if (ctype === 'application/json') {
-        sendStatus(res, 415, RPC.INVALID_ARGUMENT, 'OTLP/JSON is not supported; send application/x-protobuf.');
-        return;
-      }
-      if (ctype && ctype !== PROTOBUF && ctype !== 'application/protobuf' && ctype !== 'application/octet-stream') {
-        sendStatus(res, 415, RPC.INVALID_ARGUMENT, `Unsupported Content-Type '${ctype}'; send application/x-protobuf.`);
-        return;
-      }
-      // Overload: refused before the body is read or decoded, with the Status exporters retry on.
-      const declared = Number(req.header('content-length'));
-      const refusal = pressure.check(Number.isFinite(declared) && declared > 0 ? declared : undefined);
-      if (refusal) {
-        res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
-        sendStatus(res, 503, RPC.UNAVAILABLE, refusal.message);
-        return;
-      }
-      let body: Buffer;
-      try {
-        body = inflateBounded(await readBoundedBody(req, maxBatchBytes), req.header('content-encoding'), maxBatchBytes * 5);
-      } catch (err) {
-        if (err instanceof AppError) {
-          if (err.kind === 'too_large') res.setHeader('Connection', 'close');
-          const msg = err.kind === 'too_large' ? `OTLP batch size exceeds ${Math.round(maxBatchBytes / 1e6)}MB limit.` : err.message;
-          sendStatus(res, statusOf(err.kind), RPC.INVALID_ARGUMENT, msg);
-          return;
-        }
-        throw err;
-      }
-      const release = pressure.hold(body.length);
-      try {
-        await exportBody(req, res, body);
-      } finally {
-        release();
-      }
-    }],
-  };
+}
 
-  async function exportBody(req: Request, res: Response, body: Buffer): Promise<void> {
-    const meta = { projectId: req.scope.projectId, organizationId: req.scope.organizationId, requestId: req.id, actorId: req.scope.userId };
-    let prepared;
-    try {
-      prepared = await pool.run(body, meta);
-    } catch (err) {
-      req.log.error({ err }, 'preparing spans failed');
-      res.setHeader('Retry-After', '1');
-      sendStatus(res, 503, RPC.UNAVAILABLE, 'Failed to prepare spans for processing. Retry later.');
+/** The export handler (after authentication and the throttle). */
+export function otlpExport(ingest: OtlpIngest, opts: OtlpHttpOptions): RequestHandler {
+  return async (req: Request, res: Response) => {
+    const ctype = mediaTypeOf(req);
+    const json = answersJson(req, opts);
+    let encoding: OtlpEncoding;
+    if (json) encoding = 'json';
+    else if (!ctype || PROTOBUF_TYPES.has(ctype)) encoding = 'protobuf';
+    else {
+      const message = ctype === 'application/json' ? 'OTLP/JSON is not supported; send application/x-protobuf.'
+        : `Unsupported Content-Type '${ctype}'; send ${opts.acceptJson ? 'application/x-protobuf or application/json' : 'application/x-protobuf'}.`;
+      sendOtlpStatus(res, false, 415, RPC_CODE.INVALID_ARGUMENT, message);
       return;
     }
-    if (!prepared.ok) {
-      sendStatus(res, 400, RPC.INVALID_ARGUMENT, `Invalid request body: not a valid OTLP ExportTraceServiceRequest (${prepared.reason}).`);
-      return;
-    }
-    const { accepted, rejected: rejectedCount, reasons } = prepared;
-    if (rejectedCount > 0) refusedSpans.inc({ reason: 'invalid' }, rejectedCount);
-    if (accepted === 0 && rejectedCount > 0) {
-      // 400, not 500: a 5xx makes exporters retry a poison batch forever.
-      sendStatus(res, 400, RPC.INVALID_ARGUMENT, `All ${rejectedCount} spans were rejected: ${reasons}`);
-      return;
-    }
-    try {
-      const records = prepared.records.map((r) => ({ key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength) }));
-      await quota.ingest(req.scope, prepared.traceIds, () => appender.appendEncoded(records, accepted));
-    } catch (err) {
-      if (err instanceof QuotaExceededError) {
-        refusedSpans.inc({ reason: 'over_quota' }, accepted);
-        // Reference §2.3: 403 with a Status exporters do not retry; nothing of the batch was appended.
-        sendStatus(res, 403, RPC.PERMISSION_DENIED, OTLP_QUOTA_MESSAGE);
-        return;
-      }
-      if (err instanceof AppError && err.kind === 'too_large') {
-        refusedSpans.inc({ reason: 'too_large' }, accepted);
-        sendStatus(res, 413, RPC.INVALID_ARGUMENT, err.message);
-        return;
-      }
-      req.log.error({ err }, 'queueing spans failed');
-      refusedSpans.inc({ reason: 'unavailable' }, accepted);
-      res.setHeader('Retry-After', '1');
-      sendStatus(res, 503, RPC.UNAVAILABLE, 'Failed to queue spans for processing. Retry later.');
-      return;
-    }
-    const out = rejectedCount > 0 ? encodeExportTraceServiceResponse({ rejectedSpans: rejectedCount, errorMessage: reasons }) : encodeExportTraceServiceResponse();
-    res.status(200).type(PROTOBUF).send(Buffer.from(out));
-  }
+    const declared = Number(req.header('content-length'));
+    const outcome = await ingest.export({
+      scope: req.scope, requestId: req.id, log: req.log, encoding,
+      declaredBytes: Number.isFinite(declared) && declared > 0 ? declared : undefined,
+      readBody: async () => inflateBounded(await readBoundedBody(req, ingest.maxBatchBytes), req.header('content-encoding'), ingest.maxBatchBytes * 5),
+    });
+    sendOutcome(res, json, outcome);
+  };
+}
+
+/** The spec's liveness probe (auth: none): exporters and load balancers call it without credentials. */
+export const otlpLiveness: RequestHandler = (_req, res) => { res.json({ status: 'ready' }); };
+
+export function otlpRoutes(ingest: OtlpIngest, auth: RequestHandler): Handlers {
+  const spec: OtlpHttpOptions = { acceptJson: false };
+  return {
+    'otlp.traces.status': otlpLiveness,
+    'otlp.traces.export': [otlpAuth(auth, spec), otlpExport(ingest, spec)],
+  };
 }

@@ -14,8 +14,11 @@ export interface WebhookDeliveryRow {
 const COLUMNS = `id::text AS id, project_id::text AS project_id, subscription_id::text AS subscription_id, event_id::text AS event_id,
   status, data, attempts, final, created_at, updated_at, last_record_id::text AS last_record_id`;
 
-export async function readDelivery(q: Queryable, projectId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
-  const r = await q.query<WebhookDeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE project_id = $1::uuid AND id = $2::uuid`, [asUuid(projectId), asUuid(id)]);
+/** A delivery as a reader sees it: none once older than the project's retention (`retainedFrom`; null = nothing expires). */
+export async function readDelivery(q: Queryable, projectId: string, id: string, retainedFrom: Date | null): Promise<WebhookDeliveryRow | undefined> {
+  const r = await q.query<WebhookDeliveryRow>(
+    `SELECT ${COLUMNS} FROM webhook_deliveries WHERE project_id = $1::uuid AND id = $2::uuid AND ($3::timestamptz IS NULL OR created_at >= $3::timestamptz)`,
+    [asUuid(projectId), asUuid(id), retainedFrom]);
   return r.rows[0];
 }
 
@@ -56,11 +59,15 @@ export interface DeliveryFilter {
   order?: 'ascending' | 'descending';
 }
 
-/** The project's deliveries, created_at (then id) descending unless ascending is asked for. */
-export async function queryDeliveries(q: Queryable, projectId: string, f: DeliveryFilter = {}): Promise<WebhookDeliveryRow[]> {
+/**
+ * The project's deliveries, created_at (then id) descending unless ascending is asked for; none older
+ * than the project's retention (`retainedFrom`; null = nothing expires).
+ */
+export async function queryDeliveries(q: Queryable, projectId: string, retainedFrom: Date | null, f: DeliveryFilter = {}): Promise<WebhookDeliveryRow[]> {
   const where = ['project_id = $1::uuid'];
   const values: unknown[] = [asUuid(projectId)];
   const add = (sql: (n: number) => string, v: unknown): void => { values.push(v); where.push(sql(values.length)); };
+  if (retainedFrom !== null) add((n) => `created_at >= $${n}::timestamptz`, retainedFrom);
   const asc = f.order === 'ascending';
   if (f.statusCode !== undefined) add((n) => `status->>'code' = $${n}`, f.statusCode);
   if (f.subscriptionId !== undefined) add((n) => `subscription_id = $${n}::uuid`, asUuid(f.subscriptionId));

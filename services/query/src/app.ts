@@ -15,7 +15,7 @@ import { activityRoutes } from './http/activity-routes.ts';
 import { accessRoutes } from './http/access-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
 import { entitlement, type AccessCatalog, type PlanResolver } from '@llm/access';
-import { postgresPlanResolver } from '@llm/accounts-read';
+import { postgresPlanResolver, retentionHorizons } from '@llm/accounts-read';
 import { billingRoutes } from './http/billing-routes.ts';
 import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { AnalyticsReader } from './adapters/analytics-reader.ts';
@@ -62,7 +62,9 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   deps = { ...deps, pool: timedPool(deps.pool) };
   const auth = deps.apiKeys ?? apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
   const plans = deps.plans ?? postgresPlanResolver(deps.pool, deps.access);
-  const rm = new ReadModel(deps.ch, deps.queryTimeoutMs);
+  // Every read of spans, events and deliveries is bounded by the project's retention (issue 30).
+  const horizons = retentionHorizons({ pool: deps.pool, plans, access: deps.access });
+  const rm = new ReadModel(deps.ch, deps.queryTimeoutMs, (projectId) => horizons.horizonOf(projectId));
   const reader = new SpanReader(rm, deps.maxResultBytes);
   const searcher = new SpanSearcher(rm, deps.maxResultBytes);
   const readSession = sessionReader({ codec: createSessionCodec(deps.session), pool: deps.pool });
@@ -73,7 +75,10 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
     ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'sso') })]),
     ...apiKeyRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_api_keys')]),
-    ...deliveryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_webhooks')], deps.maxResultBytes),
+    ...deliveryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_webhooks')], deps.maxResultBytes, async (projectId) => {
+      const from = (await horizons.horizonOf(projectId)).eventsFromUs;
+      return from === undefined ? null : new Date(Math.floor(from / 1000));
+    }),
     ...eventRoutes(new EventReader(rm), [member, requirePermission(deps.pool, 'view_events'), organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'audit') })], deps.maxResultBytes),
     ...billingRoutes({ pool: deps.pool, access: deps.access, plans }, [member, requirePermission(deps.pool, 'view_billing')]),
     ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'domains') })]),

@@ -68,7 +68,8 @@ async function refusal(p: Promise<unknown>): Promise<AppError> {
 
 describe('row size estimate', () => {
   it('when ClickHouse sizes stored rows, then it agrees with the in-memory estimate (ASCII text)', async () => {
-    const got = await rm.run<{ span_id: string; b: string | number }>(`SELECT span_id, ${SPAN_ROW_BYTES_SQL} AS b FROM llm.spans ORDER BY span_id`, {});
+    const res = await ch.client.query({ query: `SELECT span_id, ${SPAN_ROW_BYTES_SQL} AS b FROM llm.spans ORDER BY span_id`, format: 'JSONEachRow' });
+    const got = await res.json<{ span_id: string; b: string | number }>();
     const want = [...ROWS].sort((a, b) => (a.span_id < b.span_id ? -1 : 1)).map((r) => ({ span_id: r.span_id, b: spanRowBytes(r) }));
     expect(got.map((r) => ({ span_id: r.span_id, b: Number(r.b) }))).toEqual(want);
     expect(want[0]!.b).toBe(10 * KB);
@@ -121,6 +122,7 @@ describe('trace pages', () => {
 
 describe('span pages', () => {
   const search = (after?: SpanTableRow): SpanSearch => ({
+    projectId: PROJECT,
     where: `project_id = {p:String}${after ? ' AND (start_time, trace_id, span_id) < ({c_t:DateTime64(6, \'UTC\')}, {c_trace:String}, {c_span:String})' : ''}`,
     orderBy: 'start_time DESC, trace_id DESC, span_id DESC', order: 'descending', limit: 100,
     params: { p: PROJECT, c_t: after?.start_time, c_trace: after?.trace_id, c_span: after?.span_id },

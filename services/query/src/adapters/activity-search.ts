@@ -5,6 +5,10 @@
 // that id starts exactly there, which one FINAL read of those instants checks (the instants are
 // primary-key ranges). The few ids whose bound fails (a span moved, deleted or relabelled and not yet
 // merged away) get their exact value from the spans themselves. Time windows take the exact path.
+// Retention: a bound older than the project's horizon (its earliest span expired, or all of them) is
+// not exact either, and its value comes from the retained spans (none: the id is gone). The bounds
+// stay a read of the projections, which a predicate on start_time would rule out.
+import { RETAINED_SPANS_SQL } from '@llm/span-table';
 import type { ReadModel } from './read-model.ts';
 import type { SpanReader } from './span-reader.ts';
 
@@ -26,25 +30,27 @@ export class ActivitySearcher {
     const col = q.kind === 'user' ? 'any_user_id' : 'any_session_id';
     const agg = q.realtime ? 'max' : 'min';
     const spans = this.rm.spans;
+    const retained = await this.rm.retention(q.projectId, 'spans');
     const rows = await this.rm.run<{ id: string; us: string; exact: number }>(
       `WITH bounds AS (
          SELECT ${col} AS id, ${agg}(start_time) AS t FROM ${spans}
           WHERE project_id = {p:String} AND is_deleted = 0 AND ${col} != '' GROUP BY id)
        SELECT id, toString(toUnixTimestamp64Micro(t)) AS us,
-              (id, t) IN (SELECT ${col}, start_time FROM ${spans} FINAL
+              t >= fromUnixTimestamp64Micro({retained_from_us:Int64}, 'UTC')
+                AND (id, t) IN (SELECT ${col}, start_time FROM ${spans} FINAL
                            WHERE project_id = {p:String} AND is_deleted = 0 AND start_time IN (SELECT t FROM bounds)) AS exact
          FROM bounds`,
-      { p: q.projectId },
+      { p: q.projectId, ...retained },
     );
     const values = new Map(rows.filter((r) => Number(r.exact) === 1).map((r) => [r.id, Number(r.us)]));
     const stale = rows.filter((r) => Number(r.exact) !== 1).map((r) => r.id);
     if (stale.length > 0) {
       const fixed = await this.rm.run<{ id: string; us: string }>(
         `SELECT ${col} AS id, toString(toUnixTimestamp64Micro(${agg}(start_time))) AS us FROM ${spans} FINAL
-          WHERE project_id = {p:String} AND is_deleted = 0 AND ${col} IN {ids:Array(String)} GROUP BY id`,
-        { p: q.projectId, ids: stale },
+          WHERE project_id = {p:String} AND ${RETAINED_SPANS_SQL} AND is_deleted = 0 AND ${col} IN {ids:Array(String)} GROUP BY id`,
+        { p: q.projectId, ...retained, ids: stale },
       );
-      // An id none of whose current spans carries it any more is gone.
+      // An id none of whose current (retained) spans carries it any more is gone.
       for (const r of fixed) values.set(r.id, Number(r.us));
     }
     const sign = q.order === 'ascending' ? 1 : -1;

@@ -14,6 +14,11 @@ export class AnalyticsReader {
     return this.rm.spans;
   }
 
+  /** The project's retention bound's parameter (the statements' scope carries the predicate). */
+  retention(projectId: string): ReturnType<ReadModel['retention']> {
+    return this.rm.retention(projectId, 'spans');
+  }
+
   rows(st: Statement): Promise<AnalyticsRow[]> {
     return this.rm.run<AnalyticsRow>(st.sql, paramValues(st.params));
   }

@@ -1,11 +1,13 @@
 // Reads the events table (platform_events, written by projector-events only; see its migration):
 // one project's events, filtered, in (timestamp, event_id) order either way, after a cursor, as a
 // page bounded by a count and by estimated bytes (the attributes dominate: tens of KB each).
-// Every access goes through the ReadModel (time limit; failures are 503s, never empty answers).
+// Every access goes through the ReadModel (time limit; failures are 503s, never empty answers) and
+// carries the project's retention bound (issue 30: events older than it are invisible at once).
+import { RETAINED_FROM_PARAM } from '@llm/span-table';
 import type { ReadModel } from './read-model.ts';
 
-/** The events table; its schema lives in services/projector-events/migrations. */
-const EVENTS_TABLE = 'platform_events';
+/** The retention bound of event reads (the parameter comes from ReadModel.retention). */
+const RETAINED_EVENTS_SQL = `timestamp >= fromUnixTimestamp64Micro({${RETAINED_FROM_PARAM}:Int64}, 'UTC')`;
 
 export interface EventFilter {
   projectId: string;
@@ -37,13 +39,13 @@ interface RawRow extends Omit<EventRow, 'time_us' | 'created_us'> { time_us: str
 export class EventReader {
   constructor(private readonly rm: ReadModel) {}
 
-  private get table(): string { return `${this.rm.ch.database}.${EVENTS_TABLE}`; }
+  private get table(): string { return this.rm.events; }
 
   /** The time of one of the project's events, or undefined. */
   async timeOf(projectId: string, eventId: string): Promise<number | undefined> {
     const rows = await this.rm.run<{ time_us: string | number }>(
-      `SELECT toUnixTimestamp64Micro(timestamp) AS time_us FROM ${this.table} WHERE project_id = {p:String} AND event_id = {id:String} LIMIT 1`,
-      { p: projectId, id: eventId },
+      `SELECT toUnixTimestamp64Micro(timestamp) AS time_us FROM ${this.table} WHERE project_id = {p:String} AND ${RETAINED_EVENTS_SQL} AND event_id = {id:String} LIMIT 1`,
+      { p: projectId, ...await this.rm.retention(projectId, 'events'), id: eventId },
     );
     return rows[0] ? Number(rows[0].time_us) : undefined;
   }
@@ -55,8 +57,8 @@ export class EventReader {
    * ends at an event the next cursor continues after, so none is skipped.
    */
   async query(f: EventFilter): Promise<EventRow[]> {
-    const where = ['project_id = {p:String}'];
-    const params: Record<string, unknown> = { p: f.projectId, limit: f.limit };
+    const where = ['project_id = {p:String}', RETAINED_EVENTS_SQL];
+    const params: Record<string, unknown> = { p: f.projectId, ...await this.rm.retention(f.projectId, 'events'), limit: f.limit };
     const eq = (col: string, name: string, v: string | undefined): void => {
       if (v === undefined) return;
       where.push(`${col} = {${name}:String}`);

@@ -1,10 +1,19 @@
 // The query side's one way of running a read-model query: parameterized, with a time limit enforced
 // by ClickHouse, and every failure (timeout included) turned into a 503 with Retry-After — never an
-// empty result.
+// empty result. Every read of the span table or the events log carries its project's retention bound
+// (issue 30): `run` refuses a query on either table that does not (a programming error, never a
+// silent read of expired data), and `retention` gives the bound's parameter.
+import type { RetentionHorizon } from '@llm/access';
 import type { Clickhouse } from '@llm/clickhouse';
 import { unavailable } from '@llm/errors';
-import { spanTables, type SpanTables } from '@llm/span-table';
+import { RETAINED_FROM_PARAM, retainedFromUs, spanTables, type SpanTables } from '@llm/span-table';
 import { timedRead } from './read-timing.ts';
+
+/** A project's retention horizon (packages/accounts-read retentionHorizons); none = nothing expires. */
+export type HorizonOf = (projectId: string) => Promise<RetentionHorizon>;
+
+/** The events table; its schema lives in services/projector-events/migrations. */
+export const EVENTS_TABLE = 'platform_events';
 
 /** Default limit on one read-model query. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
@@ -12,10 +21,29 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
 export class ReadModel {
   readonly tables: SpanTables = spanTables();
 
-  constructor(readonly ch: Clickhouse, private readonly timeoutMs = DEFAULT_QUERY_TIMEOUT_MS) {}
+  constructor(readonly ch: Clickhouse, private readonly timeoutMs = DEFAULT_QUERY_TIMEOUT_MS, private readonly horizonOf?: HorizonOf) {}
 
   /** `<db>.<table>` of the span table. */
   get spans(): string { return `${this.ch.database}.${this.tables.spans}`; }
+
+  /** `<db>.<table>` of the events log. */
+  get events(): string { return `${this.ch.database}.${EVENTS_TABLE}`; }
+
+  /**
+   * The retention bound's parameter (`{retained_from_us:Int64}`) for the project's spans or events.
+   * A horizon that cannot be read is a 503 like any read-model failure: reading without it could
+   * show expired data.
+   */
+  async retention(projectId: string, data: 'spans' | 'events'): Promise<{ [RETAINED_FROM_PARAM]: number }> {
+    if (!this.horizonOf) return { [RETAINED_FROM_PARAM]: retainedFromUs(undefined) };
+    let h: RetentionHorizon;
+    try {
+      h = await this.horizonOf(projectId);
+    } catch (err) {
+      throw unavailable('retention_unavailable', 'The project\'s retention could not be read; retry shortly.', err);
+    }
+    return { [RETAINED_FROM_PARAM]: retainedFromUs(data === 'spans' ? h.spansFromUs : h.eventsFromUs) };
+  }
 
   /** Runs any read-model access; a failure becomes the 503 every read answers with. */
   async guard<T>(fn: () => Promise<T>): Promise<T> {
@@ -27,6 +55,10 @@ export class ReadModel {
   }
 
   run<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
+    if ((query.includes(this.spans) || query.includes(this.events))
+      && (!query.includes(`{${RETAINED_FROM_PARAM}:Int64}`) || params[RETAINED_FROM_PARAM] === undefined)) {
+      return Promise.reject(new Error('a read of the span table or the events log without its retention bound'));
+    }
     return this.guard(async () => {
       // Aliases such as `toString(start_time) AS start_time` must not shadow the columns that the
       // compiled filter and ordering refer to (prefer_column_name_to_alias). Skip indexes stay on

@@ -1,7 +1,7 @@
 // Reads spans by id, and session/user activity, from the ClickHouse read model. Every query is scoped
 // to one project; the span table is ordered by (project_id, start_time), so reads by trace id find
 // the traces' time ranges in the trace index first.
-import { locateTraces, timeRangesPredicate, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, type SpanTableRow } from '@llm/span-table';
+import { locateTraces, timeRangesPredicate, RETAINED_SPANS_SQL, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, type SpanTableRow } from '@llm/span-table';
 import { AppError } from '@llm/errors';
 import type { ReadModel } from './read-model.ts';
 
@@ -56,7 +56,7 @@ export class SpanReader {
     const id = q.kind === 'user' ? 'any_user_id' : 'any_session_id';
     // Spans without the id are filtered out in WHERE (applied to the merged current versions), a
     // third less work than grouping them and dropping the empty group after.
-    const where = ['project_id = {p:String}', 'is_deleted = 0', `${id} != ''`];
+    const where = ['project_id = {p:String}', RETAINED_SPANS_SQL, 'is_deleted = 0', `${id} != ''`];
     if (q.oldestUs !== undefined) where.push('start_time >= fromUnixTimestamp64Micro({oldest:Int64})');
     if (q.newestUs !== undefined) where.push('start_time < fromUnixTimestamp64Micro({newest:Int64})');
     return this.rm.run(`SELECT id, toString(activity_us) AS activity_us FROM (
@@ -64,7 +64,7 @@ export class SpanReader {
         FROM ${this.rm.spans} FINAL WHERE ${where.join(' AND ')} GROUP BY id)
       ${q.after ? `WHERE (activity_us, id) ${cmp} ({ct:Int64}, {cid:String})` : ''}
       ORDER BY activity_us ${dir}, id ${dir} LIMIT ${q.limit + 1}`,
-    { p: q.projectId, oldest: q.oldestUs, newest: q.newestUs, ct: q.after?.t, cid: q.after?.id });
+    { p: q.projectId, ...await this.rm.retention(q.projectId, 'spans'), oldest: q.oldestUs, newest: q.newestUs, ct: q.after?.t, cid: q.after?.id });
   }
 
   /**
@@ -115,8 +115,8 @@ export class SpanReader {
 
   /** The WHERE clause of a read by ids; undefined when none of the traces is known. */
   private async select(projectId: string, traceIds: string[], spanIds: string[]): Promise<Selection | undefined> {
-    const where = ['project_id = {p:String}', 'is_deleted = 0'];
-    let params: Record<string, unknown> = { p: projectId, t: traceIds, s: spanIds };
+    const where = ['project_id = {p:String}', RETAINED_SPANS_SQL, 'is_deleted = 0'];
+    let params: Record<string, unknown> = { p: projectId, ...await this.rm.retention(projectId, 'spans'), t: traceIds, s: spanIds };
     if (traceIds.length) {
       const ranges = await this.rm.guard(() => locateTraces(this.rm.ch, this.rm.tables, projectId, traceIds));
       if (ranges.length === 0) return undefined;

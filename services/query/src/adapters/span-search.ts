@@ -11,11 +11,13 @@
 // A span page is also bounded by bytes: the scan carries each candidate's estimated size (`length`
 // reads only a String's size subcolumn), only candidates within the page's remaining byte budget are
 // fetched, and a page cut by bytes ends early with a cursor (it always holds at least one span).
-import { SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, locateTraces, timeRangesPredicate, timeUs, timeUsParam } from '@llm/span-table';
+// Every search is bounded by its project's retention (RETAINED_SPANS_SQL) before anything is read.
+import { RETAINED_SPANS_SQL, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, locateTraces, timeRangesPredicate, timeUs, timeUsParam } from '@llm/span-table';
 import type { ReadModel } from './read-model.ts';
 import { DEFAULT_MAX_RESULT_BYTES, type StoredSpanRow } from './span-reader.ts';
 
 export interface SpanSearch {
+  projectId: string;
   /** Compiled filter AND window (cursor included for span focus). */
   where: string;
   orderBy: string;
@@ -25,7 +27,6 @@ export interface SpanSearch {
 }
 
 export interface TraceSearch extends SpanSearch {
-  projectId: string;
   /** Trace focus: predicate on grouped traces (the cursor) and the trace sort key expression. */
   having: string;
   traceKey: string;
@@ -50,7 +51,8 @@ export class SpanSearcher {
 
   /** Spans in window order: a page of at most `limit`, cut earlier when the next span would take the
    * page above `maxResultBytes` (estimated stored bytes). */
-  async spans(q: SpanSearch): Promise<SpanPage> {
+  async spans(search: SpanSearch): Promise<SpanPage> {
+    const q = await this.retained(search);
     const want = q.limit + 1;
     const after = q.order === 'descending' ? '<' : '>';
     const out: StoredSpanRow[] = [];
@@ -98,6 +100,11 @@ export class SpanSearcher {
     return { rows: out.slice(0, q.limit), more: cut || out.length > q.limit };
   }
 
+  /** The search with its project's retention bound. */
+  private async retained<Q extends SpanSearch>(q: Q): Promise<Q> {
+    return { ...q, where: `${q.where} AND ${RETAINED_SPANS_SQL}`, params: { ...q.params, ...await this.rm.retention(q.projectId, 'spans') } };
+  }
+
   /** The current versions of candidate spans that still match, in window order. */
   private async currentSpans(q: SpanSearch, keys: readonly SpanKey[]): Promise<StoredSpanRow[]> {
     let lo = keys[0]!.t;
@@ -122,7 +129,8 @@ export class SpanSearcher {
    * Trace ids whose spans match, with their sort key (latest matching start_time in the window), in
    * window order, `limit + 1` of them when there are that many.
    */
-  async traces(q: TraceSearch): Promise<TraceHit[]> {
+  async traces(search: TraceSearch): Promise<TraceHit[]> {
+    const q = await this.retained(search);
     // The scan finds each trace at its key only when reading newest first; ascending pages group.
     if (q.order !== 'descending') return this.groupedTraces(q);
     const want = q.limit + 1;

@@ -32,6 +32,7 @@ import {
   type Scope,
 } from '@llm/span-analytics';
 import { parseTimestampMicros } from '@llm/span-model';
+import { RETAINED_FROM_PARAM, RETAINED_SPANS_SQL } from '@llm/span-table';
 import type { AnalyticsReader } from '../adapters/analytics-reader.ts';
 import { FLAT_FIELDS, flatInputs, sourceOf } from './flat-inputs.ts';
 
@@ -93,7 +94,7 @@ function timestamp(req: Request, field: 'oldest' | 'newest', v: string | number 
 }
 
 /** Window, buckets and the WHERE clause shared by both kinds of analytics. */
-function common(req: Request, i: CommonInputs): Common {
+async function common(reader: AnalyticsReader, req: Request, i: CommonInputs): Promise<Common> {
   const oldestUs = timestamp(req, 'oldest', i.oldest);
   const newestUs = timestamp(req, 'newest', i.newest);
   const w = resolveWindow({ ...(oldestUs !== undefined ? { oldestUs } : {}), ...(newestUs !== undefined ? { newestUs } : {}) }, Date.now() * 1000);
@@ -105,7 +106,12 @@ function common(req: Request, i: CommonInputs): Common {
     if (s.kind === 'filter') throw invalid('invalid_filter', s.errors.map((e) => e.message).join('; '));
     throw new RequestValidationError(s.errors.map((e) => ({ loc: [sourceOf(req, 'rate'), 'rate'], msg: e.message, type: 'value_error' })));
   }
-  const scope: Scope = { where: s.scope.where, params: { ...s.scope.params, [PROJECT]: { type: 'String', value: req.scope.projectId } } };
+  // The project's retention bound (issue 30) on every statement of the request.
+  const retained = await reader.retention(req.scope.projectId);
+  const scope: Scope = {
+    where: `${s.scope.where} AND (${RETAINED_SPANS_SQL})`,
+    params: { ...s.scope.params, [PROJECT]: { type: 'String', value: req.scope.projectId }, [RETAINED_FROM_PARAM]: { type: 'Int64', value: retained[RETAINED_FROM_PARAM] } },
+  };
   return { focus, plan, scope };
 }
 
@@ -128,7 +134,7 @@ export function analyticsRoutes(reader: AnalyticsReader, auth: RequestHandler): 
     if (!parsed.ok) {
       throw new RequestValidationError(parsed.issues.map((x): ValidationIssue => ({ loc: [sourceOf(req, 'specs'), 'specs', ...x.path], msg: x.message, type: 'value_error' })));
     }
-    const c = common(req, i);
+    const c = await common(reader, req, i);
     let planned = planSpecs(parsed.specs);
     const probe = buildAutoTypeProbe(reader.table, c.scope, planned);
     if (probe) planned = resolveAutoTypes(planned, (await reader.rows(probe))[0]);
@@ -153,7 +159,7 @@ export function analyticsRoutes(reader: AnalyticsReader, auth: RequestHandler): 
 
   const legacy: RequestHandler = async (req, res) => {
     const i = flatInputs(req, LegacyInputSchema);
-    const c = common(req, i);
+    const c = await common(reader, req, i);
     const buckets = shapeLegacy(await reader.rows(buildLegacyQuery(reader.table, c.scope, c.plan, c.focus)), c.plan);
     res.json({ count: buckets.length, buckets });
   };

@@ -33,9 +33,12 @@ function deliveryIdOf(req: Request): string {
   return id;
 }
 
-export function deliveryRoutes(pool: Pool, view: RequestHandler[], maxResultBytes = DEFAULT_MAX_RESULT_BYTES): Handlers {
+/** The project's oldest readable delivery time (issue 30); null = nothing expires. */
+export type DeliveriesRetainedFrom = (projectId: string) => Promise<Date | null>;
+
+export function deliveryRoutes(pool: Pool, view: RequestHandler[], maxResultBytes = DEFAULT_MAX_RESULT_BYTES, retainedFrom: DeliveriesRetainedFrom = async () => null): Handlers {
   const fetch: RequestHandler = async (req, res) => {
-    const row = await readDelivery(pool, req.scope.projectId, deliveryIdOf(req));
+    const row = await readDelivery(pool, req.scope.projectId, deliveryIdOf(req), await retainedFrom(req.scope.projectId));
     if (!row) throw notFound('webhook_delivery_not_found', 'Webhook delivery not found');
     res.status(200).json({ count: 1, delivery: deliveryView(row) });
   };
@@ -63,8 +66,9 @@ export function deliveryRoutes(pool: Pool, view: RequestHandler[], maxResultByte
     let bytes = 0;
     let largest = 0;
     let next = w?.next ?? undefined;
+    const from = await retainedFrom(req.scope.projectId);
     for (let chunk = Math.min(FIRST_CHUNK, want); ;) {
-      const rows = await queryDeliveries(pool, req.scope.projectId, { ...filter, ...(next !== undefined && { next }), limit: chunk });
+      const rows = await queryDeliveries(pool, req.scope.projectId, from, { ...filter, ...(next !== undefined && { next }), limit: chunk });
       let full = false;
       for (const row of rows) {
         const v = deliveryView(row);

@@ -117,7 +117,7 @@ export function exportRoutes(d: ExportRouteDeps, auth: RequestHandler): Handlers
     // The first page is read before anything is sent: its errors are ordinary answers.
     let page = await readPage(projectId, focus, input, undefined);
     const first = compileSearch(projectId, input.filtering, input.windowing, focus);
-    const estimate = first.traceIds ? undefined : await d.estimator.estimate(first, focus);
+    const estimate = first.traceIds ? undefined : await d.estimator.estimate(projectId, first, focus);
 
     const encoder = exportEncoder(format);
     const recorded = exportEvents(events, req, { format, focus });

@@ -61,7 +61,7 @@ export async function tracePage(d: SearchDeps, c: CompiledSearch, projectId: str
 /** Matching spans in window order. */
 export async function spanPage(d: SearchDeps, c: CompiledSearch, projectId: string) {
   if (c.traceIds) return { spans: (await d.reader.byIds(projectId, c.traceIds, [])).map(spanView), next: undefined };
-  const page = await d.searcher.spans({ where: c.where, orderBy: c.w.orderBy, order: c.w.order, limit: c.w.limit, params: c.params });
+  const page = await d.searcher.spans({ projectId, where: c.where, orderBy: c.w.orderBy, order: c.w.order, limit: c.w.limit, params: c.params });
   const last = page.rows[page.rows.length - 1];
   return { spans: page.rows.map(spanView), next: page.more && last ? spanCursor(last) : undefined };
 }

@@ -40,7 +40,7 @@ export function simpleTraceRoutes(reader: SpanReader, searcher: SpanSearcher, vi
     'simple.traces.query': [...view, async (req, res) => {
       const body = validate(simpleTraceQuery, req.body ?? {}) ?? {};
       const c = compileSearch(req.scope.projectId, simpleTraceFiltering(body), body.windowing, 'span');
-      const page = await searcher.spans({ where: c.where, orderBy: c.w.orderBy, order: c.w.order, limit: c.w.limit, params: c.params });
+      const page = await searcher.spans({ projectId: req.scope.projectId, where: c.where, orderBy: c.w.orderBy, order: c.w.order, limit: c.w.limit, params: c.params });
       const traces = page.rows.map(spanView).map(simpleTraceOf).filter((t) => t !== undefined);
       res.json({ count: traces.length, traces });
     }],

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { UsageError } from './ops-errors.ts';
+import { EXPORT_FORMATS, EXPORT_KINDS } from './commands/export.ts';
 
 const count = z.string().regex(/^\d+$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().safe());
 const name = z.string().min(1).max(1000);
@@ -25,6 +26,14 @@ export const commandSchema = z.discriminatedUnion('command', [
     options: z.object({ 'keep-old': z.literal(true).optional(), 'allow-truncated': z.literal(true).optional() }).strict(),
   }),
   z.object({ command: z.literal('events'), key: name, options: noOptions }),
+  z.object({
+    command: z.literal('export'), kind: z.enum(EXPORT_KINDS, { error: `must be one of: ${EXPORT_KINDS.join(', ')}` }),
+    options: z.object({
+      out: z.string().min(1),
+      format: z.enum(EXPORT_FORMATS, { error: `must be one of: ${EXPORT_FORMATS.join(', ')}` }).default('jsonl'),
+      body: z.string().max(1_000_000).optional(),
+    }).strict(),
+  }),
 ]);
 export type OpsCommand = z.infer<typeof commandSchema>;
 
@@ -50,6 +59,9 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         partition: { type: 'string' },
         'keep-old': { type: 'boolean' },
         'allow-truncated': { type: 'boolean' },
+        out: { type: 'string' },
+        format: { type: 'string' },
+        body: { type: 'string' },
       },
     }));
   } catch (err) {
@@ -73,6 +85,9 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       raw = { command: 'replay', readModel: second, options }; extra = positionals.slice(2); break;
     case 'events':
       raw = { command: 'events', key: second, options }; extra = positionals.slice(2); break;
+    case 'export':
+      if (second === undefined) throw new UsageError("'export' needs <spans|traces>");
+      raw = { command: 'export', kind: second, options }; extra = positionals.slice(2); break;
     default:
       throw new UsageError(`unknown command '${first}'`);
   }
@@ -82,8 +97,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.filter((p) => p !== 'options').join('.');
     const what = issue.code === 'unrecognized_keys' ? `option --${issue.keys[0]} does not apply to '${String(raw.command)}'`
-      : issue.code === 'invalid_type' && issue.input === undefined ? `'${String(raw.command)}' needs <${where === 'readModel' ? 'read-model' : where === 'key' ? 'aggregate-key' : where}>`
-        : `${where ? `--${where}: ` : ''}${issue.message}`;
+      : issue.code === 'invalid_type' && issue.input === undefined ? `'${String(raw.command)}' needs ${where === 'readModel' ? '<read-model>' : where === 'key' ? '<aggregate-key>' : where === 'kind' ? '<spans|traces>' : where === 'out' ? '--out <file>' : `<${where}>`}`
+        : `${where === 'kind' ? '<spans|traces>: ' : where ? `--${where}: ` : ''}${issue.message}`;
     throw new UsageError(what);
   }
   return { json: asJson, command: parsed.data };

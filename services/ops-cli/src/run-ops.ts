@@ -5,6 +5,7 @@ import { parseCliArgs, wantsJson, type OpsCommand } from './cli-args.ts';
 import type { CommandOutput } from './command-output.ts';
 import { dlqInspectCommand, dlqListCommand, dlqRedriveCommand } from './commands/dlq.ts';
 import { eventsCommand } from './commands/events.ts';
+import { exportCommand } from './commands/export.ts';
 import { lagCommand } from './commands/lag.ts';
 import { replayCommand } from './commands/replay.ts';
 import { topicsCommand } from './commands/topics.ts';
@@ -43,6 +44,7 @@ export async function runOps(argv: readonly string[], env: Record<string, string
 
 async function execute(c: OpsCommand, env: Record<string, string | undefined>, io: OpsIo): Promise<CommandOutput> {
   if (c.command === 'help') return { json: { usage: USAGE }, text: USAGE };
+  if (c.command === 'export') return exportCommand({ kind: c.kind, ...c.options }, env);
   if (c.command === 'replay') {
     return replayCommand(c.readModel, { keepOld: c.options['keep-old'] ?? false, allowTruncated: c.options['allow-truncated'] ?? false }, env, io.stderr);
   }
@@ -54,7 +56,7 @@ async function execute(c: OpsCommand, env: Record<string, string | undefined>, i
   }
 }
 
-function withKafka(c: Exclude<OpsCommand, { command: 'help' | 'replay' }>, ops: OpsKafka): Promise<CommandOutput> {
+function withKafka(c: Exclude<OpsCommand, { command: 'help' | 'replay' | 'export' }>, ops: OpsKafka): Promise<CommandOutput> {
   switch (c.command) {
     case 'topics': return topicsCommand(ops);
     case 'lag': return lagCommand(ops, c.options.group);

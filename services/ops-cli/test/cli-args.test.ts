@@ -27,6 +27,13 @@ describe('ops command line', () => {
     expect(parseCliArgs(['replay', 'spans', '--keep-old']).command).toEqual({ command: 'replay', readModel: 'spans', options: { 'keep-old': true } });
   });
 
+  it('when export names what, where and how, then they come out typed; the format defaults to JSON Lines', () => {
+    expect(parseCliArgs(['export', 'spans', '--out', 'a.csv', '--format', 'csv', '--body', '{"windowing":{"order":"ascending"}}']).command).toEqual({
+      command: 'export', kind: 'spans', options: { out: 'a.csv', format: 'csv', body: '{"windowing":{"order":"ascending"}}' },
+    });
+    expect(parseCliArgs(['export', 'traces', '--out', 't.jsonl']).command).toEqual({ command: 'export', kind: 'traces', options: { out: 't.jsonl', format: 'jsonl' } });
+  });
+
   it('when nothing or --help is given, then help is the command', () => {
     expect(parseCliArgs([]).command).toEqual({ command: 'help' });
     expect(parseCliArgs(['lag', '-h']).command).toEqual({ command: 'help' });
@@ -45,5 +52,10 @@ describe('ops command line', () => {
     expect(usageError(['dlq', 'inspect', 'spans', '--offset', 'x'])).toBe('--offset: must be a non-negative integer');
     expect(usageError(['dlq', 'inspect', 'spans', '--limit', '0'])).toMatch(/^--limit: /);
     expect(usageError(['lag', '--bogus'])).toMatch(/bogus/);
+    expect(usageError(['export'])).toBe("'export' needs <spans|traces>");
+    expect(usageError(['export', 'spans'])).toBe("'export' needs --out <file>");
+    expect(usageError(['export', 'logs', '--out', 'x'])).toBe('<spans|traces>: must be one of: spans, traces');
+    expect(usageError(['export', 'spans', '--out', 'x', '--format', 'xml'])).toBe('--format: must be one of: jsonl, csv, parquet');
+    expect(usageError(['lag', '--format', 'csv'])).toBe("option --format does not apply to 'lag'");
   });
 });

@@ -100,7 +100,8 @@ export const BUILT_IN_DETECTORS: Readonly<Record<DetectorName, Detector>> = {
   },
   iban: {
     name: 'iban', placeholder: '[IBAN]', mayMatch: hasDigit,
-    passes: [{ re: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g, check: ibanCheck }],
+    // Written whole, or in groups of four with a shorter last group (the print format).
+    passes: [{ re: /\b[A-Z]{2}\d{2}(?:(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?|[A-Z0-9]{11,30})\b/g, check: ibanCheck }],
   },
   card: {
     name: 'card', placeholder: '[CARD]', mayMatch: hasDigit,

@@ -35,6 +35,8 @@ export const PERMISSIONS = {
   // Ours: domains and SSO providers decide who may sign in to the whole organization (the
   // reference lets any member change them).
   edit_organization_auth: 'admin',
+  // Ours: a project's retention decides when its spans, events and deliveries are deleted for good.
+  edit_project: 'admin',
   edit_billing: 'owner',
 } as const satisfies Record<string, Role>;
 export type Permission = keyof typeof PERMISSIONS;

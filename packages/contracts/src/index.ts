@@ -74,6 +74,7 @@ export {
 } from './responses/accounts.ts';
 export { spanQueryBody, simpleTraceEdit } from './trace-queries.ts';
 export { EXPORT_FORMATS, EXPORT_MEDIA_TYPES, spanExportBody, type ExportFormat, type SpanExportBody } from './span-export.ts';
+export { projectUpdate, projectRetentionResponse, type ProjectUpdate, type ProjectRetentionResponse } from './project-retention.ts';
 export {
   publicSecretResponse, publicSecretsResponse, loginAttemptResponse, subscriptionLoginPushResponse, subscriptionLoginFailureResponse, webhookSubscriptionView, webhookSubscriptionResponse, webhookSubscriptionsResponse, webhookDeliveryView,
   webhookDeliveryResponse, webhookDeliveriesResponse, platformEventsResponse,

@@ -214,6 +214,8 @@ export const ROUTES = {
   'events.query': { method: 'POST', path: '/events/query', side: 'query' },
   // the caller's project (the Agenta SDK resolves its scope with it)
   'projects.current': { method: 'GET', path: '/projects/current', side: 'query' },
+  // a project's own retention (issue 30): accounts.project.retention_set keyed by the organization
+  'projects.update': { method: 'PATCH', path: '/projects/:project_id', side: 'command' },
   // operations, served by the process that runs projector-spans (it owns the span store)
   'admin.replay': { method: 'POST', path: '/admin/replay/:model', side: 'projector' },
   // the API description generated from these contracts (packages/openapi) and its rendered page

@@ -19,7 +19,7 @@ import {
   platformEventsResponse, domainResponse, domainsResponse, providerResponse, providersResponse, simpleApplicationResponse, applicationVariantResponse,
   applicationRevisionResponse, simpleTestsetResponse, humanEvaluationsResponse, humanEvaluationCreatedResponse, invitationLinkResponse,
   invitationAcceptedResponse, workspaceUserRemovedResponse, savedQueryRetrieveAnswer, billingEventAnswer, billingCheckoutAnswer, billingPortalAnswer,
-  billingSuccessAnswer, billingCatalogAnswer, billingPricingAnswer, billingSubscriptionAnswer, billingUsageAnswer, accessPlansAnswer, webhookCreate, webhookEdit, webhookQuery, webhookTest, workspaceUserRemove, type RouteId,
+  billingSuccessAnswer, billingCatalogAnswer, billingPricingAnswer, billingSubscriptionAnswer, billingUsageAnswer, accessPlansAnswer, webhookCreate, webhookEdit, webhookQuery, webhookTest, workspaceUserRemove, projectUpdate, projectRetentionResponse, type RouteId,
 } from '@llm/contracts';
 import { sessionIdentitiesUpdateSchema } from '@llm/web-session';
 
@@ -113,6 +113,7 @@ export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   'keys.create': { body: apiKeyCreate, response: apiKeyCreatedResponse },
   'keys.list': { response: apiKeyListResponse },
   'projects.current': { response: currentProjectResponse },
+  'projects.update': { body: projectUpdate, response: projectRetentionResponse },
   'organizations.list': { response: organizationListResponse },
   'organizations.fetch': { response: organizationResponse },
   'secrets.list': { response: publicSecretsResponse },

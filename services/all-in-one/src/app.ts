@@ -17,7 +17,7 @@ import { createWebhookDispatcher, dispatcherSettingsFromEnv } from '@llm/service
 import { outboundOptionsFromEnv } from '@llm/outbound';
 import { createEventPurge, createEventsProjector } from '@llm/service-projector-events';
 import { loadAccessCatalog } from '@llm/access';
-import { postgresPlanResolver } from '@llm/accounts-read';
+import { postgresPlanResolver, retentionHorizons } from '@llm/accounts-read';
 import { createUsageProjector } from '@llm/service-projector-usage';
 import { deploymentThrottle } from '@llm/throttle';
 import { createPaymentsProcessor, loadBillingConfig } from '@llm/billing';
@@ -72,11 +72,13 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   // One API-key cache for both sides: a key revoked through this process stops working at once.
   const apiKeys = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(pool) });
   const plans = postgresPlanResolver(pool, access.config);
+  // One cache of projects' retention for both sides: a PATCH on the command side shows in reads at once.
+  const horizons = retentionHorizons({ pool, plans, access: access.config });
   const pressure = await ingestPressureFromEnv(config, kafka, topics, log);
-  const command = createCommandSide({ log, apiKeys, plans, billing: billing.config, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), traces: simpleTraceLookup(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES }) });
+  const command = createCommandSide({ log, apiKeys, plans, horizons, billing: billing.config, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), traces: simpleTraceLookup(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES }) });
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access.config, plans, billing.config.freePlan), beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
     { side: 'command', handlers: command.handlers },
-    { side: 'query', handlers: queryHandlers({ apiKeys, plans, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) },
+    { side: 'query', handlers: queryHandlers({ apiKeys, plans, horizons, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) },
     { side: 'projector', handlers: replayRoutes({
       kafka, producer, ch, topics, log,
       pauseLive: () => spans.stop(),

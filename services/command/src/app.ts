@@ -19,7 +19,7 @@ import { adminRoutes } from './http/admin-routes.ts';
 import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
 import { verifyTxt } from '@llm/dns-verify';
-import { postgresPlanResolver } from '@llm/accounts-read';
+import { postgresPlanResolver, type RetentionHorizons } from '@llm/accounts-read';
 import { entitlement, type AccessCatalog, type PlanResolver } from '@llm/access';
 import { createOutboundClient } from '@llm/outbound';
 import { apiKeyOrSession, sessionReader } from '@llm/auth';
@@ -27,6 +27,7 @@ import { createSessionAssertionVerifier, createSessionCodec, createSsoStateCodec
 import { ssoRoutes } from './http/sso-routes.ts';
 import { sessionRoutes } from './http/session-routes.ts';
 import { organizationRoutes } from './http/organization-routes.ts';
+import { projectRoutes } from './http/project-routes.ts';
 import { providerRoutes } from './http/provider-routes.ts';
 import { apiKeyRoutes } from './http/api-key-routes.ts';
 import { membershipRoutes } from './http/membership-routes.ts';
@@ -69,6 +70,8 @@ export interface CommandDeps {
   apiKeys?: ApiKeyAuthenticator;
   /** Organizations' plans, shared with the query side in one process (plan changes drop its cache). */
   plans?: PlanResolver;
+  /** Projects' retention horizons, shared with the query side in one process (a retention change drops its cache). */
+  horizons?: Pick<RetentionHorizons, 'invalidate'>;
   /** Billing (loadBillingConfig): the payments processor, catalog, pricing, signup plans. */
   billing: BillingConfig;
   /** Reads stored simple traces for PATCH/DELETE /simple/traces/{id} (the query side's span
@@ -147,6 +150,10 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
         fetch: (url, init) => outbound.fetch(url, init), allowInsecure: deps.signIn.outbound.allowInsecure === true,
       }, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'sso') }), requirePermission(deps.pool, 'edit_organization_auth')]),
       ...apiKeyRoutes({ pool: deps.pool, commands, authenticator: auth }, [member], [requirePermission(deps.pool, 'edit_api_keys')]),
+      // A project's own retention, never longer than its plan's (issue 30).
+      ...projectRoutes({
+        pool: deps.pool, commands, plans, access: deps.access, ...(deps.horizons && { retentionChanged: (id: string) => deps.horizons?.invalidate(id) }),
+      }, [member, requirePermission(deps.pool, 'edit_project')]),
       // One read of a provider's model list through the same outbound guard; nothing is stored.
       ...providerProbeRoutes({ request: (url, init) => outbound.request(url, init), options: deps.signIn.providerProbe }, [member, requirePermission(deps.pool, 'edit_secret')]),
       ...secretRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, allowInsecure: deps.signIn.outbound.allowInsecure === true },

@@ -15,7 +15,7 @@ import { activityRoutes } from './http/activity-routes.ts';
 import { accessRoutes } from './http/access-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
 import { entitlement, type AccessCatalog, type PlanResolver } from '@llm/access';
-import { postgresPlanResolver, retentionHorizons } from '@llm/accounts-read';
+import { postgresPlanResolver, retentionHorizons, type RetentionHorizons } from '@llm/accounts-read';
 import { billingRoutes } from './http/billing-routes.ts';
 import { savedQueryRoutes } from './http/saved-query-routes.ts';
 import { AnalyticsReader } from './adapters/analytics-reader.ts';
@@ -53,6 +53,8 @@ export interface QueryDeps {
   apiKeys?: ApiKeyAuthenticator;
   /** Organizations' plans, shared with the command side in one process (its plan changes show at once). */
   plans?: PlanResolver;
+  /** Projects' retention horizons, shared with the command side in one process (a PATCH shows at once). */
+  horizons?: RetentionHorizons;
   /** Where read events (traces.fetched / traces.queried) go; none = reads are not recorded
    * (EVENTS_READ_RECORDING=false). The caller closes it after the HTTP side drained. */
   recorder?: EventRecorder;
@@ -63,7 +65,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const auth = deps.apiKeys ?? apiKeyAuthenticator({ lookup: postgresApiKeyLookup(deps.pool) });
   const plans = deps.plans ?? postgresPlanResolver(deps.pool, deps.access);
   // Every read of spans, events and deliveries is bounded by the project's retention (issue 30).
-  const horizons = retentionHorizons({ pool: deps.pool, plans, access: deps.access });
+  const horizons = deps.horizons ?? retentionHorizons({ pool: deps.pool, plans, access: deps.access });
   const rm = new ReadModel(deps.ch, deps.queryTimeoutMs, (projectId) => horizons.horizonOf(projectId));
   const reader = new SpanReader(rm, deps.maxResultBytes);
   const searcher = new SpanSearcher(rm, deps.maxResultBytes);

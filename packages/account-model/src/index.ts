@@ -27,3 +27,4 @@ export * from './aggregates/human-evaluation.ts';
 export * from './aggregates/subscription-login.ts';
 export * from './aggregates/billing.ts';
 export * from './aggregates/organization-lifecycle.ts';
+export * from './aggregates/redaction-policy.ts';

@@ -23,8 +23,9 @@ import { humanEvaluation } from './aggregates/human-evaluation.ts';
 import { billing } from './aggregates/billing.ts';
 import { organizationLifecycle } from './aggregates/organization-lifecycle.ts';
 import { project } from './aggregates/project.ts';
+import { redactionPolicy } from './aggregates/redaction-policy.ts';
 
-export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, invitation, billing, organizationLifecycle, project, application, testset, humanEvaluation } as const;
+export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, invitation, billing, organizationLifecycle, project, application, testset, humanEvaluation, redactionPolicy } as const;
 
 type Aggregates = typeof AGGREGATES;
 export type AggregateName = keyof Aggregates;

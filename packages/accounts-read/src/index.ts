@@ -43,3 +43,4 @@ export { readDelivery, readDeliveryOf, deliveryIdTaken, queryDeliveries, deliver
 export { readSubscription, readOrganizationSubscription, organizationOfCustomer, loadBillingState, postgresPlanResolver } from './subscriptions.ts';
 export { apiKeyPrefixesOfMember, loadProjectState, organizationWorkspace, defaultProjectOf, membershipId, findMembership, type MembershipRow, type MembershipScopeKind } from './project-admin.ts';
 export { projectRetentionsPage, readProjectRetention, retentionHorizons, type ProjectRetentionRow, type RetentionHorizons } from './retention.ts';
+export { readRedactionPolicy, loadRedactionPolicyState, type RedactionPolicyRow } from './redaction-policies.ts';

@@ -18,6 +18,7 @@ import { loadHumanEvaluationState } from './human-evaluations.ts';
 import { loadBillingState } from './subscriptions.ts';
 import { loadOrganizationLifecycleState } from './organization-lifecycle.ts';
 import { loadProjectState } from './project-admin.ts';
+import { loadRedactionPolicyState } from './redaction-policies.ts';
 
 type Loaders = { [N in AggregateName]: (q: Queryable, e: EventOf<N>) => Promise<StateOf<N>> };
 
@@ -39,6 +40,7 @@ export const STATE_LOADERS: Loaders = {
   billing: loadBillingState,
   organizationLifecycle: loadOrganizationLifecycleState,
   project: loadProjectState,
+  redactionPolicy: loadRedactionPolicyState,
 };
 
 export function loadState<N extends AggregateName>(q: Queryable, name: N, e: EventOf<N>): Promise<StateOf<N>> {

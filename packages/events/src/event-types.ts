@@ -11,6 +11,7 @@ import type { SecretCreated, SecretDeleted, SecretUpdated } from './payloads.ts'
 import type { QueryArtifactCreated, QueryArtifactEdited, QueryVariantCreated, QueryVariantEdited, QueryRevisionAdded, QueryArchiveSet, QueryRevisionEdited } from './payloads.ts';
 import type { WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded, BillingSubscriptionSet } from './payloads.ts';
 import type { ApplicationCreated, ApplicationVariantCreated, ApplicationRevisionCommitted, TestsetCreated, HumanEvaluationCreated } from './payloads.ts';
+import type { RedactionPolicySet } from './payloads.ts';
 
 export interface EventPayloads {
   'tracing.spans.upserted': SpansUpserted;
@@ -65,6 +66,7 @@ export interface EventPayloads {
   'accounts.testset.created': TestsetCreated;
   'accounts.human_evaluation.created': HumanEvaluationCreated;
   'accounts.billing.subscription_set': BillingSubscriptionSet;
+  'accounts.redaction.policy_set': RedactionPolicySet;
   'platform.event.recorded': PlatformEvent;
   'webhooks.delivery.recorded': DeliveryRecorded;
 }
@@ -124,6 +126,7 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.testset.created': { message: 'TestsetCreated', version: 1 },
   'accounts.human_evaluation.created': { message: 'HumanEvaluationCreated', version: 1 },
   'accounts.billing.subscription_set': { message: 'BillingSubscriptionSet', version: 1 },
+  'accounts.redaction.policy_set': { message: 'RedactionPolicySet', version: 1 },
   'platform.event.recorded': { message: 'PlatformEvent', version: 1 },
   'webhooks.delivery.recorded': { message: 'DeliveryRecorded', version: 1 },
 };

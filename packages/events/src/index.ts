@@ -15,6 +15,7 @@ export type { InvitationCreated, InvitationResent, InvitationAccepted, Invitatio
 export type { SecretInfo, SecretCreated, SecretUpdated, SecretDeleted } from './payloads.ts';
 export type { WebhookInfo, WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded, BillingSubscriptionSet } from './payloads.ts';
 export type { ApplicationInfo, ApplicationCreated, ApplicationVariantCreated, ApplicationRevisionCommitted, TestcaseInfo, TestsetCreated, HumanEvaluationVariant, HumanEvaluationScenario, HumanEvaluationCreated } from './payloads.ts';
+export type { RedactionPolicySet } from './payloads.ts';
 export { createRegistryFraming, plainFraming, stripRegistryFrame } from './schema-registry.ts';
 export type { EventFraming, RegistryFramingOptions } from './schema-registry.ts';
 export { uuidv7, uuidv5, NAMESPACE_DNS, derivedEventId } from './ids.ts';

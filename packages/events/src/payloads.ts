@@ -183,3 +183,6 @@ export interface BillingSubscriptionSet {
   organization_id: string; plan: string; active: boolean; anchor: number; customer_id: string; subscription_id: string;
   reason: string; processor_event_id: string; reset_auth_flags: boolean; trialing: boolean;
 }
+
+/** A project's redaction policy after the change: JSON text, '' = none. */
+export interface RedactionPolicySet { project_id: string; policy_json: string }

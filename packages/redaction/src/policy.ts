@@ -17,14 +17,14 @@ export const customPattern = z.object({
 }).strict();
 export type CustomPattern = z.infer<typeof customPattern>;
 
-export const redactionPolicy = z.object({
+export const redactionPolicySchema = z.object({
   /** Built-in detectors to run; absent = all of them. */
   detectors: z.array(z.enum(DETECTOR_NAMES)).max(DETECTOR_NAMES.length).optional(),
   custom: z.array(customPattern).max(MAX_CUSTOM_PATTERNS).optional(),
   /** inputs = `ag.data.inputs`; outputs = `ag.data.outputs`; all = every attribute, event attribute and the status message. */
   apply_to: z.enum(REDACTION_SCOPES).optional(),
 }).strict();
-export type RedactionPolicy = z.infer<typeof redactionPolicy>;
+export type RedactionPolicy = z.infer<typeof redactionPolicySchema>;
 
 /** A policy with its version (the count of changes of the project's policy): what ingest applies. */
 export interface VersionedPolicy {

@@ -19,6 +19,7 @@ import { projectHumanEvaluation } from './human-evaluation.ts';
 import { projectBilling } from './billing.ts';
 import { projectOrganizationLifecycle } from './organization-lifecycle.ts';
 import { projectProject } from './project.ts';
+import { projectRedactionPolicy } from './redaction-policy.ts';
 
 export type { SqlStatement };
 
@@ -44,6 +45,7 @@ export const PROJECTIONS: Projections = {
   billing: projectBilling,
   organizationLifecycle: projectOrganizationLifecycle,
   project: projectProject,
+  redactionPolicy: projectRedactionPolicy,
 };
 
 export function projectionOf<N extends AggregateName>(name: N): Projection<N> {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  boundedJson, int, ints, queryNumber, savedQueryLeafMap, savedQueryLog, savedQueryRevisionsQuery, savedQueryVariantsQuery, simpleSavedQueriesQuery,
+  boundedJson, int, ints, projectUpdate, queryNumber, savedQueryLeafMap, savedQueryLog, savedQueryRevisionsQuery, savedQueryVariantsQuery, simpleSavedQueriesQuery,
   storedDateTime, TEXT_LIMITS,
 } from '@llm/contracts';
 
@@ -108,5 +108,14 @@ describe('saved-query list bodies', () => {
   it('when a log depth is past int32, then it is refused', () => {
     expect(savedQueryLog.safeParse({ query_revisions: { depth: 1e300 } }).success).toBe(false);
     expect(savedQueryLog.safeParse({ query_revisions: { depth: 5 } }).success).toBe(true);
+  });
+});
+
+describe('project retention (PATCH /projects/{id})', () => {
+  it('when retention_minutes is a whole number from 1 to int32, or null, then it is accepted; 0, fractions, huge values, strings and other keys are refused', () => {
+    for (const ok of [{ retention_minutes: 1 }, { retention_minutes: 10_080 }, { retention_minutes: null }]) expect(projectUpdate.safeParse(ok).success).toBe(true);
+    for (const bad of [{ retention_minutes: 0 }, { retention_minutes: 1.5 }, { retention_minutes: 2 ** 31 }, { retention_minutes: '60' }, {}, { retention_minutes: 60, name: 'x' }]) {
+      expect(projectUpdate.safeParse(bad).success).toBe(false);
+    }
   });
 });

@@ -223,6 +223,8 @@ const NOT_REQUESTS = new Set([
   'probeProviderResponse',
   // The agent runner's answers (validated as they arrive; a login from it is stored only sealed).
   'runnerAttemptStarted', 'runnerAttemptStatus',
+  // PATCH /projects/{id}: its body holds one number and no text (bounds in bounded-inputs.test.ts), and its answer.
+  'projectUpdate', 'projectRetentionResponse',
 ]);
 // Answers (src/responses/*): output schemas of what the handlers send, never parsed from a request.
 for (const m of [accountAnswers, analyticsAnswers, savedQueryAnswers, simpleTraceAnswers, spanViews, tracingReadAnswers, tracingWriteAnswers, vaultAndWebhookAnswers, organizationAuthAnswers,

@@ -24,7 +24,8 @@ export default defineConfig({
           // Stacks under test (and the service processes some tests spawn, which inherit this) shed
           // ingest only far behind: a test's burst on a loaded CI machine is not an overload.
           // test/e2e/overload.e2e.test.ts sets its own thresholds.
-          env: { INGEST_SHED_LAG_MS: '30000', INGEST_MAX_LAG_MS: '120000' },
+          // The OTLP receivers take any free port: test stacks run beside each other and beside `npm start`.
+          env: { INGEST_SHED_LAG_MS: '30000', INGEST_MAX_LAG_MS: '120000', OTLP_HTTP_PORT: '0', OTLP_GRPC_PORT: '0' },
         },
       },
     ],

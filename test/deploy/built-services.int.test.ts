@@ -32,7 +32,7 @@ async function startBuilt(service: string, env: Record<string, string>): Promise
   // No --import tsx and no inherited NODE_OPTIONS (vitest's loaders): plain node, as in the image.
   const child = spawn(process.execPath, [builtEntry(service)], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', ...env },
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', OTLP_HTTP_PORT: '0', OTLP_GRPC_PORT: '0', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   children.push(child);

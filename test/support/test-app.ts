@@ -51,6 +51,9 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     // See vitest.config.ts: shedding by projector lag only far behind, unless a test says otherwise.
     INGEST_SHED_LAG_MS: '30000',
     INGEST_MAX_LAG_MS: '120000',
+    // The OTLP receivers on any free port (app.otlpHttpPort / app.otlpGrpcPort).
+    OTLP_HTTP_PORT: '0',
+    OTLP_GRPC_PORT: '0',
     ...secrets,
     ...overrides,
   });

@@ -5,7 +5,7 @@ import { createHttpApp, createReadiness, listen, type RunningServer } from '@llm
 import type { Logger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, httpShutdownSteps, runShutdown } from '@llm/runtime';
-import { createCommandSide, ingestPressureFromEnv, signInOptionsFromEnv } from '@llm/service-command';
+import { createCommandSide, ingestPressureFromEnv, joinListeners, signInOptionsFromEnv, startOtlpReceivers } from '@llm/service-command';
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
 import { createEventRecorder, queryHandlers, simpleTraceLookup } from '@llm/service-query';
@@ -25,6 +25,9 @@ import type { AllInOneConfig } from './config.ts';
 
 export interface AllInOne {
   port: number;
+  /** The OTLP receivers' ports (OTLP_HTTP_PORT, OTLP_GRPC_PORT); undefined when `off`. */
+  otlpHttpPort: number | undefined;
+  otlpGrpcPort: number | undefined;
   stop(): Promise<void>;
   /** Stops and restarts the span projector (tests: a projector restarted mid-stream). */
   restartSpansProjector(): Promise<void>;
@@ -76,7 +79,8 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const horizons = retentionHorizons({ pool, plans, access: access.config });
   const pressure = await ingestPressureFromEnv(config, kafka, topics, log);
   const command = createCommandSide({ log, apiKeys, plans, horizons, billing: billing.config, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), traces: simpleTraceLookup(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES }) });
-  const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access.config, plans, billing.config.freePlan), beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
+  const throttle = deploymentThrottle(access.config, plans, billing.config.freePlan);
+  const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: throttle, beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
     { side: 'command', handlers: command.handlers },
     { side: 'query', handlers: queryHandlers({ apiKeys, plans, horizons, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access: access.config, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) },
     { side: 'projector', handlers: replayRoutes({
@@ -85,10 +89,14 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
       resumeLive: async () => { spans = makeSpans(); await spans.start(); },
     }, adminAuthenticator(config.ADMIN_TOKEN)) },
   ]);
-  const server: RunningServer = await listen(app, config.PORT, config.HOST);
+  // OTLP on the standard ports, sharing /otlp/v1/traces' admission; drained with the API.
+  const receivers = await startOtlpReceivers({ otlp: command.otlp, throttle, log, host: config.HOST, ports: config });
+  const server: RunningServer = joinListeners(await listen(app, config.PORT, config.HOST), receivers);
 
   return {
     port: server.port,
+    otlpHttpPort: receivers.httpPort,
+    otlpGrpcPort: receivers.grpcPort,
     stopSpansProjector: () => spans.stop(),
     async startSpansProjector() { spans = makeSpans(); await spans.start(); },
     async restartSpansProjector() { await spans.stop(); spans = makeSpans(); await spans.start(); },

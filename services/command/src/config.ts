@@ -5,6 +5,7 @@ import { accessEnv } from '@llm/access';
 import { billingEnv } from '@llm/billing';
 import { signInEnv } from './sign-in-config.ts';
 import { ingestPressureEnv } from './ingest-pressure-config.ts';
+import { otlpReceiversEnv } from './otlp-receivers-config.ts';
 
 export const commandConfig = envFragments.logging
   .extend(envFragments.http.shape)
@@ -16,6 +17,7 @@ export const commandConfig = envFragments.logging
   .extend(signInEnv.shape)
   .extend(billingEnv.shape)
   .extend(ingestPressureEnv.shape)
+  .extend(otlpReceiversEnv.shape)
   // ClickHouse only by URL: PATCH/DELETE /simple/traces/{id} read the stored trace there (503 without
   // it). The embedded engine is one process's, so a separate command service cannot share it.
   .extend(envFragments.clickhouse.pick({ CLICKHOUSE_URL: true, CLICKHOUSE_DATABASE: true }).shape)

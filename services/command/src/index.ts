@@ -4,3 +4,7 @@ export { signInEnv, signInOptionsFromEnv } from './sign-in-config.ts';
 export type { SignInEnv, SignInOptions } from './sign-in-config.ts';
 export { ingestPressureEnv, ingestPressureFromEnv } from './ingest-pressure-config.ts';
 export type { IngestPressureEnv, IngestPressureRuntime } from './ingest-pressure-config.ts';
+export { otlpReceiversEnv } from './otlp-receivers-config.ts';
+export type { OtlpReceiversEnv } from './otlp-receivers-config.ts';
+export { startOtlpReceivers, joinListeners } from './otlp-receivers.ts';
+export type { OtlpReceivers, OtlpReceiversOptions } from './otlp-receivers.ts';

@@ -15,6 +15,7 @@ import { loadBillingConfig } from '@llm/billing';
 import { adminPathGate } from '@llm/auth';
 import { openClickhouse } from '@llm/clickhouse';
 import { simpleTraceLookup } from '@llm/service-query';
+import { joinListeners, startOtlpReceivers } from './otlp-receivers.ts';
 
 const config = exitOnBadConfig(parseConfig(commandConfig, process.env));
 const access = exitOnBadConfig(loadAccessCatalog(config));
@@ -32,11 +33,15 @@ const ch = config.CLICKHOUSE_URL
 if (ch) readiness.checks.push({ name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } });
 const pressure = await ingestPressureFromEnv(config, kafka, topics, log);
 const command = createCommandSide({ log, plans, billing, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), ...(ch ? { traces: simpleTraceLookup(ch) } : {}) });
-const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access, plans, billing.freePlan), beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
+const throttle = deploymentThrottle(access, plans, billing.freePlan);
+const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: throttle, beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
   { side: 'command', handlers: command.handlers },
 ]);
-const server = await listen(app, config.PORT, config.HOST);
-log.info({ port: server.port }, 'command service listening');
+// OTLP on the standard ports, sharing /otlp/v1/traces' admission; drained with the API.
+const receivers = await startOtlpReceivers({ otlp: command.otlp, throttle, log, host: config.HOST, ports: config });
+const api = await listen(app, config.PORT, config.HOST);
+log.info({ port: api.port }, 'command service listening');
+const server = joinListeners(api, receivers);
 onSignals(() => runShutdown([
   ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
   { name: 'ingest workers', run: () => command.close() },

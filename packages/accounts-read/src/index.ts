@@ -42,5 +42,5 @@ export { loadHumanEvaluationState, listHumanEvaluations, readHumanEvaluationScen
 export { readDelivery, readDeliveryOf, deliveryIdTaken, queryDeliveries, deliveryView, type WebhookDeliveryRow, type DeliveryFilter } from './webhook-deliveries.ts';
 export { readSubscription, readOrganizationSubscription, organizationOfCustomer, loadBillingState, postgresPlanResolver } from './subscriptions.ts';
 export { apiKeyPrefixesOfMember, loadProjectState, organizationWorkspace, defaultProjectOf, membershipId, findMembership, type MembershipRow, type MembershipScopeKind } from './project-admin.ts';
-export { projectRetentionsPage, readProjectRetention, retentionHorizons, type ProjectRetentionRow, type RetentionHorizons } from './retention.ts';
+export { projectHorizonsPage, projectRetentionsPage, readProjectRetention, retentionHorizons, type ProjectRetentionRow, type RetentionHorizons } from './retention.ts';
 export { readRedactionPolicy, loadRedactionPolicyState, type RedactionPolicyRow } from './redaction-policies.ts';

@@ -56,3 +56,21 @@ export function retentionHorizons(o: {
     invalidate(projectId) { cache.delete(key(projectId)); },
   };
 }
+
+/**
+ * Every project's horizon now, a page at a time (project id order): the input of the retention
+ * purges. Plans come through the resolver (cached per organization).
+ */
+export function projectHorizonsPage(o: { pool: Queryable; plans: PlanResolver; access: Pick<AccessCatalog, 'plans'>; now?: () => number }) {
+  const now = o.now ?? Date.now;
+  return async (afterId: string | undefined, limit: number): Promise<Array<{ projectId: string } & RetentionHorizon>> => {
+    const rows = await projectRetentionsPage(o.pool, afterId, limit);
+    const at = now();
+    const out: Array<{ projectId: string } & RetentionHorizon> = [];
+    for (const row of rows) {
+      const { plan } = await o.plans.planOf(row.organization_id);
+      out.push({ projectId: row.project_id, ...retentionHorizon(o.access.plans, plan, row.retention_minutes, at) });
+    }
+    return out;
+  };
+}

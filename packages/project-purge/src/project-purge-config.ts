@@ -17,3 +17,12 @@ export interface PurgeSettings { enabled: boolean; intervalMs: number; delayMs: 
 
 export const spanPurgeSettingsFromEnv = (env: SpanPurgeEnv): PurgeSettings =>
   ({ enabled: env.SPAN_PURGE_ENABLED, intervalMs: env.SPAN_PURGE_INTERVAL_MS, delayMs: env.SPAN_PURGE_DELAY_MS });
+
+/** The retention purges' settings (issue 30): one set for every owner's worker. */
+export const retentionPurgeEnv = z.object({
+  /** Run the retention purges in this process (false: another replica or process runs them). */
+  RETENTION_PURGE_ENABLED: envFragments.bool.default(true),
+  /** Time between passes over every project (each pass removes what expired since the last). */
+  RETENTION_PURGE_INTERVAL_MS: z.coerce.number().int().min(100).default(600_000),
+});
+export type RetentionPurgeEnv = z.infer<typeof retentionPurgeEnv>;

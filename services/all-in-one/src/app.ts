@@ -11,6 +11,7 @@ import { sessionOptionsFromEnv } from '@llm/web-session';
 import { createEventRecorder, queryHandlers, simpleTraceLookup } from '@llm/service-query';
 import { createSpanPurge, createSpansProjector, replayRoutes } from '@llm/service-projector-spans';
 import { spanPurgeSettingsFromEnv } from '@llm/project-purge';
+import { createRetentionPurges } from './retention-purges.ts';
 import { adminAuthenticator, adminPathGate, apiKeyAuthenticator, postgresApiKeyLookup } from '@llm/auth';
 import { createAccountsProjector } from '@llm/service-projector-accounts';
 import { createWebhookDispatcher, dispatcherSettingsFromEnv } from '@llm/service-webhook-dispatcher';
@@ -75,6 +76,11 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   // One API-key cache for both sides: a key revoked through this process stops working at once.
   const apiKeys = apiKeyAuthenticator({ lookup: postgresApiKeyLookup(pool) });
   const plans = postgresPlanResolver(pool, access.config);
+  // Rows past their project's retention leave storage in the background (reads skip them at once).
+  const retentionPurges = config.RETENTION_PURGE_ENABLED
+    ? createRetentionPurges({ pool, ch, log, plans, access: access.config }, { intervalMs: config.RETENTION_PURGE_INTERVAL_MS, deliveries: config.WEBHOOK_DISPATCHER_ENABLED })
+    : [];
+  for (const p of retentionPurges) p.start();
   // One cache of projects' retention for both sides: a PATCH on the command side shows in reads at once.
   const horizons = retentionHorizons({ pool, plans, access: access.config });
   const pressure = await ingestPressureFromEnv(config, kafka, topics, log);
@@ -108,7 +114,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
         { name: 'ingest workers', run: () => command.close() },
         { name: 'lag watch', run: async () => { pressure.monitor?.stop(); } },
         { name: 'read events', run: async () => { await recorder?.close(); } },
-        { name: 'purges', run: async () => { await Promise.all(purges.map((p) => p.stop())); } },
+        { name: 'purges', run: async () => { await Promise.all([...purges, ...retentionPurges].map((p) => p.stop())); } },
         { name: 'projector-spans', run: () => spans.stop() },
         { name: 'projector-events', run: () => events.stop() },
         { name: 'webhook-dispatcher', run: async () => { await dispatcher?.stop(); } },

@@ -6,7 +6,7 @@ import { billingEnv } from '@llm/billing';
 import { ingestPressureEnv, otlpReceiversEnv, signInEnv } from '@llm/service-command';
 import { dispatcherEnv } from '@llm/service-webhook-dispatcher';
 import { readEventsEnv } from '@llm/service-query';
-import { spanPurgeEnv } from '@llm/project-purge';
+import { retentionPurgeEnv, spanPurgeEnv } from '@llm/project-purge';
 import { platformFactsEnv } from '@llm/service-projector-accounts';
 
 export const allInOneConfig = envFragments.logging
@@ -28,6 +28,7 @@ export const allInOneConfig = envFragments.logging
   })
   .extend(readEventsEnv.shape)
   .extend(spanPurgeEnv.shape)
+  .extend(retentionPurgeEnv.shape)
   .extend(platformFactsEnv.shape)
   .extend({
     OTLP_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),

@@ -5,3 +5,4 @@ export { platformEventRow, chTime } from './domain/event-row.ts';
 export type { PlatformEventRow } from './domain/event-row.ts';
 export { eventsProjectorConfig } from './config.ts';
 export { createEventPurge, EVENT_PURGE_LEDGER } from './purge/event-purge.ts';
+export { eventRetentionTargets } from './purge/event-retention.ts';

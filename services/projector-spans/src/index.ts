@@ -6,3 +6,4 @@ export { runSpansReplay } from './replay-run.ts';
 export type { SpansReplayOutcome, SpansReplayRun } from './replay-run.ts';
 export { replayRoutes } from './http/replay-route.ts';
 export { createSpanPurge, forgetSpanPurges, PURGED_SPAN_TABLES, SPAN_PURGE_LEDGER } from './purge/span-purge.ts';
+export { spanRetentionTargets } from './purge/span-retention.ts';

@@ -75,6 +75,7 @@ export {
 export { spanQueryBody, simpleTraceEdit } from './trace-queries.ts';
 export { EXPORT_FORMATS, EXPORT_MEDIA_TYPES, spanExportBody, type ExportFormat, type SpanExportBody } from './span-export.ts';
 export { projectUpdate, projectRetentionResponse, type ProjectUpdate, type ProjectRetentionResponse } from './project-retention.ts';
+export { REDACTION_DETECTORS, REDACTION_SCOPES, MAX_CUSTOM_PATTERNS, MAX_PATTERN_LENGTH, redactionCustomPattern, redactionPolicyBody, redactionPolicyResponse, type RedactionPolicyBody, type RedactionPolicyResponse } from './redaction-policy.ts';
 export {
   publicSecretResponse, publicSecretsResponse, loginAttemptResponse, subscriptionLoginPushResponse, subscriptionLoginFailureResponse, webhookSubscriptionView, webhookSubscriptionResponse, webhookSubscriptionsResponse, webhookDeliveryView,
   webhookDeliveryResponse, webhookDeliveriesResponse, platformEventsResponse,

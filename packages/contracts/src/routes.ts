@@ -216,6 +216,11 @@ export const ROUTES = {
   'projects.current': { method: 'GET', path: '/projects/current', side: 'query' },
   // a project's own retention (issue 30): accounts.project.retention_set keyed by the organization
   'projects.update': { method: 'PATCH', path: '/projects/:project_id', side: 'command' },
+  // a project's redaction policy (issue 30): accounts.redaction.policy_set keyed project:<id>:redaction; the
+  // command side applies it before every span append, so it serves the reads too
+  'projects.redaction.fetch': { method: 'GET', path: '/projects/:project_id/redaction', side: 'command' },
+  'projects.redaction.set': { method: 'PUT', path: '/projects/:project_id/redaction', side: 'command' },
+  'projects.redaction.delete': { method: 'DELETE', path: '/projects/:project_id/redaction', side: 'command' },
   // operations, served by the process that runs projector-spans (it owns the span store)
   'admin.replay': { method: 'POST', path: '/admin/replay/:model', side: 'projector' },
   // the API description generated from these contracts (packages/openapi) and its rendered page

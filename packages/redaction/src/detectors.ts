@@ -7,9 +7,10 @@
 //    what follows it (so a failure never retries a shorter split);
 //  - a lookbehind anchors most patterns to the start of a token, so the positions inside a long
 //    run of candidate characters fail at once.
+import { REDACTION_DETECTORS } from '@llm/contracts';
 import { ibanValid, luhnValid } from './checksums.ts';
 
-export const DETECTOR_NAMES = ['email', 'phone', 'card', 'iban', 'api_key', 'token', 'ip'] as const;
+export const DETECTOR_NAMES = REDACTION_DETECTORS;
 export type DetectorName = (typeof DETECTOR_NAMES)[number];
 
 /** A replacement and how many values it replaced, or undefined: keep the candidate as written. */

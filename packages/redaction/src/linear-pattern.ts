@@ -4,11 +4,11 @@
 // The engine is behind a V8 flag; V8 reads it when a pattern is compiled, so setting it here, before
 // any `l` pattern exists, is enough (and process-wide: worker threads share it).
 import { setFlagsFromString } from 'node:v8';
+import { MAX_PATTERN_LENGTH } from '@llm/contracts';
 
 setFlagsFromString('--enable-experimental-regexp-engine');
 
-/** Longest custom pattern accepted (characters). */
-export const MAX_PATTERN_LENGTH = 256;
+export { MAX_PATTERN_LENGTH };
 
 export type LinearPattern = { ok: true; re: RegExp } | { ok: false; reason: string };
 

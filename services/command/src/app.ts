@@ -28,6 +28,8 @@ import { ssoRoutes } from './http/sso-routes.ts';
 import { sessionRoutes } from './http/session-routes.ts';
 import { organizationRoutes } from './http/organization-routes.ts';
 import { projectRoutes } from './http/project-routes.ts';
+import { redactionRoutes } from './http/redaction-routes.ts';
+import { RedactionPolicies, postgresPolicyReader } from './adapters/redaction-policies.ts';
 import { providerRoutes } from './http/provider-routes.ts';
 import { apiKeyRoutes } from './http/api-key-routes.ts';
 import { membershipRoutes } from './http/membership-routes.ts';
@@ -98,7 +100,9 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const quota = quotaGate(deps.pool, plans, deps.access, deps.log);
   const workers = new OtlpWorkerPool(deps.otlpWorkers);
   const pressure = new IngestPressure(deps.ingestPressure ?? { lagTargetMs: 0, lagHardMs: 1, staleMs: 5_000, maxPendingBytes: 128 * 1024 * 1024 });
-  const otlp = new OtlpIngest(spans, workers, quota, pressure, deps.otlpMaxBatchBytes);
+  // Projects' redaction policies, cached like plans (ACCESS_PLAN_CACHE_MS): one lookup per ingest request.
+  const redaction = new RedactionPolicies(postgresPolicyReader(deps.pool), deps.access.planCacheMs);
+  const otlp = new OtlpIngest(spans, workers, quota, pressure, deps.otlpMaxBatchBytes, redaction);
   const accounts = new AccountAppender(deps.producer, deps.topics);
   const commands = new AccountCommands(accounts, deps.pool);
   const providerSecrets = new ProviderSecrets(deps.pool, deps.signIn.secrets);
@@ -112,7 +116,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const billing = { config: deps.billing, processor, subscriptions };
   return {
     handlers: {
-      ...tracingRoutes(spans, auth, quota, deps.traces, [requirePermission(deps.pool, 'edit_spans')], pressure),
+      ...tracingRoutes(spans, auth, quota, deps.traces, [requirePermission(deps.pool, 'edit_spans')], pressure, redaction),
       ...otlpRoutes(otlp, auth),
       ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken), billingSignupPlans({ ...billing, access: deps.access }), (prefix) => auth.invalidate(prefix)),
       ...membershipRoutes({ pool: deps.pool, commands, forgetKey: (prefix) => auth.invalidate(prefix) }, adminAuthenticator(deps.adminToken)),
@@ -154,6 +158,8 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...projectRoutes({
         pool: deps.pool, commands, plans, access: deps.access, ...(deps.horizons && { retentionChanged: (id: string) => deps.horizons?.invalidate(id) }),
       }, [member, requirePermission(deps.pool, 'edit_project')]),
+      // A project's redaction policy, applied above before every span append (issue 30).
+      ...redactionRoutes({ pool: deps.pool, commands, policies: redaction }, [member, requirePermission(deps.pool, 'view_spans')], [requirePermission(deps.pool, 'edit_project')]),
       // One read of a provider's model list through the same outbound guard; nothing is stored.
       ...providerProbeRoutes({ request: (url, init) => outbound.request(url, init), options: deps.signIn.providerProbe }, [member, requirePermission(deps.pool, 'edit_secret')]),
       ...secretRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, allowInsecure: deps.signIn.outbound.allowInsecure === true },

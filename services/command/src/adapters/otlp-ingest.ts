@@ -12,6 +12,7 @@ import type { SpanAppender } from './span-appender.ts';
 import type { OtlpWorkerPool } from './otlp-worker-pool.ts';
 import { OTLP_QUOTA_MESSAGE, QuotaExceededError, type QuotaGate } from './quota-gate.ts';
 import type { IngestPressure } from './ingest-pressure.ts';
+import type { RedactionPolicies } from './redaction-policies.ts';
 
 // Spans of decoded requests that were not queued (requests refused unread under overload are
 // counted per request: ingest_requests_refused_{lag,backlog}_total).
@@ -40,6 +41,8 @@ export class OtlpIngest {
     private readonly quota: QuotaGate,
     private readonly pressure: IngestPressure,
     readonly maxBatchBytes: number,
+    /** Projects' redaction policies; absent = none is applied. */
+    private readonly redaction?: RedactionPolicies,
   ) {}
 
   async export(call: OtlpExportCall): Promise<OtlpOutcome> {
@@ -66,7 +69,15 @@ export class OtlpIngest {
   }
 
   private async prepareAndAppend(call: OtlpExportCall, body: Buffer): Promise<OtlpOutcome> {
-    const meta = { projectId: call.scope.projectId, organizationId: call.scope.organizationId, requestId: call.requestId, actorId: call.scope.userId };
+    let redaction;
+    try {
+      redaction = this.redaction ? await this.redaction.of(call.scope.projectId) : null;
+    } catch (err) {
+      // Never stored raw for want of the policy: the client retries.
+      call.log.error({ err }, 'reading the redaction policy failed');
+      return refused('unavailable', 'Failed to read the project\'s redaction policy. Retry later.', { retryAfterSeconds: 1 });
+    }
+    const meta = { projectId: call.scope.projectId, organizationId: call.scope.organizationId, requestId: call.requestId, actorId: call.scope.userId, ...(redaction && { redaction }) };
     let prepared;
     try {
       prepared = await this.pool.run(body, meta, call.encoding);

@@ -6,12 +6,16 @@ import { encodeEvent, spansKey } from '@llm/events';
 import { groupByTrace } from './span-records.ts';
 import { prepareSpans, rejectionSummary } from './prepare-spans.ts';
 import { chunkSpans } from './chunk-spans.ts';
+import { redactSpans } from './redact-spans.ts';
+import type { VersionedPolicy } from '@llm/redaction';
 
 export interface OtlpScopeMeta {
   projectId: string;
   organizationId: string;
   requestId: string;
   actorId: string;
+  /** The project's redaction policy, applied before the spans become records; absent = none. */
+  redaction?: VersionedPolicy;
 }
 
 /** How the body is encoded: binary protobuf, or the OTLP/JSON mapping (only the OTLP port takes JSON). */
@@ -25,6 +29,7 @@ export function prepareOtlp(body: Uint8Array, meta: OtlpScopeMeta, encoding: Otl
   const decoded = encoding === 'json' ? decodeOtlpJsonTraces(body) : decodeOtlpTraces(body);
   if (!decoded.ok) return { ok: false, reason: decoded.reason };
   const p = prepareSpans(decoded.spans);
+  redactSpans(p.accepted, meta.projectId, meta.redaction);
   const rejected = decoded.rejected + p.rejected.length;
   const reasons = [...decoded.rejectReasons.slice(0, 5), p.rejected.length ? rejectionSummary(p.rejected) : ''].filter(Boolean).join('; ');
   const records: Array<{ key: string; value: Uint8Array }> = [];

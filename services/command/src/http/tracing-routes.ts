@@ -13,6 +13,8 @@ import { prepareSpans, type PreparedSpans } from '../domain/prepare-spans.ts';
 import { checkRoot, checkSameTrace } from '../domain/trace-payload-rules.ts';
 import { simpleTraceSpan } from '../domain/simple-trace.ts';
 import { findSimpleTrace, type TraceLookup } from '../adapters/trace-lookup.ts';
+import type { RedactionPolicies } from '../adapters/redaction-policies.ts';
+import { redactSpans } from '../domain/redact-spans.ts';
 
 const metaOf = (req: Request): AppendMeta => ({
   projectId: req.scope.projectId, organizationId: req.scope.organizationId, requestId: req.id, actorId: req.scope.userId,
@@ -36,17 +38,27 @@ function otelSpans(body: { spans?: SpanInput[] | null; traces?: Record<string, {
 
 /**
  * `traces` reads the stored simple trace for PATCH/DELETE /simple/traces/{id} (503 without it);
- * `editSpans` guards those two (the edit_spans permission).
+ * `editSpans` guards those two (the edit_spans permission);
+ * `redaction` gives each project's redaction policy, applied to the normalised spans before the append.
  */
-export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quota: QuotaGate, traces?: TraceLookup, editSpans: RequestHandler[] = [], pressure?: IngestPressure): Handlers {
+export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quota: QuotaGate, traces?: TraceLookup, editSpans: RequestHandler[] = [], pressure?: IngestPressure, redaction?: RedactionPolicies): Handlers {
   /** Overload is explicit (503 + Retry-After), as on OTLP: nothing is acknowledged into a growing backlog. */
   const admit = (): void => {
     const refusal = pressure?.check();
     if (refusal) throw unavailable(`ingest_${refusal.reason}`, refusal.message);
   };
+  /** Normalised and redacted spans; a policy that cannot be read is a 503 (never stored raw). */
+  const prepare = async (req: Request, raw: RawSpan[]): Promise<PreparedSpans> => {
+    const policy = redaction ? await redaction.of(req.scope.projectId).catch((err: unknown) => {
+      throw unavailable('redaction_policy_unavailable', 'Failed to read the project\'s redaction policy. Retry later.', err);
+    }) : null;
+    const p = prepareSpans(raw);
+    redactSpans(p.accepted, req.scope.projectId, policy);
+    return p;
+  };
   const ingest = async (req: Request, raw: RawSpan[]): Promise<PreparedSpans> => {
     admit();
-    const p = prepareSpans(raw);
+    const p = await prepare(req, raw);
     const traces = groupByTrace(p.accepted);
     await quota.ingest(req.scope, [...traces.keys()], () => appender.upsert(traces, metaOf(req)));
     return p;
@@ -54,7 +66,7 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quot
 
   const replaceTrace = async (req: Request, traceId: string, raw: RawSpan[]): Promise<PreparedSpans> => {
     admit();
-    const p = prepareSpans(raw);
+    const p = await prepare(req, raw);
     if (p.rejected.length) {
       // A replacement is all or nothing: storing part of it would delete the spans that failed.
       throw invalid('invalid_spans', `Cannot replace trace: ${p.rejected.length} span(s) are invalid: ${p.rejected.map((r) => r.reason).join('; ')}`);

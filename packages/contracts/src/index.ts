@@ -77,6 +77,12 @@ export { EXPORT_FORMATS, EXPORT_MEDIA_TYPES, spanExportBody, type ExportFormat, 
 export { projectUpdate, projectRetentionResponse, type ProjectUpdate, type ProjectRetentionResponse } from './project-retention.ts';
 export { REDACTION_DETECTORS, REDACTION_SCOPES, MAX_CUSTOM_PATTERNS, MAX_PATTERN_LENGTH, redactionCustomPattern, redactionPolicyBody, redactionPolicyResponse, type RedactionPolicyBody, type RedactionPolicyResponse } from './redaction-policy.ts';
 export {
+  querySlug, headerInput, revisionData, queryCreateBody, queryEditBody, queryVariantCreateBody, queryVariantEditBody, queryVariantForkBody,
+  queryRevisionCreateBody, queryRevisionEditBody, queryRevisionCommitBody, simpleQueryCreateBody, simpleQueryEditBody,
+} from './saved-query-writes.ts';
+export { billingCheckoutQuery, billingSwitchQuery, paymentsProcessorEvent } from './billing.ts';
+export { FLAT_FIELDS, flatSpanQuery, analyticsInput, legacyAnalyticsInput, simpleTraceQuery } from './query-inputs.ts';
+export {
   publicSecretResponse, publicSecretsResponse, loginAttemptResponse, subscriptionLoginPushResponse, subscriptionLoginFailureResponse, webhookSubscriptionView, webhookSubscriptionResponse, webhookSubscriptionsResponse, webhookDeliveryView,
   webhookDeliveryResponse, webhookDeliveriesResponse, platformEventsResponse,
 } from './responses/vault-and-webhooks.ts';
@@ -85,6 +91,10 @@ export {
   simpleApplicationResponse, applicationVariantResponse, applicationRevisionResponse, simpleTestsetResponse, humanEvaluationsResponse, humanEvaluationCreatedResponse,
 } from './responses/human-evaluations.ts';
 export { invitationLinkResponse, invitationAcceptedResponse, workspaceUserRemovedResponse } from './responses/invitations.ts';
+export {
+  discoverResponse, accessResponse, sessionResponse, sessionIdentitiesResponse, organizationUpdatedResponse, organizationCreatedResponse, detailMessage,
+  organizationTransferredResponse, adminAccountSetResponse, adminDeletedResponse, adminTransferResponse,
+} from './responses/sessions-and-admin.ts';
 export {
   billingEventAnswer, billingCheckoutAnswer, billingPortalAnswer, billingSuccessAnswer, billingCatalogAnswer, billingPricingAnswer, billingSubscriptionAnswer,
   billingUsageAnswer, accessPlansAnswer,

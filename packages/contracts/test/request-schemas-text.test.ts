@@ -18,6 +18,7 @@ import * as organizationAuthAnswers from '../src/responses/organization-auth.ts'
 import * as humanEvaluationAnswers from '../src/responses/human-evaluations.ts';
 import * as invitationAnswers from '../src/responses/invitations.ts';
 import * as billingAnswers from '../src/responses/billing.ts';
+import * as sessionAndAdminAnswers from '../src/responses/sessions-and-admin.ts';
 
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const SPAN = 'b7ad6b7169203331';
@@ -64,6 +65,9 @@ const deliveryData = {
   event_type: 'traces.queried', url: 'https://hooks.example.com/in', headers: { 'X-Team': 'a' }, payload: { a: ['b'] },
   response: { status_code: 200, body: 'ok' }, error: 'e',
 };
+
+const queryHeader = { name: 'n 😀', description: 'd', tags: { t: 'x' }, flags: { f: { g: 'h' } }, meta: { m: 'x' } };
+const queryData = { formatting: { focus: 'span', format: 'agenta' }, filtering: { operator: 'and' }, windowing: { newest: '2025-01-02', oldest: '2025-01-01', order: 'descending' } };
 
 /** A valid value of each request schema, filling every string position. */
 const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
@@ -210,6 +214,26 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   },
   savedQueryRetrieve: { schema: contracts.savedQueryRetrieve, samples: [{ query_ref: ref, query_variant_ref: ref, query_revision_ref: ref, windowing: { next: 'abc', oldest: '2025-01-01T00:00:00Z' } }] },
   savedQueryLog: { schema: contracts.savedQueryLog, samples: [{ query_revisions: { query_id: UUID, depth: 3 } }] },
+  // Saved-query writes (moved from the command service so the API document describes them).
+  querySlug: { schema: contracts.querySlug, samples: ['my-query'] },
+  revisionData: { schema: contracts.revisionData, samples: [queryData] },
+  queryCreateBody: { schema: contracts.queryCreateBody, samples: [{ query: { slug: 'q', ...queryHeader, folder_id: UUID } }] },
+  queryEditBody: { schema: contracts.queryEditBody, samples: [{ query: { id: UUID, ...queryHeader, folder_id: UUID } }] },
+  queryVariantCreateBody: { schema: contracts.queryVariantCreateBody, samples: [{ query_variant: { slug: 'v', query_id: UUID, ...queryHeader } }] },
+  queryVariantEditBody: { schema: contracts.queryVariantEditBody, samples: [{ query_variant: { id: UUID, ...queryHeader } }] },
+  queryVariantForkBody: { schema: contracts.queryVariantForkBody, samples: [{ query_variant: { slug: 'f', ...queryHeader }, query_variant_ref: ref, query_revision_ref: ref }] },
+  queryRevisionCreateBody: { schema: contracts.queryRevisionCreateBody, samples: [{ query_revision: { query_variant_id: UUID, slug: 'r', ...queryHeader, data: { d: 'x' } } }] },
+  queryRevisionEditBody: { schema: contracts.queryRevisionEditBody, samples: [{ query_revision: { id: UUID, ...queryHeader } }] },
+  queryRevisionCommitBody: { schema: contracts.queryRevisionCommitBody, samples: [{ query_revision: { variant_id: UUID, slug: 'r', ...queryHeader, data: queryData, message: 'm 😀' } }] },
+  simpleQueryCreateBody: { schema: contracts.simpleQueryCreateBody, samples: [{ query: { slug: 's', ...queryHeader, data: queryData } }] },
+  simpleQueryEditBody: { schema: contracts.simpleQueryEditBody, samples: [{ query: { id: UUID, ...queryHeader, data: queryData } }] },
+  // Read inputs and billing query strings (moved from the services for the same reason).
+  flatSpanQuery: { schema: contracts.flatSpanQuery, samples: [{ focus: 'span', format: 'agenta', oldest: '2025-01-01T00:00:00Z', newest: '1735689600', limit: '10', filter: { f: 'x' } }] },
+  analyticsInput: { schema: contracts.analyticsInput, samples: [{ focus: 'trace', format: 'opentelemetry', oldest: '2025-01-01T00:00:00Z', specs: [{ path: 'x' }] }] },
+  legacyAnalyticsInput: { schema: contracts.legacyAnalyticsInput, samples: [{ focus: 'trace', newest: '2025-01-02T00:00:00Z', filter: '{}' }] },
+  simpleTraceQuery: { schema: contracts.simpleTraceQuery, samples: [{ trace: { origin: 'human', kind: 'adhoc', channel: 'sdk', tags: { t: 'x' }, references: { app: { id: 'a', slug: 's' } }, links: [{ trace_id: TRACE, span_id: 'b7ad6b7169203331' }] }, links: [{ trace_id: TRACE }], windowing: { w: 'x' } }] },
+  billingCheckoutQuery: { schema: contracts.billingCheckoutQuery, samples: [{ plan: 'cloud_v0_pro', success_url: 'https://app.example.com/done' }] },
+  billingSwitchQuery: { schema: contracts.billingSwitchQuery, samples: [{ plan: 'cloud_v0_pro' }] },
   // Not in contracts (it lives with the session code), but a request body all the same.
   sessionIdentitiesUpdateSchema: { schema: sessionIdentitiesUpdateSchema, samples: [{ session_identities: ['email:otp', 'sso:acme:okta'] }] },
 };
@@ -225,10 +249,12 @@ const NOT_REQUESTS = new Set([
   'runnerAttemptStarted', 'runnerAttemptStatus',
   // PATCH /projects/{id}: its body holds one number and no text (bounds in bounded-inputs.test.ts), and its answer.
   'projectUpdate', 'projectRetentionResponse',
+  // The payments processor's event: read raw and checked by its signature, stored never.
+  'paymentsProcessorEvent',
 ]);
 // Answers (src/responses/*): output schemas of what the handlers send, never parsed from a request.
 for (const m of [accountAnswers, analyticsAnswers, savedQueryAnswers, simpleTraceAnswers, spanViews, tracingReadAnswers, tracingWriteAnswers, vaultAndWebhookAnswers, organizationAuthAnswers,
-  humanEvaluationAnswers, invitationAnswers, billingAnswers]) for (const k of Object.keys(m)) NOT_REQUESTS.add(k);
+  humanEvaluationAnswers, invitationAnswers, billingAnswers, sessionAndAdminAnswers]) for (const k of Object.keys(m)) NOT_REQUESTS.add(k);
 
 type Segment = string | number;
 interface Position { path: Segment[]; kind: 'value' | 'key' }

@@ -1,10 +1,14 @@
 // The OpenAPI 3.1 description of the route table, generated from the zod contracts: one operation per
-// ROUTES entry (none is ever left out: a route whose bodies the contracts do not describe gets the
-// documented generic body), the request and response schemas of operation-schemas.ts, the error
-// bodies of the central error handler, and the authentication schemes.
+// ROUTES entry (none is ever left out), its summary and description (operation-docs.ts), the request
+// and response schemas of operation-schemas.ts with an example of each body (examples.ts), the error
+// statuses the route can answer (error-statuses.ts) with the central error handler's bodies, and the
+// authentication schemes.
 import { z } from 'zod';
-import { ROUTES, type RouteDef, type RouteId } from '@llm/contracts';
+import { EXPORT_MEDIA_TYPES, ROUTES, type RouteDef, type RouteId } from '@llm/contracts';
 import { ERROR_SCHEMAS, ERROR_STATUSES } from './error-bodies.ts';
+import { errorStatusesOf } from './error-statuses.ts';
+import { EXAMPLES, ExampleBuilder } from './examples.ts';
+import { OPERATION_DOCS } from './operation-docs.ts';
 import { OPERATION_SCHEMAS } from './operation-schemas.ts';
 import { SECURITY_SCHEMES, securityOf } from './security.ts';
 
@@ -21,12 +25,6 @@ export interface OpenApiDocument extends JsonObject {
 const COMPONENT = '#/components/schemas/';
 
 const GENERIC_SCHEMAS: Record<string, JsonObject> = {
-  UndescribedBody: {
-    description: 'A JSON body the contracts do not describe yet (see the interface specification of the route). Any JSON value is accepted here; the handler still validates it.',
-  },
-  UndescribedResponse: {
-    description: 'A JSON answer the contracts do not describe yet (see the interface specification of the route).',
-  },
   Binary: { type: 'string', contentMediaType: 'application/octet-stream' },
 };
 
@@ -76,14 +74,15 @@ function rewriteRefs(value: unknown, sharedPrefix: string): unknown {
 
 const ref = (name: string): JsonObject => ({ $ref: `${COMPONENT}${name}` });
 
-// The handlers that answer a success with 204 and no body (found by the contract fuzzing run).
-const NO_CONTENT = new Set<RouteId>([
-  'auth.signout', 'organizations.domains.delete', 'organizations.providers.delete', 'keys.revoke', 'secrets.delete', 'vault.secrets.delete',
-  'webhooks.subscriptions.delete', 'admin.accounts.delete', 'admin.memberships.remove', 'admin.transfer_ownership',
-]);
-
 // Node's HTTP parser answers 431 itself, before any route runs: no body, no Content-Type.
 const BODILESS_ERRORS = new Set(['431']);
+
+// What the error bodies say, as a client sees them (the messages of the error handler and the auth layer).
+const ERROR_EXAMPLES: Record<string, string> = {
+  400: 'The request path or a parameter is not valid percent-encoding.', 401: 'Unauthorized', 403: 'Forbidden.', 404: 'Not Found',
+  409: 'A query with this slug already exists.', 413: 'Request body too large.', 415: 'Unsupported media type.',
+  429: 'Rate limit exceeded. Please retry after 2 seconds.', 500: 'An internal error has occurred.', 503: 'A backing store is not available; retry shortly.',
+};
 
 function queryParameters(schema: z.ZodType): JsonObject[] {
   const js = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonObject & { properties?: Record<string, JsonObject>; required?: string[] };
@@ -92,51 +91,53 @@ function queryParameters(schema: z.ZodType): JsonObject[] {
 
 function errorResponses(id: RouteId): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {};
-  for (const status of Object.keys(ERROR_STATUSES)) {
+  for (const code of errorStatusesOf(id)) {
+    const status = String(code);
     out[status] = { $ref: `#/components/responses/${status === '422' ? 'ValidationError' : `Error${status}`}` };
-  }
-  // Billing handlers answer their own refusals in the reference's shape; authentication and
-  // validation in front of them still answer with `detail`.
-  if (id.startsWith('billing.')) {
-    for (const status of Object.keys(ERROR_STATUSES)) {
+    if (BODILESS_ERRORS.has(status)) continue;
+    // Billing handlers answer their own refusals in the reference's shape; authentication and
+    // validation in front of them still answer with `detail`.
+    if (id.startsWith('billing.')) {
       out[status] = {
         description: ERROR_STATUSES[status],
-        content: { 'application/json': { schema: { anyOf: [ref(status === '422' ? 'UnprocessableBody' : 'ErrorBody'), ref('BillingErrorBody')] } } },
+        content: { 'application/json': { schema: { anyOf: [ref(status === '422' ? 'UnprocessableBody' : 'ErrorBody'), ref('BillingErrorBody')] }, example: { status: 'error', message: ERROR_STATUSES[status] } } },
       };
     }
-  }
-  // OTLP exporters read a google.rpc.Status from a failed export (429 and 415 among them).
-  if (id === 'otlp.traces.export') {
-    for (const status of Object.keys(ERROR_STATUSES)) {
+    // OTLP exporters read a google.rpc.Status from a failed export (429 and 415 among them).
+    if (id === 'otlp.traces.export') {
       out[status] = {
         description: ERROR_STATUSES[status],
         content: { 'application/x-protobuf': { schema: ref('Binary') }, 'application/json': { schema: ref(status === '422' ? 'UnprocessableBody' : 'ErrorBody') } },
       };
     }
   }
-  for (const status of BODILESS_ERRORS) out[status] = { $ref: `#/components/responses/Error${status}` };
   return out;
 }
 
-function successResponses(id: RouteId, route: RouteDef, responseComponent: string | undefined): Record<string, JsonObject> {
+function successResponses(id: RouteId, responseComponent: string | undefined): Record<string, JsonObject> {
   if (id === 'otlp.traces.export') return { 200: { description: 'Accepted: an ExportTraceServiceResponse (partial_success names refused spans).', content: { 'application/x-protobuf': { schema: ref('Binary') } } } };
   if (id === 'docs.page') return { 200: { description: 'The rendered API reference.', content: { 'text/html': { schema: { type: 'string' } } } } };
   if (id === 'docs.asset') return { 200: { description: 'A script, style sheet or image of the docs page.', content: { 'application/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } }, 'image/png': { schema: ref('Binary') } } } };
   if (id === 'docs.openapi') return { 200: { description: 'This document.', content: { 'application/json': { schema: { type: 'object' } } } } };
+  const ops = OPERATION_SCHEMAS[id];
+  const out: Record<string, JsonObject> = {};
   if (responseComponent) {
-    const accepted = OPERATION_SCHEMAS[id]?.status === 202;
-    const description = accepted ? 'Accepted: appended to the log, projected asynchronously.' : 'OK';
-    return {
-      [accepted ? 202 : 200]: { description, content: { 'application/json': { schema: ref(responseComponent) } } },
-      ...(NO_CONTENT.has(id) ? { 204: { description: 'Done; no body.' } } : {}),
-    };
+    const status = ops?.status ?? 200;
+    const description = status === 202 ? 'Accepted: appended to the log, projected asynchronously.' : status === 201 ? 'Created.' : 'OK';
+    out[status] = { description, content: { 'application/json': { schema: ref(responseComponent) } } };
   }
-  const out: Record<string, JsonObject> = {
-    '2XX': { description: route.side === 'command' ? 'Done (writes are acknowledged once appended to the log).' : 'OK', content: { 'application/json': { schema: ref('UndescribedResponse') } } },
-  };
-  // Sign-in steps answer by redirecting the browser.
-  if (id === 'auth.sso.start' || id === 'auth.sso.callback' || id === 'auth.callback') out['3XX'] = { description: 'Redirect to the identity provider or back to the application.' };
-  if (NO_CONTENT.has(id)) out['204'] = { description: 'Done; no body.' };
+  switch (ops?.success) {
+    case 'no_content': out['204'] = { description: 'Done; no body.' }; break;
+    case 'redirect': out['302'] = { description: 'Redirects the browser (`Location`) to the identity provider or back to the application.' }; break;
+    case 'ndjson': out['200'] = { description: 'Progress as NDJSON lines, then the result or the error.', content: { 'application/x-ndjson': { schema: { type: 'string' } } } }; break;
+    case 'export': out['200'] = {
+      description: 'The whole result, streamed in the `format` asked for: JSON Lines (one span or trace per line), CSV (flat columns) or Parquet.',
+      content: Object.fromEntries(Object.values(EXPORT_MEDIA_TYPES).map((t) => [t.split(';')[0]!, { schema: t.includes('parquet') ? ref('Binary') : { type: 'string' } }])),
+    }; break;
+    default: break;
+  }
+  // The admin transfer answers 204 when every organization moved, its report otherwise.
+  if (id === 'admin.transfer_ownership') out['204'] = { description: 'Every organization moved; no body.' };
   return out;
 }
 
@@ -144,10 +145,31 @@ function requestBody(id: RouteId, route: RouteDef, bodyComponent: string | undef
   if (id === 'otlp.traces.export') {
     return { required: true, description: 'An OTLP ExportTraceServiceRequest (protobuf; gzip or deflate Content-Encoding accepted).', content: { 'application/x-protobuf': { schema: ref('Binary') } } };
   }
-  if (route.method === 'GET') return undefined;
-  if (bodyComponent) return { required: OPERATION_SCHEMAS[id]?.bodyOptional !== true, content: { 'application/json': { schema: ref(bodyComponent) } } };
-  if (route.method === 'DELETE') return undefined;
-  return { required: false, content: { 'application/json': { schema: ref('UndescribedBody') } } };
+  if (route.method === 'GET' || !bodyComponent) return undefined;
+  return { required: OPERATION_SCHEMAS[id]?.bodyOptional !== true, content: { 'application/json': { schema: ref(bodyComponent) } } };
+}
+
+/** Adds an example to every JSON body of the document: the hand-written one of the route, or one built from the schema. */
+function addExamples(doc: OpenApiDocument): void {
+  const builder = new ExampleBuilder(doc.components.schemas);
+  for (const item of Object.values(doc.paths)) {
+    for (const op of Object.values(item) as Array<{ operationId: RouteId; requestBody?: JsonObject; responses: Record<string, JsonObject> }>) {
+      const own = EXAMPLES[op.operationId];
+      const json = (holder: JsonObject | undefined): (JsonObject & { schema: JsonObject; example?: unknown }) | undefined =>
+        (holder?.content as Record<string, JsonObject & { schema: JsonObject }> | undefined)?.['application/json'];
+      const body = json(op.requestBody);
+      if (body && body.example === undefined) body.example = own?.request ?? builder.build(body.schema);
+      for (const [status, response] of Object.entries(op.responses)) {
+        const media = json(response);
+        if (!media || media.example !== undefined || op.operationId === 'docs.openapi') continue;
+        media.example = (status.startsWith('2') ? own?.response : undefined) ?? builder.build(media.schema);
+      }
+    }
+  }
+  for (const response of Object.values(doc.components.responses)) {
+    const media = (response.content as Record<string, JsonObject & { schema: JsonObject; example?: unknown }> | undefined)?.['application/json'];
+    if (media && media.example === undefined) media.example = builder.build(media.schema);
+  }
 }
 
 export interface DocumentOptions {
@@ -175,13 +197,14 @@ export function buildOpenApiDocument(opts: DocumentOptions = {}): OpenApiDocumen
     const body = requestBody(id, route, componentOf(bodies, ops?.body));
     const operation: JsonObject = {
       operationId: id,
-      summary: id,
+      summary: OPERATION_DOCS[id]?.summary ?? id,
+      ...(OPERATION_DOCS[id] ? { description: OPERATION_DOCS[id].description } : {}),
       tags: [id.split('.')[0]!],
       ...(route.deprecated ? { deprecated: true } : {}),
       security: securityOf(id),
       ...(parameters.length ? { parameters } : {}),
       ...(body ? { requestBody: body } : {}),
-      responses: { ...successResponses(id, route, componentOf(responses, ops?.response)), ...errorResponses(id) },
+      responses: { ...successResponses(id, componentOf(responses, ops?.response)), ...errorResponses(id) },
       'x-side': route.side,
     };
     (paths[path] ??= {})[route.method.toLowerCase()] = operation;
@@ -190,10 +213,11 @@ export function buildOpenApiDocument(opts: DocumentOptions = {}): OpenApiDocumen
   const errorComponents: Record<string, JsonObject> = {};
   for (const [status, description] of Object.entries(ERROR_STATUSES)) {
     const name = status === '422' ? 'ValidationError' : `Error${status}`;
-    errorComponents[name] = BODILESS_ERRORS.has(status) ? { description } : { description, content: { 'application/json': { schema: ref(status === '422' ? 'UnprocessableBody' : 'ErrorBody') } } };
+    const example = status === '422' ? { detail: [{ loc: ['body', 'name'], msg: 'Field required', type: 'missing' }] } : { detail: ERROR_EXAMPLES[status] ?? description };
+    errorComponents[name] = BODILESS_ERRORS.has(status) ? { description } : { description, content: { 'application/json': { schema: ref(status === '422' ? 'UnprocessableBody' : 'ErrorBody'), example } } };
   }
 
-  return {
+  const doc: OpenApiDocument = {
     openapi: '3.1.1',
     info: {
       title: 'LLM backend API',
@@ -210,6 +234,8 @@ export function buildOpenApiDocument(opts: DocumentOptions = {}): OpenApiDocumen
       securitySchemes: SECURITY_SCHEMES as unknown as Record<string, JsonObject>,
     },
   };
+  addExamples(doc);
+  return doc;
 }
 
 let cached: string | undefined;

@@ -25,6 +25,7 @@ export { compileFilter, type CompileFilterContext, type CompileResult, type Filt
 export {
   ORDERS,
   WindowingSchema,
+  ActivityQuerySchema,
   compileWindowing,
   type CompileWindowingOptions,
   type CompiledWindowing,

@@ -41,6 +41,9 @@ export const WindowingSchema = z.strictObject({
   rate: z.number().gt(0, { error: 'rate must be in (0, 1]' }).lte(1, { error: 'rate must be in (0, 1]' }).nullish(),
 });
 
+/** POST /spans/sessions/query and /spans/users/query: a window over distinct session or user ids; `realtime` pages by last activity. */
+export const ActivityQuerySchema = z.strictObject({ realtime: z.boolean().nullish(), windowing: WindowingSchema.nullish() });
+
 export type WindowingInput = z.input<typeof WindowingSchema>;
 export type Windowing = z.output<typeof WindowingSchema>;
 

@@ -6,30 +6,9 @@ import { z } from 'zod';
 import type { QueryHeader } from '@llm/events';
 import { RequestValidationError, issuesOf } from '@llm/http';
 import { compileFilter } from '@llm/span-filter';
-import { finite, ints, jsonValue, NUMBER_LIMITS, savedQueryLeafMap, texts } from '@llm/contracts';
+import type { revisionData } from '@llm/contracts';
 
-const SLUG = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
-export const querySlug = texts.slug.min(1).regex(SLUG, { error: "'slug' must be URL-safe." });
-
-export const headerInput = {
-  name: texts.name.nullish(),
-  description: texts.description.nullish(),
-  /** Tags and flags: maps of string/bool/nested leaves (numbers → 422), depth-checked before zod recurses. */
-  tags: savedQueryLeafMap.nullish(),
-  meta: jsonValue.optional(),
-  flags: savedQueryLeafMap.nullish(),
-};
-
-// Stored as sent and compiled when the revision runs (a bound may be an epoch number as text there).
-const windowing = z.strictObject({
-  newest: texts.shortText.nullish(), oldest: texts.shortText.nullish(), next: z.uuid().nullish(),
-  limit: ints.int32.nullish(), order: z.enum(['ascending', 'descending']).nullish(),
-  interval: finite({ min: 0, max: NUMBER_LIMITS.int32Max }).positive().nullish(), rate: finite({ min: 0, max: 1 }).nullish(),
-});
-const formatting = z.strictObject({ focus: z.enum(['trace', 'span']).nullish(), format: z.enum(['agenta', 'opentelemetry']).nullish() });
-export const revisionData = z.strictObject({
-  formatting: formatting.nullish(), filtering: jsonValue.optional(), windowing: windowing.nullish(), trace_ids: jsonValue.optional(), traces: jsonValue.optional(),
-});
+// The write bodies (slug, header, revision data) are @llm/contracts' (saved-query-writes.ts).
 
 /**
  * Parses the body; an unknown key is reported at its own location (the reference's `extra_forbidden`

@@ -4,14 +4,13 @@
 // `{"detail":…}` (AppError) and `{"status":"error","message":…}`. A processor failure is a 502, never
 // a 500; a change of the record is one billing event (services/command/src/adapters/billing-subscriptions.ts).
 import type { Request, RequestHandler, Response } from 'express';
-import { z } from 'zod';
 import type { SubscriptionRecord } from '@llm/account-model';
 import { planHasFlag, type AccessCatalog } from '@llm/access';
 import {
   catalogAnswer, lineItemsFor, plansAnswer, pricingAnswer, utcDayOfMonth, PaymentsProcessorError,
   type BillingConfig, type PaymentsProcessor,
 } from '@llm/billing';
-import { text, texts } from '@llm/contracts';
+import { billingCheckoutQuery, billingSwitchQuery } from '@llm/contracts';
 import { badGateway, invalid, notFound, type AppError } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import { periodRange } from '@llm/quota';
@@ -30,9 +29,8 @@ export interface BillingRouteDeps {
 const NOT_CONFIGURED = { status: 'ok', message: 'Stripe not configured' } as const;
 const LOCAL_NOT_FOUND = 'Subscription (Agenta) not found';
 
-const plan = text({ min: 1, max: 200 });
-const checkoutQuery = z.object({ plan, success_url: texts.url.pipe(z.url()) });
-const switchQuery = z.object({ plan });
+const checkoutQuery = billingCheckoutQuery;
+const switchQuery = billingSwitchQuery;
 
 const statusError = (res: Response, status: number, message: string): void => { res.status(status).json({ status: 'error', message }); };
 

@@ -6,17 +6,19 @@
 // commit on the same variant is retried with the next version.
 import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { z } from 'zod';
 import {
   isUuid, listQueryRevisions, listQueryVariants, readDefaultVariantHead, readQuery, readQueryRevision, readQueryVariant, readQueryVariantHead,
   readSimpleQuery, resolveQueryRevision, type QueryVariantHead,
 } from '@llm/accounts-read';
-import { jsonValue, text, texts } from '@llm/contracts';
+import {
+  queryCreateBody, queryEditBody, queryRevisionCommitBody, queryRevisionCreateBody, queryRevisionEditBody, queryVariantCreateBody, queryVariantEditBody,
+  queryVariantForkBody, simpleQueryCreateBody, simpleQueryEditBody,
+} from '@llm/contracts';
 import { conflict, invalid, notFound, sleep, unavailable, type AppError } from '@llm/errors';
 import { uuidv7, type QueryHeader } from '@llm/events';
 import { RequestValidationError, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { headerInput, headerOf, parseBody, querySlug, revisionData, storedData } from '../domain/saved-query-revision.ts';
+import { headerOf, parseBody, storedData } from '../domain/saved-query-revision.ts';
 import { savedQueriesKey, type AccountsEventType } from '../adapters/account-appender.ts';
 import { rejectionError, type AccountChange, type AccountCommands } from '../adapters/account-commands.ts';
 
@@ -28,8 +30,6 @@ const lagging = (): AppError => unavailable('projection_lag', 'The change was ac
 const queryNotFound = (): AppError => notFound('query_not_found', 'Query not found.');
 const revisionNotFound = (): AppError => notFound('query_revision_not_found', 'The revision does not exist in this project.');
 const variantNotFound = (): AppError => notFound('query_variant_not_found', 'The variant does not exist in this project.');
-
-const uuid = z.uuid({ error: 'value is not a valid uuid' });
 
 /** A path id that is not a UUID is a 422, as a typed path parameter. */
 function pathId(req: Request, name: string): string {
@@ -48,23 +48,6 @@ function samePathId(bodyId: string | null | undefined, pathValue: string, field:
   if (bodyId && bodyId.toLowerCase() !== pathValue) throw invalid('id_mismatch', `${field} does not match the id in the path.`);
 }
 
-const artifactBody = z.object({ query: z.object({ slug: querySlug, ...headerInput, folder_id: uuid.nullish() }) });
-const artifactEdit = z.object({ query: z.object({ id: uuid.nullish(), ...headerInput, folder_id: uuid.nullish() }) });
-const variantBody = z.object({
-  query_variant: z.object({ slug: querySlug, query_id: uuid.nullish(), artifact_id: uuid.nullish(), ...headerInput }),
-});
-const variantEdit = z.object({ query_variant: z.object({ id: uuid.nullish(), ...headerInput }) });
-const ref = z.object({ id: uuid.nullish(), slug: querySlug.nullish(), version: text({ max: 12, label: 'version' }).nullish() });
-const variantFork = z.object({ query_variant: z.object({ slug: querySlug, ...headerInput }), query_variant_ref: ref, query_revision_ref: ref.nullish() });
-const revisionEdit = z.object({ query_revision: z.object({ id: uuid.nullish(), ...headerInput }) });
-const revisionFields = {
-  query_variant_id: uuid.nullish(), variant_id: uuid.nullish(), query_id: uuid.nullish(), artifact_id: uuid.nullish(),
-  slug: querySlug.nullish(), ...headerInput,
-};
-const revisionCreate = z.object({ query_revision: z.object({ ...revisionFields, data: jsonValue.optional() }) });
-const revisionCommit = z.object({ query_revision: z.object({ ...revisionFields, data: revisionData.nullish(), message: texts.description.nullish() }) });
-const simpleCreate = z.object({ query: z.object({ slug: querySlug, ...headerInput, data: revisionData.nullish() }) });
-const simpleEdit = z.object({ query: z.object({ id: uuid.nullish(), ...headerInput, data: revisionData.nullish() }) });
 
 export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: RequestHandler[]): Handlers {
   const meta = (req: Request, aggregate: string) => ({
@@ -170,7 +153,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
 
   return {
     'queries.create': [...edit, async (req, res) => {
-      const b = parseBody(artifactBody, req.body).query;
+      const b = parseBody(queryCreateBody, req.body).query;
       const id = fixedId(req);
       if (!(await write(res, {
         type: 'accounts.query.artifact.created', meta: meta(req, `query:${id}`),
@@ -180,7 +163,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     }],
     'queries.edit': [...edit, async (req, res) => {
       const id = pathId(req, 'query_id');
-      const b = parseBody(artifactEdit, req.body).query;
+      const b = parseBody(queryEditBody, req.body).query;
       samePathId(b.id, id, 'query.id');
       if (!(await readQuery(pool, req.scope.projectId, id))) throw queryNotFound();
       if (!(await write(res, { type: 'accounts.query.artifact.edited', meta: meta(req, `query:${id}`), payload: { query_id: id, header: headerOf(b), folder_id: b.folder_id ?? '' } }))) return;
@@ -190,7 +173,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     'queries.unarchive': [...edit, archiveQuery(false)],
 
     'queries.variants.create': [...edit, async (req, res) => {
-      const b = parseBody(variantBody, req.body).query_variant;
+      const b = parseBody(queryVariantCreateBody, req.body).query_variant;
       const queryId = b.query_id ?? b.artifact_id;
       if (!queryId) throw new RequestValidationError([{ loc: ['body', 'query_variant', 'query_id'], msg: 'Field required', type: 'missing' }]);
       if (!(await readQuery(pool, req.scope.projectId, queryId))) throw queryNotFound();
@@ -203,7 +186,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     }],
     'queries.variants.edit': [...edit, async (req, res) => {
       const id = pathId(req, 'variant_id');
-      const b = parseBody(variantEdit, req.body).query_variant;
+      const b = parseBody(queryVariantEditBody, req.body).query_variant;
       samePathId(b.id, id, 'query_variant.id');
       const head = await readQueryVariantHead(pool, req.scope.projectId, id);
       if (!head) throw variantNotFound();
@@ -216,7 +199,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     // (up to the pinned one, else all), renumbered from 0 and slugged `<old>_<new variant hex>`:
     // one event, so a fork is whole or absent.
     'queries.variants.fork': [...edit, async (req, res) => {
-      const b = parseBody(variantFork, req.body);
+      const b = parseBody(queryVariantForkBody, req.body);
       const project = req.scope.projectId;
       const src = b.query_variant_ref;
       const [source] = src.id || src.slug
@@ -246,7 +229,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     }],
 
     'queries.revisions.create': [...edit, async (req, res) => {
-      const b = parseBody(revisionCreate, req.body).query_revision;
+      const b = parseBody(queryRevisionCreateBody, req.body).query_revision;
       const head = await variantOfBody(req, b);
       if (head.latestVersion >= 0) throw conflict('query_initial_revision_exists', 'An initial revision already exists for this variant.');
       const revisionId = uuidv7();
@@ -265,7 +248,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     // The header only (fully replaced, as for artifacts and variants); `data` is immutable.
     'queries.revisions.edit': [...edit, async (req, res) => {
       const id = pathId(req, 'revision_id');
-      const b = parseBody(revisionEdit, req.body).query_revision;
+      const b = parseBody(queryRevisionEditBody, req.body).query_revision;
       samePathId(b.id, id, 'query_revision.id');
       const rev = await readQueryRevision(pool, req.scope.projectId, id);
       if (!rev) throw revisionNotFound();
@@ -278,7 +261,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     'queries.revisions.archive': [...edit, archiveRevision(true)],
     'queries.revisions.unarchive': [...edit, archiveRevision(false)],
     'queries.revisions.commit': [...edit, async (req, res) => {
-      const b = parseBody(revisionCommit, req.body).query_revision;
+      const b = parseBody(queryRevisionCommitBody, req.body).query_revision;
       const data = storedData(b.data);
       const head = await variantOfBody(req, b);
       const id = await commit(req, res, head, { slug: b.slug, header: headerOf(b), data, message: b.message ?? '' });
@@ -286,7 +269,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     }],
 
     'simple.queries.create': [...edit, async (req, res) => {
-      const b = parseBody(simpleCreate, req.body).query;
+      const b = parseBody(simpleQueryCreateBody, req.body).query;
       const data = storedData(b.data);
       const projectId = req.scope.projectId;
       const id = fixedId(req);
@@ -307,7 +290,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     }],
     'simple.queries.edit': [...edit, async (req, res) => {
       const id = pathId(req, 'query_id');
-      const b = parseBody(simpleEdit, req.body).query;
+      const b = parseBody(simpleQueryEditBody, req.body).query;
       samePathId(b.id, id, 'query.id');
       const projectId = req.scope.projectId;
       const current = await readSimpleQuery(pool, projectId, id);

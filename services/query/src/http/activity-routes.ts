@@ -2,12 +2,12 @@
 // stable (first_active, id) cursor, or by last activity with `realtime` (less stable: an id can
 // move between pages as new spans arrive).
 import type { Request, RequestHandler } from 'express';
-import { z } from 'zod';
-import { DEFAULT_LIMIT, WindowingSchema, decodeCursor, encodeCursor } from '@llm/span-filter';
+import type { z } from 'zod';
+import { ActivityQuerySchema, DEFAULT_LIMIT, decodeCursor, encodeCursor } from '@llm/span-filter';
 import { RequestValidationError, type Handlers } from '@llm/http';
 import type { ActivitySearcher } from '../adapters/activity-search.ts';
 
-const body = z.strictObject({ realtime: z.boolean().nullish(), windowing: WindowingSchema.nullish() });
+const body = ActivityQuerySchema;
 
 function validationError(err: z.ZodError): RequestValidationError {
   return new RequestValidationError(err.issues.map((i) => ({ loc: ['body', ...i.path.map(String)], msg: i.message, type: i.code })));

@@ -7,9 +7,8 @@
 // specs, unknown keys, ambiguous timestamps and `newest <= oldest` are 422s; a store failure or
 // timeout is a 503 with Retry-After (ReadModel).
 import type { Request, RequestHandler } from 'express';
-import { z } from 'zod';
 import { invalid } from '@llm/errors';
-import { jsonValue, NUMBER_LIMITS } from '@llm/contracts';
+import { analyticsInput, legacyAnalyticsInput } from '@llm/contracts';
 import { RequestValidationError, type Handlers, type ValidationIssue } from '@llm/http';
 import { FilteringSchema } from '@llm/span-filter';
 import {
@@ -34,31 +33,13 @@ import {
 import { parseTimestampMicros } from '@llm/span-model';
 import { RETAINED_FROM_PARAM, RETAINED_SPANS_SQL } from '@llm/span-table';
 import type { AnalyticsReader } from '../adapters/analytics-reader.ts';
-import { FLAT_FIELDS, flatInputs, sourceOf } from './flat-inputs.ts';
+import { flatInputs, sourceOf } from './flat-inputs.ts';
 
 const PROJECT = 'a_project';
 
-// The interface defines `interval` as a whole number of seconds.
-const interval = z.coerce
-  .number({ error: 'interval must be a whole number of seconds' })
-  .int({ error: 'interval must be a whole number of seconds' })
-  .min(1, { error: 'interval must be at least 1 (second)' })
-  .max(NUMBER_LIMITS.int32Max, { error: `interval must be at most ${NUMBER_LIMITS.int32Max} (seconds)` })
-  .optional();
-const rate = z.coerce
-  .number({ error: 'rate must be a number in (0, 1]' })
-  .gt(0, { error: 'rate must be in (0, 1]' })
-  .lte(1, { error: 'rate must be in (0, 1]' })
-  .optional();
-
-/** Spec-driven analytics: no `limit` (nothing is paged), plus `specs` (a list or its JSON text). */
-const AnalyticsInputSchema = z.strictObject({
-  focus: FLAT_FIELDS.focus, format: FLAT_FIELDS.format, oldest: FLAT_FIELDS.oldest, newest: FLAT_FIELDS.newest, filter: FLAT_FIELDS.filter,
-  interval, rate, specs: jsonValue.optional(),
-});
-
-/** Legacy analytics takes the span query's fields; `limit` is accepted for old clients and unused. */
-const LegacyInputSchema = z.strictObject({ ...FLAT_FIELDS, interval, rate });
+// The inputs (flat fields, `interval`, `rate`, `specs`) are @llm/contracts' analyticsInput and legacyAnalyticsInput.
+const AnalyticsInputSchema = analyticsInput;
+const LegacyInputSchema = legacyAnalyticsInput;
 
 // Timestamps beyond these are typos, not windows (ClickHouse would clamp them silently, and epoch µs
 // stay exact integers in a double only until 2255).

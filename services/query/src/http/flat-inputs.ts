@@ -4,27 +4,11 @@
 // query). A `null` counts as absent.
 import type { Request } from 'express';
 import { z } from 'zod';
-import { finite, int, ints, jsonValue, queryNumber, texts } from '@llm/contracts';
+import { flatSpanQuery } from '@llm/contracts';
 import { RequestValidationError } from '@llm/http';
 
-/** Past any epoch nanosecond count of 2299 (about 1.05e19): a bigger number is no time at all. */
-const EPOCH_MAX = 1e20;
-
-/** The fields every flat endpoint takes; endpoints add, drop or tighten fields from this shape. */
-export const FLAT_FIELDS = {
-  focus: z.enum(['trace', 'span']).optional(),
-  format: z.enum(['agenta', 'opentelemetry']).optional(),
-  // Numbers as query-string text or JSON, bounded (numbers.ts); timestamps may be epoch s/ms/µs/ns.
-  oldest: z.union([texts.shortText, finite({ min: -EPOCH_MAX, max: EPOCH_MAX })]).optional(),
-  newest: z.union([texts.shortText, finite({ min: -EPOCH_MAX, max: EPOCH_MAX })]).optional(),
-  limit: queryNumber(ints.int32).optional(),
-  rate: queryNumber(finite({ min: 0, max: 1, label: 'rate' })).optional(),
-  interval: queryNumber(int({ min: 1, label: 'interval' })).optional(),
-  /** A filtering object or its JSON text. */
-  filter: jsonValue.optional(),
-};
-
-export const FlatQuerySchema = z.strictObject(FLAT_FIELDS);
+/** The flat span query's fields (shared with the OpenAPI document, @llm/contracts). */
+export const FlatQuerySchema = flatSpanQuery;
 
 function objectOf(v: unknown): Record<string, unknown> {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

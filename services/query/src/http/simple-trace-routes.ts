@@ -1,8 +1,7 @@
 // Read side of simple traces (reference compat §5.2, tracing §3.3): GET /simple/traces/{trace_id}
 // and POST /simple/traces/query, over the same span store as every other read.
 import type { RequestHandler } from 'express';
-import { z } from 'zod';
-import { jsonObject, jsonValue, openObject, text, textRecord } from '@llm/contracts';
+import { simpleTraceQuery } from '@llm/contracts';
 import { validate, type Handlers } from '@llm/http';
 import { parseTraceId } from '@llm/span-model';
 import type { SpanReader } from '../adapters/span-reader.ts';
@@ -11,22 +10,6 @@ import { readSimpleTrace } from '../adapters/simple-trace-lookup.ts';
 import { spanView } from '../domain/span-view.ts';
 import { simpleTraceFiltering, simpleTraceOf } from '../domain/simple-trace-view.ts';
 import { compileSearch } from './filter-search.ts';
-
-const id = text({ max: 100 });
-const idRef = z.object({ trace_id: id, span_id: id });
-const simpleTraceQuery = z.object({
-  trace: z.object({
-    origin: z.enum(['human', 'auto', 'custom']).optional(),
-    kind: z.enum(['adhoc', 'eval', 'play']).optional(),
-    channel: z.enum(['sdk', 'api', 'web', 'otlp']).optional(),
-    tags: jsonObject.nullish(),
-    meta: jsonObject.nullish(),
-    references: textRecord(openObject({ id: id.nullish(), slug: text({ max: 1000 }).nullish() })).nullish(),
-    links: z.union([textRecord(idRef), z.array(idRef)]).nullish(),
-  }).nullish(),
-  links: z.array(idRef.partial({ span_id: true })).nullish(),
-  windowing: jsonValue.optional(),
-}).nullish();
 
 export function simpleTraceRoutes(reader: SpanReader, searcher: SpanSearcher, view: RequestHandler[]): Handlers {
   return {

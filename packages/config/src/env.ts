@@ -39,13 +39,15 @@ export const envFragments = {
     // One partition: account rules that span aggregates (a key needs its project, a role its user)
     // are decided in the topic's total order, which a replay reproduces only with one partition.
     KAFKA_ACCOUNTS_PARTITIONS: positiveInt.max(1, 'the accounts topic has one partition: account rules spanning aggregates are decided in its total order (docs/decisions.md)').default(1),
-    KAFKA_SPANS_RETENTION_MS: z.coerce.number().int().default(7 * 24 * 3600 * 1000),
+    // The data topics keep at least the longest plan retention (92 days, cloud_v0_business): a replay
+    // rebuilds everything a reader may still see (issue 30; docs/operations.md "Retention").
+    KAFKA_SPANS_RETENTION_MS: z.coerce.number().int().default(92 * 24 * 3600 * 1000),
     KAFKA_DLQ_RETENTION_MS: z.coerce.number().int().default(14 * 24 * 3600 * 1000),
     // The events log (POST /events/query, webhook fan-out): the audit horizon of the topic.
     KAFKA_PLATFORM_EVENTS_PARTITIONS: positiveInt.default(3),
-    KAFKA_PLATFORM_EVENTS_RETENTION_MS: z.coerce.number().int().default(30 * 24 * 3600 * 1000),
+    KAFKA_PLATFORM_EVENTS_RETENTION_MS: z.coerce.number().int().default(92 * 24 * 3600 * 1000),
     KAFKA_DELIVERIES_PARTITIONS: positiveInt.default(3),
-    KAFKA_DELIVERIES_RETENTION_MS: z.coerce.number().int().default(30 * 24 * 3600 * 1000),
+    KAFKA_DELIVERIES_RETENTION_MS: z.coerce.number().int().default(92 * 24 * 3600 * 1000),
     KAFKA_CLIENT: z.enum(KAFKA_CLIENT_KINDS).default(DEFAULT_KAFKA_CLIENT),
     SCHEMA_REGISTRY_URL: z.string().url().optional(),
   }),

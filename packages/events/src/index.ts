@@ -1,4 +1,4 @@
-export { MAX_MESSAGE_BYTES, topicsFor, spansKey, SPANS_PROJECTOR_GROUP } from './topics.ts';
+export { MAX_MESSAGE_BYTES, retentionShortfalls, topicsFor, spansKey, SPANS_PROJECTOR_GROUP } from './topics.ts';
 export type { Topics, TopicSpec, TopicSettings } from './topics.ts';
 export { EVENT_TYPES, isEventType } from './event-types.ts';
 export type { EventType, EventPayloads } from './event-types.ts';

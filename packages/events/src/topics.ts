@@ -56,12 +56,22 @@ export function topicsFor(s: TopicSettings): Topics {
       { name: accounts, partitions: s.accountsPartitions, retentionMs: -1, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
       { name: dlq(spans), partitions: 1, retentionMs: s.dlqRetentionMs, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
       { name: dlq(accounts), partitions: 1, retentionMs: -1, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
-      { name: platform, partitions: s.platformPartitions ?? 3, retentionMs: s.platformRetentionMs ?? 30 * DAY_MS, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
-      { name: deliveries, partitions: s.deliveriesPartitions ?? 3, retentionMs: s.deliveriesRetentionMs ?? 30 * DAY_MS, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
+      { name: platform, partitions: s.platformPartitions ?? 3, retentionMs: s.platformRetentionMs ?? 92 * DAY_MS, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
+      { name: deliveries, partitions: s.deliveriesPartitions ?? 3, retentionMs: s.deliveriesRetentionMs ?? 92 * DAY_MS, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
       { name: dlq(platform), partitions: 1, retentionMs: s.dlqRetentionMs, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
       { name: dlq(deliveries), partitions: 1, retentionMs: s.dlqRetentionMs, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
     ],
   };
+}
+
+/**
+ * The data topics (spans, platform events, deliveries) that keep less than `minMs` — the longest plan
+ * retention (issue 30): a replay could not rebuild everything readers may still see. Forever (-1)
+ * keeps enough.
+ */
+export function retentionShortfalls(topics: Topics, minMs: number): Array<{ topic: string; retentionMs: number }> {
+  const data = new Set([topics.spans, topics.platform, topics.deliveries]);
+  return topics.all.filter((t) => data.has(t.name) && t.retentionMs >= 0 && t.retentionMs < minMs).map((t) => ({ topic: t.name, retentionMs: t.retentionMs }));
 }
 
 /** Partition key of the spans topic: a trace's events stay in order on one partition. */

@@ -1,6 +1,6 @@
 // Builds the infrastructure clients every service entry needs from parsed config, so the service
 // mains and the all-in-one entry compose the same pieces instead of copying them.
-import { createRegistryFraming, topicsFor, type Topics } from '@llm/events';
+import { createRegistryFraming, retentionShortfalls, topicsFor, type Topics } from '@llm/events';
 import { createKafkaClient, type KafkaClient, type KafkaClientKind } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import { withFraming } from './framed-kafka.ts';
@@ -40,13 +40,20 @@ export function topicsFromConfig(c: KafkaConfig): Topics {
  * Connects to Kafka and makes sure the project's topics exist with their partitions and retention.
  * With SCHEMA_REGISTRY_URL, event records are registered and framed through the registry.
  */
-export async function connectKafka(c: KafkaConfig, log: Logger): Promise<{ kafka: KafkaClient; topics: Topics }> {
+export async function connectKafka(
+  c: KafkaConfig, log: Logger, opts: { /** The longest plan retention: a data topic keeping less is named at startup. */ minDataRetentionMs?: number } = {},
+): Promise<{ kafka: KafkaClient; topics: Topics }> {
   const raw = await createKafkaClient({
     brokers: c.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean),
     clientId: c.KAFKA_CLIENT_ID,
     log: (level, msg, extra) => log[level](extra ?? {}, msg),
   }, c.KAFKA_CLIENT); // unset: createKafkaClient's DEFAULT_KAFKA_CLIENT
   const topics = topicsFromConfig(c);
+  // Issue 30: a replay rebuilds only what the topic still holds; readers may see back as far as the
+  // longest plan retention. (Existing topics keep the retention they were created with.)
+  for (const s of opts.minDataRetentionMs === undefined ? [] : retentionShortfalls(topics, opts.minDataRetentionMs)) {
+    log.warn({ ...s, min_retention_ms: opts.minDataRetentionMs }, 'a data topic keeps less than the longest plan retention: a replay rebuilds less than readers may see');
+  }
   const admin = await raw.admin();
   try {
     await admin.ensureTopics(topics.all);

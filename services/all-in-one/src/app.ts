@@ -17,7 +17,7 @@ import { createAccountsProjector } from '@llm/service-projector-accounts';
 import { createWebhookDispatcher, dispatcherSettingsFromEnv } from '@llm/service-webhook-dispatcher';
 import { outboundOptionsFromEnv } from '@llm/outbound';
 import { createEventPurge, createEventsProjector } from '@llm/service-projector-events';
-import { loadAccessCatalog } from '@llm/access';
+import { loadAccessCatalog, longestPlanRetentionMinutes } from '@llm/access';
 import { postgresPlanResolver, retentionHorizons } from '@llm/accounts-read';
 import { createUsageProjector } from '@llm/service-projector-usage';
 import { deploymentThrottle } from '@llm/throttle';
@@ -42,7 +42,8 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const billing = loadBillingConfig(config, Object.keys(access.config.plans));
   if (!billing.ok) throw new Error(`invalid configuration:\n  ${billing.problems.join('\n  ')}`);
   const readiness = createReadiness();
-  const { kafka, topics } = await connectKafka(config, log);
+  const longestRetention = longestPlanRetentionMinutes(access.config.plans);
+  const { kafka, topics } = await connectKafka(config, log, longestRetention === undefined ? {} : { minDataRetentionMs: longestRetention * 60_000 });
   const producer = await kafka.producer();
   const pool = openPostgres(config.DATABASE_URL, { max: 20 });
   const ch = await openClickhouse({ url: config.CLICKHOUSE_URL, dataDir: config.CLICKHOUSE_DATA_DIR, database: config.CLICKHOUSE_DATABASE });

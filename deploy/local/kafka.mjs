@@ -107,6 +107,7 @@ export async function startKafka({ dataDir, port, controllerPort, log = console.
 async function waitForBroker(broker, { isAlive, timeoutMs }) {
   // kafkajs is imported here, not at the top: this module is loaded before `npm install` has run.
   const { Kafka, logLevel } = (await import('kafkajs')).default;
+  (await import('../../packages/kafka/src/kafkajs-timer-clamp.mjs')).clampKafkajsTimers();
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {

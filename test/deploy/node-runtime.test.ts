@@ -108,6 +108,37 @@ describe('re-running an entry script on another Node', () => {
   });
 });
 
+describe('the TypeScript scripts (npm run ops, replay, redrive, secrets:rotate, bench:*)', () => {
+  const runTs = path.join(repoRoot, 'deploy/bin/run-ts.mjs');
+  const tsProbe = path.join(import.meta.dirname, 'fixtures/run-ts-probe.ts');
+  const otherLine = process.versions.node.startsWith('22.') ? '24' : '22';
+  const otherVersion = PINNED_NODE[otherLine]!;
+
+  beforeAll(() => {
+    runtime.ensureNodeBinary(otherVersion, { log: () => {} });
+  }, 600_000);
+
+  it('when package.json runs a TypeScript file, then it runs it through run-ts.mjs, which chooses the node first', () => {
+    const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const tsScripts = Object.entries(pkg.scripts).filter(([, cmd]) => /\.ts\b/.test(cmd) && !cmd.includes('deploy/bin/test.mjs'));
+    expect(tsScripts.map(([name]) => name)).toEqual(expect.arrayContaining(['ops', 'replay', 'redrive', 'secrets:rotate', 'bench:ingest', 'bench:projector']));
+    for (const [name, cmd] of tsScripts) {
+      expect({ name, cmd }).toEqual({ name, cmd: expect.stringMatching(/^node (--\S+ )*deploy\/bin\/run-ts\.mjs \S+\.ts/) });
+    }
+  });
+
+  it('when another LTS line is asked for, then the script runs on it with its arguments and node flags, and its exit code comes back', () => {
+    const r = spawnSync(process.execPath, ['--max-semi-space-size=32', runTs, tsProbe, '3', 'a b', '--flag'], {
+      env: { ...process.env, LLM_NODE_VERSION: otherLine }, encoding: 'utf8',
+    });
+    expect(r.status).toBe(3);
+    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { version: string; args: string[]; execArgv: string[] };
+    expect(out.version).toBe(`v${otherVersion}`);
+    expect(out.args).toEqual(['a b', '--flag']);
+    expect(out.execArgv).toEqual(['--max-semi-space-size=32', '--import', 'tsx']);
+  });
+});
+
 describe('installing dependencies under the supported node', () => {
   it('when npm runs under this node, then the install reports no engine warnings', () => {
     expect(isSupportedNode(process.version)).toBe(true);

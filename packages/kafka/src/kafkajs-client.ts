@@ -2,6 +2,9 @@
 import { Kafka, logLevel, CompressionTypes, Partitioners, type Consumer as KConsumer } from 'kafkajs';
 import type { Admin, Consumer, ConsumerOptions, IncomingBatch, KafkaClient, KafkaSettings, Producer } from './ports.ts';
 import { ADMIN_CALL_RETRY, retryTransient, waitForLeaders } from './admin-retry.ts';
+import { clampKafkajsTimers } from './kafkajs-timer-clamp.mjs';
+
+clampKafkajsTimers();
 
 export function createKafkajsClient(settings: KafkaSettings): KafkaClient {
   const kafka = new Kafka({

@@ -3107,17 +3107,17 @@ export interface components {
                  * @default custom
                  * @enum {string}
                  */
-                origin: "human" | "auto" | "custom";
+                origin?: "human" | "auto" | "custom";
                 /**
                  * @default adhoc
                  * @enum {string}
                  */
-                kind: "adhoc" | "eval" | "play";
+                kind?: "adhoc" | "eval" | "play";
                 /**
                  * @default api
                  * @enum {string}
                  */
-                channel: "sdk" | "api" | "web" | "otlp";
+                channel?: "sdk" | "api" | "web" | "otlp";
                 data: {
                     [key: string]: unknown;
                 };
@@ -3128,7 +3128,7 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
                 /** @default {} */
-                references: {
+                references?: {
                     [key: string]: {
                         id?: string | null;
                         slug?: string | null;
@@ -3139,7 +3139,7 @@ export interface components {
                     };
                 };
                 /** @default {} */
-                links: {
+                links?: {
                     [key: string]: {
                         trace_id: string;
                         span_id?: string;
@@ -3730,9 +3730,9 @@ export interface components {
                         client_secret?: string;
                         issuer_url: string;
                         /** @default [] */
-                        scopes: string[];
+                        scopes?: string[];
                         /** @default {} */
-                        extra: {
+                        extra?: {
                             [key: string]: unknown;
                         };
                     };
@@ -3784,7 +3784,7 @@ export interface components {
             };
             slug?: string;
             /** @default true */
-            write_only: boolean;
+            write_only?: boolean;
             managed_by?: unknown;
         };
         "secrets.update.body": {
@@ -3838,9 +3838,9 @@ export interface components {
                         client_secret?: string;
                         issuer_url: string;
                         /** @default [] */
-                        scopes: string[];
+                        scopes?: string[];
                         /** @default {} */
-                        extra: {
+                        extra?: {
                             [key: string]: unknown;
                         };
                     };
@@ -3928,15 +3928,15 @@ export interface components {
         "admin.accounts.create.body": {
             options?: {
                 /** @default false */
-                dry_run: boolean;
+                dry_run?: boolean;
                 idempotency_key?: string;
                 create_identities?: boolean;
                 /** @default true */
-                create_api_keys: boolean;
+                create_api_keys?: boolean;
                 /** @default true */
-                return_api_keys: boolean;
+                return_api_keys?: boolean;
                 /** @default true */
-                seed_defaults: boolean;
+                seed_defaults?: boolean;
                 reason?: string;
             } & {
                 [key: string]: unknown;
@@ -3945,15 +3945,15 @@ export interface components {
                 [key: string]: {
                     options?: {
                         /** @default false */
-                        dry_run: boolean;
+                        dry_run?: boolean;
                         idempotency_key?: string;
                         create_identities?: boolean;
                         /** @default true */
-                        create_api_keys: boolean;
+                        create_api_keys?: boolean;
                         /** @default true */
-                        return_api_keys: boolean;
+                        return_api_keys?: boolean;
                         /** @default true */
-                        seed_defaults: boolean;
+                        seed_defaults?: boolean;
                         reason?: string;
                     } & {
                         [key: string]: unknown;
@@ -4009,7 +4009,7 @@ export interface components {
                 };
             };
             /** @default false */
-            dry_run: boolean;
+            dry_run?: boolean;
             reason?: string;
             confirm?: string;
         };
@@ -4038,15 +4038,15 @@ export interface components {
         "admin.users.create.body": {
             options?: {
                 /** @default false */
-                dry_run: boolean;
+                dry_run?: boolean;
                 idempotency_key?: string;
                 create_identities?: boolean;
                 /** @default false */
-                create_api_keys: boolean;
+                create_api_keys?: boolean;
                 /** @default false */
-                return_api_keys: boolean;
+                return_api_keys?: boolean;
                 /** @default true */
-                seed_defaults: boolean;
+                seed_defaults?: boolean;
                 reason?: string;
             } & {
                 [key: string]: unknown;
@@ -4070,15 +4070,15 @@ export interface components {
         "admin.organizations.create.body": {
             options?: {
                 /** @default false */
-                dry_run: boolean;
+                dry_run?: boolean;
                 idempotency_key?: string;
                 create_identities?: boolean;
                 /** @default false */
-                create_api_keys: boolean;
+                create_api_keys?: boolean;
                 /** @default false */
-                return_api_keys: boolean;
+                return_api_keys?: boolean;
                 /** @default true */
-                seed_defaults: boolean;
+                seed_defaults?: boolean;
                 reason?: string;
             } & {
                 [key: string]: unknown;
@@ -4102,15 +4102,15 @@ export interface components {
         "admin.api_keys.create.body": {
             options?: {
                 /** @default false */
-                dry_run: boolean;
+                dry_run?: boolean;
                 idempotency_key?: string;
                 create_identities?: boolean;
                 /** @default false */
-                create_api_keys: boolean;
+                create_api_keys?: boolean;
                 /** @default false */
-                return_api_keys: boolean;
+                return_api_keys?: boolean;
                 /** @default true */
-                seed_defaults: boolean;
+                seed_defaults?: boolean;
                 reason?: string;
             } & {
                 [key: string]: unknown;
@@ -4141,15 +4141,15 @@ export interface components {
         "admin.workspaces.create.body": {
             options?: {
                 /** @default false */
-                dry_run: boolean;
+                dry_run?: boolean;
                 idempotency_key?: string;
                 create_identities?: boolean;
                 /** @default false */
-                create_api_keys: boolean;
+                create_api_keys?: boolean;
                 /** @default false */
-                return_api_keys: boolean;
+                return_api_keys?: boolean;
                 /** @default true */
-                seed_defaults: boolean;
+                seed_defaults?: boolean;
                 reason?: string;
             } & {
                 [key: string]: unknown;
@@ -4172,15 +4172,15 @@ export interface components {
         "admin.workspaces.memberships.create.body": {
             options?: {
                 /** @default false */
-                dry_run: boolean;
+                dry_run?: boolean;
                 idempotency_key?: string;
                 create_identities?: boolean;
                 /** @default false */
-                create_api_keys: boolean;
+                create_api_keys?: boolean;
                 /** @default false */
-                return_api_keys: boolean;
+                return_api_keys?: boolean;
                 /** @default true */
-                seed_defaults: boolean;
+                seed_defaults?: boolean;
                 reason?: string;
             } & {
                 [key: string]: unknown;
@@ -4211,15 +4211,15 @@ export interface components {
         "admin.projects.create.body": {
             options?: {
                 /** @default false */
-                dry_run: boolean;
+                dry_run?: boolean;
                 idempotency_key?: string;
                 create_identities?: boolean;
                 /** @default false */
-                create_api_keys: boolean;
+                create_api_keys?: boolean;
                 /** @default false */
-                return_api_keys: boolean;
+                return_api_keys?: boolean;
                 /** @default true */
-                seed_defaults: boolean;
+                seed_defaults?: boolean;
                 reason?: string;
             } & {
                 [key: string]: unknown;
@@ -4250,15 +4250,15 @@ export interface components {
         "admin.projects.memberships.create.body": {
             options?: {
                 /** @default false */
-                dry_run: boolean;
+                dry_run?: boolean;
                 idempotency_key?: string;
                 create_identities?: boolean;
                 /** @default false */
-                create_api_keys: boolean;
+                create_api_keys?: boolean;
                 /** @default false */
-                return_api_keys: boolean;
+                return_api_keys?: boolean;
                 /** @default true */
-                seed_defaults: boolean;
+                seed_defaults?: boolean;
                 reason?: string;
             } & {
                 [key: string]: unknown;
@@ -4317,15 +4317,15 @@ export interface components {
         "admin.graph.create.body": {
             options?: {
                 /** @default false */
-                dry_run: boolean;
+                dry_run?: boolean;
                 idempotency_key?: string;
                 create_identities?: boolean;
                 /** @default false */
-                create_api_keys: boolean;
+                create_api_keys?: boolean;
                 /** @default false */
-                return_api_keys: boolean;
+                return_api_keys?: boolean;
                 /** @default true */
-                seed_defaults: boolean;
+                seed_defaults?: boolean;
                 reason?: string;
             } & {
                 [key: string]: unknown;
@@ -4524,7 +4524,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @default true */
-            dry_run: boolean;
+            dry_run?: boolean;
             reason?: string;
             confirm?: string;
         } & {

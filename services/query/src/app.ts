@@ -9,8 +9,9 @@ import { SpanSearcher } from './adapters/span-search.ts';
 import { ActivitySearcher } from './adapters/activity-search.ts';
 import { readRoutes } from './http/read-routes.ts';
 import { queryRoutes } from './http/query-routes.ts';
-import { exportRoutes } from './http/export-routes.ts';
+import { EXPORT_PAGE_BYTES, EXPORT_PAGE_SPANS, exportRoutes } from './http/export-routes.ts';
 import { ExportEstimator } from './adapters/export-estimate.ts';
+import { ExportReader } from './adapters/export-reader.ts';
 import { activityRoutes } from './http/activity-routes.ts';
 import { accessRoutes } from './http/access-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
@@ -72,7 +73,10 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const readSession = sessionReader({ codec: createSessionCodec(deps.session), pool: deps.pool });
   // Organization routes: an API key, or a browser session admitted by the organization's policy.
   const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.deployment });
-  return { ...readRoutes(reader, auth, deps.recorder), ...queryRoutes({ reader, searcher, accounts: deps.pool, ...(deps.recorder ? { recorder: deps.recorder } : {}) }, auth), ...savedQueryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_queries')], { reader, searcher, ...(deps.recorder ? { recorder: deps.recorder } : {}) }), ...exportRoutes({ reader, searcher, accounts: deps.pool, estimator: new ExportEstimator(rm), ...(deps.recorder ? { recorder: deps.recorder } : {}) }, auth),
+  return { ...readRoutes(reader, auth, deps.recorder), ...queryRoutes({ reader, searcher, accounts: deps.pool, ...(deps.recorder ? { recorder: deps.recorder } : {}) }, auth), ...savedQueryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_queries')], { reader, searcher, ...(deps.recorder ? { recorder: deps.recorder } : {}) }), ...exportRoutes({
+      reader, searcher, accounts: deps.pool, exporter: new ExportReader(rm, EXPORT_PAGE_SPANS, Math.min(reader.maxResultBytes, EXPORT_PAGE_BYTES)), estimator: new ExportEstimator(rm),
+      ...(deps.recorder ? { recorder: deps.recorder } : {}),
+    }, auth),
     ...activityRoutes(new ActivitySearcher(rm, reader), auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
     ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
     ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'sso') })]),

@@ -2,11 +2,12 @@
 // filtering, windowing and saved-query refs as /spans/query and /traces/query, scoped to the
 // caller's project the same way) streamed as JSON Lines, CSV or Parquet.
 //
-// Memory stays bounded by one page whatever the result's size: the export walks the query's own
-// cursor pages (filter-search.ts: at most EXPORT_PAGE_SPANS spans or EXPORT_PAGE_TRACES traces, and
-// never more than the reader's result bytes), encodes each page, and reads the next one only after
-// the socket took the previous one (`write` → `drain`), so a slow reader slows the export instead of
-// making the server buffer it. A reader that goes away ends it.
+// Memory stays bounded by one page whatever the result's size: a span export reads consecutive key
+// ranges of the span table (export-reader.ts: at most EXPORT_PAGE_SPANS spans and EXPORT_PAGE_BYTES of
+// stored rows each), a trace export the trace query's own cursor pages (filter-search.ts, at most
+// EXPORT_PAGE_TRACES traces); each page is encoded and written, and the next one is read only after
+// the socket took it (`write` → `drain`), so a slow reader slows the export instead of making the
+// server buffer it. A reader that goes away ends it.
 //
 // Errors before the first byte are the query routes' answers (422 bad body or window, 400 bad
 // filter, 404 unknown saved query, 409 focus conflict, 503); after it, the only honest signal left
@@ -21,21 +22,26 @@ import { counter } from '@llm/metrics';
 import type { Span } from '@llm/span-model';
 import { READ_EVENT_MAX_IDS, readEvents, type EventRecorder, type ReadEvents } from '../adapters/event-recorder.ts';
 import type { ExportEstimator } from '../adapters/export-estimate.ts';
+import type { ExportCursor, ExportReader } from '../adapters/export-reader.ts';
 import { exportEncoder } from '../domain/export-encoders.ts';
+import { spanView } from '../domain/span-view.ts';
 import { canonicalTraces } from '../domain/trace-view.ts';
-import { compileSearch, spanPage, tracePage, type SearchDeps, type SearchFocus } from './filter-search.ts';
+import { compileSearch, spanPage, tracePage, type CompiledSearch, type SearchDeps, type SearchFocus } from './filter-search.ts';
 import { searchInput } from './query-routes.ts';
 
-/** Spans per page of a span export (the page search's own bounds apply within it). */
-export const EXPORT_PAGE_SPANS = 5000;
+/** Spans per page of a span export. */
+export const EXPORT_PAGE_SPANS = 2000;
+/** Estimated stored bytes per page of a span export at most (a page holds at least one span). */
+export const EXPORT_PAGE_BYTES = 4 * 1024 * 1024;
 /** Traces per page of a trace export. */
-export const EXPORT_PAGE_TRACES = 500;
+export const EXPORT_PAGE_TRACES = 200;
 
 const exportedRows = counter('query_export_records_total', 'Records (spans, or traces of trace exports) written by POST /spans/export and /traces/export.');
 const abortedExports = counter('query_exports_aborted_total', 'Exports that ended before their last record: the reader went away, or a page failed after the first byte.');
 
 export interface ExportRouteDeps extends SearchDeps {
   accounts: Queryable;
+  exporter: ExportReader;
   estimator: ExportEstimator;
   recorder?: EventRecorder;
 }
@@ -44,8 +50,9 @@ interface Page {
   spans: Span[];
   records: unknown[];
   traceIds: string[];
-  next: string | undefined;
 }
+
+type SearchInput = { filtering: unknown; windowing: unknown };
 
 const FILE_EXTENSIONS: Record<ExportFormat, string> = { jsonl: 'jsonl', csv: 'csv', parquet: 'parquet' };
 
@@ -68,7 +75,13 @@ function windowAt(windowing: unknown, next: string | undefined): unknown {
 async function send(res: Response, chunk: Uint8Array): Promise<boolean> {
   if (res.destroyed || res.writableEnded) return false;
   if (chunk.length === 0 || res.write(chunk)) return true;
-  await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  // Whichever comes first; the other listener is removed (one pair per page would pile up otherwise).
+  const ac = new AbortController();
+  try {
+    await Promise.race([once(res, 'drain', { signal: ac.signal }), once(res, 'close', { signal: ac.signal })]);
+  } finally {
+    ac.abort();
+  }
   return !res.destroyed;
 }
 
@@ -96,27 +109,43 @@ function exportEvents(events: ReadEvents, req: Request, what: { format: ExportFo
 export function exportRoutes(d: ExportRouteDeps, auth: RequestHandler): Handlers {
   const events = readEvents(d.recorder);
 
-  async function readPage(projectId: string, focus: SearchFocus, input: { filtering: unknown; windowing: unknown }, next: string | undefined): Promise<Page> {
-    const c = compileSearch(projectId, input.filtering, windowAt(input.windowing, next), focus);
-    // The request's `limit` was validated as on the query routes; an export's pages are its own size.
-    const sized = { ...c, w: { ...c.w, limit: focus === 'span' ? EXPORT_PAGE_SPANS : EXPORT_PAGE_TRACES } };
-    if (focus === 'span') {
-      const p = await spanPage(d, sized, projectId);
-      return { spans: p.spans, records: p.spans, traceIds: p.spans.map((s) => s.trace_id), next: p.next };
+  /** Span pages: key ranges of the span table; a list of trace ids (the filter's shortcut) is one read. */
+  async function* spanPages(projectId: string, c: CompiledSearch): AsyncGenerator<Page> {
+    if (c.traceIds) {
+      const { spans } = await spanPage(d, c, projectId);
+      yield { spans, records: spans, traceIds: spans.map((s) => s.trace_id) };
+      return;
     }
-    const p = await tracePage(d, sized, projectId);
-    const trees = new Map(canonicalTraces(p.spans).map((t) => [t.trace_id, t]));
-    const traces = p.order.flatMap((id) => trees.get(id) ?? []);
-    return { spans: p.spans, records: traces, traceIds: p.order, next: p.next };
+    let after: ExportCursor | undefined;
+    do {
+      const p = await d.exporter.page({ projectId, where: c.where, params: c.params, order: c.w.order, orderBy: c.w.orderBy }, after);
+      const spans = p.rows.map(spanView);
+      yield { spans, records: spans, traceIds: spans.map((s) => s.trace_id) };
+      after = p.next;
+    } while (after);
+  }
+
+  /** Trace pages: the trace query's cursor pages, each trace whole. */
+  async function* tracePages(projectId: string, input: SearchInput): AsyncGenerator<Page> {
+    let next: string | undefined;
+    do {
+      const c = compileSearch(projectId, input.filtering, windowAt(input.windowing, next), 'trace');
+      // The request's `limit` was validated as on the query routes; an export's pages are its own size.
+      const p = await tracePage(d, { ...c, w: { ...c.w, limit: EXPORT_PAGE_TRACES } }, projectId);
+      const trees = new Map(canonicalTraces(p.spans).map((t) => [t.trace_id, t]));
+      yield { spans: p.spans, records: p.order.flatMap((id) => trees.get(id) ?? []), traceIds: p.order };
+      next = p.next;
+    } while (next);
   }
 
   const handler = (focus: SearchFocus): RequestHandler => async (req, res) => {
     const format = exportFormat(req);
     const projectId = req.scope.projectId;
     const input = await searchInput(req, focus, d.accounts);
-    // The first page is read before anything is sent: its errors are ordinary answers.
-    let page = await readPage(projectId, focus, input, undefined);
     const first = compileSearch(projectId, input.filtering, input.windowing, focus);
+    const pages = focus === 'span' ? spanPages(projectId, first) : tracePages(projectId, input);
+    // The first page is read before anything is sent: its errors are ordinary answers.
+    let page = await pages.next();
     const estimate = first.traceIds ? undefined : await d.estimator.estimate(projectId, first, focus);
 
     const encoder = exportEncoder(format);
@@ -129,12 +158,10 @@ export function exportRoutes(d: ExportRouteDeps, auth: RequestHandler): Handlers
     let complete = false;
     try {
       if (!await send(res, encoder.start())) return;
-      for (;;) {
-        if (!await send(res, encoder.page(page))) return;
-        recorded.add(page.records.length, page.traceIds);
-        exportedRows(page.records.length);
-        if (!page.next) break;
-        page = await readPage(projectId, focus, input, page.next);
+      for (; !page.done; page = await pages.next()) {
+        if (!await send(res, encoder.page(page.value))) return;
+        recorded.add(page.value.records.length, page.value.traceIds);
+        exportedRows(page.value.records.length);
       }
       if (!await send(res, encoder.end())) return;
       complete = true;

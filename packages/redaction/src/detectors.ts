@@ -16,21 +16,24 @@ export type DetectorName = (typeof DETECTOR_NAMES)[number];
 /** A replacement and how many values it replaced, or undefined: keep the candidate as written. */
 export type Check = (candidate: string, placeholder: string) => [text: string, replaced: number] | undefined;
 
-export interface DetectorPass {
-  readonly re: RegExp;
-  readonly check?: Check;
-}
+/** A regular expression whose matches are candidates, or a scanner that finds its own. */
+export type DetectorPass =
+  | { readonly re: RegExp; readonly check?: Check; readonly digits?: true }
+  | { readonly scan: (s: string, placeholder: string, count: (n: number) => void) => string };
 
 export interface Detector {
   readonly name: string;
   readonly placeholder: string;
   /** A cheap test that the value may hold a candidate at all (most values skip every pass). */
   readonly mayMatch?: (s: string) => boolean;
+  /** Its shapes hold at least 4 digits: a value with fewer skips it (one test shared by such detectors). */
+  readonly digits?: true;
   readonly passes: readonly DetectorPass[];
 }
 
-const HAS_DIGIT = /\d/;
-const hasDigit = (s: string): boolean => HAS_DIGIT.test(s);
+// Four digits anywhere (each \D* runs to the next digit: linear).
+const FOUR_DIGITS = /\d\D*\d\D*\d\D*\d/;
+export const hasFourDigits = (s: string): boolean => FOUR_DIGITS.test(s);
 
 // Phone numbers: a run of phone characters (bounded) is the candidate; within it (≤ 24 characters,
 // so any backtracking there is bounded too) the shapes below are the numbers.
@@ -71,11 +74,41 @@ const ibanCheck: Check = (candidate, placeholder) => {
 };
 
 const HEX_GROUP = /[0-9A-Fa-f]{1,4}/g;
-// "fe80::1" and full addresses; "::1", "a::b" and C++'s "std::vector" are not addresses worth a placeholder.
-const ipv6Check: Check = (candidate, placeholder) => ((candidate.match(HEX_GROUP)?.length ?? 0) >= 3 ? [placeholder, 1] : undefined);
-
 const H = '[0-9A-Fa-f]{1,4}';
-const IPV6 = new RegExp(`(?<![\\w:.])(?:(?:${H}:){7}${H}|(?:${H}:){1,7}:|(?:${H}:){1,6}:${H}|(?:${H}:){1,5}(?::${H}){1,2}|(?:${H}:){1,4}(?::${H}){1,3}|(?:${H}:){1,3}(?::${H}){1,4}|(?:${H}:){1,2}(?::${H}){1,5}|${H}:(?::${H}){1,6}|:(?::${H}){1,7})(?![\\w:])`, 'g');
+// The whole candidate is an address (anchored: one start position, so its alternation is bounded work).
+const IPV6_WHOLE = new RegExp(`^(?:(?:${H}:){7}${H}|(?:${H}:){1,7}:|(?:${H}:){1,6}:${H}|(?:${H}:){1,5}(?::${H}){1,2}|(?:${H}:){1,4}(?::${H}){1,3}|(?:${H}:){1,3}(?::${H}){1,4}|(?:${H}:){1,2}(?::${H}){1,5}|${H}:(?::${H}){1,6}|:(?::${H}){1,7})$`);
+const isHexOrColon = (c: number): boolean => (c >= 48 && c <= 58) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+const isWordOrDot = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 58;
+
+// IPv6 by hand: from each colon, the run of hex digits and colons around it is the candidate, checked
+// whole; the scan resumes after the run, so each character is looked at a bounded number of times
+// (a regular expression here tried its alternation at every position: 25× slower on prose).
+// "::1", "a::b" and C++'s "std::vector" are not addresses worth a placeholder (fewer than 3 groups).
+function ipv6Scan(s: string, placeholder: string, count: (n: number) => void): string {
+  let out = '';
+  let copied = 0;
+  let from = 0;
+  for (;;) {
+    const colon = s.indexOf(':', from);
+    if (colon < 0) break;
+    let a = colon;
+    while (a > 0 && isHexOrColon(s.charCodeAt(a - 1))) a--;
+    let b = colon + 1;
+    while (b < s.length && isHexOrColon(s.charCodeAt(b))) b++;
+    from = b;
+    if (b - a < 6 || a < copied) continue;
+    const before = a > 0 ? s.charCodeAt(a - 1) : -1;
+    const after = b < s.length ? s.charCodeAt(b) : -1;
+    if ((before >= 0 && isWordOrDot(before)) || (after >= 0 && isWordOrDot(after) && after !== 46)) continue;
+    const candidate = s.slice(a, b);
+    if (!IPV6_WHOLE.test(candidate) || (candidate.match(HEX_GROUP)?.length ?? 0) < 3) continue;
+    out += s.slice(copied, a) + placeholder;
+    copied = b;
+    count(1);
+  }
+  return copied === 0 ? s : out + s.slice(copied);
+}
+
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4 = new RegExp(`(?<![\\w.])(?:${OCTET}\\.){3}${OCTET}(?!\\w|\\.\\d)`, 'g');
 
@@ -100,23 +133,23 @@ export const BUILT_IN_DETECTORS: Readonly<Record<DetectorName, Detector>> = {
     passes: [{ re: /(?<![\w.%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,7}\.[A-Za-z]{2,24}(?![\w-])/g }],
   },
   iban: {
-    name: 'iban', placeholder: '[IBAN]', mayMatch: hasDigit,
+    name: 'iban', placeholder: '[IBAN]', digits: true,
     // Written whole, or in groups of four with a shorter last group (the print format).
     passes: [{ re: /\b[A-Z]{2}\d{2}(?:(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?|[A-Z0-9]{11,30})\b/g, check: ibanCheck }],
   },
   card: {
-    name: 'card', placeholder: '[CARD]', mayMatch: hasDigit,
+    name: 'card', placeholder: '[CARD]', digits: true,
     // 13–19 digits, single spaces or hyphens between them, issuer digit 2–6 (Mastercard 2/5, Amex 3,
     // Visa 4, Discover 6), Luhn-valid.
     passes: [{ re: /(?<![\d.,-])[2-6]\d(?:[ -]?\d){11,17}(?!\d)/g, check: (m, p) => (luhnValid(m) ? [p, 1] : undefined) }],
   },
   ip: {
     name: 'ip', placeholder: '[IP]',
-    mayMatch: (s) => s.includes('.') || s.includes(':'),
-    passes: [{ re: IPV6, check: ipv6Check }, { re: IPV4 }],
+    // IPv6 needs no digit (fe80::abcd:ef12), so only the IPv4 pass is behind the digit test.
+    passes: [{ scan: ipv6Scan }, { re: IPV4, digits: true }],
   },
   phone: {
-    name: 'phone', placeholder: '[PHONE]', mayMatch: hasDigit,
+    name: 'phone', placeholder: '[PHONE]', digits: true,
     passes: [{ re: /(?<![\w+.-])\+?\(?\d[\d ().-]{5,22}\d(?!\w)/g, check: phoneCheck }],
   },
 };

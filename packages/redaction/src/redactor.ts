@@ -2,7 +2,7 @@
 // values are already strings of the normalised span, so nothing is copied but a value that changes),
 // with the counts and the policy version written on the span as `redaction`.
 import type { JsonObject, JsonValue, Span } from '@llm/span-model';
-import { BUILT_IN_DETECTORS, DETECTOR_NAMES, DETECTOR_ORDER, type Detector } from './detectors.ts';
+import { BUILT_IN_DETECTORS, DETECTOR_NAMES, DETECTOR_ORDER, hasFourDigits, type Detector } from './detectors.ts';
 import { compileLinearPattern } from './linear-pattern.ts';
 import type { RedactionScope, VersionedPolicy } from './policy.ts';
 
@@ -32,15 +32,27 @@ export function compilePolicy(p: VersionedPolicy): CompiledPolicy {
   }
   const chosen = new Set(p.policy.detectors ?? DETECTOR_NAMES);
   for (const n of DETECTOR_ORDER) if (chosen.has(n)) detectors.push(BUILT_IN_DETECTORS[n]);
-  return { ok: true, redactor: redactor(p.version, detectors, p.policy.apply_to ?? 'all') };
+  // No built-in shape is shorter than 6 characters (a@b.io); a custom pattern may be.
+  const minLength = (p.policy.custom ?? []).length > 0 ? 1 : 6;
+  return { ok: true, redactor: redactor(p.version, detectors, p.policy.apply_to ?? 'all', minLength) };
 }
 
-function redactor(version: number, detectors: readonly Detector[], scope: RedactionScope): Redactor {
+function redactor(version: number, detectors: readonly Detector[], scope: RedactionScope, minLength: number): Redactor {
   function redactText(s: string, counts: Record<string, number>): string {
     let out = s;
+    // Whether the value has 4 digits, asked once (placeholders only remove digits, so the answer on
+    // the value as sent covers every later pass).
+    let digits: boolean | undefined;
+    const fourDigits = (): boolean => (digits ??= hasFourDigits(s));
     for (const d of detectors) {
       if (d.mayMatch && !d.mayMatch(out)) continue;
+      if (d.digits && !fourDigits()) continue;
       for (const pass of d.passes) {
+        if ('digits' in pass && pass.digits && !fourDigits()) continue;
+        if ('scan' in pass) {
+          out = pass.scan(out, d.placeholder, (n) => { counts[d.name] = (counts[d.name] ?? 0) + n; });
+          continue;
+        }
         pass.re.lastIndex = 0;
         out = out.replace(pass.re, (m: string) => {
           if (m.length === 0) return m;
@@ -55,7 +67,7 @@ function redactor(version: number, detectors: readonly Detector[], scope: Redact
   }
 
   function walk(v: JsonValue, counts: Record<string, number>): JsonValue {
-    if (typeof v === 'string') return v.length === 0 ? v : redactText(v, counts);
+    if (typeof v === 'string') return v.length < minLength ? v : redactText(v, counts);
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) v[i] = walk(v[i]!, counts);

@@ -159,6 +159,17 @@ describe('Kubernetes manifests (example overlay)', () => {
     expect(gw).toMatchObject({ COMMAND_URL: 'http://command:8000', QUERY_URL: 'http://query:8000', PROJECTOR_URL: 'http://projector-spans:8000' });
   });
 
+  it('when rendered, then the otlp Service exposes the command replicas\' OTLP receivers on the standard ports (gRPC 4317, HTTP 4318)', () => {
+    const svc = byName('Service', 'otlp') as (K8sObject & { spec: { selector: Record<string, string>; ports: Array<{ name: string; port: number; targetPort: string }> } }) | undefined;
+    const command = deployments().find((x) => x.metadata.name === 'command')!;
+    expect(selects(svc!.spec.selector, command.spec.template.metadata.labels)).toBe(true);
+    expect(svc!.spec.ports.map((p) => [p.port, p.targetPort])).toEqual([[4317, 'otlp-grpc'], [4318, 'otlp-http']]);
+    expect(mainContainer(command).ports).toEqual(expect.arrayContaining([{ name: 'otlp-grpc', containerPort: 4317 }, { name: 'otlp-http', containerPort: 4318 }]));
+    // The ports the receivers listen on are the defaults of the command service's schema.
+    const env = parseConfig(serviceSchemas.command!, environmentOf(mainContainer(command)));
+    expect(env.ok && [env.config.OTLP_GRPC_PORT, env.config.OTLP_HTTP_PORT]).toEqual([4317, 4318]);
+  });
+
   it('when rendered, then each service gets every variable its env schema requires, and the schema accepts the whole environment', () => {
     for (const d of deployments()) {
       const service = d.metadata.name;

@@ -15,14 +15,14 @@ import { securityOf } from './security.ts';
 const EVERY_REQUEST = [400, 413, 415, 422, 431, 500];
 
 /** Route families that read data stores: 503 when one is down or a write is not visible yet. */
-const storeFree = (id: RouteId): boolean => id.startsWith('docs.');
+const storeFree = (id: RouteId): boolean => id.startsWith('docs.') || id === 'health.check';
 
 /** Tracing writes and reads: their own families (no account aggregate, so no 409). */
 const TRACING = /^(otlp|traces|spans|simple\.traces|tracing)\./;
 
 /** Handlers that look up a resource named in the body or by the caller's scope, not in the path: 404 when it is gone. */
 const LOOKS_UP = new Set<RouteId>([
-  'projects.current', 'auth.access', 'auth.session', 'organizations.domains.verify', 'organizations.domains.create', 'organizations.providers.create',
+  'projects.current', 'profile.fetch', 'auth.access', 'auth.session', 'organizations.domains.verify', 'organizations.domains.create', 'organizations.providers.create',
   'keys.create', 'webhooks.subscriptions.test', 'webhooks.deliveries.create', 'applications.variants.create', 'applications.revisions.commit',
   'human_evaluations.create', 'human_evaluations.list', 'workspaces.users.remove', 'billing.payments.portals', 'billing.stripe.portals',
   'billing.payments.checkouts', 'billing.stripe.checkouts', 'billing.plans.switch', 'billing.subscription', 'billing.subscription.cancel',
@@ -40,7 +40,7 @@ const UPSTREAM = new Set<RouteId>([
 const GONE = new Set<RouteId>(['organizations.workspaces.invite.accept']);
 
 /** Routes whose refusals need a credential to be read: sign-in steps refuse a missing or forged state cookie or session. */
-const SIGN_IN = new Set<RouteId>(['auth.sso.callback', 'auth.callback']);
+const SIGN_IN = new Set<RouteId>(['auth.sso.start', 'auth.sso.callback', 'auth.callback']);
 
 /** The error statuses one operation can answer, ascending. */
 export function errorStatusesOf(id: RouteId): number[] {
@@ -54,10 +54,12 @@ export function errorStatusesOf(id: RouteId): number[] {
   // ingest adds the plan's trace quota (also a 429, or 403 when the plan forbids ingest).
   const orgScoped = security.some((s) => 'apiKey' in s || 'sessionCookie' in s);
   if (orgScoped) out.add(429);
-  if (hasPathIds || LOOKS_UP.has(id)) out.add(404);
   // A write of an account aggregate (organizations, keys, secrets, saved queries, webhooks, admin, …)
-  // is decided in log order: a slug taken, a stale version or a state that forbids it is a 409.
-  if (route.side === 'command' && !TRACING.test(id) && route.method !== 'GET') out.add(409);
+  // is decided in log order: a slug taken, a stale version or a state that forbids it is a 409, and
+  // an entity it names (by id, slug or a reference in the body) that the log does not hold is a 404.
+  const accountWrite = route.side === 'command' && !TRACING.test(id) && route.method !== 'GET';
+  if (hasPathIds || LOOKS_UP.has(id) || accountWrite) out.add(404);
+  if (accountWrite) out.add(409);
   if (id === 'admin.replay') out.add(409); // one replay at a time
   if (GONE.has(id)) out.add(410);
   if (UPSTREAM.has(id)) out.add(502);

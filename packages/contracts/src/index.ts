@@ -70,7 +70,7 @@ export { rejectedSpans, spanLink, traceIdResponse, traceIdsResponse, otelLinksRe
 export { simpleTraceView, simpleTraceResponse, simpleTracesResponse, simpleTraceLinkResponse } from './responses/simple-traces.ts';
 export { analyticsMetric, analyticsBucket, analyticsResponse, legacyAnalyticsResponse } from './responses/analytics.ts';
 export {
-  currentProjectResponse, organizationListResponse, organizationResponse, apiKeyBody, apiKeyListResponse, apiKeyCreatedResponse, adminAccountsCreateResponse,
+  currentProjectResponse, healthResponse, profileResponse, organizationListResponse, organizationResponse, apiKeyBody, apiKeyListResponse, apiKeyCreatedResponse, adminAccountsCreateResponse,
 } from './responses/accounts.ts';
 export { spanQueryBody, simpleTraceEdit } from './trace-queries.ts';
 export { EXPORT_FORMATS, EXPORT_MEDIA_TYPES, spanExportBody, type ExportFormat, type SpanExportBody } from './span-export.ts';

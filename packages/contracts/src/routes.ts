@@ -214,6 +214,9 @@ export const ROUTES = {
   'events.query': { method: 'POST', path: '/events/query', side: 'query' },
   // the caller's project (the Agenta SDK resolves its scope with it)
   'projects.current': { method: 'GET', path: '/projects/current', side: 'query' },
+  // the reference's health check (no credentials) and the caller's user (reference accounts §13, healthchecks suite)
+  'health.check': { method: 'GET', path: '/health', side: 'query' },
+  'profile.fetch': { method: 'GET', path: '/profile', side: 'query' },
   // a project's own retention (issue 30): accounts.project.retention_set keyed by the organization
   'projects.update': { method: 'PATCH', path: '/projects/:project_id', side: 'command' },
   // a project's redaction policy (issue 30): accounts.redaction.policy_set keyed project:<id>:redaction; the

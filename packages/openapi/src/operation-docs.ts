@@ -183,6 +183,8 @@ export const OPERATION_DOCS: Partial<Record<RouteId, OperationDoc>> = {
   'human_evaluations.list': d('List human evaluations', 'The project\'s human evaluations.'),
   'human_evaluations.create': d('Create a human evaluation', 'Creates a human evaluation of application variants over a test set; counts against the plan\'s `evaluations_run` quota.'),
   'events.query': d('Query the events log', 'The project\'s platform events (traces ingested, fetched and queried, account changes) by type and time window.'),
+  'health.check': d('Check that the API answers', 'Answers `{"status":"ok"}` without credentials while the process serves requests (the reference\'s health check). Readiness of the stores is `/readyz`, on the management port.'),
+  'profile.fetch': d('Get the caller\'s user', 'The user the credential acts for (the creator of an API key, or the signed-in user): id, e-mail, username and creation time, in the reference\'s shape.'),
   'projects.current': d('Get the current project', 'The project, workspace and organization the credential belongs to (the Agenta SDK resolves its scope with it).'),
   'projects.update': d('Change a project\'s retention', 'Sets how long the project keeps its data (`retention_minutes`), never longer than its plan\'s retention; `null` returns to the plan\'s. Answers the project\'s own, the plan\'s and the effective retention.'),
   'admin.replay': d('Rebuild the span store', `Rebuilds the span read model from the spans topic, streaming progress as NDJSON lines (\`{"done","total"}\`, then \`{"result"}\` or \`{"error"}\`). One replay at a time.${ADMIN}`),

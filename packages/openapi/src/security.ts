@@ -34,7 +34,7 @@ const open: SecurityRequirement = [];
 // proof), the OTLP readiness probe and the API description itself.
 const PUBLIC = new Set<RouteId>([
   'otlp.traces.status', 'auth.discover', 'auth.sso.start', 'auth.sso.callback', 'auth.callback',
-  'billing.payments.events', 'billing.stripe.events',
+  'billing.payments.events', 'billing.stripe.events', 'health.check',
 ]);
 const SESSION = new Set<RouteId>(['auth.access', 'auth.session', 'auth.session.identities', 'auth.signout']);
 // The tracing families take an API key only (the SDKs' and exporters' credential).

@@ -30,6 +30,7 @@ import { createSessionCodec, type SessionCodecOptions } from '@llm/web-session';
 import { deliveryRoutes } from './http/delivery-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
 import { projectRoutes } from './http/project-routes.ts';
+import { profileRoutes } from './http/profile-routes.ts';
 import { simpleTraceRoutes } from './http/simple-trace-routes.ts';
 import { EventReader } from './adapters/event-reader.ts';
 import type { EventRecorder } from './adapters/event-recorder.ts';
@@ -89,6 +90,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...billingRoutes({ pool: deps.pool, access: deps.access, plans }, [member, requirePermission(deps.pool, 'view_billing')]),
     ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'domains') })]),
     ...projectRoutes(deps.pool, member),
+    ...profileRoutes(deps.pool, member),
     ...simpleTraceRoutes(reader, searcher, [auth, requirePermission(deps.pool, 'view_spans')]),
     // The API description (/openapi.json) and its rendered page (/docs): public, code-only.
     ...docsRoutes(),

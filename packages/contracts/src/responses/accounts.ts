@@ -20,6 +20,21 @@ export const currentProjectResponse = z.object({
   user_role: z.string().optional(),
 });
 
+/** GET /health: the reference's answer, given without credentials while the process serves requests. */
+export const healthResponse = z.object({ status: z.literal('ok') });
+
+/** GET /profile: the caller's user (the user an API key was created for, or the signed-in one). */
+export const profileResponse = z.object({
+  id: uuid,
+  /** The reference's sign-in id; here the user's id (no separate sign-in store). */
+  uid: z.string(),
+  email: z.string(),
+  username: z.string(),
+  created_at: iso,
+  /** Users are never edited here, so this is their creation time. */
+  updated_at: iso,
+});
+
 /** GET /organizations: the caller's organizations (reference compat §3.1 list shape). */
 export const organizationListResponse = z.array(z.object({
   id: uuid,

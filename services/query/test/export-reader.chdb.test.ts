@@ -2,7 +2,7 @@
 // order they hold every current span exactly once — superseded versions, deleted spans and the old
 // key of a span whose start time moved never appear, spans sharing a start time are split between
 // pages without loss — pages respect their span and byte bounds, and the project and filter bound them.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,8 @@ import { compileFilter, compileWindowing } from '@llm/span-filter';
 import { tableTime, type SpanTableRow } from '@llm/span-table';
 import { ExportReader, type ExportCursor } from '../src/adapters/export-reader.ts';
 import { ReadModel } from '../src/adapters/read-model.ts';
+import { exportEncoder } from '../src/domain/export-encoders.ts';
+import { spanView } from '../src/domain/span-view.ts';
 
 const SPAN_MIGRATIONS = path.resolve(import.meta.dirname, '../../projector-spans/migrations/');
 const P = 'p-export';
@@ -100,5 +102,29 @@ describe('export pages', () => {
   it('when a filter is given, then only its matches of the project are exported', async () => {
     const w = await walk(new ExportReader(rm, 4, 1 << 30), search('descending', { conditions: [{ field: 'span_name', operator: 'startswith', value: 's4' }] }));
     expect(w.names).toEqual(['s49', 's48', 's47', 's46', 's45-v2', 's44', 's43', 's42', 's41', 's40', 's4']);
+  });
+});
+
+describe('Parquet export read by the engine', () => {
+  it('when the pages are written as Parquet, then ClickHouse reads the same rows and values back', async () => {
+    const reader = new ExportReader(rm, 30, 1 << 30);
+    const enc = exportEncoder('parquet');
+    const parts = [enc.start()];
+    let after: ExportCursor | undefined;
+    do {
+      const p = await reader.page(search('ascending'), after);
+      const spans = p.rows.map(spanView);
+      parts.push(enc.page({ spans, records: spans }));
+      after = p.next;
+    } while (after);
+    parts.push(enc.end());
+    const file = path.join(dir, 'export.parquet');
+    writeFileSync(file, Buffer.concat(parts));
+    const res = await ch.client.query({
+      query: `SELECT count() AS n, countIf(span_name = 's45-v2') AS v2, min(start_time) = {first:DateTime64(6, 'UTC')} AS first_ok, sum(duration_ms) AS d
+              FROM file({f:String}, Parquet)`,
+      query_params: { f: file, first: tableTime(startOf(0)) }, format: 'JSONEachRow',
+    });
+    expect(await res.json()).toEqual([{ n: 101, v2: 1, first_ok: 1, d: 101 * 0.01 }]);
   });
 });

@@ -162,6 +162,7 @@ export const EXAMPLES: Record<string, { request?: unknown; response?: unknown }>
     },
   },
   'keys.create': { request: { name: 'CI exporter' } },
+  'projects.redaction.set': { request: { detectors: ['email', 'phone', 'card', 'iban', 'api_key', 'token'], custom: [{ name: 'employee_id', pattern: 'EMP-[0-9]{6}' }], apply_to: 'all' } },
   'secrets.create': { request: SECRET },
   'secrets.update': { request: SECRET },
   'vault.secrets.create': { request: SECRET },

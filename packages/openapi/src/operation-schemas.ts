@@ -25,6 +25,7 @@ import {
   savedQueryVariantsQuery, savedQueryRevisionsQuery, savedQueryRetrieve, savedQueryLog, simpleSavedQueriesQuery, billingCheckoutQuery, billingSwitchQuery,
   paymentsProcessorEvent, discoverResponse, accessResponse, sessionResponse, sessionIdentitiesResponse, organizationUpdatedResponse, organizationCreatedResponse,
   spanExportBody, detailMessage, organizationTransferredResponse, adminAccountSetResponse, adminDeletedResponse, adminTransferResponse, type RouteId,
+  redactionPolicyBody, redactionPolicyResponse,
 } from '@llm/contracts';
 import { ActivityQuerySchema } from '@llm/span-filter';
 import { sessionIdentitiesUpdateSchema } from '@llm/web-session';
@@ -150,6 +151,9 @@ export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   'health.check': { response: healthResponse },
   'profile.fetch': { response: profileResponse },
   'projects.update': { body: projectUpdate, response: projectRetentionResponse },
+  'projects.redaction.fetch': { response: redactionPolicyResponse },
+  'projects.redaction.set': { body: redactionPolicyBody, response: redactionPolicyResponse },
+  'projects.redaction.delete': { response: redactionPolicyResponse },
   'organizations.list': { response: organizationListResponse },
   'organizations.fetch': { response: organizationResponse },
   'secrets.list': { response: publicSecretsResponse },

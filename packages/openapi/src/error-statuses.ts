@@ -39,8 +39,10 @@ const UPSTREAM = new Set<RouteId>([
 /** 410: an invitation past its expiry (reference accounts §3.1). */
 const GONE = new Set<RouteId>(['organizations.workspaces.invite.accept']);
 
-/** Routes whose refusals need a credential to be read: sign-in steps refuse a missing or forged state cookie or session. */
+/** Public routes that check a proof of their own: sign-in steps (a state cookie, an organization's
+ * policy: 401/403) and the payments processor's events (their signature: 401). */
 const SIGN_IN = new Set<RouteId>(['auth.sso.start', 'auth.sso.callback', 'auth.callback']);
+const SIGNED = new Set<RouteId>(['billing.payments.events', 'billing.stripe.events']);
 
 /** The error statuses one operation can answer, ascending. */
 export function errorStatusesOf(id: RouteId): number[] {
@@ -50,6 +52,7 @@ export function errorStatusesOf(id: RouteId): number[] {
   const hasPathIds = route.path.includes(':');
 
   if (security.length > 0 || SIGN_IN.has(id)) { out.add(401); out.add(403); }
+  if (SIGNED.has(id)) out.add(401);
   // Throttles apply to every request authenticated into an organization (API key or member session);
   // ingest adds the plan's trace quota (also a 429, or 403 when the plan forbids ingest).
   const orgScoped = security.some((s) => 'apiKey' in s || 'sessionCookie' in s);

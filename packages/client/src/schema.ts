@@ -2968,12 +2968,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** projects.redaction.fetch */
+        /**
+         * Get a project's redaction policy
+         * @description The redaction policy the command service applies to the project's spans before they are appended (built-in detectors, custom patterns, the attributes they apply to), with its version; `policy` is null when none is set.
+         */
         get: operations["projects.redaction.fetch"];
-        /** projects.redaction.set */
+        /**
+         * Set a project's redaction policy
+         * @description Replaces the project's redaction policy (`{}` runs every built-in detector on every attribute). Spans accepted afterwards are stored with typed placeholders (`[EMAIL]`, `[CARD]`, …), their counts and the policy version in the `redaction` attribute. A custom pattern that cannot run in linear time (backreferences, lookarounds, large counted repetitions) is refused with 400 `redaction_pattern_refused`. Needs edit_project.
+         */
         put: operations["projects.redaction.set"];
         post?: never;
-        /** projects.redaction.delete */
+        /**
+         * Remove a project's redaction policy
+         * @description Spans accepted afterwards are stored as sent. The version moves on, so a span records which policy redacted it. Needs edit_project.
+         */
         delete: operations["projects.redaction.delete"];
         options?: never;
         head?: never;
@@ -4857,6 +4866,16 @@ export interface components {
         "projects.update.body": {
             retention_minutes: number | null;
         };
+        "projects.redaction.set.body": {
+            detectors?: ("email" | "phone" | "card" | "iban" | "api_key" | "token" | "ip")[];
+            custom?: {
+                name: string;
+                pattern: string;
+                placeholder?: string;
+            }[];
+            /** @enum {string} */
+            apply_to?: "inputs" | "outputs" | "all";
+        };
         SharedInput_schema0: {
             trace_id: string;
             span_id: string;
@@ -6493,6 +6512,22 @@ export interface components {
                 spans: number | null;
                 events: number | null;
             };
+        };
+        "projects.redaction.fetch.response": {
+            /** Format: uuid */
+            project_id: string;
+            version: number;
+            policy: {
+                detectors?: ("email" | "phone" | "card" | "iban" | "api_key" | "token" | "ip")[];
+                custom?: {
+                    name: string;
+                    pattern: string;
+                    placeholder?: string;
+                }[];
+                /** @enum {string} */
+                apply_to?: "inputs" | "outputs" | "all";
+            } | null;
+            updated_at: string | null;
         };
         SharedOutput_schema0: {
             [key: string]: {
@@ -13526,6 +13561,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["BillingErrorBody"];
                 };
             };
+            /** @description No valid credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "No valid credential."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["BillingErrorBody"];
+                };
+            };
             /** @description Not found (or not visible to the caller). */
             404: {
                 headers: {
@@ -13680,6 +13730,21 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "message": "The request is malformed or refused by a rule."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["BillingErrorBody"];
+                };
+            };
+            /** @description No valid credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "No valid credential."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["BillingErrorBody"];
@@ -19152,6 +19217,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "project_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *       "version": 10,
+                     *       "policy": {
+                     *         "detectors": [
+                     *           "email"
+                     *         ]
+                     *       },
+                     *       "updated_at": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["projects.redaction.fetch.response"];
+                };
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -19174,8 +19260,52 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "detectors": [
+                 *         "email",
+                 *         "phone",
+                 *         "card",
+                 *         "iban",
+                 *         "api_key",
+                 *         "token"
+                 *       ],
+                 *       "custom": [
+                 *         {
+                 *           "name": "employee_id",
+                 *           "pattern": "EMP-[0-9]{6}"
+                 *         }
+                 *       ],
+                 *       "apply_to": "all"
+                 *     }
+                 */
+                "application/json": components["schemas"]["projects.redaction.set.body"];
+            };
+        };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "project_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *       "version": 10,
+                     *       "policy": {
+                     *         "detectors": [
+                     *           "email"
+                     *         ]
+                     *       },
+                     *       "updated_at": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["projects.redaction.fetch.response"];
+                };
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -19201,6 +19331,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "project_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *       "version": 10,
+                     *       "policy": {
+                     *         "detectors": [
+                     *           "email"
+                     *         ]
+                     *       },
+                     *       "updated_at": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["projects.redaction.fetch.response"];
+                };
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];

@@ -5,9 +5,9 @@
 // Memory stays bounded by one page whatever the result's size: a span export reads consecutive key
 // ranges of the span table (export-reader.ts: at most EXPORT_PAGE_SPANS spans and EXPORT_PAGE_BYTES of
 // stored rows each), a trace export the trace query's own cursor pages (filter-search.ts, at most
-// EXPORT_PAGE_TRACES traces); each page is encoded and written, and the next one is read only after
-// the socket took it (`write` → `drain`), so a slow reader slows the export instead of making the
-// server buffer it. A reader that goes away ends it.
+// EXPORT_PAGE_TRACES traces); each page is encoded and written while the next one is read, and the
+// one after that only once the socket took it (`write` → `drain`), so a slow reader slows the export
+// instead of making the server buffer it. A reader that goes away ends it.
 //
 // Errors before the first byte are the query routes' answers (422 bad body or window, 400 bad
 // filter, 404 unknown saved query, 409 focus conflict, 503); after it, the only honest signal left
@@ -158,10 +158,15 @@ export function exportRoutes(d: ExportRouteDeps, auth: RequestHandler): Handlers
     let complete = false;
     try {
       if (!await send(res, encoder.start())) return;
-      for (; !page.done; page = await pages.next()) {
+      while (!page.done) {
+        // The next page is read while this one is written: at most two pages are held, and the
+        // engine works while the socket drains.
+        const ahead = pages.next();
+        ahead.catch(() => undefined); // awaited below, or dropped with the export
         if (!await send(res, encoder.page(page.value))) return;
         recorded.add(page.value.records.length, page.value.traceIds);
         exportedRows(page.value.records.length);
+        page = await ahead;
       }
       if (!await send(res, encoder.end())) return;
       complete = true;

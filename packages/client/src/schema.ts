@@ -7076,7 +7076,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "traces": [
                      *         {
                      *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
@@ -7158,17 +7158,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
-                     *       "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
-                     *       "rejected": {
-                     *         "count": 10,
-                     *         "spans": [
-                     *           {
-                     *             "index": 10,
-                     *             "reason": "example"
-                     *           }
-                     *         ]
-                     *       }
+                     *       "count": 1,
+                     *       "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"
                      *     }
                      */
                     "application/json": components["schemas"]["traces.create.response"];
@@ -7216,12 +7207,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "trace_ids": [
                      *         "4bf92f3577b34da6a3ce929d0e0e4736"
                      *       ],
                      *       "rejected": {
-                     *         "count": 10,
+                     *         "count": 1,
                      *         "spans": [
                      *           {
                      *             "index": 10,
@@ -7265,11 +7256,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "trace": {
                      *         "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                      *         "spans": {
-                     *           "sk-example-0000": {
+                     *           "example": {
                      *             "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                      *             "span_id": "00f067aa0ba902b7",
                      *             "span_name": "My project",
@@ -7335,10 +7326,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                      *       "rejected": {
-                     *         "count": 10,
+                     *         "count": 1,
                      *         "spans": [
                      *           {
                      *             "index": 10,
@@ -7383,10 +7374,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                      *       "rejected": {
-                     *         "count": 10,
+                     *         "count": 1,
                      *         "spans": [
                      *           {
                      *             "index": 10,
@@ -7443,7 +7434,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "traces": [
                      *         {
                      *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
@@ -7537,7 +7528,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "spans": [
                      *         {
                      *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
@@ -7553,7 +7544,7 @@ export interface operations {
                      *           "events": [
                      *             {
                      *               "name": "My project",
-                     *               "timestamp": "example"
+                     *               "timestamp": "2026-01-15T09:30:00.000Z"
                      *             }
                      *           ],
                      *           "references": [
@@ -7611,7 +7602,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "span": {
                      *         "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                      *         "span_id": "00f067aa0ba902b7",
@@ -7625,12 +7616,12 @@ export interface operations {
                      *         "start_time": "2026-01-15T09:30:00.000Z",
                      *         "end_time": "2026-01-15T09:30:00.000Z",
                      *         "attributes": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "events": [
                      *           {
                      *             "name": "My project",
-                     *             "timestamp": "example"
+                     *             "timestamp": "2026-01-15T09:30:00.000Z"
                      *           }
                      *         ],
                      *         "links": [
@@ -7702,7 +7693,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "spans": [
                      *         {
                      *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
@@ -7718,7 +7709,7 @@ export interface operations {
                      *           "events": [
                      *             {
                      *               "name": "My project",
-                     *               "timestamp": "example"
+                     *               "timestamp": "2026-01-15T09:30:00.000Z"
                      *             }
                      *           ],
                      *           "references": [
@@ -7833,7 +7824,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "session_ids": [
                      *         "example"
                      *       ],
@@ -7888,7 +7879,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "user_ids": [
                      *         "example"
                      *       ],
@@ -7951,10 +7942,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "buckets": [
                      *         {
-                     *           "timestamp": "example",
+                     *           "timestamp": "2026-01-15T09:30:00.000Z",
                      *           "interval": 10,
                      *           "metrics": {}
                      *         }
@@ -8012,13 +8003,13 @@ export interface operations {
                  *         "kind": "adhoc",
                  *         "channel": "sdk",
                  *         "data": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "tags": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "meta": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "references": {},
                  *         "links": {}
@@ -8037,7 +8028,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "trace": {
                      *         "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                      *         "span_id": "00f067aa0ba902b7",
@@ -8045,21 +8036,21 @@ export interface operations {
                      *         "kind": "adhoc",
                      *         "channel": "sdk",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "references": {
-                     *           "sk-example-0000": {}
+                     *           "example": {}
                      *         },
                      *         "links": {
-                     *           "sk-example-0000": {
+                     *           "example": {
                      *             "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"
                      *           }
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "created_at": "2026-01-15T09:30:00.000Z"
                      *       }
@@ -8116,7 +8107,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "traces": [
                      *         {
                      *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
@@ -8165,7 +8156,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "trace": {
                      *         "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                      *         "span_id": "00f067aa0ba902b7",
@@ -8173,21 +8164,21 @@ export interface operations {
                      *         "kind": "adhoc",
                      *         "channel": "sdk",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "references": {
-                     *           "sk-example-0000": {}
+                     *           "example": {}
                      *         },
                      *         "links": {
-                     *           "sk-example-0000": {
+                     *           "example": {
                      *             "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"
                      *           }
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "created_at": "2026-01-15T09:30:00.000Z"
                      *       }
@@ -8228,7 +8219,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "link": {
                      *         "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                      *         "span_id": "00f067aa0ba902b7"
@@ -8266,21 +8257,21 @@ export interface operations {
                  * @example {
                  *       "trace": {
                  *         "data": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "tags": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "meta": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "references": {
-                 *           "sk-example-0000": {
+                 *           "example": {
                  *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                  *           }
                  *         },
                  *         "links": {
-                 *           "sk-example-0000": {
+                 *           "example": {
                  *             "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"
                  *           }
                  *         }
@@ -8299,7 +8290,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "trace": {
                      *         "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                      *         "span_id": "00f067aa0ba902b7",
@@ -8307,21 +8298,21 @@ export interface operations {
                      *         "kind": "adhoc",
                      *         "channel": "sdk",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "references": {
-                     *           "sk-example-0000": {}
+                     *           "example": {}
                      *         },
                      *         "links": {
-                     *           "sk-example-0000": {
+                     *           "example": {
                      *             "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"
                      *           }
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "created_at": "2026-01-15T09:30:00.000Z"
                      *       }
@@ -8361,7 +8352,7 @@ export interface operations {
                  *         }
                  *       ],
                  *       "traces": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "spans": {}
                  *         }
                  *       }
@@ -8379,7 +8370,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "links": [
                      *         {
                      *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
@@ -8388,7 +8379,7 @@ export interface operations {
                      *       ],
                      *       "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                      *       "rejected": {
-                     *         "count": 10,
+                     *         "count": 1,
                      *         "spans": [
                      *           {
                      *             "index": 10,
@@ -8431,7 +8422,7 @@ export interface operations {
                  *         }
                  *       ],
                  *       "traces": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "spans": {}
                  *         }
                  *       }
@@ -8449,7 +8440,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "links": [
                      *         {
                      *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
@@ -8458,7 +8449,7 @@ export interface operations {
                      *       ],
                      *       "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                      *       "rejected": {
-                     *         "count": 10,
+                     *         "count": 1,
                      *         "spans": [
                      *           {
                      *             "index": 10,
@@ -8502,7 +8493,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "spans": [
                      *         {
                      *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
@@ -8518,7 +8509,7 @@ export interface operations {
                      *           "events": [
                      *             {
                      *               "name": "My project",
-                     *               "timestamp": "example"
+                     *               "timestamp": "2026-01-15T09:30:00.000Z"
                      *             }
                      *           ],
                      *           "references": [
@@ -8535,7 +8526,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "traces": {
-                     *         "sk-example-0000": {
+                     *         "example": {
                      *           "spans": {}
                      *         }
                      *       },
@@ -8582,7 +8573,7 @@ export interface operations {
                  *         }
                  *       ],
                  *       "traces": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "spans": {}
                  *         }
                  *       }
@@ -8600,7 +8591,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "links": [
                      *         {
                      *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
@@ -8609,7 +8600,7 @@ export interface operations {
                      *       ],
                      *       "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                      *       "rejected": {
-                     *         "count": 10,
+                     *         "count": 1,
                      *         "spans": [
                      *           {
                      *             "index": 10,
@@ -8654,7 +8645,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "links": [
                      *         {
                      *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
@@ -8663,7 +8654,7 @@ export interface operations {
                      *       ],
                      *       "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                      *       "rejected": {
-                     *         "count": 10,
+                     *         "count": 1,
                      *         "spans": [
                      *           {
                      *             "index": 10,
@@ -8724,7 +8715,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "spans": [
                      *         {
                      *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
@@ -8740,7 +8731,7 @@ export interface operations {
                      *           "events": [
                      *             {
                      *               "name": "My project",
-                     *               "timestamp": "example"
+                     *               "timestamp": "2026-01-15T09:30:00.000Z"
                      *             }
                      *           ],
                      *           "references": [
@@ -8757,7 +8748,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "traces": {
-                     *         "sk-example-0000": {
+                     *         "example": {
                      *           "spans": {}
                      *         }
                      *       },
@@ -8812,7 +8803,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "session_ids": [
                      *         "example"
                      *       ],
@@ -8867,7 +8858,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "user_ids": [
                      *         "example"
                      *       ],
@@ -8930,10 +8921,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "buckets": [
                      *         {
-                     *           "timestamp": "example",
+                     *           "timestamp": "2026-01-15T09:30:00.000Z",
                      *           "interval": 10,
                      *           "metrics": {}
                      *         }
@@ -9010,19 +9001,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "buckets": [
                      *         {
-                     *           "timestamp": "example",
+                     *           "timestamp": "2026-01-15T09:30:00.000Z",
                      *           "interval": 10,
                      *           "total": {
-                     *             "count": 10,
+                     *             "count": 1,
                      *             "duration": 10,
                      *             "costs": 10,
                      *             "tokens": 10
                      *           },
                      *           "errors": {
-                     *             "count": 10,
+                     *             "count": 1,
                      *             "duration": 10,
                      *             "costs": 10,
                      *             "tokens": 10
@@ -9086,17 +9077,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -9158,7 +9149,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "queries": [
                      *         {
                      *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
@@ -9223,17 +9214,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_variant": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -9313,17 +9304,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_variant": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -9400,7 +9391,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_variants": [
                      *         {
                      *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
@@ -9445,17 +9436,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_variant": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -9519,17 +9510,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_variant": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -9583,17 +9574,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_variant": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -9647,17 +9638,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_variant": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -9720,17 +9711,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_revision": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -9754,7 +9745,7 @@ export interface operations {
                      *         "date": "example",
                      *         "message": "example",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         }
                      *       }
                      *     }
@@ -9804,17 +9795,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_revision": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -9838,7 +9829,7 @@ export interface operations {
                      *         "date": "example",
                      *         "message": "example",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         }
                      *       }
                      *     }
@@ -9899,17 +9890,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_revision": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -9933,7 +9924,7 @@ export interface operations {
                      *         "date": "example",
                      *         "message": "example",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         }
                      *       },
                      *       "windowing": {
@@ -10001,7 +9992,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_revisions": [
                      *         {
                      *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
@@ -10078,7 +10069,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_revisions": [
                      *         {
                      *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
@@ -10126,17 +10117,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_revision": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -10160,7 +10151,7 @@ export interface operations {
                      *         "date": "example",
                      *         "message": "example",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         }
                      *       }
                      *     }
@@ -10211,17 +10202,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_revision": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -10245,7 +10236,7 @@ export interface operations {
                      *         "date": "example",
                      *         "message": "example",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         }
                      *       }
                      *     }
@@ -10286,17 +10277,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_revision": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -10320,7 +10311,7 @@ export interface operations {
                      *         "date": "example",
                      *         "message": "example",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         }
                      *       }
                      *     }
@@ -10361,17 +10352,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query_revision": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -10395,7 +10386,7 @@ export interface operations {
                      *         "date": "example",
                      *         "message": "example",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         }
                      *       }
                      *     }
@@ -10436,17 +10427,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -10507,17 +10498,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -10568,17 +10559,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -10629,17 +10620,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -10715,17 +10706,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -10738,7 +10729,7 @@ export interface operations {
                      *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "folder_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
@@ -10801,7 +10792,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "queries": [
                      *         {
                      *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
@@ -10844,17 +10835,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -10867,7 +10858,7 @@ export interface operations {
                      *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "folder_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
@@ -10920,17 +10911,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -10943,7 +10934,7 @@ export interface operations {
                      *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "folder_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
@@ -10986,17 +10977,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -11009,7 +11000,7 @@ export interface operations {
                      *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "folder_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
@@ -11052,17 +11043,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "query": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
                      *           "key": "value"
@@ -11075,7 +11066,7 @@ export interface operations {
                      *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "folder_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
@@ -11497,7 +11488,7 @@ export interface operations {
                  *       "name": "My project",
                  *       "description": "example",
                  *       "flags": {
-                 *         "sk-example-0000": true
+                 *         "example": true
                  *       },
                  *       "settings": {
                  *         "issuer_url": "https://example.com/hook",
@@ -11507,7 +11498,7 @@ export interface operations {
                  *           "example"
                  *         ],
                  *         "extra": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         }
                  *       }
                  *     }
@@ -11539,7 +11530,7 @@ export interface operations {
                      *           "example"
                      *         ],
                      *         "extra": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "has_client_secret": true
                      *       },
@@ -11620,7 +11611,7 @@ export interface operations {
                  *       "name": "My project",
                  *       "description": "example",
                  *       "flags": {
-                 *         "sk-example-0000": true
+                 *         "example": true
                  *       },
                  *       "settings": {
                  *         "issuer_url": "https://example.com/hook"
@@ -11654,7 +11645,7 @@ export interface operations {
                      *           "example"
                      *         ],
                      *         "extra": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "has_client_secret": true
                      *       },
@@ -11720,7 +11711,7 @@ export interface operations {
                      *           "example"
                      *         ],
                      *         "extra": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "has_client_secret": true
                      *       },
@@ -11776,7 +11767,7 @@ export interface operations {
                      *       "slug": "my-query",
                      *       "description": "example",
                      *       "flags": {
-                     *         "sk-example-0000": true
+                     *         "example": true
                      *       },
                      *       "owner_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *       "created_at": "2026-01-15T09:30:00.000Z",
@@ -11843,7 +11834,7 @@ export interface operations {
                      *       "slug": "my-query",
                      *       "description": "example",
                      *       "flags": {
-                     *         "sk-example-0000": {
+                     *         "example": {
                      *           "key": "value"
                      *         }
                      *       },
@@ -11946,7 +11937,7 @@ export interface operations {
                      *       "slug": "my-query",
                      *       "description": "example",
                      *       "flags": {
-                     *         "sk-example-0000": {
+                     *         "example": {
                      *           "key": "value"
                      *         }
                      *       },
@@ -11995,7 +11986,7 @@ export interface operations {
                      *         "name": "My project",
                      *         "description": "example",
                      *         "flags": {
-                     *           "sk-example-0000": true
+                     *           "example": true
                      *         },
                      *         "tags": null,
                      *         "meta": null,
@@ -12467,7 +12458,7 @@ export interface operations {
                      *           "name": "My project"
                      *         },
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "lifecycle": {
                      *           "created_at": "2026-01-15T09:30:00.000Z"
@@ -12539,7 +12530,7 @@ export interface operations {
                      *         "name": "My project"
                      *       },
                      *       "data": {
-                     *         "sk-example-0000": {
+                     *         "example": {
                      *           "key": "value"
                      *         }
                      *       },
@@ -12599,7 +12590,7 @@ export interface operations {
                      *         "name": "My project"
                      *       },
                      *       "data": {
-                     *         "sk-example-0000": {
+                     *         "example": {
                      *           "key": "value"
                      *         }
                      *       },
@@ -12678,7 +12669,7 @@ export interface operations {
                      *         "name": "My project"
                      *       },
                      *       "data": {
-                     *         "sk-example-0000": {
+                     *         "example": {
                      *           "key": "value"
                      *         }
                      *       },
@@ -12769,7 +12760,7 @@ export interface operations {
                      *           "name": "My project"
                      *         },
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "lifecycle": {
                      *           "created_at": "2026-01-15T09:30:00.000Z"
@@ -12841,7 +12832,7 @@ export interface operations {
                      *         "name": "My project"
                      *       },
                      *       "data": {
-                     *         "sk-example-0000": {
+                     *         "example": {
                      *           "key": "value"
                      *         }
                      *       },
@@ -12901,7 +12892,7 @@ export interface operations {
                      *         "name": "My project"
                      *       },
                      *       "data": {
-                     *         "sk-example-0000": {
+                     *         "example": {
                      *           "key": "value"
                      *         }
                      *       },
@@ -12980,7 +12971,7 @@ export interface operations {
                      *         "name": "My project"
                      *       },
                      *       "data": {
-                     *         "sk-example-0000": {
+                     *         "example": {
                      *           "key": "value"
                      *         }
                      *       },
@@ -13199,7 +13190,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "login": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "key": "value"
                  *         }
                  *       },
@@ -13224,7 +13215,7 @@ export interface operations {
                      *       "updated": true,
                      *       "stale": true,
                      *       "login": {
-                     *         "sk-example-0000": {
+                     *         "example": {
                      *           "key": "value"
                      *         }
                      *       },
@@ -13282,7 +13273,7 @@ export interface operations {
                      *       "version": 10,
                      *       "generation": 10,
                      *       "login": {
-                     *         "sk-example-0000": {
+                     *         "example": {
                      *           "key": "value"
                      *         }
                      *       }
@@ -13322,7 +13313,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sk-example-0000": {
+                     *       "example": {
                      *         "description": "example"
                      *       }
                      *     }
@@ -13359,7 +13350,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sk-example-0000": {
+                     *       "example": {
                      *         "value": 10,
                      *         "limit": 10,
                      *         "free": 10,
@@ -14714,7 +14705,7 @@ export interface operations {
                      *         ],
                      *         "plan": "cloud_v0_pro",
                      *         "price": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "retention": 10
                      *       }
@@ -15481,7 +15472,7 @@ export interface operations {
                      *         ],
                      *         "plan": "cloud_v0_pro",
                      *         "price": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "retention": 10
                      *       }
@@ -15645,8 +15636,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sk-example-0000": {
-                     *         "sk-example-0000": {
+                     *       "example": {
+                     *         "example": {
                      *           "price": "example"
                      *         }
                      *       }
@@ -15821,7 +15812,17 @@ export interface operations {
                      * @example {
                      *       "exists": true,
                      *       "methods": {
-                     *         "sk-example-0000": true
+                     *         "email:otp": true,
+                     *         "social:google": true,
+                     *         "sso": {
+                     *           "providers": [
+                     *             {
+                     *               "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *               "slug": "okta",
+                     *               "third_party_id": "sso:acme:okta"
+                     *             }
+                     *           ]
+                     *         }
                      *       }
                      *     }
                      */
@@ -16112,7 +16113,7 @@ export interface operations {
                  *         "dry_run": false
                  *       },
                  *       "accounts": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "user": {
                  *             "email": "ada@example.com"
                  *           }
@@ -16133,7 +16134,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "accounts": {
-                     *         "sk-example-0000": {
+                     *         "example": {
                      *           "user": {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *             "uid": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
@@ -16175,7 +16176,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "accounts": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "user": {
                  *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                  *           }
@@ -16336,7 +16337,7 @@ export interface operations {
                  *         "is_admin": true,
                  *         "is_root": true,
                  *         "metadata": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         }
                  *       }
                  *     }
@@ -16408,7 +16409,7 @@ export interface operations {
                      * @example {
                      *       "dry_run": true,
                      *       "deleted": {
-                     *         "sk-example-0000": [
+                     *         "example": [
                      *           {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                      *           }
@@ -16602,7 +16603,7 @@ export interface operations {
                      * @example {
                      *       "dry_run": true,
                      *       "deleted": {
-                     *         "sk-example-0000": [
+                     *         "example": [
                      *           {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                      *           }
@@ -16730,7 +16731,7 @@ export interface operations {
                      * @example {
                      *       "dry_run": true,
                      *       "deleted": {
-                     *         "sk-example-0000": [
+                     *         "example": [
                      *           {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                      *           }
@@ -16787,7 +16788,7 @@ export interface operations {
                      * @example {
                      *       "dry_run": true,
                      *       "deleted": {
-                     *         "sk-example-0000": [
+                     *         "example": [
                      *           {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                      *           }
@@ -17007,7 +17008,7 @@ export interface operations {
                      * @example {
                      *       "dry_run": true,
                      *       "deleted": {
-                     *         "sk-example-0000": [
+                     *         "example": [
                      *           {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                      *           }
@@ -17135,7 +17136,7 @@ export interface operations {
                      * @example {
                      *       "dry_run": true,
                      *       "deleted": {
-                     *         "sk-example-0000": [
+                     *         "example": [
                      *           {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                      *           }
@@ -17263,7 +17264,7 @@ export interface operations {
                      * @example {
                      *       "dry_run": true,
                      *       "deleted": {
-                     *         "sk-example-0000": [
+                     *         "example": [
                      *           {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                      *           }
@@ -17315,7 +17316,7 @@ export interface operations {
                  *         }
                  *       },
                  *       "organizations": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                  *         }
                  *       },
@@ -17386,23 +17387,23 @@ export interface operations {
                  *         "dry_run": false
                  *       },
                  *       "users": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "email": "ada@example.com"
                  *         }
                  *       },
                  *       "user_identities": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "method": "example",
                  *           "subject": "example"
                  *         }
                  *       },
                  *       "organizations": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "name": "My project"
                  *         }
                  *       },
                  *       "workspaces": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "name": "My project",
                  *           "organization_ref": {
                  *             "ref": "example"
@@ -17410,7 +17411,7 @@ export interface operations {
                  *         }
                  *       },
                  *       "projects": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "name": "My project",
                  *           "organization_ref": {
                  *             "ref": "example"
@@ -17421,7 +17422,7 @@ export interface operations {
                  *         }
                  *       },
                  *       "organization_memberships": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "organization_ref": {
                  *             "ref": "example"
                  *           },
@@ -17432,7 +17433,7 @@ export interface operations {
                  *         }
                  *       },
                  *       "workspace_memberships": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "workspace_ref": {
                  *             "ref": "example"
                  *           },
@@ -17443,7 +17444,7 @@ export interface operations {
                  *         }
                  *       },
                  *       "project_memberships": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "project_ref": {
                  *             "ref": "example"
                  *           },
@@ -17454,7 +17455,7 @@ export interface operations {
                  *         }
                  *       },
                  *       "api_keys": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "project_ref": {
                  *             "ref": "example"
                  *           },
@@ -17464,7 +17465,7 @@ export interface operations {
                  *         }
                  *       },
                  *       "subscriptions": {
-                 *         "sk-example-0000": {
+                 *         "example": {
                  *           "plan": "cloud_v0_pro"
                  *         }
                  *       }
@@ -17551,7 +17552,7 @@ export interface operations {
                      * @example {
                      *       "dry_run": true,
                      *       "deleted": {
-                     *         "sk-example-0000": [
+                     *         "example": [
                      *           {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                      *           }
@@ -17722,10 +17723,10 @@ export interface operations {
                  *           "is_active": true
                  *         },
                  *         "tags": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "meta": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "data": {
                  *           "url": "https://example.com/hook"
@@ -17756,10 +17757,10 @@ export interface operations {
                      *         "name": "My project",
                      *         "description": "example",
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "flags": {
                      *           "is_active": true
@@ -17809,10 +17810,10 @@ export interface operations {
                  *           "is_active": true
                  *         },
                  *         "tags": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "meta": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "data": {
                  *           "url": "https://example.com/hook"
@@ -17839,7 +17840,7 @@ export interface operations {
                      *         "created_at": "2026-01-15T09:30:00.000Z",
                      *         "updated_at": "2026-01-15T09:30:00.000Z",
                      *         "status": {
-                     *           "timestamp": "example"
+                     *           "timestamp": "2026-01-15T09:30:00.000Z"
                      *         },
                      *         "data": {
                      *           "url": "https://example.com/hook"
@@ -17898,7 +17899,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "subscriptions": [
                      *         {
                      *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
@@ -17960,10 +17961,10 @@ export interface operations {
                      *         "name": "My project",
                      *         "description": "example",
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "flags": {
                      *           "is_active": true
@@ -18013,10 +18014,10 @@ export interface operations {
                  *           "is_active": true
                  *         },
                  *         "tags": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "meta": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "data": {
                  *           "url": "https://example.com/hook"
@@ -18047,10 +18048,10 @@ export interface operations {
                      *         "name": "My project",
                      *         "description": "example",
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "flags": {
                      *           "is_active": true
@@ -18141,10 +18142,10 @@ export interface operations {
                      *         "name": "My project",
                      *         "description": "example",
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "flags": {
                      *           "is_active": true
@@ -18203,10 +18204,10 @@ export interface operations {
                      *         "name": "My project",
                      *         "description": "example",
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "flags": {
                      *           "is_active": true
@@ -18278,7 +18279,7 @@ export interface operations {
                      *         "created_at": "2026-01-15T09:30:00.000Z",
                      *         "updated_at": "2026-01-15T09:30:00.000Z",
                      *         "status": {
-                     *           "timestamp": "example"
+                     *           "timestamp": "2026-01-15T09:30:00.000Z"
                      *         },
                      *         "data": {
                      *           "url": "https://example.com/hook"
@@ -18339,13 +18340,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "deliveries": [
                      *         {
                      *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *           "created_at": "2026-01-15T09:30:00.000Z",
                      *           "status": {
-                     *             "timestamp": "example"
+                     *             "timestamp": "2026-01-15T09:30:00.000Z"
                      *           },
                      *           "subscription_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *           "event_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
@@ -18393,7 +18394,7 @@ export interface operations {
                      *         "created_at": "2026-01-15T09:30:00.000Z",
                      *         "updated_at": "2026-01-15T09:30:00.000Z",
                      *         "status": {
-                     *           "timestamp": "example"
+                     *           "timestamp": "2026-01-15T09:30:00.000Z"
                      *         },
                      *         "data": {
                      *           "url": "https://example.com/hook"
@@ -18435,13 +18436,13 @@ export interface operations {
                  *         "name": "My project",
                  *         "description": "example",
                  *         "tags": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "meta": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "flags": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "data": {
                  *           "uri": "https://example.com/hook"
@@ -18468,16 +18469,16 @@ export interface operations {
                      *         "name": "My project",
                      *         "description": "example",
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "created_at": "2026-01-15T09:30:00.000Z",
                      *         "updated_at": null,
@@ -18530,16 +18531,16 @@ export interface operations {
                      *         "name": "My project",
                      *         "description": "example",
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "created_at": "2026-01-15T09:30:00.000Z",
                      *         "updated_at": null,
@@ -18581,10 +18582,10 @@ export interface operations {
                  *         "name": "My project",
                  *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                  *         "flags": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "tags": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         }
                  *       }
                  *     }
@@ -18608,10 +18609,10 @@ export interface operations {
                      *         "name": "My project",
                      *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "flags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "created_at": "2026-01-15T09:30:00.000Z",
                      *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
@@ -18676,7 +18677,7 @@ export interface operations {
                      *         "version": "1",
                      *         "message": "example",
                      *         "data": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
@@ -18718,10 +18719,10 @@ export interface operations {
                  *         "name": "My project",
                  *         "description": "example",
                  *         "tags": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "meta": {
-                 *           "sk-example-0000": "example"
+                 *           "example": "example"
                  *         },
                  *         "data": {
                  *           "testcases": [
@@ -18752,10 +18753,10 @@ export interface operations {
                      *         "name": "My project",
                      *         "description": "example",
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "data": {
                      *           "testcases": [
@@ -18816,10 +18817,10 @@ export interface operations {
                      *         "name": "My project",
                      *         "description": "example",
                      *         "tags": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "sk-example-0000": "example"
+                     *           "example": "example"
                      *         },
                      *         "data": {
                      *           "testcases": [
@@ -19005,14 +19006,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "count": 10,
+                     *       "count": 1,
                      *       "events": [
                      *         {
                      *           "request_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *           "event_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *           "request_type": "unknown",
                      *           "event_type": "unknown",
-                     *           "timestamp": "example"
+                     *           "timestamp": "2026-01-15T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }

@@ -25,7 +25,7 @@ function stringCandidates(name: string, s: Schema): string[] {
   if (s.format === 'uuid' || /(^|_)(id|uid)$/.test(n) && !/trace_id|span_id/.test(n)) out.push(UUID);
   if (n.includes('trace_id')) out.push(TRACE_ID);
   if (n.includes('span_id') || n.includes('parent_id')) out.push(SPAN_ID);
-  if (s.format === 'date-time' || /(_at|time|oldest|newest)$/.test(n)) out.push(TIME);
+  if (s.format === 'date-time' || /(_at|time|timestamp|oldest|newest)$/.test(n)) out.push(TIME);
   if (s.format === 'date') out.push('2026-01-15');
   if (s.format === 'email' || n.includes('email')) out.push('ada@example.com');
   if (s.format === 'uri' || s.format === 'url' || /url|uri|issuer/.test(n)) out.push('https://example.com/hook');
@@ -60,6 +60,7 @@ function stringFor(name: string, s: Schema): string {
 
 function numberFor(name: string, s: Schema, integer: boolean): number {
   if (name === 'rate' && !integer) return 0.5;
+  if (name === 'count' && (s.minimum ?? 0) <= 1) return 1;
   let lo = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + (integer ? 1 : 0.5) : undefined);
   const hi = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - (integer ? 1 : 0.5) : undefined);
   lo ??= Math.min(hi ?? 1, 1);
@@ -137,35 +138,41 @@ export class ExampleBuilder {
     }
     const extra = s.additionalProperties;
     if (!s.properties && extra && typeof extra === 'object' && depth < 3) {
-      const key = s.propertyNames ? stringFor('key', this.resolve(s.propertyNames)) : 'key';
+      const key = s.propertyNames ? stringFor('entry', this.resolve(s.propertyNames)) : 'entry';
       out[key] = this.build(extra, key, depth + 1);
     }
     return out;
   }
 }
 
+const TRACE_REQUEST = {
+  trace: {
+    spans: {
+      chat: {
+        trace_id: TRACE_ID, span_id: SPAN_ID, span_name: 'chat', span_kind: 'SPAN_KIND_CLIENT',
+        start_time: '2026-01-15T09:30:00.000Z', end_time: '2026-01-15T09:30:01.250Z', status_code: 'STATUS_CODE_OK',
+        attributes: { ag: { type: { span: 'llm' }, data: { inputs: { prompt: 'Hello' }, outputs: { completion: 'Hi there' } } } },
+      },
+    },
+  },
+};
+
 const SECRET = { header: { name: 'OpenAI key' }, secret: { kind: 'provider_key', data: { kind: 'openai', provider: { key: 'sk-example-0000' } } } };
 
 /** Hand-written examples of the calls a client makes first, by route id (`request` / `response` bodies). */
 export const EXAMPLES: Record<string, { request?: unknown; response?: unknown }> = {
-  'traces.create': {
-    request: {
-      trace: {
-        spans: {
-          chat: {
-            trace_id: TRACE_ID, span_id: SPAN_ID, span_name: 'chat', span_kind: 'SPAN_KIND_CLIENT',
-            start_time: '2026-01-15T09:30:00.000Z', end_time: '2026-01-15T09:30:01.250Z', status_code: 'STATUS_CODE_OK',
-            attributes: { ag: { type: { span: 'llm' }, data: { inputs: { prompt: 'Hello' }, outputs: { completion: 'Hi there' } } } },
-          },
-        },
-      },
-    },
-  },
   'keys.create': { request: { name: 'CI exporter' } },
   'projects.redaction.set': { request: { detectors: ['email', 'phone', 'card', 'iban', 'api_key', 'token'], custom: [{ name: 'employee_id', pattern: 'EMP-[0-9]{6}' }], apply_to: 'all' } },
   'secrets.create': { request: SECRET },
   'secrets.update': { request: SECRET },
   'vault.secrets.create': { request: SECRET },
   'vault.secrets.update': { request: SECRET },
-  'auth.discover': { request: { email: 'ada@example.com' } },
+  'auth.discover': {
+    request: { email: 'ada@example.com' },
+    response: { exists: true, methods: { 'email:otp': true, 'social:google': true, sso: { providers: [{ id: UUID, slug: 'okta', third_party_id: 'sso:acme:okta' }] } } },
+  },
+  'traces.create': {
+    request: TRACE_REQUEST,
+    response: { count: 1, trace_id: TRACE_ID },
+  },
 };

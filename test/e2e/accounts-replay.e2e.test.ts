@@ -46,7 +46,7 @@ const TABLES: Array<[string, string]> = [
   ['webhook_subscriptions', 'id'], ['invitations', 'id'], ['organization_subscriptions', 'organization_id'], ['billing_processor_events', 'event_id'],
   ['applications', 'id'], ['application_variants', 'id'], ['application_revisions', 'id'], ['testsets', 'id'], ['testcases', 'id'],
   ['human_evaluations', 'id'], ['human_evaluation_variants', 'evaluation_id, position'], ['human_evaluation_scenarios', 'id'],
-  ['project_tombstones', 'project_id'],
+  ['project_tombstones', 'project_id'], ['redaction_policies', 'project_id'],
 ];
 const dump = async (pool: Pool, table: string, order: string): Promise<unknown[]> => (await pool.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows;
 const outcomes = async (pool: Pool): Promise<unknown[]> =>
@@ -80,6 +80,10 @@ describe('accounts replay', () => {
     expect((await call('POST', `/webhooks/subscriptions/${hook.body.subscription.id}/stop`, a)).status).toBe(200);
     const dropped = await call('POST', '/webhooks/subscriptions/', a, { subscription: { data: { url: 'https://hooks.example.com/c' } } });
     expect((await call('DELETE', `/webhooks/subscriptions/${dropped.body.subscription.id}`, a)).status).toBe(204);
+    // A redaction policy set, changed, removed and set again: each change is its next version.
+    for (const [method, policy] of [['PUT', { detectors: ['email'] }], ['PUT', { custom: [{ name: 'emp', pattern: 'EMP-[0-9]{6}' }], apply_to: 'inputs' }], ['DELETE', undefined], ['PUT', {}]] as const) {
+      expect((await call(method, `/projects/${a.projectId}/redaction`, a, policy)).status).toBe(200);
+    }
     const k = await call('POST', '/keys', a, { name: 'k1' });
     expect((await call('DELETE', `/keys/${k.body.id}`, a)).status).toBe(204);
     expect((await call('POST', '/admin/simple/accounts/organizations/memberships/', admin, { organization_id: a.organizationId, user: { id: b.userId }, role: 'developer' })).status).toBe(200);
@@ -159,6 +163,8 @@ describe('accounts replay', () => {
     await append('accounts.domain.verified', `domain:${d.body.domain}`, { domain_id: randomUUID(), organization_id: a.organizationId, domain: d.body.domain, token: 'x' });
     await append('accounts.api_key.revoked', `project:${a.projectId}:keys`, { key_id: randomUUID(), project_id: a.projectId });
     await append('accounts.webhook.deleted', `project:${a.projectId}:webhooks`, { subscription_id: randomUUID(), project_id: a.projectId });
+    const noProject = randomUUID();
+    await append('accounts.redaction.policy_set', `project:${noProject}:redaction`, { project_id: noProject, policy_json: '{}' });
     await append('accounts.membership.set', orgKey, { organization_id: a.organizationId, user_id: randomUUID(), role: 'viewer' });
     await append('accounts.organization.transferred', orgKey, { organization_id: a.organizationId, from_user_id: a.userId, to_user_id: randomUUID() });
     // Saved-query events of the first model (still in old logs) replay as an artifact + variant; a
@@ -183,7 +189,7 @@ describe('accounts replay', () => {
     expect(new Set(verdicts.filter((v) => v.status === 'applied').map((v) => aggregateOf(v.type)))).toEqual(new Set(Object.keys(AGGREGATES)));
     // (What the API refused never reached the log: the command's early answer uses the same rules.)
     expect(verdicts.filter((v) => v.status === 'rejected').map((v) => v.rejection_code).sort()).toEqual([
-      'api_key_not_found', 'billing_event_applied', 'domain_not_found', 'organization_changed', 'organization_transfer_invalid', 'provider_slug_exists', 'query_version_conflict', 'user_exists', 'user_not_found', 'webhook_not_found',
+      'api_key_not_found', 'billing_event_applied', 'domain_not_found', 'organization_changed', 'organization_transfer_invalid', 'provider_slug_exists', 'query_version_conflict', 'redaction_project_not_found', 'user_exists', 'user_not_found', 'webhook_not_found',
     ]);
 
     // Rebuild into a fresh database from offset 0.

@@ -102,7 +102,7 @@ export function startOtlpGrpcServer(deps: OtlpGrpcDeps, port: number, host: stri
       const incoming = firstString(call.metadata.get('x-request-id'));
       const requestId = incoming && SAFE_ID.test(incoming) ? incoming : randomUUID();
       const log = deps.log.child({ request_id: requestId });
-      admit(call, requestId, log).then(
+      void admit(call, requestId, log).then(
         (outcome) => { answer(callback, outcome, log); },
         (err: unknown) => {
           log.error({ err }, 'OTLP/gRPC export failed');

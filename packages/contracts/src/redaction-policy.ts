@@ -3,6 +3,7 @@
 // run, which custom patterns (run on a linear-time engine; one it cannot run is a 400), and which
 // attributes they apply to.
 import { z } from 'zod';
+import { text } from './text.ts';
 
 export const REDACTION_DETECTORS = ['email', 'phone', 'card', 'iban', 'api_key', 'token', 'ip'] as const;
 export const REDACTION_SCOPES = ['inputs', 'outputs', 'all'] as const;
@@ -13,7 +14,7 @@ export const redactionCustomPattern = z.strictObject({
   /** Its count key on spans (`redaction.counts.<name>`); not a built-in detector's name. */
   name: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'lower-case letters, digits and _, starting with a letter, at most 32'),
   /** A JavaScript regular expression without backreferences, lookarounds or large counted repetitions. */
-  pattern: z.string().min(1).max(MAX_PATTERN_LENGTH),
+  pattern: text({ min: 1, max: MAX_PATTERN_LENGTH, label: 'pattern' }),
   /** Default: the name upper-cased in brackets, e.g. `[EMPLOYEE_ID]`. */
   placeholder: z.string().regex(/^\[[A-Z0-9_]{1,40}\]$/, 'an upper-case word in brackets, e.g. [EMPLOYEE_ID]').optional(),
 });

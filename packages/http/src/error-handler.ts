@@ -1,5 +1,7 @@
 // The one place that turns errors into HTTP responses. Bodies stay compatible with the interface:
 // `{"detail": "<message>"}`, 422 `{"detail":[{loc,msg,type}]}`; 5xx bodies are opaque and logged.
+// Operator paths (`/admin/`) answer every other error as the reference's admin routes do,
+// `{"detail":{"message": "<message>", …}}`, whichever layer refused (docs/limits-and-failures.md).
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, isNetworkErrorCode, type ErrorKind } from '@llm/errors';
 import { RequestValidationError } from './validation.ts';
@@ -41,6 +43,15 @@ export function clientErrorStatus(err: unknown): number | undefined {
   return Number.isInteger(e.status) && e.status >= 400 && e.status < 500 ? e.status : undefined;
 }
 
+/** Operator paths: the reference's admin error shape (compat §2.1). */
+const isOperatorPath = (path: string): boolean => path.toLowerCase().includes('/admin/');
+
+/** Sends `{"detail": message, …extra}`, or on an operator path `{"detail": {"message": message, …extra}}`. */
+function sendError(req: Request, res: Response, status: number, message: string, extra?: Record<string, unknown>): void {
+  if (isOperatorPath(req.path)) res.status(status).json({ detail: { message, ...extra } });
+  else res.status(status).json(extra ? { detail: message, ...extra } : { detail: message });
+}
+
 export function errorHandler() {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     if (res.headersSent) {
@@ -65,7 +76,7 @@ export function errorHandler() {
       else if (status === 401 || status === 403 || status === 429) res.locals.refusalReason = err.code;
       // 503 and 502 say which dependency is missing or failing (our own words, never an upstream's body).
       const detail = status >= 500 && err.kind !== 'unavailable' && err.kind !== 'bad_gateway' ? 'An internal error has occurred.' : err.message;
-      res.status(status).json(err.details !== undefined && status < 500 ? { detail, ...asObject(err.details) } : { detail });
+      sendError(req, res, status, detail, err.details !== undefined && status < 500 ? asObject(err.details) : undefined);
       return;
     }
     if (isStoreUnreachable(err)) {
@@ -74,23 +85,23 @@ export function errorHandler() {
       const code = (err as { code?: unknown }).code;
       res.locals.refusalReason = `store_unavailable${typeof code === 'string' ? `:${code.slice(0, 40)}` : ''}`;
       res.setHeader('Retry-After', '1');
-      res.status(503).json({ detail: 'A backing store is not available; retry shortly.' });
+      sendError(req, res, 503, 'A backing store is not available; retry shortly.');
       return;
     }
     if (isZlibError(err)) {
       // body-parser hands on zlib's own error for a corrupt gzip/deflate body.
-      res.status(400).json({ detail: `Body is not valid ${req.header('content-encoding') ?? 'compressed'} data.` });
+      sendError(req, res, 400, `Body is not valid ${req.header('content-encoding') ?? 'compressed'} data.`);
       return;
     }
     if (err instanceof URIError) {
       // The router decoding a path parameter (`/secrets/%zz`, `/x/%ud800`; it sets status 400 but
       // no type), or any decodeURIComponent of client text: the input is malformed, never a bug.
-      res.status(400).json({ detail: 'The request path or a parameter is not valid percent-encoding.' });
+      sendError(req, res, 400, 'The request path or a parameter is not valid percent-encoding.');
       return;
     }
     const bp = err as BodyParserError;
     if (bp && typeof bp === 'object' && typeof bp.type === 'string') {
-      if (bp.type === 'entity.too.large') { res.status(413).json({ detail: 'Request body too large.' }); return; }
+      if (bp.type === 'entity.too.large') { sendError(req, res, 413, 'Request body too large.'); return; }
       if (bp.type === 'entity.parse.failed') {
         res.status(422).json({ detail: [{ loc: ['body'], msg: jsonDecodeMessage(bp.message), type: 'json_invalid' }] });
         return;
@@ -102,11 +113,11 @@ export function errorHandler() {
       // encoding unsupported 415, aborted or mis-sized body 400, ...): that status, in our words
       // when the message is not meant for clients, and never longer than a line.
       const exposed = (err as { expose?: unknown }).expose === true && typeof (err as Error).message === 'string';
-      res.status(clientStatus).json({ detail: exposed ? (err as Error).message.slice(0, 200) : (STATUS_TEXT[clientStatus] ?? 'Bad request.') });
+      sendError(req, res, clientStatus, exposed ? (err as Error).message.slice(0, 200) : (STATUS_TEXT[clientStatus] ?? 'Bad request.'));
       return;
     }
     req.log?.error({ err }, 'unhandled error');
-    res.status(500).json({ detail: 'An internal error has occurred.' });
+    sendError(req, res, 500, 'An internal error has occurred.');
   };
 }
 

@@ -1,14 +1,19 @@
 // Express glue shared by every HTTP side: /api prefix, request context, JSON bodies, health,
-// route registration from the route table, 404 and the central error handler.
+// route registration from the route table, 405/415 for known paths, 404, the central error handler,
+// and the server whose own parser errors (431, 400, 408) answer with a body too.
 import express, { type Express, type RequestHandler } from 'express';
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { ROUTES, mountPaths, routesOf, stripApiPrefix, type RouteDef, type RouteId, type Side } from '@llm/contracts';
+import { notFound } from '@llm/errors';
+import { authChallenges } from './auth-challenge.ts';
 import type { Logger } from '@llm/logging';
 import { errorHandler } from './error-handler.ts';
 import { mountHealth, type Readiness } from './health.ts';
 import { requestContext } from './request-context.ts';
 import type { RefusalLogOptions } from './refusal-log.ts';
 import { httpMetrics, tagRoute } from './http-metrics.ts';
+import { JSON_MEDIA_TYPES, methodNotAllowed, requireJsonBody } from './method-guard.ts';
 
 export type Handlers = Partial<Record<RouteId, RequestHandler | RequestHandler[]>>;
 
@@ -39,8 +44,10 @@ export function mountSide(app: Express, side: Side, handlers: Handlers, opts: Mo
     if (!h) throw new Error(`no handler for route ${id} on side ${side}`);
     const r = ROUTES[id];
     const method = r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    const chain = [tagRoute(id), ...(Array.isArray(h) ? h : [h])];
-    if (chain.length === 1) throw new Error(`no handler for route ${id} on side ${side}`);
+    const own = Array.isArray(h) ? h : [h];
+    if (own.length === 0) throw new Error(`no handler for route ${id} on side ${side}`);
+    // A route that reads a JSON body refuses any other media type first (415, not a validator's 422).
+    const chain = [tagRoute(id), ...(r.method === 'GET' || r.rawBody === true ? [] : [requireJsonBody]), ...own];
     // One registration for the route and its /preview alias (compat §5.1), so both keep the table's order.
     app[method](mountPaths(r), ...(opts.beforeHandler ? [...chain.slice(0, -1), opts.beforeHandler, chain[chain.length - 1]!] : chain));
   }
@@ -51,6 +58,7 @@ export function createHttpApp(opts: HttpAppOptions, sides: Array<{ side: Side; h
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use((req, _res, next) => { req.url = stripApiPrefix(req.url); next(); });
+  app.use(authChallenges);
   app.use(requestContext(opts.log, { refusals: opts.refusalLog }));
   app.use(httpMetrics());
   mountHealth(app, opts.readiness);
@@ -65,10 +73,16 @@ export function createHttpApp(opts: HttpAppOptions, sides: Array<{ side: Side; h
       if (r.rawBody) app[r.method.toLowerCase() as 'post'](mountPaths(r), (req, _res, next) => { raw.add(req); next(); });
     }
   }
-  const json = express.json({ limit: opts.jsonLimitBytes, type: ['application/json', 'application/*+json'] });
+  // A body without any Content-Type is read as JSON (as the reference reads it); one in another
+  // media type is left unread, and its route answers 415 (method-guard.ts).
+  const json = express.json({
+    limit: opts.jsonLimitBytes,
+    type: (req) => { const t = req.headers['content-type']; return t === undefined || t === '' || Boolean((req as express.Request).is(JSON_MEDIA_TYPES)); },
+  });
   app.use((req, res, next) => (raw.has(req) || req.path.startsWith('/otlp/') ? next() : json(req, res, next)));
   for (const s of sides) mountSide(app, s.side, s.handlers, { beforeHandler: opts.beforeHandler });
-  app.use((req, res) => { res.status(404).json({ detail: 'Not Found' }); });
+  app.use(methodNotAllowed(sides.flatMap((s) => routesOf(s.side).map((id) => ROUTES[id]))));
+  app.use((_req, _res, next) => { next(notFound('not_found', 'Not Found')); });
   app.use(errorHandler());
   return app;
 }
@@ -101,6 +115,7 @@ export function listen(app: Express, port: number, host: string): Promise<Runnin
         if (closing) server.closeIdleConnections();
       });
     });
+    server.on('clientError', answerClientError);
     server.once('error', reject);
     server.listen(port, host, () => {
       const addr = server.address();
@@ -118,4 +133,22 @@ export function listen(app: Express, port: number, host: string): Promise<Runnin
       });
     });
   });
+}
+
+// What Node's HTTP parser refuses before any route sees the request, with the status Node itself
+// would send, but with a JSON body like every other error (Node's own answers are bodiless).
+const PARSER_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large.'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Request body chunk extensions too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout.'],
+};
+
+/** `server.on('clientError')`: answers a request the parser refused, then closes the connection. */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  // A response already under way on this connection (pipelining) cannot be followed by another.
+  const underWay = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (err.code === 'ECONNRESET' || !socket.writable || underWay) { socket.destroy(); return; }
+  const [status, detail] = PARSER_ERRORS[err.code ?? ''] ?? [400, 'Bad request.'];
+  const body = JSON.stringify({ detail });
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

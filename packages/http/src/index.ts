@@ -1,4 +1,4 @@
-export { createHttpApp, mountSide, listen } from './http-app.ts';
+export { createHttpApp, mountSide, listen, answerClientError } from './http-app.ts';
 export type { Handlers, HttpAppOptions, MountOptions, RunningServer } from './http-app.ts';
 export { validate, RequestValidationError, issuesOf } from './validation.ts';
 export type { ValidationIssue } from './validation.ts';
@@ -9,3 +9,5 @@ export { requestContext, type RequestContextOptions } from './request-context.ts
 export { refusalSampler, REFUSAL_STATUSES, type RefusalLogOptions, type RefusalSampler } from './refusal-log.ts';
 export { httpMetrics, tagRoute } from './http-metrics.ts';
 export { readBoundedBody, inflateBounded, tooLarge } from './bounded-body.ts';
+export { methodNotAllowed, requireJsonBody, hasBody, JSON_MEDIA_TYPES } from './method-guard.ts';
+export { authChallenges, challengeFor, API_KEY_CHALLENGE, OPERATOR_CHALLENGE, SESSION_CHALLENGE } from './auth-challenge.ts';

@@ -2,7 +2,7 @@
 // according to the shared route table (the all-in-one app mounts the same table directly).
 import express, { type Express } from 'express';
 import { ROUTES, mountPaths, stripApiPrefix, type RouteId, type Side } from '@llm/contracts';
-import { errorHandler, httpMetrics, mountHealth, requestContext, tagRoute, type Readiness } from '@llm/http';
+import { errorHandler, httpMetrics, methodNotAllowed, mountHealth, requestContext, tagRoute, type Readiness } from '@llm/http';
 import type { Logger } from '@llm/logging';
 import { proxyTo } from './http/proxy.ts';
 
@@ -28,6 +28,13 @@ export function createGateway(upstreams: Record<Side, string | readonly string[]
   // An /admin/ path no route matches still goes to the command side: its operator gate answers 401
   // to an unauthenticated call whether or not the route exists (compat §2.1).
   app.use((req, res, next) => (stripApiPrefix(req.path).toLowerCase().includes('/admin/') ? proxies.command(req, res, next) : next()));
+  // A known path with a method no side serves: 405 with Allow, as the all-in-one app answers.
+  const wrongMethod = methodNotAllowed(Object.values(ROUTES));
+  app.use((req, res, next) => {
+    const original = req.url;
+    req.url = stripApiPrefix(req.url);
+    wrongMethod(req, res, (err?: unknown) => { req.url = original; next(err); });
+  });
   app.use((_req, res) => { res.status(404).json({ detail: 'Not Found' }); });
   app.use(errorHandler());
   return app;

@@ -38,9 +38,13 @@ export function readRoutes(reader: SpanReader, auth: RequestHandler, recorder?: 
 
   return {
     'traces.fetch': [
-      (req, _res, next) => {
+      (req, res, next) => {
         const seg = String(req.params.trace_id).toLowerCase();
-        if (RESERVED.has(seg)) throw new AppError({ code: 'reserved', kind: 'method_not_allowed', message: `GET /traces/${seg} is not supported.` });
+        if (RESERVED.has(seg)) {
+          // POST /traces/query and POST /traces/ingest are the routes at these paths.
+          res.setHeader('Allow', 'POST');
+          throw new AppError({ code: 'reserved', kind: 'method_not_allowed', message: `GET /traces/${seg} is not supported.` });
+        }
         next();
       },
       auth,

@@ -92,6 +92,10 @@ function redactor(version: number, detectors: readonly Detector[], scope: Redact
       if (Object.hasOwn(a, REDACTION_ATTRIBUTE)) delete a[REDACTION_ATTRIBUTE];
       walk(a, counts);
       if (s.status_message) s.status_message = redactText(s.status_message, counts);
+      // The span's session and user columns are copies of ag.session.id / ag.user.id (or sent beside
+      // them): an e-mail used as a user id must not survive there.
+      if (s.session_id) s.session_id = redactText(s.session_id, counts);
+      if (s.user_id) s.user_id = redactText(s.user_id, counts);
       for (const e of s.events) if (e.attributes) walk(e.attributes, counts);
     } else {
       const data = dataOf(a);

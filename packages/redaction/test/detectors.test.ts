@@ -117,6 +117,13 @@ describe('redactSpans', () => {
     expect(s.attributes.redaction).toEqual({ policy_version: 3, counts: { email: 3, phone: 1, ip: 1, api_key: 1 } });
   });
 
+  it('when the policy applies to all, then the span\'s user and session columns are redacted like their attributes', () => {
+    const s = span({ ag: { user: { id: 'jane@example.com' }, session: { id: 's-1' } } }, { user_id: 'jane@example.com', session_id: 's-1' });
+    redactorOf().redactSpans([s]);
+    expect([s.user_id, s.session_id, (s.attributes.ag as { user: { id: string } }).user.id]).toEqual(['[EMAIL]', 's-1', '[EMAIL]']);
+    expect(s.attributes.redaction).toEqual({ policy_version: 1, counts: { email: 2 } });
+  });
+
   it('when an attribute is named __proto__, then its value is redacted as an own property', () => {
     const attributes = JSON.parse('{"__proto__": "a@b.io", "x": {"__proto__": ["c@d.io"]}}') as Span['attributes'];
     const s = span(attributes);

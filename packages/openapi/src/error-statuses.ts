@@ -27,7 +27,7 @@ const LOOKS_UP = new Set<RouteId>([
   'human_evaluations.create', 'human_evaluations.list', 'workspaces.users.remove', 'billing.payments.portals', 'billing.stripe.portals',
   'billing.payments.checkouts', 'billing.stripe.checkouts', 'billing.plans.switch', 'billing.subscription', 'billing.subscription.cancel',
   'queries.variants.create', 'queries.variants.fork', 'queries.revisions.create', 'queries.revisions.commit', 'queries.revisions.retrieve',
-  'queries.revisions.log', 'traces.query', 'spans.query',
+  'queries.revisions.log', 'traces.query', 'spans.query', 'traces.export', 'spans.export',
 ]);
 
 /** Handlers that call an upstream service and answer 502 when it fails: the payments processor, the agent runner. */

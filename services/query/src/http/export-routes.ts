@@ -20,7 +20,7 @@ import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
 import type { Queryable } from '@llm/accounts-read';
 import { counter } from '@llm/metrics';
 import type { Span } from '@llm/span-model';
-import { READ_EVENT_MAX_IDS, readEvents, type EventRecorder, type ReadEvents } from '../adapters/event-recorder.ts';
+import { READ_EVENT_MAX_IDS, readEvents, type EventRecorder, type ReadEvents, type ScopedRequest } from '../adapters/event-recorder.ts';
 import type { ExportEstimator } from '../adapters/export-estimate.ts';
 import type { ExportCursor, ExportReader } from '../adapters/export-reader.ts';
 import { exportEncoder } from '../domain/export-encoders.ts';
@@ -85,8 +85,12 @@ async function send(res: Response, chunk: Uint8Array): Promise<boolean> {
   return !res.destroyed;
 }
 
-/** Read events of one export: a `traces.queried` per READ_EVENT_MAX_IDS distinct traces, the rest at the end. */
-function exportEvents(events: ReadEvents, req: Request, what: { format: ExportFormat; focus: SearchFocus }) {
+/**
+ * Read events of one export: a `traces.queried` per READ_EVENT_MAX_IDS distinct traces sent, the rest
+ * at the end, each counting the records it covers. `add` takes each record's trace id (a span's, or
+ * a trace's own), in the order they were sent.
+ */
+export function exportEvents(events: ReadEvents, req: ScopedRequest, what: { format: ExportFormat; focus: SearchFocus }) {
   let ids = new Set<string>();
   let count = 0;
   const emit = (): void => {
@@ -95,14 +99,14 @@ function exportEvents(events: ReadEvents, req: Request, what: { format: ExportFo
     count = 0;
   };
   return {
-    add(records: number, traceIds: readonly string[]): void {
-      count += records;
+    add(traceIds: readonly string[]): void {
       for (const id of traceIds) {
+        if (ids.size >= READ_EVENT_MAX_IDS && !ids.has(id)) emit();
         ids.add(id);
-        if (ids.size >= READ_EVENT_MAX_IDS) emit();
+        count++;
       }
     },
-    end(): void { if (count > 0 || ids.size > 0) emit(); },
+    end(): void { if (count > 0) emit(); },
   };
 }
 
@@ -164,7 +168,7 @@ export function exportRoutes(d: ExportRouteDeps, auth: RequestHandler): Handlers
         const ahead = pages.next();
         ahead.catch(() => undefined); // awaited below, or dropped with the export
         if (!await send(res, encoder.page(page.value))) return;
-        recorded.add(page.value.records.length, page.value.traceIds);
+        recorded.add(page.value.traceIds);
         exportedRows(page.value.records.length);
         page = await ahead;
       }

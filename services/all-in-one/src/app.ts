@@ -5,7 +5,7 @@ import { createHttpApp, createReadiness, listen, type RunningServer } from '@llm
 import type { Logger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, httpShutdownSteps, runShutdown } from '@llm/runtime';
-import { createCommandSide, ingestPressureFromEnv, joinListeners, signInOptionsFromEnv, startOtlpReceivers } from '@llm/service-command';
+import { createCommandSide, headlessInitFromEnv, ingestPressureFromEnv, joinListeners, signInOptionsFromEnv, startOtlpReceivers } from '@llm/service-command';
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
 import { createEventRecorder, queryHandlers, simpleTraceLookup } from '@llm/service-query';
@@ -41,6 +41,8 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   if (!access.ok) throw new Error(`invalid configuration:\n  ${access.problems.join('\n  ')}`);
   const billing = loadBillingConfig(config, Object.keys(access.config.plans));
   if (!billing.ok) throw new Error(`invalid configuration:\n  ${billing.problems.join('\n  ')}`);
+  const init = headlessInitFromEnv(config);
+  if (!init.ok) throw new Error(`invalid configuration:\n  ${init.problems.join('\n  ')}`);
   const readiness = createReadiness();
   const longestRetention = longestPlanRetentionMinutes(access.config.plans);
   const { kafka, topics } = await connectKafka(config, log, longestRetention === undefined ? {} : { minDataRetentionMs: longestRetention * 60_000 });
@@ -100,7 +102,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const receivers = await startOtlpReceivers({ otlp: command.otlp, throttle, log, host: config.HOST, ports: config });
   const server: RunningServer = joinListeners(await listen(app, config.PORT, config.HOST), receivers);
 
-  return {
+  const running: AllInOne = {
     port: server.port,
     otlpHttpPort: receivers.httpPort,
     otlpGrpcPort: receivers.grpcPort,
@@ -127,4 +129,8 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
       ], log);
     },
   };
+  // The INIT_* account, through the command path (its event applied by the projector started above);
+  // a contradiction with what exists stops the start, after everything started is stopped again.
+  if (init.config) await command.initialise(init.config).catch(async (err: unknown) => { await running.stop(); throw err; });
+  return running;
 }

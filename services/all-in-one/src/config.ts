@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { envFragments } from '@llm/config';
 import { accessEnv } from '@llm/access';
 import { billingEnv } from '@llm/billing';
-import { ingestPressureEnv, otlpReceiversEnv, signInEnv } from '@llm/service-command';
+import { headlessInitEnv, ingestPressureEnv, otlpReceiversEnv, signInEnv } from '@llm/service-command';
 import { dispatcherEnv } from '@llm/service-webhook-dispatcher';
 import { readEventsEnv } from '@llm/service-query';
 import { retentionPurgeEnv, spanPurgeEnv } from '@llm/project-purge';
@@ -21,6 +21,7 @@ export const allInOneConfig = envFragments.logging
   .extend(signInEnv.shape)
   .extend(ingestPressureEnv.shape)
   .extend(otlpReceiversEnv.shape)
+  .extend(headlessInitEnv.shape)
   .extend(dispatcherEnv.shape)
   .extend({
     /** Run the webhook dispatcher in this process (false: it runs as its own service). */

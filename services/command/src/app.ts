@@ -49,6 +49,8 @@ import { deliveryRoutes } from './http/delivery-routes.ts';
 import { createPaymentsProcessor, type BillingConfig, type PaymentsProcessor } from '@llm/billing';
 import { BillingSubscriptions } from './adapters/billing-subscriptions.ts';
 import { billingSignupPlans } from './adapters/billing-signup.ts';
+import { runHeadlessInit } from './init/headless-init.ts';
+import type { HeadlessInit } from './headless-init-config.ts';
 import { organizationLifecycleRoutes } from './http/organization-lifecycle-routes.ts';
 import { invitationRoutes } from './http/invitation-routes.ts';
 import { billingRoutes } from './http/billing-routes.ts';
@@ -90,6 +92,8 @@ export interface CommandSide {
   handlers: Handlers;
   /** What the OTLP receivers on their own ports share with /otlp/v1/traces (otlp-receivers.ts). */
   otlp: { ingest: OtlpIngest; auth: ApiKeyAuthenticator };
+  /** Creates the INIT_* account unless it exists (init/headless-init.ts); run once before serving. */
+  initialise(init: HeadlessInit): Promise<'created' | 'unchanged'>;
   close(): Promise<void>;
 }
 
@@ -184,6 +188,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ]),
     },
     otlp: { ingest: otlp, auth },
+    initialise: (init) => runHeadlessInit({ commands, pool: deps.pool, plans: billingSignupPlans({ ...billing, access: deps.access }), log: deps.log }, init),
     close: () => workers.close(),
   };
 }

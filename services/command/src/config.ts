@@ -6,6 +6,7 @@ import { billingEnv } from '@llm/billing';
 import { signInEnv } from './sign-in-config.ts';
 import { ingestPressureEnv } from './ingest-pressure-config.ts';
 import { otlpReceiversEnv } from './otlp-receivers-config.ts';
+import { headlessInitEnv } from './headless-init-config.ts';
 
 export const commandConfig = envFragments.logging
   .extend(envFragments.http.shape)
@@ -18,6 +19,7 @@ export const commandConfig = envFragments.logging
   .extend(billingEnv.shape)
   .extend(ingestPressureEnv.shape)
   .extend(otlpReceiversEnv.shape)
+  .extend(headlessInitEnv.shape)
   // ClickHouse only by URL: PATCH/DELETE /simple/traces/{id} read the stored trace there (503 without
   // it). The embedded engine is one process's, so a separate command service cannot share it.
   .extend(envFragments.clickhouse.pick({ CLICKHOUSE_URL: true, CLICKHOUSE_DATABASE: true }).shape)

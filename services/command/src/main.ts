@@ -5,6 +5,7 @@ import { createLogger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
 import { commandConfig } from './config.ts';
+import { headlessInitFromEnv } from './headless-init-config.ts';
 import { createCommandSide } from './app.ts';
 import { signInOptionsFromEnv } from './sign-in-config.ts';
 import { ingestPressureFromEnv } from './ingest-pressure-config.ts';
@@ -20,6 +21,7 @@ import { joinListeners, startOtlpReceivers } from './otlp-receivers.ts';
 const config = exitOnBadConfig(parseConfig(commandConfig, process.env));
 const access = exitOnBadConfig(loadAccessCatalog(config));
 const billing = exitOnBadConfig(loadBillingConfig(config, Object.keys(access.plans)));
+const init = exitOnBadConfig(headlessInitFromEnv(config));
 const log = createLogger({ name: 'command', level: config.LOG_LEVEL });
 const { kafka, topics } = await connectKafka(config, log);
 const producer = await kafka.producer();
@@ -41,6 +43,14 @@ const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY
 const receivers = await startOtlpReceivers({ otlp: command.otlp, throttle, log, host: config.HOST, ports: config });
 const api = await listen(app, config.PORT, config.HOST);
 log.info({ port: api.port }, 'command service listening');
+// The INIT_* account (every replica checks; the first creates it, the others find it). A
+// contradiction with what exists ends the process: the deployment is not what it says.
+if (init) {
+  await command.initialise(init).catch((err: unknown) => {
+    log.fatal({ err }, `headless initialisation failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+}
 const server = joinListeners(api, receivers);
 onSignals(() => runShutdown([
   ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),

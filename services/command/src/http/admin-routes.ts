@@ -11,7 +11,7 @@ import { validate, type Handlers } from '@llm/http';
 import { generateApiKey } from '@llm/auth';
 import type { Pool } from '@llm/postgres';
 import { planAccount } from '../domain/account-plan.ts';
-import { userKey } from '../adapters/account-appender.ts';
+import { accountProvisioned } from '../adapters/account-provisioning.ts';
 import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { adminBody } from './admin-refs.ts';
@@ -53,11 +53,7 @@ export function adminRoutes(commands: AccountCommands, pool: Pool, auth: Request
         const drafted = planAccount(acc, ids);
         const plan = { ...drafted, organization: { ...drafted.organization, plan: requested ?? plans.signupPlan() } };
         const key = options.create_api_keys ? generateApiKey() : undefined;
-        const change = {
-          type: 'accounts.account.provisioned' as const, key: userKey(acc.user.email),
-          payload: { ...plan, api_key: key ? { id: randomUUID(), prefix: key.prefix, secret_hash: key.secretHash, expires_at_us: 0 } : null },
-          meta: { requestId: req.id, organizationId: plan.organization.id, projectId: plan.project.id },
-        };
+        const change = accountProvisioned(plan, key, req.id);
         // A dry run answers what the account would be, after the same rules (a taken e-mail or slug).
         if (options.dry_run) orThrow(await commands.decideEarly(change));
         else {

@@ -101,7 +101,7 @@ const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', '
 child.on('message', (m) => {
   if (m && m.ready) {
     const otlp = [m.otlpHttpPort && `OTLP/HTTP http://localhost:${m.otlpHttpPort}/v1/traces`, m.otlpGrpcPort && `OTLP/gRPC localhost:${m.otlpGrpcPort}`].filter(Boolean).join(', ');
-    console.log(`\n  Base URL:     http://localhost:${m.port}${otlp ? `\n  OTLP:         ${otlp}` : ''}\n  Admin token:  ${env.ADMIN_TOKEN}${env.SCHEMA_REGISTRY_URL ? `\n  Schema registry: ${env.SCHEMA_REGISTRY_URL}` : ''}\n  (create an account: curl -X POST http://localhost:${m.port}/admin/simple/accounts/ -H "Authorization: Access $ADMIN_TOKEN" -H 'Content-Type: application/json' -d '{"accounts":{"me":{"user":{"email":"me@example.com"}}}}')\n  Ctrl-C stops everything.\n`);
+    console.log(`\n  Base URL:     http://localhost:${m.port}${otlp ? `\n  OTLP:         ${otlp}` : ''}${m.managementPort ? `\n  Operations:   http://localhost:${m.managementPort} (/healthz, /readyz, /metrics)` : ''}\n  Admin token:  ${env.ADMIN_TOKEN}${env.SCHEMA_REGISTRY_URL ? `\n  Schema registry: ${env.SCHEMA_REGISTRY_URL}` : ''}\n  (create an account: curl -X POST http://localhost:${m.port}/admin/simple/accounts/ -H "Authorization: Access $ADMIN_TOKEN" -H 'Content-Type: application/json' -d '{"accounts":{"me":{"user":{"email":"me@example.com"}}}}')\n  Ctrl-C stops everything.\n`);
   }
 });
 let stopping = false;

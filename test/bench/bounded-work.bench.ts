@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import express from 'express';
 import { topicsFor } from '@llm/events';
-import { createReadiness, listen, mountHealth } from '@llm/http';
+import { closeOnShutdown, createManagementApp, createReadiness, listen } from '@llm/http';
 import type { Producer } from '@llm/kafka';
 import { createLogger } from '@llm/logging';
 import { createOutboundClient, type OutboundClient } from '@llm/outbound';
@@ -99,9 +99,10 @@ async function serverWithGate() {
   const gate = new Promise<void>((r) => { release = r; });
   const readiness = createReadiness();
   const app = express();
-  mountHealth(app, readiness);
+  app.use(closeOnShutdown(readiness));
   app.get('/slow', async (_req, res) => { await gate; res.json({ ok: true }); });
   app.get('/fast', (_req, res) => { res.json({ ok: true }); });
+  app.use(createManagementApp(readiness));
   const server = await listen(app, 0, '127.0.0.1');
   return { readiness, server, release, base: `http://127.0.0.1:${server.port}` };
 }

@@ -237,17 +237,18 @@ const common = {
 const projectors = await Promise.all(['projector-accounts', 'projector-usage'].map(async (name) => {
   const p: number = await freePort();
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(root, `services/${name}/src/main.ts`)], {
-    env: { ...common, PORT: String(p) }, stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...common, MANAGEMENT_PORT: String(p) }, stdio: ['ignore', 'inherit', 'inherit'],
   });
   children.push(proc);
   await waitForPort(p, { timeoutMs: 90_000, name, isAlive: () => proc.exitCode === null });
   return proc;
 }));
 const port: number = await freePort();
+const managementPort: number = await freePort();
 // No span projector runs here, so the admission's projector-lag signal is switched off: this bench
 // measures the accept path's cost, not its overload answer (test/e2e/overload.e2e.test.ts does that).
 const command = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'services/command/src/main.ts')], {
-  env: { ...common, PORT: String(port), INGEST_SHED_LAG_MS: '0' }, stdio: ['ignore', 'inherit', 'inherit'],
+  env: { ...common, PORT: String(port), MANAGEMENT_PORT: String(managementPort), INGEST_SHED_LAG_MS: '0' }, stdio: ['ignore', 'inherit', 'inherit'],
 });
 children.push(command);
 await waitForPort(port, { timeoutMs: 90_000, name: 'command service', isAlive: () => command.exitCode === null });
@@ -261,7 +262,7 @@ const apiKey = ((await created.json()) as { accounts: { bench: { api_keys: { key
 const besides = (): number => cpuSeconds(kafka.pid) + projectors.reduce((sum, p) => sum + cpuSeconds(p.pid), 0);
 const besides0 = besides();
 const ours = await measure(command.pid, async () => {
-  const text = await scrape(`${base}/metrics`);
+  const text = await scrape(`http://127.0.0.1:${managementPort}/metrics`);
   // No refused-spans counter on our side: refusals show up as telemetrygen export errors below.
   return { accepted: counterSum(text, 'spans_accepted') };
 }, `127.0.0.1:${port}`, '/otlp/v1/traces', { Authorization: `ApiKey ${apiKey}` });

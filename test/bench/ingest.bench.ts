@@ -82,9 +82,11 @@ const [kafka, pg] = await Promise.all([
   startPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort(), log: () => undefined }),
 ]);
 const port = await freePort();
+// /metrics is on the operations listener (MANAGEMENT_PORT), not the API port.
+const managementPort = await freePort();
 const adminToken = randomBytes(16).toString('hex');
 const server = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean), '--import', 'tsx', ...(opt.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), path.join(root, 'services/all-in-one/src/main.ts')], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: kafka.brokers, DATABASE_URL: pg.url, CLICKHOUSE_DATA_DIR: path.join(dir, 'ch'), ADMIN_TOKEN: adminToken, KAFKA_CLIENT: opt.client, ...enforcementEnv, ...testSecretsEnv() },
+  env: { ...process.env, PORT: String(port), MANAGEMENT_PORT: String(managementPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: kafka.brokers, DATABASE_URL: pg.url, CLICKHOUSE_DATA_DIR: path.join(dir, 'ch'), ADMIN_TOKEN: adminToken, KAFKA_CLIENT: opt.client, ...enforcementEnv, ...testSecretsEnv() },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 // The server's log: pino JSON lines at LOG_LEVEL=warn. Error lines (level ≥ 50) are counted per
@@ -268,7 +270,7 @@ async function pollVisibility(): Promise<void> {
 }
 
 async function metric(name: string): Promise<number> {
-  const text = await fetch(`${base}/metrics`).then((r) => r.text());
+  const text = await fetch(`http://127.0.0.1:${managementPort}/metrics`).then((r) => r.text());
   return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
 }
 

@@ -29,15 +29,16 @@ const randomPort = (): number => 20000 + Math.floor(Math.random() * 20000);
 
 async function startBuilt(service: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = randomPort();
+  const managementPort = randomPort();
   // No --import tsx and no inherited NODE_OPTIONS (vitest's loaders): plain node, as in the image.
   const child = spawn(process.execPath, [builtEntry(service)], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', OTLP_HTTP_PORT: '0', OTLP_GRPC_PORT: '0', ...env },
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), MANAGEMENT_PORT: String(managementPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', OTLP_HTTP_PORT: '0', OTLP_GRPC_PORT: '0', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   children.push(child);
   const url = `http://127.0.0.1:${port}`;
-  await eventually(() => fetch(`${url}/readyz`).then((r) => r.status, () => 0), (s) => s === 200 || child.exitCode !== null, 90_000);
+  await eventually(() => fetch(`http://127.0.0.1:${managementPort}/readyz`).then((r) => r.status, () => 0), (s) => s === 200 || child.exitCode !== null, 90_000);
   expect(child.exitCode, `${service} exited during start-up`).toBeNull();
   return { url, child };
 }

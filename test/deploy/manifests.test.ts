@@ -122,14 +122,18 @@ describe('Kubernetes manifests (example overlay)', () => {
     }
   });
 
-  it('when rendered, then every Deployment probes /healthz (liveness, start-up) and /readyz (readiness) on its HTTP port and requests resources', () => {
+  it('when rendered, then every Deployment probes /healthz (liveness, start-up) and /readyz (readiness) and is scraped on its management port, serves its API (if any) on its HTTP port, and requests resources', () => {
     for (const d of deployments()) {
       const c = mainContainer(d);
       const http = c.ports?.find((p) => p.name === 'http');
-      expect(http?.containerPort, d.metadata.name).toBe(8000);
-      expect(c.livenessProbe?.httpGet, d.metadata.name).toEqual({ path: '/healthz', port: 'http' });
-      expect(c.startupProbe?.httpGet, d.metadata.name).toEqual({ path: '/healthz', port: 'http' });
-      expect(c.readinessProbe?.httpGet, d.metadata.name).toEqual({ path: '/readyz', port: 'http' });
+      // Only the services with an API have an HTTP port; the others serve the management port alone.
+      expect(http?.containerPort, d.metadata.name).toBe((httpServices as readonly string[]).includes(d.metadata.name) ? 8000 : undefined);
+      expect(c.ports?.find((p) => p.name === 'management')?.containerPort, d.metadata.name).toBe(9464);
+      expect(c.livenessProbe?.httpGet, d.metadata.name).toEqual({ path: '/healthz', port: 'management' });
+      expect(c.startupProbe?.httpGet, d.metadata.name).toEqual({ path: '/healthz', port: 'management' });
+      expect(c.readinessProbe?.httpGet, d.metadata.name).toEqual({ path: '/readyz', port: 'management' });
+      const annotations = (d.spec.template.metadata as { annotations?: Record<string, string> }).annotations ?? {};
+      expect(annotations, d.metadata.name).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9464', 'prometheus.io/path': '/metrics' });
       expect(Object.keys(c.resources?.requests ?? {}).sort(), d.metadata.name).toEqual(['cpu', 'memory']);
       expect(c.resources?.limits?.memory, d.metadata.name).toBeDefined();
     }

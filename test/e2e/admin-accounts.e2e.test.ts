@@ -58,7 +58,7 @@ describe('admin authentication (compat §2.1)', () => {
   });
 
   it('given a path without /admin/, when called without credentials, then the gate leaves it alone', async () => {
-    expect((await fetch(`${t.baseUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${t.baseUrl}/health`)).status).toBe(200);
     expect((await call('GET', '/no-such-route', {})).status).toBe(404);
   });
 });

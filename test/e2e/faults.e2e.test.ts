@@ -36,7 +36,7 @@ interface Kafka { brokers: string; pid: number; stop(): Promise<void> }
 interface Postgres { url: string; stop(): Promise<void>; createDatabase(n: string): Promise<string> }
 
 const dir = mkdtempSync(path.join(root, '.data', 'faults-'));
-const ports = { kafka: 0, controller: 0, pg: 0, app: 0, command: 0 };
+const ports = { kafka: 0, controller: 0, pg: 0, app: 0, command: 0, appManagement: 0, commandManagement: 0 };
 let kafka: Kafka;
 let pg: Postgres;
 let dbUrl = '';
@@ -49,18 +49,18 @@ const adminToken = hex(16);
 const secrets = testSecretsEnv();
 const topicPrefix = `f${hex(3)}.`;
 
-const env = (port: number): NodeJS.ProcessEnv => ({
-  ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'error', KAFKA_BROKERS: kafka.brokers, KAFKA_TOPIC_PREFIX: topicPrefix,
+const env = (port: number, managementPort: number): NodeJS.ProcessEnv => ({
+  ...process.env, PORT: String(port), MANAGEMENT_PORT: String(managementPort), HOST: '127.0.0.1', LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'error', KAFKA_BROKERS: kafka.brokers, KAFKA_TOPIC_PREFIX: topicPrefix,
   KAFKA_SPANS_PARTITIONS: '3', DATABASE_URL: dbUrl, ADMIN_TOKEN: adminToken, CLICKHOUSE_DATA_DIR: path.join(dir, 'clickhouse'), ...secrets,
 });
 
-async function startService(main: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, main)], { env: env(port), stdio: ['ignore', process.env.FAULTS_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'] });
-  await eventually(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0), (s) => s === 200, 90_000);
+async function startService(main: string, port: number, managementPort: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, main)], { env: env(port, managementPort), stdio: ['ignore', process.env.FAULTS_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'] });
+  await eventually(() => fetch(`http://127.0.0.1:${managementPort}/readyz`).then((r) => r.status, () => 0), (s) => s === 200, 90_000);
   return child;
 }
-const startApp = async () => { app = await startService('services/all-in-one/src/main.ts', ports.app); };
-const startCommand = async () => { command = await startService('services/command/src/main.ts', ports.command); };
+const startApp = async () => { app = await startService('services/all-in-one/src/main.ts', ports.app, ports.appManagement); };
+const startCommand = async () => { command = await startService('services/command/src/main.ts', ports.command, ports.commandManagement); };
 const startBroker = async () => { kafka = await startKafka({ dataDir: path.join(dir, 'kafka'), port: ports.kafka, controllerPort: ports.controller, log: () => undefined, heap: '384m' }); };
 const startPg = async () => { pg = await startPostgres({ dataDir: path.join(dir, 'postgres'), port: ports.pg, log: () => undefined }); };
 

@@ -346,7 +346,7 @@ async function stillHealthy(): Promise<void> {
   expect(ingest.status).toBe(202);
   const got = await eventually(() => fetch(`${t.baseUrl}/spans/${trace_id}/${span_id}`, { headers: acc.auth }).then((r) => r.json() as Promise<{ count: number }>), (b) => b.count === 1, 30_000);
   expect(got.count).toBe(1);
-  expect((await fetch(`${t.baseUrl}/readyz`)).status).toBe(200);
+  expect((await fetch(`${t.managementUrl}/readyz`)).status).toBe(200);
 }
 
 type Generated = { route: RouteId; params: string[]; body: Buffer | string; contentType: string | undefined; auth: Hostile['auth']; query: string | undefined; spelling?: Spelling };

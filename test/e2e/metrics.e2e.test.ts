@@ -51,7 +51,7 @@ beforeAll(async () => {
   // The lag read is cached for a few seconds: wait for figures taken after the projector committed.
   const spansTopic = `${t.topicPrefix}tracing.spans.v1`;
   const res = await eventually(async () => {
-    const r = await fetch(`${t.baseUrl}/metrics`);
+    const r = await fetch(`${t.managementUrl}/metrics`);
     return { text: await r.text(), type: r.headers.get('content-type') };
   }, ({ text }) => [0, 1, 2].every((p) => series(text, 'kafka_consumer_group_lag', { group: SPANS_PROJECTOR_GROUP, topic: spansTopic, partition: String(p) }) === 0), 30_000);
   metrics = res.text;
@@ -59,6 +59,19 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => { await t?.stop(); });
+
+describe('the operations endpoints', () => {
+  it('when /metrics, /healthz or /readyz is asked on the API port, then it is 404; they answer on the management port, and /health stays on the API port', async () => {
+    for (const path of ['/metrics', '/healthz', '/readyz', '/api/metrics']) {
+      expect((await fetch(`${t.baseUrl}${path}`)).status, path).toBe(404);
+    }
+    expect((await fetch(`${t.managementUrl}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${t.managementUrl}/readyz`)).json()).toEqual({ status: 'ready' });
+    expect((await fetch(`${t.managementUrl}/traces/`, { headers: acc.auth })).status).toBe(404);
+    const health = await fetch(`${t.baseUrl}/api/health`);
+    expect({ status: health.status, body: await health.json() }).toEqual({ status: 200, body: { status: 'ok' } });
+  });
+});
 
 describe('/metrics', () => {
   it('then it answers in the Prometheus text format', () => {

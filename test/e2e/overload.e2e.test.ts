@@ -71,7 +71,7 @@ describe('overload', () => {
     expect(acknowledged.length).toBeGreaterThan(0);
     await eventually(() => visible(t, acc, acknowledged), (v) => v.size === acknowledged.length, 60_000);
     expect((await visible(t, acc, dropped)).size).toBe(0);
-    const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
+    const metrics = await (await fetch(`${t.managementUrl}/metrics`)).text();
     expect(Number(/^ingest_requests_refused_backlog_total (\d+)/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(refused.length);
   });
 

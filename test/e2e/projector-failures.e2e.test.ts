@@ -78,7 +78,7 @@ describe('accounts projector', () => {
     expect(key.status).toBeLessThan(300);
     const dead = await dlqValues(`${t.topicPrefix}accounts.events.v1.dlq`);
     expect(dead.some((d) => d.key === `project:${acc.projectId}:queries` && /could not apply/.test(d.error))).toBe(true);
-    const metrics = await fetch(`${t.baseUrl}/metrics`).then((r) => r.text());
+    const metrics = await fetch(`${t.managementUrl}/metrics`).then((r) => r.text());
     expect(metrics).toMatch(/projector_accounts_events_rejected_total [1-9]/);
   });
 });
@@ -124,7 +124,7 @@ describe('span projector', () => {
     console.log(`fault (d) ClickHouse refusing inserts (TOO_MANY_PARTS, 3 s): acknowledged ${traces.length}, visible ${seen}, dead-lettered ${dead}`);
     expect(seen).toBe(traces.length);
     expect(dead).toBe(0);
-    const metrics = await fetch(`${t.baseUrl}/metrics`).then((r) => r.text());
+    const metrics = await fetch(`${t.managementUrl}/metrics`).then((r) => r.text());
     expect(metrics).toMatch(/projector_span_batch_retries_total [1-9]/);
   });
 

@@ -22,14 +22,14 @@ function accountWrite(baseUrl: string, adminToken: string): Promise<{ status: nu
 describe('shutdown', () => {
   it('when the app stops with account writes in flight and arriving during the drain window, then /readyz is 503 at once and every write gets its normal answer', async () => {
     const t = await startTestApp({ SHUTDOWN_DRAIN_MS: String(DRAIN_MS) });
-    expect((await fetch(`${t.baseUrl}/readyz`)).status).toBe(200);
+    expect((await fetch(`${t.managementUrl}/readyz`)).status).toBe(200);
 
     const early = Array.from({ length: 4 }, () => accountWrite(t.baseUrl, t.adminToken));
     const t0 = Date.now();
     let stopped = false;
     const stopping = t.stop().then(() => { stopped = true; });
 
-    const ready = await fetch(`${t.baseUrl}/readyz`);
+    const ready = await fetch(`${t.managementUrl}/readyz`);
     expect(ready.status).toBe(503);
     // Late in the window: these are still being projected when the server stops accepting.
     await new Promise((r) => setTimeout(r, Math.max(0, DRAIN_MS - 300 - (Date.now() - t0))));
@@ -45,6 +45,7 @@ describe('shutdown', () => {
     await stopping;
     expect(stopped).toBe(true);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(DRAIN_MS - 50);
-    await expect(fetch(`${t.baseUrl}/healthz`)).rejects.toThrow();
+    await expect(fetch(`${t.baseUrl}/health`)).rejects.toThrow();
+    await expect(fetch(`${t.managementUrl}/healthz`)).rejects.toThrow();
   });
 });

@@ -86,7 +86,7 @@ describe('span purge', () => {
     expect(await rows(b.projectId)).toEqual(expect.objectContaining({ spans: bBefore.spans, trace_index: bBefore.trace_index }));
     const kept = await call('GET', `/spans/${sb.trace_id}/${sb.span_id}`, b.auth);
     expect([kept.status, kept.body.count]).toEqual([200, 1]);
-    const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
+    const metrics = await (await fetch(`${t.managementUrl}/metrics`)).text();
     expect(metrics).toMatch(/span_purge_projects_total [1-9]/);
     expect(metrics).toMatch(/event_purge_projects_total [1-9]/);
 

@@ -21,14 +21,15 @@ beforeAll(async () => {
   t = await startTestApp();
   acc = await createAccount(t.baseUrl, t.adminToken);
   const port = 20000 + Math.floor(Math.random() * 20000);
+  const managementPort = port + 1;
   command = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../services/command/src/main.ts')], {
     env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: t.kafkaBrokers, KAFKA_TOPIC_PREFIX: t.topicPrefix,
+      ...process.env, PORT: String(port), MANAGEMENT_PORT: String(managementPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: t.kafkaBrokers, KAFKA_TOPIC_PREFIX: t.topicPrefix,
       KAFKA_SPANS_PARTITIONS: '3', KAFKA_ACCOUNTS_PARTITIONS: '1', DATABASE_URL: t.databaseUrl, ADMIN_TOKEN: t.adminToken, ...t.secrets,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await eventually(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0), (s) => s === 200, 90_000);
+  await eventually(() => fetch(`http://127.0.0.1:${managementPort}/readyz`).then((r) => r.status, () => 0), (s) => s === 200, 90_000);
   const app = createGateway({ command: `http://127.0.0.1:${port}`, query: t.baseUrl, projector: t.baseUrl }, createLogger({ name: 'gw', level: 'silent' }), createReadiness());
   gateway = await listen(app, 0, '127.0.0.1');
   base = `http://127.0.0.1:${gateway.port}`;

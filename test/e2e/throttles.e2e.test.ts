@@ -13,6 +13,7 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 let t: TestApp;
 const replicas: ChildProcess[] = [];
 const replicaUrls: string[] = [];
+const managementUrls: string[] = [];
 const hex = (n: number): string => randomBytes(n).toString('hex');
 
 beforeAll(async () => {
@@ -20,16 +21,17 @@ beforeAll(async () => {
   // Two command replicas behind a (client-side) round-robin balancer, sharing each throttle.
   for (let i = 0; i < 2; i++) {
     const port = 20000 + Math.floor(Math.random() * 20000);
+    managementUrls.push(`http://127.0.0.1:${port + 1}`);
     replicas.push(spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../services/command/src/main.ts')], {
       env: {
-        ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: t.kafkaBrokers, KAFKA_TOPIC_PREFIX: t.topicPrefix,
+        ...process.env, PORT: String(port), MANAGEMENT_PORT: String(port + 1), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: t.kafkaBrokers, KAFKA_TOPIC_PREFIX: t.topicPrefix,
         KAFKA_SPANS_PARTITIONS: '3', KAFKA_ACCOUNTS_PARTITIONS: '1', DATABASE_URL: t.databaseUrl, ADMIN_TOKEN: t.adminToken, THROTTLE_REPLICAS: '2', ...t.secrets,
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     }));
     replicaUrls.push(`http://127.0.0.1:${port}`);
   }
-  await Promise.all(replicaUrls.map((u) => eventually(() => fetch(`${u}/readyz`).then((r) => r.status, () => 0), (s) => s === 200, 90_000)));
+  await Promise.all(managementUrls.map((u) => eventually(() => fetch(`${u}/readyz`).then((r) => r.status, () => 0), (s) => s === 200, 90_000)));
 }, 120_000);
 afterAll(async () => {
   for (const r of replicas) r.kill('SIGTERM');

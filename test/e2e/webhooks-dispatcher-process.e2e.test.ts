@@ -51,7 +51,7 @@ function startReceiver(): Promise<void> {
 async function startDispatcher(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../services/webhook-dispatcher/src/main.ts')], {
     env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: t.kafkaBrokers, KAFKA_TOPIC_PREFIX: t.topicPrefix,
+      ...process.env, MANAGEMENT_PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: t.kafkaBrokers, KAFKA_TOPIC_PREFIX: t.topicPrefix,
       KAFKA_SPANS_PARTITIONS: '3', KAFKA_ACCOUNTS_PARTITIONS: '1', DATABASE_URL: t.databaseUrl, ...t.secrets,
       OUTBOUND_ALLOW_HOSTS: '127.0.0.1', OUTBOUND_ALLOW_INSECURE_HTTP: 'true',
       WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS), WEBHOOK_RETRY_MAX_MS: '8000', WEBHOOK_MAX_RETRIES: '5', WEBHOOK_TIMEOUT_MS: '2000',

@@ -93,8 +93,11 @@ export async function startChdbHttp(dataDir: string): Promise<{ url: string; pro
 }
 
 export type ServiceName = 'command' | 'query' | 'projector-spans' | 'projector-accounts' | 'projector-events' | 'projector-usage' | 'webhook-dispatcher' | 'gateway';
+/** Services that serve no API, only their management listener. */
+const API_LESS = new Set<ServiceName>(['projector-accounts', 'projector-events', 'projector-usage', 'webhook-dispatcher']);
 
-export interface SplitService { name: ServiceName; url: string; process: ManagedProcess }
+/** `url`: the service's API port (projector-only services have none: their `url` is their management listener's). `managementUrl`: /healthz, /readyz, /metrics. */
+export interface SplitService { name: ServiceName; url: string; managementUrl: string; process: ManagedProcess }
 
 export interface SplitStack {
   /** The gateway: the one base URL clients use. */
@@ -160,12 +163,13 @@ export async function startSplitStack(opts: SplitStackOptions = {}): Promise<Spl
       ...opts.env,
     };
     const launch = async (name: ServiceName, extra: Record<string, string> = {}): Promise<SplitService> => {
-      const port = await freePort();
+      const [port, managementPort] = [await freePort(), await freePort()];
       const proc = spawnProcess(`${name}#${services.filter((s) => s.name === name).length + 1}`,
-        ['--import', 'tsx', path.join(ROOT, `services/${name}/src/main.ts`)], { ...env, PORT: String(port), ...extra });
-      const svc = { name, url: `http://127.0.0.1:${port}`, process: proc };
+        ['--import', 'tsx', path.join(ROOT, `services/${name}/src/main.ts`)], { ...env, PORT: String(port), MANAGEMENT_PORT: String(managementPort), ...extra });
+      const managementUrl = `http://127.0.0.1:${managementPort}`;
+      const svc = { name, url: API_LESS.has(name) ? managementUrl : `http://127.0.0.1:${port}`, managementUrl, process: proc };
       services.push(svc);
-      await waitReady(proc, `${svc.url}/readyz`);
+      await waitReady(proc, `${managementUrl}/readyz`);
       return svc;
     };
     // Projectors own their stores' migrations: they come first, so the read side finds its tables.

@@ -14,6 +14,8 @@ import { checkResponsesAgainstDocument } from './response-contract.ts';
 
 export interface TestApp {
   baseUrl: string;
+  /** The operations listener: /healthz, /readyz, /metrics (MANAGEMENT_PORT). */
+  managementUrl: string;
   adminToken: string;
   /** The run's broker list and this app's topic prefix / ClickHouse location, for white-box checks. */
   kafkaBrokers: string;
@@ -54,6 +56,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     // The OTLP receivers on any free port (app.otlpHttpPort / app.otlpGrpcPort).
     OTLP_HTTP_PORT: '0',
     OTLP_GRPC_PORT: '0',
+    MANAGEMENT_PORT: '0',
     ...secrets,
     ...overrides,
   });
@@ -63,7 +66,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   // Every JSON answer this app gives the test must match the OpenAPI document (response-contract.ts).
   checkResponsesAgainstDocument(`http://127.0.0.1:${app.port}`);
   return {
-    baseUrl: `http://127.0.0.1:${app.port}`, adminToken, app, secrets: { ...secrets, ...pickSecrets(overrides) }, stop: () => app.stop(),
+    baseUrl: `http://127.0.0.1:${app.port}`, managementUrl: `http://127.0.0.1:${app.managementPort}`, adminToken, app, secrets: { ...secrets, ...pickSecrets(overrides) }, stop: () => app.stop(),
     kafkaBrokers: parsed.config.KAFKA_BROKERS, databaseUrl: parsed.config.DATABASE_URL, topicPrefix: parsed.config.KAFKA_TOPIC_PREFIX,
     clickhouse: { dataDir: parsed.config.CLICKHOUSE_DATA_DIR, database: parsed.config.CLICKHOUSE_DATABASE },
   };

@@ -26,6 +26,8 @@ export const envFragments = {
   http: z.object({
     PORT: port.default(8000),
     HOST: z.string().default('0.0.0.0'),
+    // /healthz, /readyz and /metrics: a listener of their own, off the public API port (issue 29).
+    MANAGEMENT_PORT: port.default(9464),
     // Shutdown: requests are still served this long after readiness turned 503 (load balancers
     // notice readiness first), then in-flight requests get SHUTDOWN_GRACE_MS to finish.
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),

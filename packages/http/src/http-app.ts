@@ -9,7 +9,7 @@ import { notFound } from '@llm/errors';
 import { authChallenges } from './auth-challenge.ts';
 import type { Logger } from '@llm/logging';
 import { errorHandler } from './error-handler.ts';
-import { mountHealth, type Readiness } from './health.ts';
+import { closeOnShutdown, type Readiness } from './readiness.ts';
 import { requestContext } from './request-context.ts';
 import type { RefusalLogOptions } from './refusal-log.ts';
 import { httpMetrics, tagRoute } from './http-metrics.ts';
@@ -24,7 +24,7 @@ export interface HttpAppOptions {
   /** Runs right before every route's final handler (after its authentication and guards). */
   beforeHandler?: RequestHandler | undefined;
   /**
-   * Runs before routing, for every request but health checks (e.g. the operator gate on `/admin/`
+   * Runs before routing, for every request (e.g. the operator gate on `/admin/`
    * paths, which must answer 401 even where no route matches).
    */
   beforeRouting?: RequestHandler | undefined;
@@ -61,7 +61,7 @@ export function createHttpApp(opts: HttpAppOptions, sides: Array<{ side: Side; h
   app.use(authChallenges);
   app.use(requestContext(opts.log, { refusals: opts.refusalLog }));
   app.use(httpMetrics());
-  mountHealth(app, opts.readiness);
+  app.use(closeOnShutdown(opts.readiness));
   if (opts.beforeRouting) app.use(opts.beforeRouting);
   // JSON bodies for every route except those the route table marks `rawBody` (OTLP protobuf, signed
   // processor events), which read their own bounded body. Express's own matching marks them (so the

@@ -3,8 +3,9 @@ export type { Handlers, HttpAppOptions, MountOptions, RunningServer } from './ht
 export { validate, RequestValidationError, issuesOf } from './validation.ts';
 export type { ValidationIssue } from './validation.ts';
 export { errorHandler, statusOf } from './error-handler.ts';
-export { createReadiness, mountHealth } from './health.ts';
-export type { Readiness } from './health.ts';
+export { createManagementApp, listenManagement } from './health.ts';
+export { createReadiness, closeOnShutdown } from './readiness.ts';
+export type { Readiness } from './readiness.ts';
 export { requestContext, type RequestContextOptions } from './request-context.ts';
 export { refusalSampler, REFUSAL_STATUSES, type RefusalLogOptions, type RefusalSampler } from './refusal-log.ts';
 export { httpMetrics, tagRoute } from './http-metrics.ts';

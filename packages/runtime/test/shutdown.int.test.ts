@@ -1,6 +1,6 @@
 import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { createReadiness, listen, mountHealth } from '@llm/http';
+import { closeOnShutdown, createManagementApp, createReadiness, listen } from '@llm/http';
 import { createLogger } from '@llm/logging';
 import { httpShutdownSteps, runShutdown } from '../src/shutdown.ts';
 
@@ -15,9 +15,11 @@ async function serverWithGate() {
   const gate = new Promise<void>((r) => { release = r; });
   const readiness = createReadiness();
   const app = express();
-  mountHealth(app, readiness);
+  app.use(closeOnShutdown(readiness));
   app.get('/slow', async (_req, res) => { await gate; res.json({ api_key: 'projected' }); });
   app.get('/fast', (_req, res) => { res.json({ ok: true }); });
+  // The management endpoints on the same listener here, so one server shows both sides of the drain.
+  app.use(createManagementApp(readiness));
   const server = await listen(app, 0, '127.0.0.1');
   return { readiness, server, release, base: `http://127.0.0.1:${server.port}` };
 }

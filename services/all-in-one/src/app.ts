@@ -1,7 +1,7 @@
 // All services in one process: one HTTP app serving both sides of the route table, plus the
 // projectors. `npm start` runs this; tests start it in-process on port 0.
 import { openClickhouse } from '@llm/clickhouse';
-import { createHttpApp, createReadiness, listen, type RunningServer } from '@llm/http';
+import { createHttpApp, createReadiness, listen, listenManagement, type RunningServer } from '@llm/http';
 import type { Logger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, httpShutdownSteps, runShutdown } from '@llm/runtime';
@@ -26,6 +26,8 @@ import type { AllInOneConfig } from './config.ts';
 
 export interface AllInOne {
   port: number;
+  /** The operations listener (MANAGEMENT_PORT): /healthz, /readyz, /metrics. */
+  managementPort: number;
   /** The OTLP receivers' ports (OTLP_HTTP_PORT, OTLP_GRPC_PORT); undefined when `off`. */
   otlpHttpPort: number | undefined;
   otlpGrpcPort: number | undefined;
@@ -101,9 +103,12 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   // OTLP on the standard ports, sharing /otlp/v1/traces' admission; drained with the API.
   const receivers = await startOtlpReceivers({ otlp: command.otlp, throttle, log, host: config.HOST, ports: config });
   const server: RunningServer = joinListeners(await listen(app, config.PORT, config.HOST), receivers);
+  // /healthz, /readyz and /metrics: off the public port, on their own listener.
+  const management = await listenManagement(readiness, config.MANAGEMENT_PORT, config.HOST);
 
   const running: AllInOne = {
     port: server.port,
+    managementPort: management.port,
     otlpHttpPort: receivers.httpPort,
     otlpGrpcPort: receivers.grpcPort,
     stopSpansProjector: () => spans.stop(),
@@ -126,6 +131,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
         { name: 'producer', run: () => producer.close() },
         { name: 'postgres', run: () => pool.end() },
         { name: 'clickhouse', run: () => ch.close() },
+        { name: 'management', run: () => management.close(0) },
       ], log);
     },
   };

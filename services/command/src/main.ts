@@ -1,6 +1,6 @@
 // The command service alone: HTTP write side → Kafka. The only reader of process.env.
 import { parseConfig } from '@llm/config';
-import { createHttpApp, createReadiness, listen } from '@llm/http';
+import { createHttpApp, createReadiness, listen, listenManagement } from '@llm/http';
 import { createLogger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
@@ -42,7 +42,8 @@ const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY
 // OTLP on the standard ports, sharing /otlp/v1/traces' admission; drained with the API.
 const receivers = await startOtlpReceivers({ otlp: command.otlp, throttle, log, host: config.HOST, ports: config });
 const api = await listen(app, config.PORT, config.HOST);
-log.info({ port: api.port }, 'command service listening');
+const management = await listenManagement(readiness, config.MANAGEMENT_PORT, config.HOST);
+log.info({ port: api.port, management_port: management.port }, 'command service listening');
 // The INIT_* account (every replica checks; the first creates it, the others find it). A
 // contradiction with what exists ends the process: the deployment is not what it says.
 if (init) {
@@ -59,4 +60,5 @@ onSignals(() => runShutdown([
   { name: 'producer', run: () => producer.close() },
   { name: 'postgres', run: () => pool.end() },
   { name: 'clickhouse', run: async () => { await ch?.close(); } },
+  { name: 'management', run: () => management.close(0) },
 ], log), log);

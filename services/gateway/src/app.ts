@@ -2,7 +2,7 @@
 // according to the shared route table (the all-in-one app mounts the same table directly).
 import express, { type Express } from 'express';
 import { ROUTES, mountPaths, stripApiPrefix, type RouteId, type Side } from '@llm/contracts';
-import { errorHandler, httpMetrics, methodNotAllowed, mountHealth, requestContext, tagRoute, type Readiness } from '@llm/http';
+import { closeOnShutdown, errorHandler, httpMetrics, methodNotAllowed, requestContext, tagRoute, type Readiness } from '@llm/http';
 import type { Logger } from '@llm/logging';
 import { proxyTo } from './http/proxy.ts';
 
@@ -12,7 +12,7 @@ export function createGateway(upstreams: Record<Side, string | readonly string[]
   app.disable('x-powered-by');
   app.use(requestContext(log));
   app.use(httpMetrics());
-  mountHealth(app, readiness);
+  app.use(closeOnShutdown(readiness));
   const proxies = Object.fromEntries(Object.entries(upstreams).map(([side, url]) => [side, proxyTo(url)])) as Record<Side, express.RequestHandler>;
   const router = express.Router();
   for (const id of Object.keys(ROUTES) as RouteId[]) {

@@ -1,6 +1,6 @@
-// projector-accounts alone: accounts topic → Postgres, plus /healthz and /readyz on PORT.
+// projector-accounts alone: accounts topic → Postgres, plus /healthz, /readyz and /metrics on MANAGEMENT_PORT.
 import { parseConfig } from '@llm/config';
-import { createHttpApp, createReadiness, listen } from '@llm/http';
+import { createReadiness, listenManagement } from '@llm/http';
 import { createLogger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
@@ -16,8 +16,9 @@ const projector = createAccountsProjector({ kafka, producer, pool, topics, log, 
 await projector.start();
 const readiness = createReadiness();
 readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });
-const server = await listen(createHttpApp({ log, readiness, jsonLimitBytes: 1024 }, []), config.PORT, config.HOST);
-log.info({ port: server.port }, 'projector-accounts running');
+// No API here: /healthz, /readyz and /metrics on MANAGEMENT_PORT.
+const server = await listenManagement(readiness, config.MANAGEMENT_PORT, config.HOST);
+log.info({ management_port: server.port }, 'projector-accounts running');
 onSignals(() => runShutdown([
   // The projector keeps applying events through the drain window: writes waiting for their
   // projection in other processes still complete.

@@ -1,9 +1,9 @@
-// projector-events alone: platform.events.v1 → ClickHouse, plus /healthz and /readyz on PORT.
+// projector-events alone: platform.events.v1 → ClickHouse, plus /healthz, /readyz and /metrics on MANAGEMENT_PORT.
 // With the embedded ClickHouse it must share the process with the query service (one process per
 // data directory), so run it alone only with CLICKHOUSE_URL.
 import { parseConfig } from '@llm/config';
 import { openClickhouse } from '@llm/clickhouse';
-import { createHttpApp, createReadiness, listen } from '@llm/http';
+import { createReadiness, listenManagement } from '@llm/http';
 import { createLogger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { spanPurgeSettingsFromEnv } from '@llm/project-purge';
@@ -27,8 +27,9 @@ const purge = pool ? createEventPurge({ pool, ch, log }, purgeSettings) : undefi
 purge?.start();
 const readiness = createReadiness();
 readiness.checks.push({ name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } });
-const server = await listen(createHttpApp({ log, readiness, jsonLimitBytes: 1024 }, []), config.PORT, config.HOST);
-log.info({ port: server.port }, 'projector-events running');
+// No API here: /healthz, /readyz and /metrics on MANAGEMENT_PORT.
+const server = await listenManagement(readiness, config.MANAGEMENT_PORT, config.HOST);
+log.info({ management_port: server.port }, 'projector-events running');
 onSignals(() => runShutdown([
   ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
   { name: 'events purge', run: async () => { await purge?.stop(); } },

@@ -3,7 +3,7 @@
 import { parseConfig } from '@llm/config';
 import { openClickhouse } from '@llm/clickhouse';
 import { adminAuthenticator, adminPathGate } from '@llm/auth';
-import { createHttpApp, createReadiness, listen } from '@llm/http';
+import { createHttpApp, createReadiness, listen, listenManagement } from '@llm/http';
 import { createLogger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { spanPurgeSettingsFromEnv } from '@llm/project-purge';
@@ -37,7 +37,8 @@ const app = createHttpApp({ log, readiness, jsonLimitBytes: 1024 * 1024, beforeR
   }, adminAuthenticator(config.ADMIN_TOKEN)) },
 ]);
 const server = await listen(app, config.PORT, config.HOST);
-log.info({ port: server.port }, 'projector-spans running');
+const management = await listenManagement(readiness, config.MANAGEMENT_PORT, config.HOST);
+log.info({ port: server.port, management_port: management.port }, 'projector-spans running');
 onSignals(() => runShutdown([
   // The projector keeps applying events through the drain window: writes waiting for their
   // projection in other processes still complete.
@@ -47,4 +48,5 @@ onSignals(() => runShutdown([
   { name: 'producer', run: () => producer.close() },
   { name: 'postgres', run: async () => { await pool?.end(); } },
   { name: 'clickhouse', run: () => ch.close() },
+  { name: 'management', run: () => management.close(0) },
 ], log), log);

@@ -1,6 +1,6 @@
-// projector-usage alone: the usage meters' consumer, plus /healthz and /readyz on PORT.
+// projector-usage alone: the usage meters' consumer, plus /healthz, /readyz and /metrics on MANAGEMENT_PORT.
 import { parseConfig } from '@llm/config';
-import { createHttpApp, createReadiness, listen } from '@llm/http';
+import { createReadiness, listenManagement } from '@llm/http';
 import { createLogger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
@@ -20,8 +20,9 @@ const projector = createUsageProjector({ kafka, producer, pool, topics, log, usa
 await projector.start();
 const readiness = createReadiness();
 readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });
-const server = await listen(createHttpApp({ log, readiness, jsonLimitBytes: 1024 }, []), config.PORT, config.HOST);
-log.info({ port: server.port }, 'projector-usage running');
+// No API here: /healthz, /readyz and /metrics on MANAGEMENT_PORT.
+const server = await listenManagement(readiness, config.MANAGEMENT_PORT, config.HOST);
+log.info({ management_port: server.port }, 'projector-usage running');
 onSignals(() => runShutdown([
   ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
   { name: 'projector-usage', run: () => projector.stop() },

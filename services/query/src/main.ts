@@ -3,7 +3,7 @@
 // needed for the read events (platform.events.v1); EVENTS_READ_RECORDING=false turns them off.
 import { parseConfig } from '@llm/config';
 import { openClickhouse } from '@llm/clickhouse';
-import { createHttpApp, createReadiness, listen } from '@llm/http';
+import { createHttpApp, createReadiness, listen, listenManagement } from '@llm/http';
 import { createLogger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
@@ -34,7 +34,8 @@ readiness.checks.push(
 const plans = postgresPlanResolver(pool, access);
 const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access, plans, billing.freePlan) }, [{ side: 'query', handlers: queryHandlers({ plans, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) }]);
 const server = await listen(app, config.PORT, config.HOST);
-log.info({ port: server.port }, 'query service listening');
+const management = await listenManagement(readiness, config.MANAGEMENT_PORT, config.HOST);
+log.info({ port: server.port, management_port: management.port }, 'query service listening');
 onSignals(() => runShutdown([
   ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
   // Read events queued behind the last responses go out before the producer closes.
@@ -42,4 +43,5 @@ onSignals(() => runShutdown([
   { name: 'producer', run: () => producer.close() },
   { name: 'postgres', run: () => pool.end() },
   { name: 'clickhouse', run: () => ch.close() },
+  { name: 'management', run: () => management.close(0) },
 ], log), log);

@@ -1,6 +1,6 @@
-// webhook-dispatcher alone: fan-out, sender and deliveries projector, plus /healthz and /readyz on PORT.
+// webhook-dispatcher alone: fan-out, sender and deliveries projector, plus /healthz, /readyz and /metrics on MANAGEMENT_PORT.
 import { parseConfig } from '@llm/config';
-import { createHttpApp, createReadiness, listen } from '@llm/http';
+import { createReadiness, listenManagement } from '@llm/http';
 import { createLogger } from '@llm/logging';
 import { outboundOptionsFromEnv } from '@llm/outbound';
 import { openPostgres } from '@llm/postgres';
@@ -19,8 +19,9 @@ const dispatcher = createWebhookDispatcher({
 await dispatcher.start();
 const readiness = createReadiness();
 readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });
-const server = await listen(createHttpApp({ log, readiness, jsonLimitBytes: 1024 }, []), config.PORT, config.HOST);
-log.info({ port: server.port }, 'webhook-dispatcher running');
+// No API here: /healthz, /readyz and /metrics on MANAGEMENT_PORT.
+const server = await listenManagement(readiness, config.MANAGEMENT_PORT, config.HOST);
+log.info({ management_port: server.port }, 'webhook-dispatcher running');
 onSignals(() => runShutdown([
   ...httpShutdownSteps({ readiness, server, drainMs: config.SHUTDOWN_DRAIN_MS, graceMs: config.SHUTDOWN_GRACE_MS }, log),
   { name: 'webhook-dispatcher', run: () => dispatcher.stop() },

@@ -88,7 +88,7 @@ export class ReadModel {
           use_skip_indexes_if_final_exact_mode: 1,
           max_execution_time: Math.max(1, Math.ceil(this.timeoutMs / 1000)),
           timeout_overflow_mode: 'throw',
-          ...(limits ? { max_result_bytes: limits.maxBytes, result_overflow_mode: 'throw' } : {}),
+          ...(limits ? { max_result_bytes: String(limits.maxBytes), result_overflow_mode: 'throw' as const } : {}),
         },
       });
       return res.json<T>();

@@ -1,7 +1,7 @@
 // Reads spans by id, and session/user activity, from the ClickHouse read model. Every query is scoped
 // to one project; the span table is ordered by (project_id, start_time), so reads by trace id find
 // the traces' time ranges in the trace index first.
-import { locateTraces, timeRangesPredicate, spanRowStoredBytes, RETAINED_SPANS_SQL, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, type SpanTableRow } from '@llm/span-table';
+import { locateTraces, timeRangesPredicate, spanRowStoredBytes, type TraceRange, RETAINED_SPANS_SQL, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, type SpanTableRow } from '@llm/span-table';
 import { AppError } from '@llm/errors';
 import { ResultOverflow, type ReadModel } from './read-model.ts';
 
@@ -100,10 +100,11 @@ export class SpanReader {
    * The spans of a page of whole traces (ids in page order), cut after the longest prefix of traces
    * that stays within MAX_SPANS_BY_ID and `maxResultBytes`: `kept` traces are in `rows`, the caller
    * returns a cursor after the last of them. A first trace above the bounds alone is refused (413).
+   * `located`: the traces' ranges when the caller already has them (a search located them).
    */
-  async traceRows(projectId: string, traceIds: string[]): Promise<{ rows: StoredSpanRow[]; kept: number }> {
+  async traceRows(projectId: string, traceIds: string[], located?: TraceRange[]): Promise<{ rows: StoredSpanRow[]; kept: number }> {
     if (traceIds.length === 0) return { rows: [], kept: 0 };
-    const sel = await this.select(projectId, traceIds, []);
+    const sel = await this.select(projectId, traceIds, [], located);
     if (!sel) return { rows: [], kept: traceIds.length };
     // Usually the page is well inside the bounds: fetch it at once (ClickHouse stops it at twice the
     // byte bound) and size its traces from the rows; only a page near the bounds is sized first.
@@ -200,11 +201,11 @@ export class SpanReader {
   }
 
   /** The WHERE clause of a read by ids; undefined when none of the traces is known. */
-  private async select(projectId: string, traceIds: string[], spanIds: string[]): Promise<Selection | undefined> {
+  private async select(projectId: string, traceIds: string[], spanIds: string[], located?: TraceRange[]): Promise<Selection | undefined> {
     const where = ['project_id = {p:String}', RETAINED_SPANS_SQL, 'is_deleted = 0'];
     let params: Record<string, unknown> = { p: projectId, ...await this.rm.retention(projectId, 'spans'), t: traceIds, s: spanIds };
     if (traceIds.length) {
-      const ranges = await this.rm.guard(() => locateTraces(this.rm.ch, this.rm.tables, projectId, traceIds));
+      const ranges = located ?? await this.rm.guard(() => locateTraces(this.rm.ch, this.rm.tables, projectId, traceIds));
       if (ranges.length === 0) return undefined;
       const time = timeRangesPredicate(ranges);
       where.push(time.sql, 'trace_id IN {t:Array(String)}');

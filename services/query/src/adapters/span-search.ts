@@ -12,7 +12,7 @@
 // reads only a String's size subcolumn), only candidates within the page's remaining byte budget are
 // fetched, and a page cut by bytes ends early with a cursor (it always holds at least one span).
 // Every search is bounded by its project's retention (RETAINED_SPANS_SQL) before anything is read.
-import { RETAINED_SPANS_SQL, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, locateTraces, timeRangesPredicate, timeUs, timeUsParam } from '@llm/span-table';
+import { RETAINED_SPANS_SQL, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, locateTraces, timeRangesPredicate, timeUs, timeUsParam, type TraceRange } from '@llm/span-table';
 import type { ReadModel } from './read-model.ts';
 import { DEFAULT_MAX_RESULT_BYTES, type StoredSpanRow } from './span-reader.ts';
 
@@ -33,7 +33,9 @@ export interface TraceSearch extends SpanSearch {
   cursor?: { t: number; trace_id: string };
 }
 
-export interface TraceHit { trace_id: string; trace_key: string }
+/** A trace found by a search, with its sort key and, when the search located it, its time range
+ * (so that reading its spans does not look it up again). */
+export interface TraceHit { trace_id: string; trace_key: string; range?: TraceRange }
 
 /** A page of spans: at most `limit` rows, and whether more follow (a full page, or one cut by bytes). */
 export interface SpanPage { rows: StoredSpanRow[]; more: boolean }
@@ -138,7 +140,7 @@ export class SpanSearcher {
     const below = (a: { us: number; trace_id: string }, b: { us: number; trace_id: string }): boolean =>
       a.us < b.us || (a.us === b.us && a.trace_id < b.trace_id);
     // Traces found so far with their true key; a trace is final once the scan has passed its key.
-    const found = new Map<string, { us: number; key: string }>();
+    const found = new Map<string, { us: number; key: string; range: TraceRange }>();
     const seen = new Set<string>();
     let frontier: { t: string; us: number; trace_id: string } | undefined = cursor
       ? { t: '', us: cursor.us, trace_id: cursor.trace_id }
@@ -156,11 +158,11 @@ export class SpanSearcher {
       );
       const fresh = [...new Set(rows.map((r) => r.trace_id))].filter((id) => !seen.has(id));
       for (const id of fresh) seen.add(id);
-      for (const [id, key] of await this.trueKeys(q, fresh)) {
+      for (const [id, { key, range }] of await this.trueKeys(q, fresh)) {
         const us = timeUs(key);
         // A trace whose key is not below the cursor was on an earlier page.
         if (cursor && !below({ us, trace_id: id }, cursor)) continue;
-        found.set(id, { us, key });
+        found.set(id, { us, key, range });
       }
       const exhausted = rows.length < scan;
       const last = rows[rows.length - 1];
@@ -169,14 +171,15 @@ export class SpanSearcher {
       const ready = [...found].filter(([id, k]) => exhausted || !frontier || !below({ us: k.us, trace_id: id }, frontier));
       if (ready.length >= want || exhausted) {
         ready.sort(([a, ka], [b, kb]) => (kb.us - ka.us) || (a < b ? 1 : a > b ? -1 : 0));
-        return ready.slice(0, want).map(([trace_id, k]) => ({ trace_id, trace_key: k.key }));
+        return ready.slice(0, want).map(([trace_id, k]) => ({ trace_id, trace_key: k.key, range: k.range }));
       }
       scan = Math.min(scan * GROWTH, MAX_SCAN);
     }
   }
 
-  /** Each trace's key over the current versions of its matching spans in the window (none: absent). */
-  private async trueKeys(q: TraceSearch, traceIds: string[]): Promise<Map<string, string>> {
+  /** Each trace's key over the current versions of its matching spans in the window (none: absent),
+   * with the trace's time range from the trace index. */
+  private async trueKeys(q: TraceSearch, traceIds: string[]): Promise<Map<string, { key: string; range: TraceRange }>> {
     if (traceIds.length === 0) return new Map();
     const ranges = await this.rm.guard(() => locateTraces(this.rm.ch, this.rm.tables, q.projectId, traceIds));
     if (ranges.length === 0) return new Map();
@@ -186,7 +189,8 @@ export class SpanSearcher {
        WHERE ${q.where} AND is_deleted = 0 AND ${time.sql} AND trace_id IN {k_t:Array(String)} GROUP BY trace_id`,
       { ...q.params, ...time.params, k_t: ranges.map((r) => r.trace_id) },
     );
-    return new Map(rows.map((r) => [r.trace_id, r.k]));
+    const rangeOf = new Map(ranges.map((r) => [r.trace_id, r]));
+    return new Map(rows.map((r) => [r.trace_id, { key: r.k, range: rangeOf.get(r.trace_id)! }]));
   }
 
   /** Trace search by grouping every matching span of the window (ascending order). */

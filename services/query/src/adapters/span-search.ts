@@ -43,6 +43,8 @@ export interface SpanPage { rows: StoredSpanRow[]; more: boolean }
 interface SpanKey { t: string; trace_id: string; span_id: string; b: string | number }
 
 const FIRST_SCAN = 256;
+/** Span candidates scanned and re-checked beyond what a page still needs. */
+const RECHECK_SLACK = 4;
 const GROWTH = 4;
 /** Largest scan step: candidate keys travel back as query parameters, so a round stays well inside
  * the server's URL and query-size limits however sparse the matches are. */
@@ -60,7 +62,9 @@ export class SpanSearcher {
     const out: StoredSpanRow[] = [];
     let budget = this.maxResultBytes;
     let cut = false;
-    let scan = Math.min(Math.max(FIRST_SCAN, want * 2), MAX_SCAN);
+    // Candidates are matching rows (unmerged), nearly all of them current: scan and re-check about
+    // as many as the page still needs, more only when some did not survive.
+    let scan = Math.min(want + RECHECK_SLACK, MAX_SCAN);
     let from: SpanKey | undefined;
     for (;;) {
       const resume = from
@@ -71,12 +75,16 @@ export class SpanSearcher {
          WHERE ${q.where} AND is_deleted = 0${resume} ORDER BY ${q.orderBy} LIMIT ${scan}`,
         { ...q.params, s_t: from?.t, s_trace: from?.trace_id, s_span: from?.span_id },
       );
-      // The candidates that fit the remaining budget; the first one always, while the page is empty.
+      // The candidates the page still needs that fit the remaining budget; the first one always,
+      // while the page is empty.
+      const need = want - out.length + RECHECK_SLACK;
       let take = 0;
       let sum = 0;
+      let overBudget = false;
       for (const k of keys) {
+        if (take >= need) break;
         const b = Number(k.b);
-        if (sum + b > budget && (out.length > 0 || take > 0)) break;
+        if (sum + b > budget && (out.length > 0 || take > 0)) { overBudget = true; break; }
         sum += b;
         take++;
       }
@@ -89,9 +97,10 @@ export class SpanSearcher {
         }
       }
       if (out.length >= want) break;
+      if (overBudget && out.length > 0) { cut = true; break; }
       if (take < keys.length) {
-        if (out.length > 0) { cut = true; break; }
-        // Nothing considered survived the re-check: go on right after it, budget untouched.
+        // Cut by the budget with nothing kept, or by the need with too few surviving the re-check:
+        // go on right after the last candidate considered.
         from = considered[considered.length - 1];
         continue;
       }

@@ -5,6 +5,7 @@
 // `--traces` traces of 10 spans over 30 days (test/bench/query-dataset.ts) into the all-in-one
 // stack's own ClickHouse, through the projector's own state transition and writer, then measures
 // p50/p95/p99 of the issue's six reads and reports bytes on disk per span.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +16,7 @@ import { allInOneConfig, startAllInOne } from '@llm/service-all-in-one';
 import { createAccount } from '@llm/testing/accounts';
 import { DAY_US, SPANS_PER_TRACE, loadDataset, type DatasetShape } from './query-dataset.ts';
 import { testSecretsEnv } from '@llm/testing/secrets';
+import { renderMetrics } from '@llm/metrics';
 
 const { values: opt } = parseArgs({
   options: {
@@ -119,9 +121,9 @@ try {
   interface Probe { name: string; target: number; run: (i: number) => Promise<Response> }
   const post = (p: string, body: unknown): Promise<Response> => fetch(`${base}${p}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
   const probes: Probe[] = [
-    { name: 'trace by id (GET /traces/{id})', target: 50, run: (i) => fetch(`${base}/traces/${traceIds[i % traceIds.length]}`, { headers: auth }) },
+    { name: 'trace by id (GET /traces/{id})', target: 20, run: (i) => fetch(`${base}/traces/${traceIds[i % traceIds.length]}`, { headers: auth }) },
     {
-      name: 'spans query, 2 attribute filters, 24 h, limit 50', target: 150,
+      name: 'spans query, 2 attribute filters, 24 h, limit 50', target: 50,
       run: (i) => post('/spans/query', {
         filtering: { operator: 'and', conditions: [
           { field: 'attributes', key: 'ag.meta.request.model', operator: 'is', value: models[i % models.length] },
@@ -130,9 +132,9 @@ try {
         windowing: { oldest: dayAgoIso, newest: endIso, limit: 50 },
       }),
     },
-    { name: 'traces query, latest 50', target: 150, run: () => post('/traces/query', { windowing: { limit: 50 } }) },
+    { name: 'traces query, latest 50', target: 50, run: () => post('/traces/query', { windowing: { limit: 50 } }) },
     {
-      name: 'analytics 24 h, 1-min buckets, 4 specs', target: 300,
+      name: 'analytics 24 h, 1-min buckets, 4 specs', target: 100,
       run: () => post('/spans/analytics/query', {
         oldest: dayAgoIso, newest: endIso, interval: 60,
         specs: [
@@ -143,10 +145,40 @@ try {
         ],
       }),
     },
-    { name: 'legacy analytics 30 days, 1 h buckets', target: 300, run: () => post('/tracing/spans/analytics', { oldest: monthAgoIso, newest: endIso, interval: 3600 }) },
-    { name: 'sessions query, page of 50', target: 150, run: () => post('/spans/sessions/query', { windowing: { limit: 50 } }) },
+    { name: 'legacy analytics 30 days, 1 h buckets', target: 100, run: () => post('/tracing/spans/analytics', { oldest: monthAgoIso, newest: endIso, interval: 3600 }) },
+    { name: 'sessions query, page of 50', target: 50, run: () => post('/spans/sessions/query', { windowing: { limit: 50 } }) },
   ];
 
+  // Time per step: the query side times every read-model query per store (read-timing.ts); the app
+  // runs in this process, so its registry is read directly around each read's timed iterations.
+  const storeTotals = async (): Promise<Record<string, { n: number; s: number }>> => {
+    const text = await renderMetrics();
+    const out: Record<string, { n: number; s: number }> = {};
+    for (const m of text.matchAll(/^read_model_query_duration_seconds_(sum|count)\{([^}]*)\} ([0-9.e+-]+)$/gm)) {
+      const store = /store="([^"]+)"/.exec(m[2]!)?.[1] ?? '?';
+      const t = (out[store] ??= { n: 0, s: 0 });
+      if (m[1] === 'count') t.n += Number(m[3]); else t.s += Number(m[3]);
+    }
+    return out;
+  };
+  const steps = (a: Record<string, { n: number; s: number }>, b: Record<string, { n: number; s: number }>, requests: number): string =>
+    Object.keys(b).sort().map((k) => {
+      const n = (b[k]!.n - (a[k]?.n ?? 0)) / requests;
+      const ms = ((b[k]!.s - (a[k]?.s ?? 0)) * 1000) / requests;
+      return `${k} ${n.toFixed(1)} queries ${ms.toFixed(1)} ms`;
+    }).filter((x) => !x.includes(' 0.0 queries')).join(', ');
+  // Same answers: each read's first answer, canonical (keys sorted, numbers to 9 significant digits:
+  // parallel sums add in any order), hashed and kept beside the dataset; later runs compare.
+  const canonical = (v: unknown): unknown => {
+    if (typeof v === 'number') return Number(v.toPrecision(9));
+    if (Array.isArray(v)) return v.map(canonical);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+    return v;
+  };
+  const answerHash = (body: string): string => createHash('sha256').update(JSON.stringify(canonical(JSON.parse(body)))).digest('hex').slice(0, 16);
+  const answersFile = path.join(dir, 'answers.json');
+  const knownAnswers = existsSync(answersFile) ? JSON.parse(readFileSync(answersFile, 'utf8')) as { at: string; hashes: Record<string, string> } : undefined;
+  const answers: Record<string, string> = {};
   const pct = (xs: number[], p: number): number => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
   const results: string[] = [];
   for (const [m, recording] of MODES.entries()) {
@@ -159,14 +191,18 @@ try {
     results.push(`-- ${mode} (EVENTS_READ_RECORDING=${recording})`);
     console.log(results[results.length - 1]);
     for (const probe of probes) {
+      const tFirst = performance.now();
       const first = await probe.run(0);
       const firstBody = await first.text();
+      const firstMs = performance.now() - tFirst;
+      if (first.status === 200) answers[probe.name] = answerHash(firstBody);
       if (first.status !== 200) {
         results.push(`${probe.name.padEnd(48)} HTTP ${first.status}: ${firstBody.slice(0, 120)}`);
         continue;
       }
       for (let i = 1; i < 4; i++) await (await probe.run(i)).arrayBuffer(); // warm
       const times: number[] = [];
+      const before = await storeTotals();
       for (let i = 0; i < ITER; i++) {
         const t0 = performance.now();
         const res = await probe.run(i + 7);
@@ -174,11 +210,23 @@ try {
         times.push(performance.now() - t0);
         if (res.status !== 200) throw new Error(`${probe.name}: HTTP ${res.status}`);
       }
+      const perRequest = steps(before, await storeTotals(), ITER);
       times.sort((a, b) => a - b);
       const p95 = pct(times, 95);
       results.push(`${probe.name.padEnd(48)} p50 ${pct(times, 50).toFixed(1).padStart(7)} ms  p95 ${p95.toFixed(1).padStart(7)} ms  p99 ${pct(times, 99).toFixed(1).padStart(7)} ms  target p95 ≤ ${probe.target} ms ${p95 <= probe.target ? 'OK' : 'MISSED'}  (${firstBody.length} bytes)`);
+      results.push(`${''.padEnd(48)} first after start ${firstMs.toFixed(1)} ms; per request: ${perRequest}`);
+      console.log(results[results.length - 2]);
       console.log(results[results.length - 1]);
     }
+  }
+  if (knownAnswers) {
+    const differing = Object.keys(answers).filter((k) => knownAnswers.hashes[k] !== undefined && knownAnswers.hashes[k] !== answers[k]);
+    results.push(differing.length === 0
+      ? `answers: the same as the run of ${knownAnswers.at} (${Object.keys(answers).length} reads, canonical JSON hashed)`
+      : `answers: DIFFERENT from the run of ${knownAnswers.at}: ${differing.join('; ')}`);
+  } else {
+    writeFileSync(answersFile, JSON.stringify({ at: new Date().toISOString(), hashes: answers }, null, 2));
+    results.push(`answers: recorded in ${path.relative(root, answersFile)} (later runs on this dataset compare with them)`);
   }
   if (MODES.includes(true)) {
     const recorded = Number(await scalar(`SELECT count() FROM ${db}.platform_events`));

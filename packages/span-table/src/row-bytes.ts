@@ -28,3 +28,11 @@ export function spanRowBytes(row: SpanTableRow): number {
   for (const c of MAP_COLUMNS) n += MAP_ENTRY_BYTES * Object.keys(row[c]).length;
   return n;
 }
+
+/** The SQL estimate exactly, for a row read back (text counted in UTF-8 bytes, as `length` does). */
+export function spanRowStoredBytes(row: SpanTableRow): number {
+  let n = ROW_OVERHEAD_BYTES;
+  for (const c of TEXT_COLUMNS) n += Buffer.byteLength(row[c], 'utf8');
+  for (const c of MAP_COLUMNS) n += MAP_ENTRY_BYTES * Object.keys(row[c]).length;
+  return n;
+}

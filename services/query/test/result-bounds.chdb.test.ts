@@ -94,6 +94,35 @@ describe('reads by id', () => {
     expect(await new SpanReader(rm, 50 * KB).byIds(PROJECT, [trace(1)], [span(105)])).toHaveLength(1);
   });
 
+  it('when a trace of non-ASCII text is just above the bound in UTF-8 bytes, then it is refused like the sizing query would', async () => {
+    // 2 bytes per 'é' in ClickHouse's length(), 1 UTF-16 unit in JavaScript: the bound is in bytes.
+    const p2 = 'p-bounds-utf8';
+    const r: SpanTableRow = { ...row(9, 900, 0), project_id: p2, attributes: JSON.stringify({ t: 'é'.repeat(8 * KB) }) };
+    await ch.client.insert({ table: 'llm.trace_index', values: [{ project_id: p2, trace_id: r.trace_id, first_start: r.start_time, last_start: r.start_time }], format: 'JSONEachRow' });
+    await ch.client.insert({ table: 'llm.spans', values: [r], format: 'JSONEachRow' });
+    const err = await refusal(new SpanReader(rm, 12 * KB).byIds(p2, [trace(9)], []));
+    expect(err.code).toBe('result_too_large');
+    expect((err.details as { estimated_bytes: number }).estimated_bytes).toBeGreaterThan(16 * KB);
+    expect(await new SpanReader(rm, 20 * KB).byIds(p2, [trace(9)], [])).toHaveLength(1);
+  });
+
+  it('when a trace is far above the bound, then ClickHouse stops the read early and the refusal names the whole trace', async () => {
+    // Four 1 MiB spans: the single-trace read is cut by ClickHouse (at twice the bound plus 1 MiB)
+    // and the trace is sized the two-step way.
+    const p3 = 'p-bounds-huge';
+    const big = Array.from({ length: 4 }, (_, i) => ({ ...row(7, 700 + i, 1024 * KB), project_id: p3 }));
+    await ch.client.insert({ table: 'llm.trace_index', values: [{ project_id: p3, trace_id: trace(7), first_start: big[0]!.start_time, last_start: big[3]!.start_time }], format: 'JSONEachRow' });
+    await ch.client.insert({ table: 'llm.spans', values: big, format: 'JSONEachRow' });
+    const err = await refusal(new SpanReader(rm, 50 * KB).byIds(p3, [trace(7)], []));
+    expect(err.code).toBe('result_too_large');
+    expect(err.details).toEqual({ max_result_bytes: 50 * KB, estimated_bytes: 4 * 1024 * KB });
+    expect(await new SpanReader(rm, 8 * 1024 * KB).byIds(p3, [trace(7)], [])).toHaveLength(4);
+  });
+
+  it('when the trace is unknown, then the read by id is empty', async () => {
+    expect(await new SpanReader(rm, 50 * KB).byIds(PROJECT, [trace(404)], [])).toEqual([]);
+  });
+
   it('when several traces together are above the bound, then the read is refused as a whole', async () => {
     const err = await refusal(new SpanReader(rm, 100 * KB).byIds(PROJECT, [trace(1), trace(2)], []));
     expect(err.code).toBe('result_too_large');

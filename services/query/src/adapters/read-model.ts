@@ -18,6 +18,20 @@ export const EVENTS_TABLE = 'platform_events';
 /** Default limit on one read-model query. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
 
+/** ClickHouse's code for a result above `max_result_bytes` / `max_result_rows`. */
+const TOO_MANY_ROWS_OR_BYTES = 396;
+
+/** A read whose result ClickHouse stopped at the caller's bound (ResultLimits). */
+export class ResultOverflow extends Error {
+  constructor(cause: unknown) {
+    super('the result passed the read\'s own byte bound', { cause });
+    this.name = 'ResultOverflow';
+  }
+}
+
+/** A bound ClickHouse enforces while it builds the result (bytes of the result blocks in memory). */
+export interface ResultLimits { maxBytes: number }
+
 export class ReadModel {
   readonly tables: SpanTables = spanTables();
 
@@ -45,16 +59,18 @@ export class ReadModel {
     return { [RETAINED_FROM_PARAM]: retainedFromUs(data === 'spans' ? h.spansFromUs : h.eventsFromUs) };
   }
 
-  /** Runs any read-model access; a failure becomes the 503 every read answers with. */
+  /** Runs any read-model access; a failure becomes the 503 every read answers with — except a result
+   * cut by the caller's own `max_result_bytes`/`max_result_rows` (ResultOverflow), which the caller sizes. */
   async guard<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await timedRead('clickhouse', fn);
     } catch (err) {
+      if (Number((err as { code?: unknown } | null)?.code) === TOO_MANY_ROWS_OR_BYTES) throw new ResultOverflow(err);
       throw unavailable('read_model_unavailable', 'The span store could not answer in time; retry shortly.', err);
     }
   }
 
-  run<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
+  run<T>(query: string, params: Record<string, unknown>, limits?: ResultLimits): Promise<T[]> {
     if ((query.includes(this.spans) || query.includes(this.events))
       && (!query.includes(`{${RETAINED_FROM_PARAM}:Int64}`) || params[RETAINED_FROM_PARAM] === undefined)) {
       return Promise.reject(new Error('a read of the span table or the events log without its retention bound'));
@@ -72,6 +88,7 @@ export class ReadModel {
           use_skip_indexes_if_final_exact_mode: 1,
           max_execution_time: Math.max(1, Math.ceil(this.timeoutMs / 1000)),
           timeout_overflow_mode: 'throw',
+          ...(limits ? { max_result_bytes: String(limits.maxBytes), result_overflow_mode: 'throw' as const } : {}),
         },
       });
       return res.json<T>();

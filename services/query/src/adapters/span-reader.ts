@@ -1,9 +1,9 @@
 // Reads spans by id, and session/user activity, from the ClickHouse read model. Every query is scoped
 // to one project; the span table is ordered by (project_id, start_time), so reads by trace id find
 // the traces' time ranges in the trace index first.
-import { locateTraces, timeRangesPredicate, RETAINED_SPANS_SQL, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, type SpanTableRow } from '@llm/span-table';
+import { locateTraces, timeRangesPredicate, spanRowStoredBytes, type TraceRange, RETAINED_SPANS_SQL, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, type SpanTableRow } from '@llm/span-table';
 import { AppError } from '@llm/errors';
-import type { ReadModel } from './read-model.ts';
+import { ResultOverflow, type ReadModel } from './read-model.ts';
 
 /** Most spans one read by id returns. */
 export const MAX_SPANS_BY_ID = 100_000;
@@ -68,17 +68,29 @@ export class SpanReader {
   }
 
   /**
-   * Every current span of the traces and/or span ids. Sized in ClickHouse first (count and the sum
-   * of the rows' estimated bytes), so that a read above MAX_SPANS_BY_ID or `maxResultBytes` is
-   * refused (413) before any row is fetched — never a silently cut answer, never a huge response.
+   * Every current span of the traces and/or span ids, or a 413 when they pass MAX_SPANS_BY_ID or
+   * `maxResultBytes` (estimated stored bytes) — never a silently cut answer, never a huge response.
+   * The rows are fetched at once and sized as they come back; ClickHouse stops a result at twice the
+   * bound, and only then are they sized in ClickHouse first (count and bytes per trace).
    */
   async byIds(projectId: string, traceIds: string[], spanIds: string[]): Promise<StoredSpanRow[]> {
+    if (traceIds.length === 1 && spanIds.length === 0) {
+      const rows = await this.oneTrace(projectId, traceIds[0]!);
+      if (rows) return rows;
+    }
     const sel = await this.select(projectId, traceIds, spanIds);
     if (!sel) return [];
+    const what = traceIds.length === 1 && spanIds.length === 0 ? `trace ${traceIds[0]}` : 'these ids';
+    const fetched = await this.boundedFetch(sel);
+    if (fetched) {
+      let total = 0;
+      for (const r of fetched) total += spanRowStoredBytes(r);
+      if (total > this.maxResultBytes) throw resultTooLarge(what, total, this.maxResultBytes);
+      return fetched;
+    }
     const sizes = await this.sizesOf(sel);
     const spans = sizes.reduce((n, t) => n + t.spans, 0);
     const bytes = sizes.reduce((n, t) => n + t.bytes, 0);
-    const what = traceIds.length === 1 && spanIds.length === 0 ? `trace ${traceIds[0]}` : 'these ids';
     if (spans > MAX_SPANS_BY_ID) throw tooManySpans(what);
     if (bytes > this.maxResultBytes) throw resultTooLarge(what, bytes, this.maxResultBytes);
     return spans === 0 ? [] : this.fetch(sel, what);
@@ -88,12 +100,38 @@ export class SpanReader {
    * The spans of a page of whole traces (ids in page order), cut after the longest prefix of traces
    * that stays within MAX_SPANS_BY_ID and `maxResultBytes`: `kept` traces are in `rows`, the caller
    * returns a cursor after the last of them. A first trace above the bounds alone is refused (413).
+   * `located`: the traces' ranges when the caller already has them (a search located them).
    */
-  async traceRows(projectId: string, traceIds: string[]): Promise<{ rows: StoredSpanRow[]; kept: number }> {
+  async traceRows(projectId: string, traceIds: string[], located?: TraceRange[]): Promise<{ rows: StoredSpanRow[]; kept: number }> {
     if (traceIds.length === 0) return { rows: [], kept: 0 };
-    const sel = await this.select(projectId, traceIds, []);
+    const sel = await this.select(projectId, traceIds, [], located);
     if (!sel) return { rows: [], kept: traceIds.length };
+    // Usually the page is well inside the bounds: fetch it at once (ClickHouse stops it at twice the
+    // byte bound) and size its traces from the rows; only a page near the bounds is sized first.
+    const fetched = await this.boundedFetch(sel);
+    if (fetched) {
+      const size = new Map<string, TraceSize>();
+      for (const r of fetched) {
+        const t = size.get(r.trace_id) ?? { trace_id: r.trace_id, spans: 0, bytes: 0 };
+        t.spans++;
+        t.bytes += spanRowStoredBytes(r);
+        size.set(r.trace_id, t);
+      }
+      const kept = this.keptTraces(traceIds, size);
+      if (kept === traceIds.length) return { rows: fetched, kept };
+      const keep = new Set(traceIds.slice(0, kept));
+      return { rows: fetched.filter((r) => keep.has(r.trace_id)), kept };
+    }
     const size = new Map((await this.sizesOf(sel)).map((t) => [t.trace_id, t]));
+    const kept = this.keptTraces(traceIds, size);
+    const spans = traceIds.slice(0, kept).reduce((n, id) => n + (size.get(id)?.spans ?? 0), 0);
+    if (kept === traceIds.length) return { rows: spans === 0 ? [] : await this.fetch(sel, 'these traces'), kept };
+    // The located time ranges still cover the kept traces; only the id list narrows.
+    return { rows: spans === 0 ? [] : await this.fetch({ where: sel.where, params: { ...sel.params, t: traceIds.slice(0, kept) } }, 'these traces'), kept };
+  }
+
+  /** How many traces of the page, in page order, fit the bounds together; a first trace above them alone is refused. */
+  private keptTraces(traceIds: string[], size: Map<string, TraceSize>): number {
     let spans = 0;
     let bytes = 0;
     let kept = 0;
@@ -108,17 +146,66 @@ export class SpanReader {
       }
       kept++;
     }
-    if (kept === traceIds.length) return { rows: spans === 0 ? [] : await this.fetch(sel, 'these traces'), kept };
-    // The located time ranges still cover the kept traces; only the id list narrows.
-    return { rows: spans === 0 ? [] : await this.fetch({ where: sel.where, params: { ...sel.params, t: traceIds.slice(0, kept) } }, 'these traces'), kept };
+    return kept;
+  }
+
+  /** The selection's rows, or undefined when they pass MAX_SPANS_BY_ID or twice the byte bound
+   * (ClickHouse stops building the result there; the caller then sizes first). */
+  private async boundedFetch(sel: Selection): Promise<StoredSpanRow[] | undefined> {
+    try {
+      const rows = await this.rm.run<StoredSpanRow>(`SELECT ${SPAN_TABLE_COLUMNS} FROM ${this.rm.spans} FINAL WHERE ${sel.where}
+                ORDER BY start_time, span_id LIMIT ${MAX_SPANS_BY_ID + 1}`, sel.params, { maxBytes: this.overflowBytes() });
+      return rows.length > MAX_SPANS_BY_ID ? undefined : rows;
+    } catch (err) {
+      if (err instanceof ResultOverflow) return undefined;
+      throw err;
+    }
+  }
+
+  /** Where ClickHouse stops a result: above any answer this reader can give (in-memory blocks are
+   * larger than the estimate), so memory stays bounded. */
+  private overflowBytes(): number {
+    return 2 * this.maxResultBytes + 1024 * 1024;
+  }
+
+  /**
+   * One trace in one statement (GET /traces/{id}, the dashboards' most frequent read): the trace's
+   * time range comes from the trace index in a subquery ClickHouse resolves before it prunes the span
+   * table, and the byte bound is checked on the rows themselves (the same estimate the sizing query
+   * computes). ClickHouse stops the result at twice the bound, so memory stays bounded; a trace
+   * that far over the bound is sized the two-step way, so the 413 still names the whole trace's bytes.
+   * Undefined: stopped by ClickHouse, answer through the sizing path.
+   */
+  private async oneTrace(projectId: string, traceId: string): Promise<StoredSpanRow[] | undefined> {
+    const index = `${this.rm.ch.database}.${this.rm.tables.traceIndex}`;
+    let rows: StoredSpanRow[];
+    try {
+      rows = await this.rm.run<StoredSpanRow>(
+        `WITH (SELECT (min(first_start), max(last_start)) FROM ${index} WHERE project_id = {p:String} AND trace_id = {t:String}) AS range
+         SELECT ${SPAN_TABLE_COLUMNS} FROM ${this.rm.spans} FINAL
+         WHERE project_id = {p:String} AND ${RETAINED_SPANS_SQL} AND is_deleted = 0
+           AND start_time BETWEEN range.1 AND range.2 AND trace_id = {t:String}
+         ORDER BY start_time, span_id LIMIT ${MAX_SPANS_BY_ID + 1}`,
+        { p: projectId, t: traceId, ...await this.rm.retention(projectId, 'spans') },
+        { maxBytes: this.overflowBytes() },
+      );
+    } catch (err) {
+      if (err instanceof ResultOverflow) return undefined;
+      throw err;
+    }
+    if (rows.length > MAX_SPANS_BY_ID) throw tooManySpans(`trace ${traceId}`);
+    let bytes = 0;
+    for (const r of rows) bytes += spanRowStoredBytes(r);
+    if (bytes > this.maxResultBytes) throw resultTooLarge(`trace ${traceId}`, bytes, this.maxResultBytes);
+    return rows;
   }
 
   /** The WHERE clause of a read by ids; undefined when none of the traces is known. */
-  private async select(projectId: string, traceIds: string[], spanIds: string[]): Promise<Selection | undefined> {
+  private async select(projectId: string, traceIds: string[], spanIds: string[], located?: TraceRange[]): Promise<Selection | undefined> {
     const where = ['project_id = {p:String}', RETAINED_SPANS_SQL, 'is_deleted = 0'];
     let params: Record<string, unknown> = { p: projectId, ...await this.rm.retention(projectId, 'spans'), t: traceIds, s: spanIds };
     if (traceIds.length) {
-      const ranges = await this.rm.guard(() => locateTraces(this.rm.ch, this.rm.tables, projectId, traceIds));
+      const ranges = located ?? await this.rm.guard(() => locateTraces(this.rm.ch, this.rm.tables, projectId, traceIds));
       if (ranges.length === 0) return undefined;
       const time = timeRangesPredicate(ranges);
       where.push(time.sql, 'trace_id IN {t:Array(String)}');

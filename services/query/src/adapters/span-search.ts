@@ -12,7 +12,7 @@
 // reads only a String's size subcolumn), only candidates within the page's remaining byte budget are
 // fetched, and a page cut by bytes ends early with a cursor (it always holds at least one span).
 // Every search is bounded by its project's retention (RETAINED_SPANS_SQL) before anything is read.
-import { RETAINED_SPANS_SQL, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, locateTraces, timeRangesPredicate, timeUs, timeUsParam } from '@llm/span-table';
+import { RETAINED_SPANS_SQL, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, locateTraces, timeRangesPredicate, timeUs, timeUsParam, type TraceRange } from '@llm/span-table';
 import type { ReadModel } from './read-model.ts';
 import { DEFAULT_MAX_RESULT_BYTES, type StoredSpanRow } from './span-reader.ts';
 
@@ -33,7 +33,9 @@ export interface TraceSearch extends SpanSearch {
   cursor?: { t: number; trace_id: string };
 }
 
-export interface TraceHit { trace_id: string; trace_key: string }
+/** A trace found by a search, with its sort key and, when the search located it, its time range
+ * (so that reading its spans does not look it up again). */
+export interface TraceHit { trace_id: string; trace_key: string; range?: TraceRange }
 
 /** A page of spans: at most `limit` rows, and whether more follow (a full page, or one cut by bytes). */
 export interface SpanPage { rows: StoredSpanRow[]; more: boolean }
@@ -41,6 +43,8 @@ export interface SpanPage { rows: StoredSpanRow[]; more: boolean }
 interface SpanKey { t: string; trace_id: string; span_id: string; b: string | number }
 
 const FIRST_SCAN = 256;
+/** Span candidates scanned and re-checked beyond what a page still needs. */
+const RECHECK_SLACK = 4;
 const GROWTH = 4;
 /** Largest scan step: candidate keys travel back as query parameters, so a round stays well inside
  * the server's URL and query-size limits however sparse the matches are. */
@@ -58,7 +62,9 @@ export class SpanSearcher {
     const out: StoredSpanRow[] = [];
     let budget = this.maxResultBytes;
     let cut = false;
-    let scan = Math.min(Math.max(FIRST_SCAN, want * 2), MAX_SCAN);
+    // Candidates are matching rows (unmerged), nearly all of them current: scan and re-check about
+    // as many as the page still needs, more only when some did not survive.
+    let scan = Math.min(want + RECHECK_SLACK, MAX_SCAN);
     let from: SpanKey | undefined;
     for (;;) {
       const resume = from
@@ -69,12 +75,16 @@ export class SpanSearcher {
          WHERE ${q.where} AND is_deleted = 0${resume} ORDER BY ${q.orderBy} LIMIT ${scan}`,
         { ...q.params, s_t: from?.t, s_trace: from?.trace_id, s_span: from?.span_id },
       );
-      // The candidates that fit the remaining budget; the first one always, while the page is empty.
+      // The candidates the page still needs that fit the remaining budget; the first one always,
+      // while the page is empty.
+      const need = want - out.length + RECHECK_SLACK;
       let take = 0;
       let sum = 0;
+      let overBudget = false;
       for (const k of keys) {
+        if (take >= need) break;
         const b = Number(k.b);
-        if (sum + b > budget && (out.length > 0 || take > 0)) break;
+        if (sum + b > budget && (out.length > 0 || take > 0)) { overBudget = true; break; }
         sum += b;
         take++;
       }
@@ -87,9 +97,10 @@ export class SpanSearcher {
         }
       }
       if (out.length >= want) break;
+      if (overBudget && out.length > 0) { cut = true; break; }
       if (take < keys.length) {
-        if (out.length > 0) { cut = true; break; }
-        // Nothing considered survived the re-check: go on right after it, budget untouched.
+        // Cut by the budget with nothing kept, or by the need with too few surviving the re-check:
+        // go on right after the last candidate considered.
         from = considered[considered.length - 1];
         continue;
       }
@@ -138,7 +149,7 @@ export class SpanSearcher {
     const below = (a: { us: number; trace_id: string }, b: { us: number; trace_id: string }): boolean =>
       a.us < b.us || (a.us === b.us && a.trace_id < b.trace_id);
     // Traces found so far with their true key; a trace is final once the scan has passed its key.
-    const found = new Map<string, { us: number; key: string }>();
+    const found = new Map<string, { us: number; key: string; range: TraceRange }>();
     const seen = new Set<string>();
     let frontier: { t: string; us: number; trace_id: string } | undefined = cursor
       ? { t: '', us: cursor.us, trace_id: cursor.trace_id }
@@ -156,11 +167,11 @@ export class SpanSearcher {
       );
       const fresh = [...new Set(rows.map((r) => r.trace_id))].filter((id) => !seen.has(id));
       for (const id of fresh) seen.add(id);
-      for (const [id, key] of await this.trueKeys(q, fresh)) {
+      for (const [id, { key, range }] of await this.trueKeys(q, fresh)) {
         const us = timeUs(key);
         // A trace whose key is not below the cursor was on an earlier page.
         if (cursor && !below({ us, trace_id: id }, cursor)) continue;
-        found.set(id, { us, key });
+        found.set(id, { us, key, range });
       }
       const exhausted = rows.length < scan;
       const last = rows[rows.length - 1];
@@ -169,14 +180,15 @@ export class SpanSearcher {
       const ready = [...found].filter(([id, k]) => exhausted || !frontier || !below({ us: k.us, trace_id: id }, frontier));
       if (ready.length >= want || exhausted) {
         ready.sort(([a, ka], [b, kb]) => (kb.us - ka.us) || (a < b ? 1 : a > b ? -1 : 0));
-        return ready.slice(0, want).map(([trace_id, k]) => ({ trace_id, trace_key: k.key }));
+        return ready.slice(0, want).map(([trace_id, k]) => ({ trace_id, trace_key: k.key, range: k.range }));
       }
       scan = Math.min(scan * GROWTH, MAX_SCAN);
     }
   }
 
-  /** Each trace's key over the current versions of its matching spans in the window (none: absent). */
-  private async trueKeys(q: TraceSearch, traceIds: string[]): Promise<Map<string, string>> {
+  /** Each trace's key over the current versions of its matching spans in the window (none: absent),
+   * with the trace's time range from the trace index. */
+  private async trueKeys(q: TraceSearch, traceIds: string[]): Promise<Map<string, { key: string; range: TraceRange }>> {
     if (traceIds.length === 0) return new Map();
     const ranges = await this.rm.guard(() => locateTraces(this.rm.ch, this.rm.tables, q.projectId, traceIds));
     if (ranges.length === 0) return new Map();
@@ -186,7 +198,8 @@ export class SpanSearcher {
        WHERE ${q.where} AND is_deleted = 0 AND ${time.sql} AND trace_id IN {k_t:Array(String)} GROUP BY trace_id`,
       { ...q.params, ...time.params, k_t: ranges.map((r) => r.trace_id) },
     );
-    return new Map(rows.map((r) => [r.trace_id, r.k]));
+    const rangeOf = new Map(ranges.map((r) => [r.trace_id, r]));
+    return new Map(rows.map((r) => [r.trace_id, { key: r.k, range: rangeOf.get(r.trace_id)! }]));
   }
 
   /** Trace search by grouping every matching span of the window (ascending order). */

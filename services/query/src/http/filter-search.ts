@@ -51,7 +51,8 @@ export async function tracePage(d: SearchDeps, c: CompiledSearch, projectId: str
   });
   const full = keys.slice(0, c.w.limit);
   // A page whose whole traces would exceed the result bounds ends after the last trace that fits.
-  const { rows, kept } = await d.reader.traceRows(projectId, full.map((k) => k.trace_id));
+  const located = full.every((k) => k.range) ? full.map((k) => k.range!) : undefined;
+  const { rows, kept } = await d.reader.traceRows(projectId, full.map((k) => k.trace_id), located);
   const page = full.slice(0, kept);
   const last = page[page.length - 1];
   const more = kept < full.length || keys.length > c.w.limit;

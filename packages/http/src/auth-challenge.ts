@@ -19,11 +19,12 @@ export function challengeFor(path: string): string {
 }
 
 export const authChallenges: RequestHandler = (req, res, next) => {
-  const writeHead = res.writeHead;
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
   // One wrapper per response: Node writes the status line through writeHead, explicitly or not.
-  res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
-    if (args[0] === 401 && !this.hasHeader('WWW-Authenticate')) this.setHeader('WWW-Authenticate', challengeFor(req.path));
-    return writeHead.apply(this, args);
-  } as typeof writeHead;
+  const challenged = (...args: unknown[]): typeof res => {
+    if (args[0] === 401 && !res.hasHeader('WWW-Authenticate')) res.setHeader('WWW-Authenticate', challengeFor(req.path));
+    return writeHead(...args);
+  };
+  res.writeHead = challenged as typeof res.writeHead;
   next();
 };

@@ -11,8 +11,8 @@ import { AppError } from '@llm/errors';
 /** The media types the JSON body parser reads (packages/http/src/http-app.ts). */
 export const JSON_MEDIA_TYPES = ['application/json', 'application/*+json'];
 
-const ALLOW = Symbol('allowed methods');
-type Probed = express.Request & { [ALLOW]?: Set<string> };
+/** The methods collected for the request being probed (a WeakMap: nothing is added to the request). */
+const collected = new WeakMap<express.Request, Set<string>>();
 
 /**
  * Installed after every route: a request that reaches it matched no route for its method. When the
@@ -22,13 +22,13 @@ type Probed = express.Request & { [ALLOW]?: Set<string> };
 export function methodNotAllowed(routes: readonly RouteDef[]): RequestHandler {
   const probe = express.Router();
   for (const r of routes) {
-    probe.all(mountPaths(r), (req: Probed, _res, next) => { req[ALLOW]?.add(r.method); next(); });
+    probe.all(mountPaths(r), (req, _res, next) => { collected.get(req)?.add(r.method); next(); });
   }
-  return (req: Probed, res, next) => {
+  return (req, res, next) => {
     const allowed = new Set<string>();
-    req[ALLOW] = allowed;
+    collected.set(req, allowed);
     probe(req, res, (err?: unknown) => {
-      delete req[ALLOW];
+      collected.delete(req);
       if (err) { next(err); return; }
       if (allowed.size === 0) { next(); return; }
       if (allowed.has('GET')) allowed.add('HEAD');

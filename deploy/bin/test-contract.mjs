@@ -158,7 +158,7 @@ try {
       KAFKA_BROKERS: kafka.brokers, DATABASE_URL: pg.url, CLICKHOUSE_DATA_DIR: path.join(runDir, 'clickhouse'),
       ADMIN_TOKEN: adminToken,
       SESSION_SECRETS: randomBytes(32).toString('hex'), SECRETS_KEY: randomBytes(32).toString('base64'), SESSION_COOKIE_SECURE: 'false',
-      SHUTDOWN_DRAIN_MS: '0', OTLP_HTTP_PORT: '0', OTLP_GRPC_PORT: '0',
+      SHUTDOWN_DRAIN_MS: '0', OTLP_HTTP_PORT: '0', OTLP_GRPC_PORT: '0', MANAGEMENT_PORT: '0',
       ACCESS_PLANS: FUZZ_PLANS, ACCESS_DEFAULT_PLAN: 'contract_fuzz',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -58,7 +58,7 @@ const adminToken = dataset?.adminToken ?? 'bench-admin-token-0123456789abcdef';
 const secrets = testSecretsEnv();
 const configFor = (recording: boolean) => {
   const parsed = parseConfig(allInOneConfig, {
-    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+    PORT: '0', MANAGEMENT_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
     KAFKA_BROKERS: kafkaProc.brokers, KAFKA_TOPIC_PREFIX: 'bench.',
     DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`,
     CLICKHOUSE_DATA_DIR: path.join(dir, 'clickhouse'), ADMIN_TOKEN: adminToken, EVENTS_READ_RECORDING: String(recording), ...secrets,

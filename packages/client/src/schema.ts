@@ -6801,12 +6801,19 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The request line and headers exceed the server limit (answered by the HTTP server itself, without a body). */
+        /** @description The request line and headers exceed the server limit (answered by the HTTP server before any route runs, with the same error body). */
         Error431: {
             headers: {
                 [name: string]: unknown;
             };
-            content?: never;
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Request header fields too large."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
         };
         /** @description Internal error. */
         Error500: {
@@ -7502,6 +7509,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -7786,6 +7794,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];

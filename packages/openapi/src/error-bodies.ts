@@ -54,7 +54,7 @@ export const ERROR_STATUSES: Readonly<Record<string, string>> = {
   415: 'Unsupported media type.',
   422: 'The body, query or path failed validation, or the body is well-formed but cannot be accepted.',
   429: 'Rate limit or quota exceeded; honour Retry-After.',
-  431: 'The request line and headers exceed the server limit (answered by the HTTP server itself, without a body).',
+  431: 'The request line and headers exceed the server limit (answered by the HTTP server before any route runs, with the same error body).',
   500: 'Internal error.',
   502: 'An upstream the request depends on failed.',
   503: 'A backing store or dependency is not available; retry after Retry-After.',

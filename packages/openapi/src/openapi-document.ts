@@ -74,13 +74,14 @@ function rewriteRefs(value: unknown, sharedPrefix: string): unknown {
 
 const ref = (name: string): JsonObject => ({ $ref: `${COMPONENT}${name}` });
 
-// Node's HTTP parser answers 431 itself, before any route runs: no body, no Content-Type.
-const BODILESS_ERRORS = new Set(['431']);
+// Answered by the HTTP server before any route runs (packages/http answerClientError): the same
+// error body on every operation, whatever shape the route's own errors take.
+const SERVER_ERRORS = new Set(['431']);
 
 // What the error bodies say, as a client sees them (the messages of the error handler and the auth layer).
 const ERROR_EXAMPLES: Record<string, string> = {
   400: 'The request path or a parameter is not valid percent-encoding.', 401: 'Unauthorized', 403: 'Forbidden.', 404: 'Not Found',
-  409: 'A query with this slug already exists.', 413: 'Request body too large.', 415: 'Unsupported media type.',
+  409: 'A query with this slug already exists.', 413: 'Request body too large.', 415: 'Unsupported media type.', 431: 'Request header fields too large.',
   429: 'Rate limit exceeded. Please retry after 2 seconds.', 500: 'An internal error has occurred.', 503: 'A backing store is not available; retry shortly.',
 };
 
@@ -94,7 +95,7 @@ function errorResponses(id: RouteId): Record<string, JsonObject> {
   for (const code of errorStatusesOf(id)) {
     const status = String(code);
     out[status] = { $ref: `#/components/responses/${status === '422' ? 'ValidationError' : `Error${status}`}` };
-    if (BODILESS_ERRORS.has(status)) continue;
+    if (SERVER_ERRORS.has(status)) continue;
     // Billing handlers answer their own refusals in the reference's shape; authentication and
     // validation in front of them still answer with `detail`.
     if (id.startsWith('billing.')) {
@@ -214,7 +215,7 @@ export function buildOpenApiDocument(opts: DocumentOptions = {}): OpenApiDocumen
   for (const [status, description] of Object.entries(ERROR_STATUSES)) {
     const name = status === '422' ? 'ValidationError' : `Error${status}`;
     const example = status === '422' ? { detail: [{ loc: ['body', 'name'], msg: 'Field required', type: 'missing' }] } : { detail: ERROR_EXAMPLES[status] ?? description };
-    errorComponents[name] = BODILESS_ERRORS.has(status) ? { description } : { description, content: { 'application/json': { schema: ref(status === '422' ? 'UnprocessableBody' : 'ErrorBody'), example } } };
+    errorComponents[name] = { description, content: { 'application/json': { schema: ref(status === '422' ? 'UnprocessableBody' : 'ErrorBody'), example } } };
   }
 
   const doc: OpenApiDocument = {

@@ -6,9 +6,11 @@ export interface SpanTables {
   spans: string;
   /** First and last span start per trace (reads by trace id go through it). */
   traceIndex: string;
+  /** The root spans alone, same columns and versions (trace-focused analytics read it). */
+  roots: string;
 }
 
 export function spanTables(suffix = ''): SpanTables {
   if (!/^[A-Za-z0-9_]*$/.test(suffix)) throw new Error(`bad table suffix '${suffix}'`);
-  return { spans: `spans${suffix}`, traceIndex: `trace_index${suffix}` };
+  return { spans: `spans${suffix}`, traceIndex: `trace_index${suffix}`, roots: `trace_roots${suffix}` };
 }

@@ -101,7 +101,7 @@ export async function replaySpans(deps: ReplayDeps): Promise<ReplayResult> {
     // pairs). The index goes first: in the instant between, readers see the rebuilt index beside the
     // old span table, and both hold the same traces (the index only ever widens a trace's range).
     await ch.client.command({
-      query: `EXCHANGE TABLES ${db}.${SPAN_TABLES.traceIndex} AND ${db}.${rebuild.traceIndex}, ${db}.${SPAN_TABLES.spans} AND ${db}.${rebuild.spans}`,
+      query: `EXCHANGE TABLES ${db}.${SPAN_TABLES.traceIndex} AND ${db}.${rebuild.traceIndex}, ${db}.${SPAN_TABLES.spans} AND ${db}.${rebuild.spans}, ${db}.${SPAN_TABLES.roots} AND ${db}.${rebuild.roots}`,
     });
     log.info({ tables: SPAN_TABLES }, 'rebuilt span tables swapped in');
     // The rebuilt tables hold deleted projects' rows again (the topic still carries them): the span
@@ -119,6 +119,7 @@ export async function replaySpans(deps: ReplayDeps): Promise<ReplayResult> {
     if (!deps.keepOld) {
       await ch.client.command({ query: `DROP TABLE IF EXISTS ${db}.${rebuild.spans}` });
       await ch.client.command({ query: `DROP TABLE IF EXISTS ${db}.${rebuild.traceIndex}` });
+      await ch.client.command({ query: `DROP TABLE IF EXISTS ${db}.${rebuild.roots}` });
       await ch.client.command({ query: `DROP TABLE IF EXISTS ${db}.schema_migrations${suffix}` });
     }
     const r = await ch.client.query({ query: `SELECT count() AS n FROM ${db}.${SPAN_TABLES.spans} FINAL WHERE is_deleted = 0`, format: 'JSONEachRow' });

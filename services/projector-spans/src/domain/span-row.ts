@@ -5,6 +5,20 @@ import { tableTime as chTime, type SpanTableRow } from '@llm/span-table';
 /** A span table row (the shared contract). */
 export type SpanRow = SpanTableRow;
 
+/** Marks a row written to the roots table only (a symbol key: never part of the row's JSON). */
+const ROOTS_ONLY = Symbol('roots only');
+
+/** The tombstone of a root that gained a parent under the same key: for trace_roots, not spans. */
+export function rootsOnly(row: SpanRow): SpanRow {
+  return Object.assign(row, { [ROOTS_ONLY]: true });
+}
+
+/** Whether a written row belongs in the span table (every row but a roots-only tombstone). */
+export const isSpanTableRow = (row: SpanRow): boolean => !(ROOTS_ONLY in row);
+
+/** Whether a written row belongs in the roots table: a root's version or tombstone, or a roots-only one. */
+export const isRootsTableRow = (row: SpanRow): boolean => row.parent_id === '' || ROOTS_ONLY in row;
+
 
 export function rowFromRecord(projectId: string, r: SpanRecord, createdAtUs: number, version: bigint): SpanRow {
   return {

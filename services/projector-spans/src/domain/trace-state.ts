@@ -5,7 +5,7 @@
 import { rollupTrace, type MetricSkeleton } from '@llm/span-model';
 import type { DecodedEvent } from '@llm/events';
 import { timeUs } from '@llm/span-table';
-import { rowFromRecord, type SpanRow } from './span-row.ts';
+import { rootsOnly, rowFromRecord, type SpanRow } from './span-row.ts';
 
 export type TraceRows = Map<string, SpanRow>;
 
@@ -33,6 +33,8 @@ export function applyTraceEvent(current: TraceRows, e: TraceEvent, version: bigi
       for (const [id, row] of current) {
         const now = next.get(id);
         if (now === undefined || timeUs(now.start_time) !== timeUs(row.start_time)) writes.push({ ...row, version: v, is_deleted: 1 });
+        // A root that gains a parent under the same key leaves the roots table only (trace_roots).
+        else if (row.parent_id === '' && now.parent_id !== '') writes.push(rootsOnly({ ...row, version: v, is_deleted: 1 }));
       }
       for (const row of rerolled(next, touched, v)) writes.push(row);
       return { next, writes };

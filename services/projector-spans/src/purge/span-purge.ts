@@ -1,4 +1,4 @@
-// The span purge: deleted projects' rows leave the span read model (spans, trace_index), run by
+// The span purge: deleted projects' rows leave the span read model (spans, trace_index, trace_roots), run by
 // projector-spans, their only writer (@llm/project-purge; ledger project_span_purges, migration 0005).
 // It needs Postgres (DATABASE_URL) for the accounts read model's project tombstones, which it reads.
 import type { Clickhouse } from '@llm/clickhouse';
@@ -9,7 +9,7 @@ import { spanTables } from '@llm/span-table';
 
 export const SPAN_PURGE_LEDGER = 'project_span_purges';
 /** The span read model's tables keyed by project_id. */
-export const PURGED_SPAN_TABLES: readonly string[] = [spanTables().spans, spanTables().traceIndex];
+export const PURGED_SPAN_TABLES: readonly string[] = [spanTables().spans, spanTables().traceIndex, spanTables().roots];
 
 export function createSpanPurge(deps: { pool: Pool; ch: Clickhouse; log: Logger }, settings: Omit<PurgeSettings, 'enabled'>): ProjectPurgeWorker {
   return createProjectPurgeWorker({

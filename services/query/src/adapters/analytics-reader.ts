@@ -1,7 +1,7 @@
 // Runs the statements of packages/span-analytics on the span read model. The statements are built
 // (and fully parameterized) by the package; this adapter only knows where the table is and how a
 // read-model query runs (time limit, 503 on any failure).
-import { paramValues, type Statement } from '@llm/span-analytics';
+import { paramValues, type Focus, type Statement } from '@llm/span-analytics';
 import type { ReadModel } from './read-model.ts';
 
 export type AnalyticsRow = Record<string, unknown>;
@@ -9,9 +9,12 @@ export type AnalyticsRow = Record<string, unknown>;
 export class AnalyticsReader {
   constructor(private readonly rm: ReadModel) {}
 
-  /** `<db>.spans`, the table the statements read. */
-  get table(): string {
-    return this.rm.spans;
+  /**
+   * The table a request's statements read: trace focus summarises root spans only, which the roots
+   * table holds alone (a tenth of the rows; same columns and versions); span focus reads every span.
+   */
+  tableFor(focus: Focus): string {
+    return focus === 'trace' ? this.rm.roots : this.rm.spans;
   }
 
   /** The project's retention bound's parameter (the statements' scope carries the predicate). */

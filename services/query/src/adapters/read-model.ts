@@ -40,6 +40,9 @@ export class ReadModel {
   /** `<db>.<table>` of the span table. */
   get spans(): string { return `${this.ch.database}.${this.tables.spans}`; }
 
+  /** `<db>.<table>` of the root spans (the span table's rows of roots only). */
+  get roots(): string { return `${this.ch.database}.${this.tables.roots}`; }
+
   /** `<db>.<table>` of the events log. */
   get events(): string { return `${this.ch.database}.${EVENTS_TABLE}`; }
 
@@ -71,7 +74,7 @@ export class ReadModel {
   }
 
   run<T>(query: string, params: Record<string, unknown>, limits?: ResultLimits): Promise<T[]> {
-    if ((query.includes(this.spans) || query.includes(this.events))
+    if ((query.includes(this.spans) || query.includes(this.roots) || query.includes(this.events))
       && (!query.includes(`{${RETAINED_FROM_PARAM}:Int64}`) || params[RETAINED_FROM_PARAM] === undefined)) {
       return Promise.reject(new Error('a read of the span table or the events log without its retention bound'));
     }

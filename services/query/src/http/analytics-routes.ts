@@ -117,9 +117,9 @@ export function analyticsRoutes(reader: AnalyticsReader, auth: RequestHandler): 
     }
     const c = await common(reader, req, i);
     let planned = planSpecs(parsed.specs);
-    const probe = buildAutoTypeProbe(reader.table, c.scope, planned);
+    const probe = buildAutoTypeProbe(reader.tableFor(c.focus), c.scope, planned);
     if (probe) planned = resolveAutoTypes(planned, (await reader.rows(probe))[0]);
-    const st = buildAnalyticsQuery(reader.table, c.scope, c.plan, planned);
+    const st = buildAnalyticsQuery(reader.tableFor(c.focus), c.scope, c.plan, planned);
     const buckets = st ? shapeAnalytics(await reader.rows(st), c.plan, planned) : [];
     res.json({
       count: buckets.length,
@@ -141,7 +141,7 @@ export function analyticsRoutes(reader: AnalyticsReader, auth: RequestHandler): 
   const legacy: RequestHandler = async (req, res) => {
     const i = flatInputs(req, LegacyInputSchema);
     const c = await common(reader, req, i);
-    const buckets = shapeLegacy(await reader.rows(buildLegacyQuery(reader.table, c.scope, c.plan, c.focus)), c.plan);
+    const buckets = shapeLegacy(await reader.rows(buildLegacyQuery(reader.tableFor(c.focus), c.scope, c.plan, c.focus)), c.plan);
     res.json({ count: buckets.length, buckets });
   };
 

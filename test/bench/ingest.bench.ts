@@ -86,7 +86,7 @@ const port = await freePort();
 const managementPort = await freePort();
 const adminToken = randomBytes(16).toString('hex');
 const server = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean), '--import', 'tsx', ...(opt.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), path.join(root, 'services/all-in-one/src/main.ts')], {
-  env: { ...process.env, PORT: String(port), MANAGEMENT_PORT: String(managementPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: kafka.brokers, DATABASE_URL: pg.url, CLICKHOUSE_DATA_DIR: path.join(dir, 'ch'), ADMIN_TOKEN: adminToken, KAFKA_CLIENT: opt.client, ...enforcementEnv, ...testSecretsEnv() },
+  env: { ...process.env, PORT: String(port), MANAGEMENT_PORT: String(managementPort), OTLP_HTTP_PORT: '0', OTLP_GRPC_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: kafka.brokers, DATABASE_URL: pg.url, CLICKHOUSE_DATA_DIR: path.join(dir, 'ch'), ADMIN_TOKEN: adminToken, KAFKA_CLIENT: opt.client, ...enforcementEnv, ...testSecretsEnv() },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 // The server's log: pino JSON lines at LOG_LEVEL=warn. Error lines (level ≥ 50) are counted per

@@ -17,7 +17,7 @@ const LOGS = ['query_log', 'part_log', 'query_thread_log', 'query_views_log', 't
 
 describe('ClickHouse server system logs', () => {
   it('when the config is read, then every system log has a TTL of at most 7 days and no engine of its own', () => {
-    const ttls = Object.fromEntries([...xml.matchAll(/<([a-z_]+_log)>([\s\S]*?)<\/\1>/g)].map((m) => [m[1], m[2]!]));
+    const ttls: Record<string, string> = Object.fromEntries([...xml.matchAll(/<([a-z_]+_log)>([\s\S]*?)<\/\1>/g)].map((m) => [m[1]!, m[2]!]));
     expect(Object.keys(ttls).sort()).toEqual([...LOGS].sort());
     for (const [log, body] of Object.entries(ttls)) {
       const days = /<ttl>\s*event_date \+ INTERVAL (\d+) DAY DELETE\s*<\/ttl>/.exec(body);

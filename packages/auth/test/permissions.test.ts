@@ -23,6 +23,7 @@ describe('permissions', () => {
     view_api_keys: ['developer', 'admin', 'owner'],
     edit_api_keys: ['developer', 'admin', 'owner'],
     edit_organization_auth: ['admin', 'owner'],
+    edit_project: ['admin', 'owner'],
     edit_billing: ['owner'],
   };
   it.each(Object.keys(PERMISSIONS) as Permission[])('%s', (permission) => {

@@ -42,7 +42,7 @@ export function mountSide(app: Express, side: Side, handlers: Handlers, opts: Mo
   for (const id of routesOf(side)) {
     const h = handlers[id];
     if (!h) throw new Error(`no handler for route ${id} on side ${side}`);
-    const r = ROUTES[id];
+    const r: RouteDef = ROUTES[id];
     const method = r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const own = Array.isArray(h) ? h : [h];
     if (own.length === 0) throw new Error(`no handler for route ${id} on side ${side}`);

@@ -7124,6 +7124,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "trace": {
+                 *         "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                  *         "spans": {
                  *           "chat": {
                  *             "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",

@@ -147,6 +147,7 @@ export class ExampleBuilder {
 
 const TRACE_REQUEST = {
   trace: {
+    trace_id: TRACE_ID,
     spans: {
       chat: {
         trace_id: TRACE_ID, span_id: SPAN_ID, span_name: 'chat', span_kind: 'SPAN_KIND_CLIENT',

@@ -54,6 +54,20 @@ if (!process.env.STRIPE_MOCK_URL) {
   }
 }
 {
+  // The OTLP receivers' test runs clients nobody here wrote: the OpenTelemetry Python SDK's gRPC
+  // exporter (a pinned venv, like the Agenta SDK's) and telemetrygen (Go), both installed once into
+  // .data/tools. The telemetrygen exports skip, saying so, only where Go is not installed.
+  const { ensureOtelPythonGrpc } = await import('../local/otel-python.mjs');
+  const { ensureTelemetrygen } = await import('../local/telemetrygen.mjs');
+  try {
+    ensureOtelPythonGrpc({ log: console.log });
+    if (!ensureTelemetrygen({ log: console.log })) console.log('Go is not installed: the telemetrygen exports of test/e2e/otlp-receivers.e2e.test.ts will be skipped.');
+  } catch (err) {
+    console.error(`The OTLP receivers' test needs its clients: ${err.message}`);
+    process.exit(1);
+  }
+}
+{
   // The manifest checks (test/deploy) render with kustomize and validate with kubeconform against
   // local Kubernetes schemas: built and fetched once into .data/tools, outside the tests.
   const { ensureManifestTools } = await import('../k8s/tools.mjs');

@@ -3,7 +3,7 @@
 // the permission read sees, and a deleted project takes its keys and roles with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { defaultProjectOf, findMembership, membershipId, projectMemberships, readProject } from '@llm/accounts-read';
+import { defaultProjectOf, findMembership, membershipId, projectMemberships, readProject, readProjectRetention } from '@llm/accounts-read';
 import { ev, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
 
 let db: ProjectionDb;
@@ -44,5 +44,21 @@ describe('project projection and scoped roles (Postgres)', () => {
     ]);
     expect(await readProject(db.pool, extra)).toBeUndefined();
     expect((await db.pool.query("SELECT count(*)::int AS n FROM memberships WHERE scope = 'project' AND scope_id = $1", [extra])).rows[0].n).toBe(0);
+  });
+
+  it('when a project\'s retention is set, then the row carries it, 0 restores the plan\'s, and an unknown project or a negative value changes nothing', async () => {
+    const [owner, org, ws, prj] = Array.from({ length: 4 }, (): string => randomUUID()) as [string, string, string, string];
+    const hex = randomBytes(4).toString('hex');
+    expect(await db.apply(ev('accounts.account.provisioned', {
+      user: { id: owner, email: `${owner}@x.org`, name: '', username: hex }, organization: { id: org, name: 'O', slug: `o-${org}` },
+      workspace: { id: ws, name: 'W', slug: 'w' }, project: { id: prj, name: 'P', slug: 'p' }, api_key: null,
+    }))).toEqual([{ status: 'applied' }]);
+    const set = (project: string, minutes: number) => ev('accounts.project.retention_set', { organization_id: org, project_id: project, retention_minutes: minutes });
+    expect(await db.apply(set(prj, 60), set(randomUUID(), 60), set(prj, -5))).toEqual([
+      { status: 'applied' }, expect.objectContaining({ status: 'rejected', code: 'project_not_found' }), expect.objectContaining({ status: 'rejected', code: 'project_retention_invalid' }),
+    ]);
+    expect(await readProjectRetention(db.pool, prj)).toEqual({ project_id: prj, organization_id: org, retention_minutes: 60 });
+    expect(await db.apply(set(prj, 0))).toEqual([{ status: 'applied' }]);
+    expect((await readProjectRetention(db.pool, prj))?.retention_minutes).toBe(0);
   });
 });

@@ -3,7 +3,7 @@
 // unexpected key is a 422 (the reference silently ignored the whole body, i.e. ran an unfiltered
 // query). A `null` counts as absent.
 import type { Request } from 'express';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { flatSpanQuery } from '@llm/contracts';
 import { RequestValidationError } from '@llm/http';
 

@@ -3,7 +3,7 @@
 // by the owners' purges. A project may keep its data for less than its plan does (PATCH
 // /projects/{id}, an account event), never longer. Spans are sent with old start times (retention
 // counts from the span's start) to a business organization (92 days); the purges run every 300 ms
-// here (production: RETENTION_PURGE_INTERVAL_MS, 10 minutes).
+// with cutoffs in 1 s steps here (production: RETENTION_PURGE_INTERVAL_MS 10 minutes, steps of a day).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClickhouse, type Clickhouse } from '@llm/clickhouse';
@@ -22,7 +22,7 @@ let ch: Clickhouse;
 let db: Pool;
 
 beforeAll(async () => {
-  t = await startTestApp({ RETENTION_PURGE_INTERVAL_MS: '300' });
+  t = await startTestApp({ RETENTION_PURGE_INTERVAL_MS: '300', RETENTION_PURGE_STEP_MS: '1000' });
   // The same embedded engine as the app (one per data directory and process).
   ch = await openClickhouse({ dataDir: t.clickhouse.dataDir, database: t.clickhouse.database });
   db = openPostgres(t.databaseUrl);

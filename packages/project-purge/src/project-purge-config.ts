@@ -24,5 +24,7 @@ export const retentionPurgeEnv = z.object({
   RETENTION_PURGE_ENABLED: envFragments.bool.default(true),
   /** Time between passes over every project (each pass removes what expired since the last). */
   RETENTION_PURGE_INTERVAL_MS: z.coerce.number().int().min(100).default(600_000),
+  /** Cutoffs move in steps of this: a table is rewritten once per step, an expired row stays on disk (never readable) up to one step. */
+  RETENTION_PURGE_STEP_MS: z.coerce.number().int().min(1).default(86_400_000),
 });
 export type RetentionPurgeEnv = z.infer<typeof retentionPurgeEnv>;

@@ -6,7 +6,7 @@
 //
 // A pass pages through every project with its horizon (the composition root supplies them: the
 // shorter of the plan's and the project's own retention, from now), and asks each target to remove
-// what is older. ClickHouse targets count first and run a mutation only when something is due, so an
+// what is older than the horizon rounded down to a step (a day by default). ClickHouse targets count first and run a mutation only when something is due, so an
 // idle pass reads a primary-key range per project and rewrites nothing; Postgres targets delete in
 // bounded batches. Replicas take turns through a transaction-scoped advisory lock.
 import type { Clickhouse } from '@llm/clickhouse';
@@ -41,6 +41,12 @@ export interface RetentionPurgeOptions {
   metricsPrefix: string;
   /** Time between passes. */
   intervalMs: number;
+  /**
+   * Cutoffs move in steps of this (default a day): a row leaves storage up to one step after it
+   * became invisible, and a table is rewritten once per step rather than on every pass (the horizon
+   * moves continuously; a mutation rewrites every part holding a due row).
+   */
+  stepMs?: number;
   /** Projects per page (and per ClickHouse mutation). */
   pageSize?: number;
 }
@@ -54,6 +60,7 @@ export interface RetentionPurgeWorker {
 
 export function createRetentionPurgeWorker(o: RetentionPurgeOptions): RetentionPurgeWorker {
   const pageSize = o.pageSize ?? 1000;
+  const stepUs = Math.max(1, o.stepMs ?? 86_400_000) * 1000;
   const what = o.targets.map((t) => t.name).join(', ');
   const purgedRows = counter(`${o.metricsPrefix}_retention_purged_rows_total`, `Rows of ${what} removed past their project's retention`);
   const passes = counter(`${o.metricsPrefix}_retention_purge_passes_total`, `Retention purge passes over ${what}`);
@@ -73,7 +80,7 @@ export function createRetentionPurgeWorker(o: RetentionPurgeOptions): RetentionP
         for (const t of o.targets) {
           const cutoffs = page.flatMap((h) => {
             const from = t.data === 'spans' ? h.spansFromUs : h.eventsFromUs;
-            return from === undefined ? [] : [{ projectId: h.projectId, beforeUs: Math.floor(from) }];
+            return from === undefined ? [] : [{ projectId: h.projectId, beforeUs: Math.floor(from / stepUs) * stepUs }];
           });
           if (cutoffs.length > 0) removed[t.name] = (removed[t.name] ?? 0) + await t.purge(cutoffs);
         }

@@ -83,7 +83,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const plans = postgresPlanResolver(pool, access.config);
   // Rows past their project's retention leave storage in the background (reads skip them at once).
   const retentionPurges = config.RETENTION_PURGE_ENABLED
-    ? createRetentionPurges({ pool, ch, log, plans, access: access.config }, { intervalMs: config.RETENTION_PURGE_INTERVAL_MS, deliveries: config.WEBHOOK_DISPATCHER_ENABLED })
+    ? createRetentionPurges({ pool, ch, log, plans, access: access.config }, { intervalMs: config.RETENTION_PURGE_INTERVAL_MS, stepMs: config.RETENTION_PURGE_STEP_MS, deliveries: config.WEBHOOK_DISPATCHER_ENABLED })
     : [];
   for (const p of retentionPurges) p.start();
   // One cache of projects' retention for both sides: a PATCH on the command side shows in reads at once.

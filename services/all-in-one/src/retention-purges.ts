@@ -14,11 +14,11 @@ import { spanRetentionTargets } from '@llm/service-projector-spans';
 
 export function createRetentionPurges(
   deps: { pool: Pool; ch: Clickhouse; log: Logger; plans: PlanResolver; access: Pick<AccessCatalog, 'plans'> },
-  settings: { intervalMs: number; deliveries: boolean },
+  settings: { intervalMs: number; stepMs: number; deliveries: boolean },
 ): RetentionPurgeWorker[] {
   const horizons = projectHorizonsPage(deps);
   const worker = (metricsPrefix: string, targets: Parameters<typeof createRetentionPurgeWorker>[0]['targets']): RetentionPurgeWorker =>
-    createRetentionPurgeWorker({ pool: deps.pool, log: deps.log.child({ component: `${metricsPrefix}-retention-purge` }), horizons, metricsPrefix, intervalMs: settings.intervalMs, targets });
+    createRetentionPurgeWorker({ pool: deps.pool, log: deps.log.child({ component: `${metricsPrefix}-retention-purge` }), horizons, metricsPrefix, intervalMs: settings.intervalMs, stepMs: settings.stepMs, targets });
   return [
     worker('span', spanRetentionTargets(deps.ch)),
     worker('event', eventRetentionTargets(deps.ch)),

@@ -27,8 +27,11 @@ const LOOKS_UP = new Set<RouteId>([
   'human_evaluations.create', 'human_evaluations.list', 'workspaces.users.remove', 'billing.payments.portals', 'billing.stripe.portals',
   'billing.payments.checkouts', 'billing.stripe.checkouts', 'billing.plans.switch', 'billing.subscription', 'billing.subscription.cancel',
   'queries.variants.create', 'queries.variants.fork', 'queries.revisions.create', 'queries.revisions.commit', 'queries.revisions.retrieve',
-  'queries.revisions.log', 'traces.query', 'spans.query', 'traces.export', 'spans.export',
+  'queries.revisions.log',
 ]);
+
+/** Reads that run a saved query named in the body: 404 when no revision matches, 409 when its stored focus is the other one (spans vs traces). */
+const RUNS_SAVED_QUERIES = new Set<RouteId>(['traces.query', 'spans.query', 'traces.export', 'spans.export']);
 
 /** Handlers that call an upstream service and answer 502 when it fails: the payments processor, the agent runner. */
 const UPSTREAM = new Set<RouteId>([
@@ -61,8 +64,8 @@ export function errorStatusesOf(id: RouteId): number[] {
   // is decided in log order: a slug taken, a stale version or a state that forbids it is a 409, and
   // an entity it names (by id, slug or a reference in the body) that the log does not hold is a 404.
   const accountWrite = route.side === 'command' && !TRACING.test(id) && route.method !== 'GET';
-  if (hasPathIds || LOOKS_UP.has(id) || accountWrite) out.add(404);
-  if (accountWrite) out.add(409);
+  if (hasPathIds || LOOKS_UP.has(id) || accountWrite || RUNS_SAVED_QUERIES.has(id)) out.add(404);
+  if (accountWrite || RUNS_SAVED_QUERIES.has(id)) out.add(409);
   if (id === 'admin.replay') out.add(409); // one replay at a time
   if (GONE.has(id)) out.add(410);
   if (UPSTREAM.has(id)) out.add(502);

@@ -12,7 +12,7 @@ describe('the generated client', () => {
     const at = [...fresh].findIndex((c, i) => c !== committed[i]);
     expect({ length: committed.length, firstDifference: at === -1 && fresh.length === committed.length ? null : fresh.slice(Math.max(0, at - 80), at + 80) })
       .toEqual({ length: fresh.length, firstDifference: null });
-  });
+  }, 60_000);
 
   it('when a typed call is built, then its path, parameters and answer come from the document', async () => {
     const { createApiClient } = await import('@llm/client');

@@ -7463,6 +7463,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -7511,6 +7512,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -7748,6 +7750,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -7796,6 +7799,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];

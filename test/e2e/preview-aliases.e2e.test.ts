@@ -57,8 +57,11 @@ describe('/preview aliases', () => {
     expect((await call('POST', '/preview/simple/traces/query', { trace: { origin: 'robot' } })).status).toBe(422);
   });
 
-  it('given routes the reference does not alias, when called under /preview, then 404', async () => {
-    expect((await call('POST', '/preview/traces/ingest', { traces: [] })).status).toBe(404);
+  it('given routes the reference does not alias, when called under /preview, then 404 (405 where an aliased route has that path)', async () => {
+    // /preview/traces/{trace_id} is aliased (GET, PUT, DELETE): POST there is a wrong method, as in the reference.
+    const ingest = await call('POST', '/preview/traces/ingest', { traces: [] });
+    expect(ingest.status).toBe(405);
+    expect(ingest.body).toEqual({ detail: 'POST is not allowed here; allowed: DELETE, GET, HEAD, PUT.' });
     expect((await call('POST', '/preview/tracing/spans/analytics', {})).status).toBe(404);
     expect((await call('GET', '/preview/projects/current')).status).toBe(404);
     expect((await call('POST', '/preview/otlp/v1/traces', {})).status).toBe(404);

@@ -3,7 +3,7 @@
 // (global fetch, which every e2e test uses), so no test has to remember it. A mismatch makes that
 // fetch reject, failing the test at the request that received it.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { ROUTES, stripApiPrefix, type RouteId } from '@llm/contracts';
+import { ROUTES, hasPreviewAlias, stripApiPrefix, type RouteId } from '@llm/contracts';
 import { buildOpenApiDocument, openApiPath, type JsonObject } from '@llm/openapi';
 
 const DOC_ID = 'openapi.json';
@@ -32,8 +32,10 @@ function init(): NonNullable<typeof state> {
 
 function operationOf(method: string, url: URL): Matcher | undefined {
   let p = stripApiPrefix(url.pathname);
-  if (/^\/preview(\/|$)/i.test(p)) p = p.slice('/preview'.length) || '/';
-  return init().matchers.find((m) => m.method === method && m.re.test(p));
+  // Under /preview only the aliased routes answer (compat §5.1); any other path there is no operation.
+  const preview = /^\/preview(\/|$)/i.test(p);
+  if (preview) p = p.slice('/preview'.length) || '/';
+  return init().matchers.find((m) => m.method === method && m.re.test(p) && (!preview || hasPreviewAlias(ROUTES[m.id])));
 }
 
 /** The validator of one operation's JSON answer with this status; null = the document gives it no JSON schema. */

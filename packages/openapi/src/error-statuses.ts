@@ -71,6 +71,8 @@ export function errorStatusesOf(id: RouteId): number[] {
   if (UPSTREAM.has(id)) out.add(502);
   if (!storeFree(id)) out.add(503);
   if (id === 'docs.asset') out.add(404);
+  // The spec: GET /traces/query and GET /traces/ingest are 405 (Allow: POST), not a trace id.
+  if (id === 'traces.fetch') out.add(405);
   // A raw-body route reads its own bytes: no JSON parser, but its own size bound and media type.
   if (route.rawBody === true) { out.add(413); out.add(415); }
   return [...out].sort((a, b) => a - b);

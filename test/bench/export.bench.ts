@@ -1,4 +1,4 @@
-// node --import tsx test/bench/export.bench.ts [-- --spans 1000000 --pad 200 --formats jsonl,csv,parquet --engine]:
+// npm run bench:export [-- --spans 1000000 --pad 200 --formats jsonl,csv,parquet --engine]:
 // the streamed export (POST /spans/export) of a large project through the HTTP route, one format
 // after the other, each read at full speed by a client that only counts: records, bytes, seconds,
 // and how much the process's RSS grew while it streamed (the all-in-one server runs in this process,

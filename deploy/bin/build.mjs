@@ -32,7 +32,7 @@ export function entryPoints() {
   }
   const { scripts } = readJson(path.join(repoRoot, 'package.json'));
   for (const cmd of Object.values(scripts)) {
-    for (const m of String(cmd).matchAll(/--import tsx (\S+\.ts)\b/g)) {
+    for (const m of String(cmd).matchAll(/(?:--import tsx|deploy\/bin\/run-ts\.mjs) (\S+\.ts)\b/g)) {
       if (!m[1].startsWith('test/')) entries.add(posix(m[1]));
     }
   }

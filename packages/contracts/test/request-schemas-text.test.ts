@@ -79,6 +79,12 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   traceRequest: { schema: contracts.traceRequest, samples: [{ trace: traceRecord }] },
   tracesRequest: { schema: contracts.tracesRequest, samples: [{ traces: [traceRecord] }] },
   spanQueryBody: { schema: contracts.spanQueryBody, samples: [{ ...revision.data, query_ref: ref }] },
+  spanExportBody: { schema: contracts.spanExportBody, samples: [{ ...revision.data, query_ref: ref, format: 'csv' }] },
+  redactionCustomPattern: { schema: contracts.redactionCustomPattern, samples: [{ name: 'employee_id', pattern: 'E-[0-9]{6}', placeholder: '[EMPLOYEE_ID]' }] },
+  redactionPolicyBody: {
+    schema: contracts.redactionPolicyBody,
+    samples: [{ detectors: ['email', 'card'], custom: [{ name: 'employee_id', pattern: 'E-[0-9]{6}', placeholder: '[EMPLOYEE_ID]' }], apply_to: 'all' }],
+  },
   simpleTraceEdit: {
     schema: contracts.simpleTraceEdit,
     samples: [{
@@ -249,6 +255,8 @@ const NOT_REQUESTS = new Set([
   'runnerAttemptStarted', 'runnerAttemptStatus',
   // PATCH /projects/{id}: its body holds one number and no text (bounds in bounded-inputs.test.ts), and its answer.
   'projectUpdate', 'projectRetentionResponse',
+  // GET/PUT /projects/{id}/redaction's answer.
+  'redactionPolicyResponse',
   // The payments processor's event: read raw and checked by its signature, stored never.
   'paymentsProcessorEvent',
 ]);

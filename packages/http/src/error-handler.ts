@@ -44,7 +44,7 @@ export function clientErrorStatus(err: unknown): number | undefined {
 }
 
 /** Operator paths: the reference's admin error shape (compat §2.1). */
-const isOperatorPath = (path: string): boolean => path.toLowerCase().includes('/admin/');
+const isOperatorPath = (path: string | undefined): boolean => (path ?? '').toLowerCase().includes('/admin/');
 
 /** Sends `{"detail": message, …extra}`, or on an operator path `{"detail": {"message": message, …extra}}`. */
 function sendError(req: Request, res: Response, status: number, message: string, extra?: Record<string, unknown>): void {

@@ -24,6 +24,9 @@ const EXPECTED: Partial<Record<RouteId, ThrottleCategory>> = {
   'tracing.analytics.query': 'tracing_slow',
   'tracing.spans.analytics': 'tracing_slow',
   'queries.revisions.retrieve': 'core_fast',
+  // Ours, not the reference's: an export reads like a query (docs/decisions.md).
+  'spans.export': 'tracing_slow',
+  'traces.export': 'tracing_slow',
 };
 const CATEGORIES: ThrottleCategory[] = ['standard', 'core_fast', 'core_slow', 'tracing_fast', 'tracing_slow', 'services_fast', 'services_slow', 'ai_services'];
 const capacityOf = (c: ThrottleCategory): number => 100_000 + CATEGORIES.indexOf(c);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { encodeExportTraceServiceRequest } from '@llm/otlp';
-import { createAccount, eventually, testSecretsEnv } from '@llm/testing';
+import { createAccount, eventually, freePort, testSecretsEnv } from '@llm/testing';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const outDir = path.join(repoRoot, '.data', `build-test-${process.pid}-${randomBytes(3).toString('hex')}`);
@@ -25,11 +25,10 @@ interface BuildManifest { entries: Array<{ source: string; output: string }>; as
 let manifest: BuildManifest;
 
 const builtEntry = (service: string): string => path.join(outDir, 'services', service, 'src', 'main.mjs');
-const randomPort = (): number => 20000 + Math.floor(Math.random() * 20000);
 
 async function startBuilt(service: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const port = randomPort();
-  const managementPort = randomPort();
+  const port = await freePort();
+  const managementPort = await freePort();
   // No --import tsx and no inherited NODE_OPTIONS (vitest's loaders): plain node, as in the image.
   const child = spawn(process.execPath, [builtEntry(service)], {
     cwd: repoRoot,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@llm/logging';
 import { createReadiness, listen, type RunningServer } from '@llm/http';
 import { createGateway } from '@llm/service-gateway';
-import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { createAccount, eventually, freePort, type TestAccount } from '@llm/testing';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const hex = (n: number): string => randomBytes(n).toString('hex');
@@ -20,8 +20,8 @@ let base: string;
 beforeAll(async () => {
   t = await startTestApp();
   acc = await createAccount(t.baseUrl, t.adminToken);
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const managementPort = port + 1;
+  const port = await freePort();
+  const managementPort = await freePort();
   command = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../services/command/src/main.ts')], {
     env: {
       ...process.env, PORT: String(port), MANAGEMENT_PORT: String(managementPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: t.kafkaBrokers, KAFKA_TOPIC_PREFIX: t.topicPrefix,

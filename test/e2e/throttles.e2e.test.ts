@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeRpcStatus, encodeExportTraceServiceRequest } from '@llm/otlp';
-import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { createAccount, eventually, freePort, type TestAccount } from '@llm/testing';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -20,11 +20,12 @@ beforeAll(async () => {
   t = await startTestApp();
   // Two command replicas behind a (client-side) round-robin balancer, sharing each throttle.
   for (let i = 0; i < 2; i++) {
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    managementUrls.push(`http://127.0.0.1:${port + 1}`);
+    const port = await freePort();
+    const managementPort = await freePort();
+    managementUrls.push(`http://127.0.0.1:${managementPort}`);
     replicas.push(spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../services/command/src/main.ts')], {
       env: {
-        ...process.env, PORT: String(port), MANAGEMENT_PORT: String(port + 1), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: t.kafkaBrokers, KAFKA_TOPIC_PREFIX: t.topicPrefix,
+        ...process.env, PORT: String(port), MANAGEMENT_PORT: String(managementPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKA_BROKERS: t.kafkaBrokers, KAFKA_TOPIC_PREFIX: t.topicPrefix,
         KAFKA_SPANS_PARTITIONS: '3', KAFKA_ACCOUNTS_PARTITIONS: '1', DATABASE_URL: t.databaseUrl, ADMIN_TOKEN: t.adminToken, THROTTLE_REPLICAS: '2', ...t.secrets,
       },
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeEvent, uuidv7 } from '@llm/events';
 import { createKafkaClient, type Producer } from '@llm/kafka';
-import { createAccount, eventually, type TestAccount } from '@llm/testing';
+import { createAccount, eventually, freePort, type TestAccount } from '@llm/testing';
 import { deliveryIdOf, verifySignature } from '@llm/webhooks';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -69,7 +69,7 @@ beforeAll(async () => {
   const kafka = await createKafkaClient({ brokers: [t.kafkaBrokers], clientId: 'webhooks-process-test' });
   producer = await kafka.producer();
   db = new pg.Pool({ connectionString: t.databaseUrl, max: 2 });
-  port = 20000 + Math.floor(Math.random() * 20000);
+  port = await freePort();
   dispatcher = await startDispatcher();
 });
 afterAll(async () => {

@@ -4,7 +4,8 @@
 // (default), to show what auditing costs the read path. Loads (once; kept in .data/bench-query and reused by later runs)
 // `--traces` traces of 10 spans over 30 days (test/bench/query-dataset.ts) into the all-in-one
 // stack's own ClickHouse, through the projector's own state transition and writer, then measures
-// p50/p95/p99 of the issue's six reads and reports bytes on disk per span.
+// p50/p95/p99 of the issue's six reads, the cold first read, ClickHouse time per request, the engine's
+// read rows/bytes/time per statement, and bytes on disk per span.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -186,6 +187,29 @@ try {
   const answersFile = path.join(dir, 'answers.json');
   const knownAnswers = existsSync(answersFile) ? JSON.parse(readFileSync(answersFile, 'utf8')) as { at: string; hashes: Record<string, string> } : undefined;
   const answers: Record<string, string> = {};
+  // The engine's share, statement by statement (the issue's query profile): the statements of one
+  // request are captured where the app sends them (the embedded engine's client is shared by
+  // everything in this process) and re-run once through `exec`, whose summary carries the engine's
+  // read rows, read bytes and elapsed time (chDB keeps no system.query_log here).
+  interface Sent { query: string; query_params?: Record<string, unknown>; clickhouse_settings?: Record<string, unknown> }
+  let captured: Sent[] | undefined;
+  const watchStatements = (): void => {
+    const c = ch.client as unknown as { query: (p: Sent) => Promise<unknown> };
+    const send = c.query.bind(c);
+    c.query = (p: Sent) => { captured?.push({ query: p.query, query_params: p.query_params, clickhouse_settings: p.clickhouse_settings }); return send(p); };
+  };
+  const engineProfile = async (sent: Sent[]): Promise<string> => {
+    const parts: string[] = [];
+    for (const [i, st] of sent.entries()) {
+      const r = await ch.client.exec({ query: `${st.query} FORMAT Null`, query_params: st.query_params, clickhouse_settings: st.clickhouse_settings as never });
+      r.stream.destroy();
+      const sum = r.summary;
+      const rows = Number(sum?.read_rows ?? 0);
+      const mib = Number(sum?.read_bytes ?? 0) / 2 ** 20;
+      parts.push(`#${i + 1} ${rows.toLocaleString('en')} rows ${mib.toFixed(1)} MiB ${(Number(sum?.elapsed_ns ?? 0) / 1e6).toFixed(1)} ms`);
+    }
+    return parts.join('; ');
+  };
   const pct = (xs: number[], p: number): number => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
   const results: string[] = [];
   // Cold: each read's first request comes right after a restart of the app and of the embedded
@@ -197,6 +221,7 @@ try {
     app = await startApp(recording);
     base = `http://127.0.0.1:${app.port}`;
     ch = await openClickhouse({ dataDir: chConfig.CLICKHOUSE_DATA_DIR, database: chConfig.CLICKHOUSE_DATABASE });
+    watchStatements();
   };
   for (const recording of MODES) {
     const mode = `read events ${recording ? 'on ' : 'off'}`;
@@ -224,12 +249,17 @@ try {
         if (res.status !== 200) throw new Error(`${probe.name}: HTTP ${res.status}`);
       }
       const perRequest = steps(before, await storeTotals(), ITER);
+      captured = [];
+      await (await probe.run(ITER + 7)).arrayBuffer();
+      const sent = captured;
+      captured = undefined;
+      const profile = await engineProfile(sent);
       times.sort((a, b) => a - b);
       const p95 = pct(times, 95);
       results.push(`${probe.name.padEnd(48)} p50 ${pct(times, 50).toFixed(1).padStart(7)} ms  p95 ${p95.toFixed(1).padStart(7)} ms  p99 ${pct(times, 99).toFixed(1).padStart(7)} ms  target p95 ≤ ${probe.target} ms ${p95 <= probe.target ? 'OK' : 'MISSED'}  (${firstBody.length} bytes)`);
       results.push(`${''.padEnd(48)} cold (first after a restart) ${firstMs.toFixed(1)} ms; per request: ${perRequest}`);
-      console.log(results[results.length - 2]);
-      console.log(results[results.length - 1]);
+      results.push(`${''.padEnd(48)} engine, statement by statement (read rows, read bytes, time): ${profile}`);
+      for (const line of results.slice(-3)) console.log(line);
     }
   }
   if (knownAnswers) {

@@ -55,13 +55,16 @@ if (!process.env.STRIPE_MOCK_URL) {
 }
 {
   // The OTLP receivers' test runs clients nobody here wrote: the OpenTelemetry Python SDK's gRPC
-  // exporter (a pinned venv, like the Agenta SDK's) and telemetrygen (Go), both installed once into
-  // .data/tools. The telemetrygen exports skip, saying so, only where Go is not installed.
+  // exporter (a pinned venv, like the Agenta SDK's), telemetrygen and a core OpenTelemetry Collector
+  // (both Go), all installed once into .data/tools. The telemetrygen exports and the Collector's
+  // forwarding skip, saying so, only where Go is not installed.
   const { ensureOtelPythonGrpc } = await import('../local/otel-python.mjs');
   const { ensureTelemetrygen } = await import('../local/telemetrygen.mjs');
+  const { ensureOtelcol } = await import('../local/otelcol.mjs');
   try {
     ensureOtelPythonGrpc({ log: console.log });
     if (!ensureTelemetrygen({ log: console.log })) console.log('Go is not installed: the telemetrygen exports of test/e2e/otlp-receivers.e2e.test.ts will be skipped.');
+    if (!ensureOtelcol({ log: console.log })) console.log('Go is not installed: the Collector forwarding of test/e2e/otlp-receivers.e2e.test.ts will be skipped.');
   } catch (err) {
     console.error(`The OTLP receivers' test needs its clients: ${err.message}`);
     process.exit(1);

@@ -1,8 +1,11 @@
 // OTLP on the standard ports (issue 29): the OpenTelemetry JS exporters nobody here wrote — OTLP/HTTP
 // with its default JSON encoding, OTLP/gRPC with gzip — write traces that read back through the API
 // with their attributes; every answer of the two receivers in its transport's terms; and the
-// admission they share with /otlp/v1/traces (one throttle bucket across the three, the quota).
-import { execFile, spawn } from 'node:child_process';
+// admission they share with /otlp/v1/traces (one throttle bucket across the three, the quota). Then
+// other clients: the Python SDK, telemetrygen, and an OpenTelemetry Collector forwarding to us.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
@@ -301,4 +304,100 @@ describe('telemetrygen', () => {
       expect(spans.spans.filter((s: { parent_id?: string | null }) => s.parent_id === roots[0].span_id)).toHaveLength(2);
     });
   }
+});
+
+// An OpenTelemetry Collector (core build: OTLP receiver → batch → otlp_grpc / otlp_http exporters)
+// forwarding to our two OTLP ports, run with the configuration docs/clients.md gives, as written
+// there. Built into .data/tools by `npm test` (deploy/local/otelcol.mjs); skipped, saying why, only
+// where Go is not installed.
+describe('an OpenTelemetry Collector forwarding to us', () => {
+  let bin: string | null = null;
+  let collector: ChildProcess | undefined;
+  let dir: string | undefined;
+  let output = '';
+  const port = { grpcIn: 0, httpIn: 0, viaHttpIn: 0 };
+
+  beforeAll(async () => {
+    const { ensureOtelcol } = await import('../../deploy/local/otelcol.mjs');
+    bin = ensureOtelcol({ log: console.log });
+    if (!bin) { console.log('Collector forwarding tests skipped: Go is not installed, so the collector cannot be built'); return; }
+    // @ts-expect-error plain .mjs module without types
+    const { freePort, waitForPort } = (await import('../../deploy/local/ports.mjs')) as {
+      freePort(): Promise<number>;
+      waitForPort(port: number, opts: { timeoutMs?: number; isAlive?: () => boolean; name?: string }): Promise<void>;
+    };
+    port.grpcIn = await freePort();
+    port.httpIn = await freePort();
+    port.viaHttpIn = await freePort();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'otelcol-forward-'));
+    const doc = readFileSync(path.join(import.meta.dirname, '../../docs/clients.md'), 'utf8');
+    const m = /<!-- snippet: otelcol-forward -->\n```yaml\n([\s\S]*?)\n```/.exec(doc);
+    if (!m) throw new Error("docs/clients.md has no snippet 'otelcol-forward'");
+    writeFileSync(path.join(dir, 'otelcol.yaml'), m[1]!);
+    // Merged over the documented file: its receiver on free loopback ports instead of 4317/4318, a
+    // second receiver and pipeline through the otlp_http exporter (the file's pipeline uses
+    // otlp_grpc), and no internal metrics endpoint (:8888 by default; other collectors may hold it).
+    writeFileSync(path.join(dir, 'test.yaml'), [
+      'receivers:',
+      '  otlp:',
+      '    protocols:',
+      `      grpc: { endpoint: "127.0.0.1:${port.grpcIn}" }`,
+      `      http: { endpoint: "127.0.0.1:${port.httpIn}" }`,
+      '  otlp/via-http:',
+      '    protocols:',
+      `      http: { endpoint: "127.0.0.1:${port.viaHttpIn}" }`,
+      'service:',
+      '  telemetry: { metrics: { level: none } }',
+      '  pipelines:',
+      '    traces/via-http: { receivers: [otlp/via-http], processors: [batch], exporters: [otlp_http] }',
+      '',
+    ].join('\n'));
+    collector = spawn(bin, ['--config', path.join(dir, 'otelcol.yaml'), '--config', path.join(dir, 'test.yaml')], {
+      env: { ...process.env, LLM_OTLP_GRPC_ENDPOINT: grpcAddress, LLM_OTLP_HTTP_ENDPOINT: httpUrl, LLM_API_KEY: acc.apiKey },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const keep = (c: Buffer) => { output = (output + c.toString()).slice(-20_000); };
+    collector.stdout!.on('data', keep);
+    collector.stderr!.on('data', keep);
+    const alive = () => collector!.exitCode === null && collector!.signalCode === null;
+    try {
+      for (const p of [port.grpcIn, port.httpIn, port.viaHttpIn]) await waitForPort(p, { timeoutMs: 30_000, name: 'the collector', isAlive: alive });
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n${output}`);
+    }
+  }, 600_000);
+
+  afterAll(async () => {
+    const c = collector;
+    if (c && c.exitCode === null && c.signalCode === null) {
+      // SIGTERM: the collector drains its batch and exporters, then exits.
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGTERM');
+      const force = setTimeout(() => c.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(force);
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
+
+  /** readBack, with the collector's log on failure (an export it could not deliver says why there). */
+  async function readBackThrough(traceId: string, label: string): Promise<any> {
+    try {
+      return await readBack(traceId, label);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\ncollector output:\n${output.slice(-5000)}`);
+    }
+  }
+
+  it('when a trace is exported to it over gRPC, then its otlp_grpc exporter forwards it to our OTLP/gRPC port with the key, and it reads back with its attributes', async (ctx) => {
+    if (!bin) ctx.skip();
+    const { traceId, parentId } = await exportTrace(new GrpcExporter({ url: `http://127.0.0.1:${port.grpcIn}` }), 'collector-grpc');
+    expectTrace(await readBackThrough(traceId, 'collector-grpc'), parentId, 'collector-grpc');
+  });
+
+  it('when a trace is exported to it over OTLP/HTTP, then its otlp_http exporter forwards it to our OTLP/HTTP port with the key, and it reads back with its attributes', async (ctx) => {
+    if (!bin) ctx.skip();
+    const { traceId, parentId } = await exportTrace(new HttpJsonExporter({ url: `http://127.0.0.1:${port.viaHttpIn}/v1/traces` }), 'collector-http');
+    expectTrace(await readBackThrough(traceId, 'collector-http'), parentId, 'collector-http');
+  });
 });

@@ -4,8 +4,8 @@
 // (default), to show what auditing costs the read path. Loads (once; kept in .data/bench-query and reused by later runs)
 // `--traces` traces of 10 spans over 30 days (test/bench/query-dataset.ts) into the all-in-one
 // stack's own ClickHouse, through the projector's own state transition and writer, then measures
-// p50/p95/p99 of the issue's six reads, the cold first read, ClickHouse time per request, the engine's
-// read rows/bytes/time per statement, and bytes on disk per span.
+// p50/p95/p99 of the issue's six reads, the cold first read, ClickHouse time per request, each
+// statement's rows to read after pruning and engine time, and bytes on disk per span.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -189,8 +189,10 @@ try {
   const answers: Record<string, string> = {};
   // The engine's share, statement by statement (the issue's query profile): the statements of one
   // request are captured where the app sends them (the embedded engine's client is shared by
-  // everything in this process) and re-run once through `exec`, whose summary carries the engine's
-  // read rows, read bytes and elapsed time (chDB keeps no system.query_log here).
+  // everything in this process), then each is estimated (`EXPLAIN ESTIMATE`: the parts, granules and
+  // rows the primary key and partition pruning leave to read, per table) and re-run once through
+  // `exec` for the engine's own elapsed time (chDB keeps no system.query_log, and its read counters
+  // count result rows).
   interface Sent { query: string; query_params?: Record<string, unknown>; clickhouse_settings?: Record<string, unknown> }
   let captured: Sent[] | undefined;
   const watchStatements = (): void => {
@@ -201,12 +203,13 @@ try {
   const engineProfile = async (sent: Sent[]): Promise<string> => {
     const parts: string[] = [];
     for (const [i, st] of sent.entries()) {
-      const r = await ch.client.exec({ query: `${st.query} FORMAT Null`, query_params: st.query_params, clickhouse_settings: st.clickhouse_settings as never });
+      const settings = st.clickhouse_settings as never;
+      const est = await (await ch.client.query({ query: `EXPLAIN ESTIMATE ${st.query}`, query_params: st.query_params, clickhouse_settings: settings, format: 'JSONEachRow' }))
+        .json<{ table: string; parts: string; rows: string; marks: string }>();
+      const r = await ch.client.exec({ query: `${st.query} FORMAT Null`, query_params: st.query_params, clickhouse_settings: settings });
       r.stream.destroy();
-      const sum = r.summary;
-      const rows = Number(sum?.read_rows ?? 0);
-      const mib = Number(sum?.read_bytes ?? 0) / 2 ** 20;
-      parts.push(`#${i + 1} ${rows.toLocaleString('en')} rows ${mib.toFixed(1)} MiB ${(Number(sum?.elapsed_ns ?? 0) / 1e6).toFixed(1)} ms`);
+      const read = est.map((e) => `${e.table} ${Number(e.rows).toLocaleString('en')} rows/${e.marks} granules/${e.parts} parts`).join(' + ') || 'no table';
+      parts.push(`#${i + 1} ${read}, ${(Number(r.summary?.elapsed_ns ?? 0) / 1e6).toFixed(1)} ms`);
     }
     return parts.join('; ');
   };
@@ -258,7 +261,7 @@ try {
       const p95 = pct(times, 95);
       results.push(`${probe.name.padEnd(48)} p50 ${pct(times, 50).toFixed(1).padStart(7)} ms  p95 ${p95.toFixed(1).padStart(7)} ms  p99 ${pct(times, 99).toFixed(1).padStart(7)} ms  target p95 ≤ ${probe.target} ms ${p95 <= probe.target ? 'OK' : 'MISSED'}  (${firstBody.length} bytes)`);
       results.push(`${''.padEnd(48)} cold (first after a restart) ${firstMs.toFixed(1)} ms; per request: ${perRequest}`);
-      results.push(`${''.padEnd(48)} engine, statement by statement (read rows, read bytes, time): ${profile}`);
+      results.push(`${''.padEnd(48)} engine per statement (rows to read after pruning, time): ${profile}`);
       for (const line of results.slice(-3)) console.log(line);
     }
   }

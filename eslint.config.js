@@ -38,6 +38,43 @@ export default defineConfig(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  // Layering, enforced (issue 27): packages never import services; a service imports no other
+  // service (the all-in-one process is the one composition root); adapters never import HTTP code;
+  // domain code does no I/O. docs/architecture.md describes the layers.
+  {
+    files: ['packages/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@llm/service-*'], message: 'Packages never import services: move the shared code into a package.' }] }],
+    },
+  },
+  {
+    files: ['services/*/src/**/*.ts'],
+    ignores: ['services/all-in-one/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@llm/service-*'], message: 'A service imports no other service: shared code lives in packages/.' }] }],
+    },
+  },
+  {
+    files: ['services/*/src/adapters/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@llm/service-*'], message: 'A service imports no other service: shared code lives in packages/.' },
+        { group: ['**/http/*'], message: 'Adapters never import HTTP code: move the shared type next to the adapter.' },
+      ] }],
+    },
+  },
+  {
+    files: ['services/*/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ['pg', '@clickhouse/client', 'chdb', 'node:fs', 'node:fs/promises', 'node:net', 'node:child_process', 'express'].map((name) => ({ name, message: 'Domain code does no I/O.' })),
+        patterns: [
+          { group: ['@llm/service-*'], message: 'A service imports no other service: shared code lives in packages/.' },
+          { group: ['@llm/clickhouse', '@llm/postgres', '@llm/kafka', '**/adapters/*', '**/http/*'], message: 'Domain code does no I/O: it is called by adapters and routes, not the other way round.' },
+        ],
+      }],
+    },
+  },
   {
     // Tests read response bodies loosely (`(await res.json()) as any`) and export nothing.
     files: ['**/*.test.ts'],

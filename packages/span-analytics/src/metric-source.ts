@@ -1,7 +1,7 @@
 // Where a spec's value lives in the span table. The projector keeps the metrics it rolls up in their
 // own columns (the stored `attributes` JSON holds the client's incremental values, never the
 // roll-ups), and the span and trace types in low-cardinality columns; the query side folds them back
-// into `attributes.ag.*` when it returns spans (services/query/src/domain/span-view.ts). Analytics
+// into `attributes.ag.*` when it returns spans (packages/span-read/src/span-view.ts). Analytics
 // reads those columns for the same paths, which is both correct (cumulative values exist only
 // there) and fast (no JSON parsing). Every other path is read from the `attributes` JSON.
 

@@ -15,7 +15,7 @@ import { deploymentThrottle } from '@llm/throttle';
 import { loadBillingConfig } from '@llm/billing';
 import { adminPathGate } from '@llm/auth';
 import { openClickhouse } from '@llm/clickhouse';
-import { simpleTraceLookup } from '@llm/service-query';
+import { simpleTraceLookup } from '@llm/span-read';
 import { joinListeners, startOtlpReceivers } from './otlp-receivers.ts';
 
 const config = exitOnBadConfig(parseConfig(commandConfig, process.env));

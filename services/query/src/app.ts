@@ -3,8 +3,7 @@ import type { Clickhouse } from '@llm/clickhouse';
 import type { Pool } from '@llm/postgres';
 import { apiKeyAuthenticator, organizationGuard, postgresApiKeyLookup, requirePermission, type ApiKeyAuthenticator } from '@llm/auth';
 import type { Handlers } from '@llm/http';
-import { ReadModel } from './adapters/read-model.ts';
-import { SpanReader } from './adapters/span-reader.ts';
+import { ReadModel, SpanReader, timedPool } from '@llm/span-read';
 import { SpanSearcher } from './adapters/span-search.ts';
 import { ActivitySearcher } from './adapters/activity-search.ts';
 import { readRoutes } from './http/read-routes.ts';
@@ -34,7 +33,6 @@ import { profileRoutes } from './http/profile-routes.ts';
 import { simpleTraceRoutes } from './http/simple-trace-routes.ts';
 import { EventReader } from './adapters/event-reader.ts';
 import type { EventRecorder } from './adapters/event-recorder.ts';
-import { timedPool } from './adapters/read-timing.ts';
 import { docsRoutes } from '@llm/openapi';
 
 export interface QueryDeps {

@@ -3,5 +3,4 @@ export type { QueryDeps } from './app.ts';
 export { createEventRecorder } from './adapters/event-recorder.ts';
 export type { EventRecorder, EventRecorderOptions, ReadEvent } from './adapters/event-recorder.ts';
 export { readEventsEnv } from './config.ts';
-export { simpleTraceLookup, type SimpleTraceLookup } from './adapters/simple-trace-lookup.ts';
 export { EVENTS_QUERY_MAX_LIMIT } from './http/event-routes.ts';

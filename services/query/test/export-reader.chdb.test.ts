@@ -10,9 +10,8 @@ import { migrateClickhouse, openClickhouse, type Clickhouse } from '@llm/clickho
 import { compileFilter, compileWindowing } from '@llm/span-filter';
 import { tableTime, type SpanTableRow } from '@llm/span-table';
 import { ExportReader, type ExportCursor } from '../src/adapters/export-reader.ts';
-import { ReadModel } from '../src/adapters/read-model.ts';
+import { ReadModel, spanView } from '@llm/span-read';
 import { exportEncoder } from '../src/domain/export-encoders.ts';
-import { spanView } from '../src/domain/span-view.ts';
 
 const SPAN_MIGRATIONS = path.resolve(import.meta.dirname, '../../projector-spans/migrations/');
 const P = 'p-export';

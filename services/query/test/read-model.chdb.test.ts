@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClickhouse, type Clickhouse } from '@llm/clickhouse';
 import { AppError } from '@llm/errors';
-import { ReadModel } from '../src/adapters/read-model.ts';
+import { ReadModel } from '@llm/span-read';
 
 let dir: string;
 let ch: Clickhouse;

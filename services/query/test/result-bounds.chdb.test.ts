@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateClickhouse, openClickhouse, type Clickhouse } from '@llm/clickhouse';
 import { AppError } from '@llm/errors';
 import { SPAN_ROW_BYTES_SQL, spanRowBytes, tableTime, type SpanTableRow } from '@llm/span-table';
-import { ReadModel } from '../src/adapters/read-model.ts';
-import { SpanReader } from '../src/adapters/span-reader.ts';
+import { ReadModel, SpanReader } from '@llm/span-read';
 import { SpanSearcher, type SpanSearch } from '../src/adapters/span-search.ts';
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../projector-spans/migrations/');

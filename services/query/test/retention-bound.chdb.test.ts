@@ -11,8 +11,7 @@ import { AppError } from '@llm/errors';
 import { tableTime, type SpanTableRow } from '@llm/span-table';
 import { ActivitySearcher } from '../src/adapters/activity-search.ts';
 import { EventReader } from '../src/adapters/event-reader.ts';
-import { ReadModel } from '../src/adapters/read-model.ts';
-import { SpanReader } from '../src/adapters/span-reader.ts';
+import { ReadModel, SpanReader } from '@llm/span-read';
 import { SpanSearcher } from '../src/adapters/span-search.ts';
 
 const SPAN_MIGRATIONS = path.resolve(import.meta.dirname, '../../projector-spans/migrations/');

@@ -1,4 +1,4 @@
-// zod schemas of the span as the query side returns it (services/query domain/span-view.ts) and of
+// zod schemas of the span as the query side returns it (packages/span-read/src/span-view.ts) and of
 // the trace trees built from it (span-model trace-tree.ts). Output schemas: they describe what the
 // handlers send, and the end-to-end client checks every answer against them through the OpenAPI
 // document. Known fields are closed; attributes and reference/link attributes are open JSON, since

@@ -10,7 +10,7 @@ import type { Pool } from '@llm/postgres';
 import { slugify } from '../domain/account-plan.ts';
 import { apiKeysKey, organizationKey } from './account-appender.ts';
 import type { AccountCommands } from './account-commands.ts';
-import type { SignupPlans } from '../http/admin-routes.ts';
+import type { SignupPlans } from './signup-plans.ts';
 
 export interface AccountCreationDeps {
   pool: Pool;

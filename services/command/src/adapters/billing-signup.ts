@@ -5,7 +5,7 @@
 // the organization on the trial plan without processor ids (logged), never without an account.
 import type { AccessCatalog } from '@llm/access';
 import { lineItemsFor, resolveSignupPlan, type BillingConfig, type PaymentsProcessor } from '@llm/billing';
-import type { SignupPlans } from '../http/admin-routes.ts';
+import type { SignupPlans } from './signup-plans.ts';
 import type { BillingSubscriptions } from './billing-subscriptions.ts';
 
 export interface SignupBillingDeps {

@@ -20,7 +20,7 @@ import { userKey } from '../adapters/account-appender.ts';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { accountCreations } from '../adapters/account-creations.ts';
-import type { SignupPlans } from './admin-routes.ts';
+import type { SignupPlans } from '../adapters/signup-plans.ts';
 import { apiKeysKey } from './api-key-routes.ts';
 import { adminBody, adminViews, emptyAccount, entityResolver, missing, pathId } from './admin-refs.ts';
 

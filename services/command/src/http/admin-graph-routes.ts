@@ -20,7 +20,7 @@ import { organizationKey, userKey } from '../adapters/account-appender.ts';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { accountCreations } from '../adapters/account-creations.ts';
-import type { SignupPlans } from './admin-routes.ts';
+import type { SignupPlans } from '../adapters/signup-plans.ts';
 import { adminBody, adminViews, emptyAccount, entityResolver, lag, type ResolvableKind } from './admin-refs.ts';
 
 export interface AdminGraphDeps {

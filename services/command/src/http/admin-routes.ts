@@ -15,6 +15,7 @@ import { accountProvisioned } from '../adapters/account-provisioning.ts';
 import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { adminBody } from './admin-refs.ts';
+import type { SignupPlans } from '../adapters/signup-plans.ts';
 
 const ids = { uuid: randomUUID, suffix: () => randomBytes(3).toString('hex') };
 
@@ -25,17 +26,6 @@ async function projectedAccount(pool: Pool, plan: AccountProvisioned) {
   ]);
   if (!user || !org || !workspace || !project) throw unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
   return { user, organization: { id: org.id, name: org.name, slug: org.slug, owner_id: org.owner_id, created_at: org.created_at }, workspace, project };
-}
-
-export interface SignupPlans {
-  /** The plan a new organization starts on (§11 signup: trial, free or the default plan). */
-  signupPlan(): string;
-  isPlan(slug: string): boolean;
-  /**
-   * Runs once a new organization exists on signupPlan() (not on a plan the operator asked for):
-   * starts its trial at the payments processor. Never throws: the account exists either way.
-   */
-  afterSignup?(organization: { id: string; name: string }, context: { requestId: string; email: string; log: Request['log'] }): Promise<void>;
 }
 
 export function adminRoutes(commands: AccountCommands, pool: Pool, auth: RequestHandler, plans: SignupPlans, forgetKey?: (prefix: string) => void): Handlers {

@@ -14,7 +14,7 @@ import type { Pool } from '@llm/postgres';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { accountCreations } from '../adapters/account-creations.ts';
-import type { SignupPlans } from './admin-routes.ts';
+import type { SignupPlans } from '../adapters/signup-plans.ts';
 import { organizationKey } from './organization-routes.ts';
 
 export interface OrganizationLifecycleDeps {

@@ -13,7 +13,7 @@ import type { Pool } from '@llm/postgres';
 import { planAccount } from '../domain/account-plan.ts';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 import { accountProvisioned } from '../adapters/account-provisioning.ts';
-import type { SignupPlans } from '../http/admin-routes.ts';
+import type { SignupPlans } from '../adapters/signup-plans.ts';
 import type { HeadlessInit } from '../headless-init-config.ts';
 
 export class HeadlessInitError extends Error {

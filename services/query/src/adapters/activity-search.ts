@@ -9,8 +9,7 @@
 // not exact either, and its value comes from the retained spans (none: the id is gone). The bounds
 // stay a read of the projections, which a predicate on start_time would rule out.
 import { RETAINED_SPANS_SQL } from '@llm/span-table';
-import type { ReadModel } from './read-model.ts';
-import type { SpanReader } from './span-reader.ts';
+import type { ReadModel, SpanReader } from '@llm/span-read';
 
 export interface ActivityQuery {
   projectId: string; kind: 'session' | 'user'; realtime: boolean; oldestUs?: number; newestUs?: number;

@@ -2,7 +2,7 @@
 // (and fully parameterized) by the package; this adapter only knows where the table is and how a
 // read-model query runs (time limit, 503 on any failure).
 import { paramValues, type Focus, type Statement } from '@llm/span-analytics';
-import type { ReadModel } from './read-model.ts';
+import type { ReadModel } from '@llm/span-read';
 
 export type AnalyticsRow = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
 // Every access goes through the ReadModel (time limit; failures are 503s, never empty answers) and
 // carries the project's retention bound (issue 30: events older than it are invisible at once).
 import { RETAINED_FROM_PARAM } from '@llm/span-table';
-import type { ReadModel } from './read-model.ts';
+import type { ReadModel } from '@llm/span-read';
 
 /** The retention bound of event reads (the parameter comes from ReadModel.retention). */
 const RETAINED_EVENTS_SQL = `timestamp >= fromUnixTimestamp64Micro({${RETAINED_FROM_PARAM}:Int64}, 'UTC')`;

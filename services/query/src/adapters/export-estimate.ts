@@ -3,7 +3,7 @@
 // versions not merged away yet count too (an upper bound for spans), and traces are counted by
 // ClickHouse's approximate `uniq` (bounded memory whatever the window), within the project's retention.
 import { RETAINED_SPANS_SQL } from '@llm/span-table';
-import type { ReadModel } from './read-model.ts';
+import type { ReadModel } from '@llm/span-read';
 
 export class ExportEstimator {
   constructor(private readonly rm: ReadModel) {}

@@ -9,8 +9,7 @@
 //     matches. All versions of a span share its sort key, so each falls in exactly one range.
 // When the scan finds fewer candidates than it asked for, the range is open towards the window's end.
 import { RETAINED_SPANS_SQL, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS } from '@llm/span-table';
-import type { ReadModel } from './read-model.ts';
-import type { StoredSpanRow } from './span-reader.ts';
+import type { ReadModel, StoredSpanRow } from '@llm/span-read';
 
 export interface ExportSearch {
   projectId: string;

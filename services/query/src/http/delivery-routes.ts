@@ -18,7 +18,7 @@ import { deliveryQuery, type WebhookDeliveryView } from '@llm/contracts';
 import { notFound } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { DEFAULT_MAX_RESULT_BYTES } from '../adapters/span-reader.ts';
+import { DEFAULT_MAX_RESULT_BYTES } from '@llm/span-read';
 import { timeWindow, usToIso } from '../domain/iso-time.ts';
 
 /** The most deliveries one answer holds (a query without `limit` included). */

@@ -13,7 +13,7 @@ import type { RequestHandler } from 'express';
 import { eventQuery, type PlatformEventView } from '@llm/contracts';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { EventReader, EventRow } from '../adapters/event-reader.ts';
-import { DEFAULT_MAX_RESULT_BYTES } from '../adapters/span-reader.ts';
+import { DEFAULT_MAX_RESULT_BYTES } from '@llm/span-read';
 import { timeWindow, usToIso } from '../domain/iso-time.ts';
 
 /** The most events one answer holds (an "unlimited" query included). */

@@ -24,7 +24,7 @@ import { READ_EVENT_MAX_IDS, readEvents, type EventRecorder, type ReadEvents, ty
 import type { ExportEstimator } from '../adapters/export-estimate.ts';
 import type { ExportCursor, ExportReader } from '../adapters/export-reader.ts';
 import { exportEncoder } from '../domain/export-encoders.ts';
-import { spanView } from '../domain/span-view.ts';
+import { spanView } from '@llm/span-read';
 import { canonicalTraces } from '../domain/trace-view.ts';
 import { compileSearch, spanPage, tracePage, type CompiledSearch, type SearchDeps, type SearchFocus } from './filter-search.ts';
 import { searchInput } from './query-routes.ts';

@@ -5,9 +5,8 @@
 import { compileFilter, compileWindowing, spanCursor, traceCursor, type CompiledWindowing, type SqlParams } from '@llm/span-filter';
 import { invalid } from '@llm/errors';
 import { RequestValidationError } from '@llm/http';
-import type { SpanReader } from '../adapters/span-reader.ts';
+import { type SpanReader, spanView } from '@llm/span-read';
 import type { SpanSearcher } from '../adapters/span-search.ts';
-import { spanView } from '../domain/span-view.ts';
 import { traceIdShortcut } from '../domain/trace-id-shortcut.ts';
 
 const PROJECT = 'project_id_param';

@@ -3,8 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import { AppError, invalid } from '@llm/errors';
 import type { Handlers } from '@llm/http';
 import { parseSpanId, parseTraceId, toOtelTracingTree, type Span } from '@llm/span-model';
-import type { SpanReader } from '../adapters/span-reader.ts';
-import { spanView } from '../domain/span-view.ts';
+import { type SpanReader, spanView } from '@llm/span-read';
 import { canonicalTraces } from '../domain/trace-view.ts';
 import { readEvents, type EventRecorder } from '../adapters/event-recorder.ts';
 

@@ -4,11 +4,8 @@ import type { RequestHandler } from 'express';
 import { simpleTraceQuery } from '@llm/contracts';
 import { validate, type Handlers } from '@llm/http';
 import { parseTraceId } from '@llm/span-model';
-import type { SpanReader } from '../adapters/span-reader.ts';
+import { type SpanReader, readSimpleTrace, spanView, simpleTraceFiltering, simpleTraceOf } from '@llm/span-read';
 import type { SpanSearcher } from '../adapters/span-search.ts';
-import { readSimpleTrace } from '../adapters/simple-trace-lookup.ts';
-import { spanView } from '../domain/span-view.ts';
-import { simpleTraceFiltering, simpleTraceOf } from '../domain/simple-trace-view.ts';
 import { compileSearch } from './filter-search.ts';
 
 export function simpleTraceRoutes(reader: SpanReader, searcher: SpanSearcher, view: RequestHandler[]): Handlers {

@@ -6,8 +6,8 @@
 import type { Clickhouse } from '@llm/clickhouse';
 import { ReadModel } from './read-model.ts';
 import { SpanReader } from './span-reader.ts';
-import { spanView } from '../domain/span-view.ts';
-import { simpleTraceOf } from '../domain/simple-trace-view.ts';
+import { spanView } from './span-view.ts';
+import { simpleTraceOf } from './simple-trace-view.ts';
 
 export interface SimpleTraceLookup {
   /** The simple trace as GET /simple/traces/{id} shows it; undefined when unknown, another project's, or not a simple trace. */

@@ -1,7 +1,7 @@
 // Stored row → the span returned by the API. Cumulative metrics live in their own columns (the
 // projector recomputes them as a trace's spans arrive) and are laid over the stored attributes.
 import { capJsonDepth, type JsonObject, type JsonValue, type Span, type SpanKind, type SpanType, type StatusCode, type TraceType } from '@llm/span-model';
-import type { StoredSpanRow } from '../adapters/span-reader.ts';
+import type { StoredSpanRow } from './span-reader.ts';
 
 /** ClickHouse 'YYYY-MM-DD hh:mm:ss.ffffff' → ISO with Z, fraction only when non-zero. */
 export function isoOf(ch: string): string {

@@ -1,10 +1,10 @@
 // Consumes platform.events.v1 into the ClickHouse events table. Per batch: decode and map every
-// record (undecodable or unstorable → dead-letter topic, never a stall), insert the rows, and return
-// only when ClickHouse accepted them; the Kafka offsets are committed after that. Re-delivery is
+// record (undecodable or unstorable → dead-letter topic, never a stall), hand the rows to the shared
+// batching writer, and return only when ClickHouse accepted them; the Kafka offsets are committed after that. Re-delivery is
 // harmless: rows are idempotent by event (ReplacingMergeTree, reads use FINAL).
 import { decodeEvent, type Topics } from '@llm/events';
 import { runWithPolicy, sendToDlq, setAsideBreaker, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
-import { classifyClickhouseError, type Clickhouse } from '@llm/clickhouse';
+import { BatchingWriter, classifyClickhouseError, type Clickhouse } from '@llm/clickhouse';
 import type { Logger } from '@llm/logging';
 import { counter } from '@llm/metrics';
 import { platformEventRow, type PlatformEventRow } from '../domain/event-row.ts';
@@ -37,6 +37,9 @@ export interface EventsConsumer {
 export function createEventsConsumer(deps: EventsConsumerDeps): EventsConsumer {
   const { ch, topics, log } = deps;
   const consumer = deps.kafka.consumer({ groupId: deps.groupId, topics: [topics.platform], fromBeginning: true, concurrency: 3 });
+  // The span projector's writer: the partitions' batches share one insert (one part, not one per
+  // partition per batch: read events arrive one a request), a refused caller fails alone.
+  const writer = new BatchingWriter<PlatformEventRow>({ insert: (rows) => insertEventRows(ch, rows), classify: classifyClickhouseError, log });
 
   async function deadLetter(rec: IncomingRecord, error: string): Promise<void> {
     log.error({ topic: rec.topic, partition: rec.partition, offset: rec.offset.toString(), error }, 'platform event record dead-lettered');
@@ -54,7 +57,7 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsConsumer {
       else refused.push({ rec, error: row.error });
     }
     // Dead letters after the insert: a batch retried while ClickHouse is away does not send them twice.
-    await insertEventRows(ch, rows);
+    await writer.write(rows);
     rowsWritten(rows.length);
     for (const r of refused) await deadLetter(r.rec, r.error);
     deps.onApplied?.(batch);
@@ -82,6 +85,9 @@ export function createEventsConsumer(deps: EventsConsumerDeps): EventsConsumer {
     consumer,
     apply,
     start: () => run.start(),
-    stop: () => run.stop(),
+    async stop() {
+      await run.stop();
+      await writer.flush();
+    },
   };
 }

@@ -4,12 +4,11 @@
 // them; the Kafka offsets are committed after that.
 import { decodeEvent, type DecodedEvent, type Topics } from '@llm/events';
 import { applyWithPolicy, sendToDlq, setAsideBreaker, type IncomingBatch, type IncomingRecord, type KafkaClient, type Producer, type Consumer } from '@llm/kafka';
-import { classifyClickhouseError, type Clickhouse } from '@llm/clickhouse';
+import { BatchingWriter, classifyClickhouseError, type Clickhouse } from '@llm/clickhouse';
 import type { Logger } from '@llm/logging';
 import { applyTraceEvent, type TraceRows } from '../domain/trace-state.ts';
 import type { SpanRow } from '../domain/span-row.ts';
 import { loadTraces } from '../adapters/span-store.ts';
-import { BatchingWriter } from '../adapters/batching-writer.ts';
 import { insertSpanRows } from '../adapters/span-table-writer.ts';
 import type { SpanTables } from '@llm/span-table';
 import { TraceCache } from './trace-cache.ts';

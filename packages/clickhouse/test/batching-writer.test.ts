@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@llm/logging';
-import { BatchingWriter } from '../src/adapters/batching-writer.ts';
+import { BatchingWriter } from '../src/batching-writer.ts';
 
 const log = createLogger({ name: 'test', level: 'silent' });
 const refused = Object.assign(new Error('CANNOT_PARSE_DATETIME'), { kind: 'deterministic' as const });

@@ -58,7 +58,7 @@ export class AccountCommands {
       if (outcome) return outcome;
       await sleep(Math.min(5 * 2 ** i, 50));
     }
-    throw unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
+    throw projectionLag();
   }
 
   /** appendAndAwait that answers a rejection with its HTTP error. */
@@ -77,4 +77,32 @@ export function orThrow(d: Decision<RejectionCode>): void {
 export function rejectionError(r: Rejection<RejectionCode>): AppError {
   const kind = REJECTION_KINDS[r.code];
   return new AppError({ code: r.code === 'unstorable' ? 'unstorable_input' : r.code, kind, message: r.code === 'unstorable' ? `The change cannot be stored: ${r.message}` : r.message, ...(r.details ? { details: r.details } : {}) });
+}
+
+/** The one 503 of a change appended but not projected yet: it will apply; the client reads again shortly. */
+export function projectionLag(): AppError {
+  return unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
+}
+
+/** Whether `err` is that 503: the change is in the log and will still apply. */
+export function isProjectionLag(err: unknown): boolean {
+  return err instanceof AppError && err.code === 'projection_lag';
+}
+
+/**
+ * A change that needs something prepared before its event (a sealed key, a stored secret): `undo`
+ * removes it when the change is refused or never appended; when the change was appended but is not
+ * projected yet (projection_lag) it stays, because the change will still apply and needs it. Undo
+ * failures are swallowed: the caller answers with the change's own outcome or error.
+ */
+export async function withCompensation(record: () => Promise<CommandOutcome>, undo: () => Promise<unknown>): Promise<CommandOutcome> {
+  let outcome: CommandOutcome;
+  try {
+    outcome = await record();
+  } catch (err) {
+    if (!isProjectionLag(err)) await undo().catch(() => undefined);
+    throw err;
+  }
+  if (outcome.status === 'rejected') await undo().catch(() => undefined);
+  return outcome;
 }

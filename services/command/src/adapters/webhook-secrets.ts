@@ -8,11 +8,10 @@ import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { generatedSlug } from '@llm/account-model';
 import { readSecret } from '@llm/accounts-read';
-import { AppError } from '@llm/errors';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { newDataKey, wrapDataKey } from '@llm/vault';
-import { rejectionError, type AccountCommands } from './account-commands.ts';
+import { rejectionError, withCompensation, type AccountCommands } from './account-commands.ts';
 import { shredKey, storeWrappedKey } from './secret-key-store.ts';
 import { Vault } from './vault.ts';
 
@@ -42,20 +41,11 @@ export class WebhookSecrets {
     const key = newDataKey();
     // The key goes to the key store first: a secret whose event lands is always readable.
     await storeWrappedKey(this.pool, projectId, id, wrapDataKey(this.keyring, key, { ownerId: projectId, secretId: id }));
-    let outcome;
-    try {
-      outcome = await this.vault.record(req, 'accounts.secret.created', {
-        secret: this.vault.info({ id, projectId, slug: generatedSlug(name, randomUUID()), kind: 'webhook_provider', name, description, data: dataOf(value), key, writeOnly: true }),
-      }, id);
-    } catch (err) {
-      // Appended but not yet projected (503 projection_lag): the secret will exist and needs its key.
-      if (!(err instanceof AppError && err.code === 'projection_lag')) await shredKey(this.pool, projectId, id).catch(() => undefined);
-      throw err;
-    }
-    if (outcome.status === 'rejected') {
-      await shredKey(this.pool, projectId, id).catch(() => undefined);
-      throw rejectionError(outcome);
-    }
+    // The key is shredded unless the secret's event is (or will be) applied.
+    const outcome = await withCompensation(() => this.vault.record(req, 'accounts.secret.created', {
+      secret: this.vault.info({ id, projectId, slug: generatedSlug(name, randomUUID()), kind: 'webhook_provider', name, description, data: dataOf(value), key, writeOnly: true }),
+    }, id), () => shredKey(this.pool, projectId, id));
+    if (outcome.status === 'rejected') throw rejectionError(outcome);
     return id;
   }
 

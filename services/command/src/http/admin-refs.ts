@@ -4,9 +4,10 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isUuid } from '@llm/account-model';
 import { findUserByEmail, readOrganization, readOrganizationBySlug, readProject, readUser, readWorkspace } from '@llm/accounts-read';
 import type { EntityRef } from '@llm/contracts';
-import { AppError, invalid, unavailable } from '@llm/errors';
+import { AppError, invalid } from '@llm/errors';
 import { statusOf } from '@llm/http';
 import type { Pool } from '@llm/postgres';
+import { projectionLag } from '../adapters/account-commands.ts';
 
 export type EntityKind = 'user' | 'organization' | 'workspace' | 'project' | 'api_key' | 'membership';
 const KIND_NAME: Record<EntityKind, string> = {
@@ -16,7 +17,7 @@ const KIND_NAME: Record<EntityKind, string> = {
 export const missing = (kind: EntityKind, ref: string): AppError =>
   new AppError({ code: `${kind}_not_found`, kind: 'not_found', message: `${KIND_NAME[kind]} not found: ${ref}.`, details: { ref } });
 export const badRef = (path: string, reason: string): AppError => invalid('invalid_reference', `Invalid reference at '${path}': ${reason}`, { path, reason });
-export const lag = (): AppError => unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
+export const lag = projectionLag;
 export const iso = (d: Date | string): string => (d instanceof Date ? d.toISOString() : d);
 
 /**

@@ -5,14 +5,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { findUserByEmail, findUserById, readOrganization, readProject, readUser, readWorkspace } from '@llm/accounts-read';
 import { adminAccountsCreate, adminAccountsDelete } from '@llm/contracts';
-import { invalid, unavailable } from '@llm/errors';
+import { invalid } from '@llm/errors';
 import type { AccountProvisioned } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import { generateApiKey } from '@llm/auth';
 import type { Pool } from '@llm/postgres';
 import { planAccount } from '../domain/account-plan.ts';
 import { accountProvisioned } from '../adapters/account-provisioning.ts';
-import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
+import { orThrow, projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { adminBody } from './admin-refs.ts';
 import type { SignupPlans } from '../adapters/signup-plans.ts';
@@ -24,7 +24,7 @@ async function projectedAccount(pool: Pool, plan: AccountProvisioned) {
   const [user, org, workspace, project] = await Promise.all([
     readUser(pool, plan.user.id), readOrganization(pool, plan.organization.id), readWorkspace(pool, plan.workspace.id), readProject(pool, plan.project.id),
   ]);
-  if (!user || !org || !workspace || !project) throw unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
+  if (!user || !org || !workspace || !project) throw projectionLag();
   return { user, organization: { id: org.id, name: org.name, slug: org.slug, owner_id: org.owner_id, created_at: org.created_at }, workspace, project };
 }
 

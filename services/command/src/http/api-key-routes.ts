@@ -9,11 +9,10 @@ import { decideKeyRef, type ApiKeyEventType } from '@llm/account-model';
 import { readApiKey } from '@llm/accounts-read';
 import { generateApiKey, type ApiKeyAuthenticator } from '@llm/auth';
 import { apiKeyCreate, apiKeyPath, apiKeyView, type ApiKeyRow } from '@llm/contracts';
-import { unavailable } from '@llm/errors';
 import type { EventPayloads } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
+import { orThrow, projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
 
 import { apiKeysKey } from '../adapters/account-appender.ts';
 
@@ -36,7 +35,7 @@ export function apiKeyRoutes(deps: { pool: Pool; commands: AccountCommands; auth
         name: body.name ?? '', expires_at_us: body.expires_at ? Date.parse(body.expires_at) * 1000 : 0,
       });
       const row = await readApiKey(deps.pool, req.scope.projectId, id);
-      if (!row) throw unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
+      if (!row) throw projectionLag();
       res.status(200).json({ ...apiKeyView(row), key: key.raw });
     }],
 

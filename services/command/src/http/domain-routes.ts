@@ -12,7 +12,7 @@ import { invalid, notFound, unavailable, type AppError } from '@llm/errors';
 import type { EventPayloads } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { orThrow as check, type AccountCommands } from '../adapters/account-commands.ts';
+import { orThrow as check, projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
 
 /** The DNS proof (`verifyTxt` of @llm/dns-verify bound to the configured resolvers). Throws
  * DnsLookupError when the resolver fails (503), which is not the same as "no such record". */
@@ -22,7 +22,6 @@ import { domainKey } from '../adapters/account-appender.ts';
 
 export { domainKey };
 const domainNotFound = (): AppError => notFound('domain_not_found', 'Domain not found');
-const lagging = (): AppError => unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
 const claimOf = (row: DomainRow) => ({ verified: row.is_verified, token: row.token });
 
 export function domainRoutes(commands: AccountCommands, pool: Pool, proof: TxtProof, guard: RequestHandler[]): Handlers {
@@ -33,7 +32,7 @@ export function domainRoutes(commands: AccountCommands, pool: Pool, proof: TxtPr
       meta: { requestId: req.id, organizationId: req.scope.organizationId, projectId: req.scope.projectId, aggregateId: `domain:${payload.domain_id}`, actorId: req.scope.userId },
     });
     const row = await readDomain(pool, req.scope.organizationId, payload.domain_id);
-    if (!row && type !== 'accounts.domain.deleted') throw lagging();
+    if (!row && type !== 'accounts.domain.deleted') throw projectionLag();
     return row as DomainRow;
   }
 

@@ -8,10 +8,10 @@ import type { Request, RequestHandler } from 'express';
 import { isUuid, NOT_PERMITTED, TRANSFER_INVALID, TRANSFER_OWNER_ONLY } from '@llm/account-model';
 import { readOrganization, readUser } from '@llm/accounts-read';
 import { organizationCreate } from '@llm/contracts';
-import { AppError, invalid, notFound, unavailable } from '@llm/errors';
+import { AppError, invalid, notFound } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import type { AccountCommands } from '../adapters/account-commands.ts';
+import { projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { accountCreations } from '../adapters/account-creations.ts';
 import type { SignupPlans } from '../adapters/signup-plans.ts';
@@ -41,7 +41,7 @@ export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, gua
     const name = body.name ?? `${display}'s Organization`;
     const { id } = await creations.organization(req, { name, description: body.description ?? undefined, owner: user, actorId: req.scope.userId });
     const org = await readOrganization(deps.pool, id);
-    if (!org) throw unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
+    if (!org) throw projectionLag();
     res.status(201).json({ id: org.id, name: org.name, description: org.description });
   };
 

@@ -10,12 +10,12 @@ import type { Request, RequestHandler } from 'express';
 import { decideProviderChange, decideProviderFlags, type ProviderEventType } from '@llm/account-model';
 import { parseUuid, readOrganization, readProvider } from '@llm/accounts-read';
 import { providerCreate, providerUpdate, providerView, type ProviderRow } from '@llm/contracts';
-import { AppError, notFound } from '@llm/errors';
+import { type AppError, notFound } from '@llm/errors';
 import type { EventPayloads, ProviderInfo } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import { discoverProvider, type FetchLike } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
-import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
+import { isProjectionLag, orThrow, type AccountCommands } from '../adapters/account-commands.ts';
 import { organizationKey } from './organization-routes.ts';
 import type { ProviderSecrets } from '../adapters/provider-secrets.ts';
 
@@ -89,7 +89,7 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
         });
       } catch (err) {
         // Refused or never appended: no provider will hold this key. (Appended but lagging: it will.)
-        if (!(err instanceof AppError && err.code === 'projection_lag')) await deps.secrets.shred(req.scope.organizationId, id).catch(() => undefined);
+        if (!isProjectionLag(err)) await deps.secrets.shred(req.scope.organizationId, id).catch(() => undefined);
         throw err;
       }
       await answer(req, id, res);

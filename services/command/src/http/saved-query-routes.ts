@@ -14,19 +14,18 @@ import {
   queryCreateBody, queryEditBody, queryRevisionCommitBody, queryRevisionCreateBody, queryRevisionEditBody, queryVariantCreateBody, queryVariantEditBody,
   queryVariantForkBody, simpleQueryCreateBody, simpleQueryEditBody,
 } from '@llm/contracts';
-import { conflict, invalid, notFound, sleep, unavailable, type AppError } from '@llm/errors';
+import { conflict, invalid, notFound, sleep, type AppError } from '@llm/errors';
 import { uuidv7, type QueryHeader } from '@llm/events';
 import { RequestValidationError, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { headerOf, parseBody, storedData } from '../domain/saved-query-revision.ts';
 import { savedQueriesKey, type AccountsEventType } from '../adapters/account-appender.ts';
-import { rejectionError, type AccountChange, type AccountCommands } from '../adapters/account-commands.ts';
+import { projectionLag, rejectionError, type AccountChange, type AccountCommands } from '../adapters/account-commands.ts';
 
 /** Each round of racing commits on one variant lets one through. */
 const MAX_COMMIT_ATTEMPTS = 8;
 
 const hex12 = (): string => randomBytes(6).toString('hex');
-const lagging = (): AppError => unavailable('projection_lag', 'The change was accepted but is not visible yet; retry the read shortly.');
 const queryNotFound = (): AppError => notFound('query_not_found', 'Query not found.');
 const revisionNotFound = (): AppError => notFound('query_revision_not_found', 'The revision does not exist in this project.');
 const variantNotFound = (): AppError => notFound('query_variant_not_found', 'The variant does not exist in this project.');
@@ -95,17 +94,17 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
 
   const answerQuery = async (res: Response, projectId: string, id: string): Promise<void> => {
     const query = await readQuery(pool, projectId, id);
-    if (!query) throw lagging();
+    if (!query) throw projectionLag();
     res.json({ count: 1, query });
   };
   const answerVariant = async (res: Response, projectId: string, id: string): Promise<void> => {
     const v = await readQueryVariant(pool, projectId, id);
-    if (!v) throw lagging();
+    if (!v) throw projectionLag();
     res.json({ count: 1, query_variant: v });
   };
   const answerRevision = async (res: Response, projectId: string, id: string): Promise<void> => {
     const r = await readQueryRevision(pool, projectId, id);
-    if (!r) throw lagging();
+    if (!r) throw projectionLag();
     res.json({ count: 1, query_revision: r });
   };
 
@@ -285,7 +284,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const v1 = await commit(req, res, { ...head, latestVersion: 0 }, { header: headerOf({ name: b.name, description: b.description }), data, message: '' });
       if (!v1) return;
       const query = await readSimpleQuery(pool, projectId, id);
-      if (!query) throw lagging();
+      if (!query) throw projectionLag();
       res.json({ count: 1, query: { ...query, variant_id: variantId, revision_id: v1 } });
     }],
     'simple.queries.edit': [...edit, async (req, res) => {
@@ -304,7 +303,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const rev = await commit(req, res, head, { header: headerOf({ name: b.name, description: b.description }), data, message: '' });
       if (!rev) return;
       const query = await readSimpleQuery(pool, projectId, id);
-      if (!query) throw lagging();
+      if (!query) throw projectionLag();
       res.json({ count: 1, query });
     }],
     'simple.queries.archive': [...edit, archiveSimple(true)],

@@ -8,13 +8,13 @@ import type { Request, RequestHandler } from 'express';
 import { decideSecretChange, generatedSlug, nextProviderKeyName, type SecretEventType } from '@llm/account-model';
 import { listSecrets, parseUuid, readSecret, secretNames, type SecretRow } from '@llm/accounts-read';
 import { secretCreate, secretUpdate, type PublicSecret, type SecretKind, type SecretUpdate } from '@llm/contracts';
-import { AppError, invalid, notFound } from '@llm/errors';
+import { invalid, notFound } from '@llm/errors';
 import type { EventPayloads, SecretInfo } from '@llm/events';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { mergeUpdate, newDataKey, preview, stringValueOf, withoutCredentials, wrapDataKey } from '@llm/vault';
-import { orThrow, rejectionError, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import { orThrow, rejectionError, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
 import { Vault, type SecretDraft } from '../adapters/vault.ts';
 import { shredKey, storeWrappedKey } from '../adapters/secret-key-store.ts';
 import { providerLabel, refuseLoginFields, requireValue, vetProviderUrl, withServerFields } from '../domain/secret-input.ts';
@@ -114,20 +114,11 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     const key = newDataKey();
     // The key goes to the key store first: a secret whose event lands is always readable.
     await storeWrappedKey(pool, projectId, id, wrapDataKey(keyring, key, { ownerId: projectId, secretId: id }));
-    let outcome;
-    try {
-      outcome = await vault.record(req, 'accounts.secret.created', {
-        secret: info({ id, projectId, slug, kind, name, description: body.header.description ?? '', data: withServerFields(kind, name, parsed), key, writeOnly: body.write_only }),
-      }, id);
-    } catch (err) {
-      // Appended but not yet projected (503 projection_lag): the secret will exist and needs its key.
-      if (!(err instanceof AppError && err.code === 'projection_lag')) await shredKey(pool, projectId, id).catch(() => undefined);
-      throw err;
-    }
-    if (outcome.status === 'rejected') {
-      await shredKey(pool, projectId, id).catch(() => undefined);
-      throw rejectionError(outcome);
-    }
+    // The key is shredded unless the secret's event is (or will be) applied.
+    const outcome = await withCompensation(() => vault.record(req, 'accounts.secret.created', {
+      secret: info({ id, projectId, slug, kind, name, description: body.header.description ?? '', data: withServerFields(kind, name, parsed), key, writeOnly: body.write_only }),
+    }, id), () => shredKey(pool, projectId, id));
+    if (outcome.status === 'rejected') throw rejectionError(outcome);
     await answer(req, res, id);
   };
 

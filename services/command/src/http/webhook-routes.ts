@@ -9,7 +9,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { WEBHOOK_NOT_FOUND, type WebhookEventType } from '@llm/account-model';
 import { parseUuid, queryWebhooks, readSecret, readWebhook, type WebhookRow } from '@llm/accounts-read';
 import { webhookCreate, webhookEdit, webhookQuery, webhookTest, type WebhookSubscriptionView } from '@llm/contracts';
-import { AppError, invalid, notFound } from '@llm/errors';
+import { invalid, notFound } from '@llm/errors';
 import { uuidv7, type EventPayloads, type Topics } from '@llm/events';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Producer } from '@llm/kafka';
@@ -17,7 +17,7 @@ import type { SecretsKeyring } from '@llm/oidc';
 import type { OutboundClient } from '@llm/outbound';
 import type { Pool } from '@llm/postgres';
 import { generateSigningSecret } from '@llm/webhooks';
-import { rejectionError, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import { isProjectionLag, rejectionError, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
 import { WebhookSecrets } from '../adapters/webhook-secrets.ts';
 import { testDelivery } from '../adapters/webhook-test-delivery.ts';
 import {
@@ -106,18 +106,9 @@ export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], ed
     const secretId = await secrets.create(req, secretNameOf(body.name), secret, secretDescription(id));
     // Client flags are ignored on create: a new subscription is active.
     const subscription = subscriptionOf(body, { id, projectId, secretId }, true);
-    let outcome: CommandOutcome;
-    try {
-      outcome = await record(req, 'accounts.webhook.created', { subscription: webhookInfo(subscription) }, id);
-    } catch (err) {
-      // Appended but not yet projected (503 projection_lag): the subscription will exist and needs its secret.
-      if (!(err instanceof AppError && err.code === 'projection_lag')) await secrets.remove(req, secretId).catch(() => undefined);
-      throw err;
-    }
-    if (outcome.status === 'rejected') {
-      await secrets.remove(req, secretId).catch(() => undefined);
-      throw rejectionError(outcome);
-    }
+    // The secret is removed unless the subscription's event is (or will be) applied.
+    const outcome = await withCompensation(() => record(req, 'accounts.webhook.created', { subscription: webhookInfo(subscription) }, id), () => secrets.remove(req, secretId));
+    if (outcome.status === 'rejected') throw rejectionError(outcome);
     await answer(req, res, id, secret);
   };
 
@@ -162,7 +153,7 @@ export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], ed
       });
     } catch (err) {
       // Appended but not yet projected (503 projection_lag): the change will apply with the new value.
-      if (written && given !== undefined && !(err instanceof AppError && err.code === 'projection_lag')) {
+      if (written && given !== undefined && !isProjectionLag(err)) {
         await undoSecret(req, written, given).catch((undoErr: unknown) => {
           req.log?.error({ secret: written?.secretId, err: undoErr instanceof Error ? undoErr.message : 'error' }, 'webhook secret not restored after a refused PUT');
         });

@@ -106,3 +106,36 @@ export async function withCompensation(record: () => Promise<CommandOutcome>, un
   if (outcome.status === 'rejected') await undo().catch(() => undefined);
   return outcome;
 }
+
+/** How many times a change decided on the state as read is tried when other changes keep winning its version. */
+export const MAX_CONFLICT_ATTEMPTS = 5;
+
+/** One try of a change decided on the state as read: its outcome and the value to return once applied, or `done` to stop without recording. */
+export type Attempt<T> = { outcome: CommandOutcome; value: T } | { done: T };
+
+export interface RetryOptions {
+  /** Tries in all (default MAX_CONFLICT_ATTEMPTS). */
+  maxAttempts?: number;
+  /** The error when every try lost to another change (default: the last conflict's own rejection). */
+  exhausted?: (last: Rejection<RejectionCode>) => AppError;
+  /** A random pause before each new try, up to `jitterMs` × tries so far (commits racing on one head). */
+  jitterMs?: number;
+}
+
+/**
+ * The one retry of account writes: `attempt(n)` reads the state, decides and records the change at
+ * the version it read. A rejection named in `conflicts` (another change took that version
+ * meanwhile) reads and decides again, so a concurrent change is never silently undone; any other
+ * rejection is thrown as its HTTP error, and so is the last conflict when the tries run out.
+ */
+export async function untilApplied<T>(conflicts: readonly RejectionCode[], attempt: (n: number) => Promise<Attempt<T>>, opts: RetryOptions = {}): Promise<T> {
+  const max = opts.maxAttempts ?? MAX_CONFLICT_ATTEMPTS;
+  for (let n = 1; ; n++) {
+    const a = await attempt(n);
+    if ('done' in a) return a.done;
+    if (a.outcome.status === 'applied') return a.value;
+    if (!conflicts.includes(a.outcome.code)) throw rejectionError(a.outcome);
+    if (n >= max) throw opts.exhausted ? opts.exhausted(a.outcome) : rejectionError(a.outcome);
+    if (opts.jitterMs) await sleep(Math.random() * opts.jitterMs * n);
+  }
+}

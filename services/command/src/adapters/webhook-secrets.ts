@@ -11,11 +11,10 @@ import { readSecret } from '@llm/accounts-read';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { newDataKey, wrapDataKey } from '@llm/vault';
-import { rejectionError, withCompensation, type AccountCommands } from './account-commands.ts';
+import { rejectionError, untilApplied, withCompensation, type AccountCommands } from './account-commands.ts';
 import { shredKey, storeWrappedKey } from './secret-key-store.ts';
 import { Vault } from './vault.ts';
 
-const MAX_ATTEMPTS = 5;
 const dataOf = (value: string) => ({ provider: { key: value } });
 
 export class WebhookSecrets {
@@ -55,16 +54,15 @@ export class WebhookSecrets {
    */
   async put(req: Request, secretId: string, name: string, value: string, description: string): Promise<string> {
     const projectId = req.scope.projectId;
-    for (let attempt = 1; ; attempt++) {
+    return untilApplied<string>(['secret_changed'], async () => {
       const row = await readSecret(this.pool, projectId, secretId);
       const opened = row ? await this.vault.open(row) : undefined;
-      if (!row || !opened) return this.create(req, name, value, description);
+      if (!row || !opened) return { done: await this.create(req, name, value, description) };
       const outcome = await this.vault.record(req, 'accounts.secret.updated', {
         secret: this.vault.info({ id: row.id, projectId, slug: row.slug, kind: 'webhook_provider', name, description, data: dataOf(value), key: opened.key, writeOnly: row.write_only }),
       }, row.id, row.version);
-      if (outcome.status === 'applied') return row.id;
-      if (outcome.code !== 'secret_changed' || attempt >= MAX_ATTEMPTS) throw rejectionError(outcome);
-    }
+      return { outcome, value: row.id };
+    });
   }
 
   /** Shreds the key (the sealed value can never be opened again), then records the deletion. */

@@ -24,7 +24,7 @@ import { invalid, notFound } from '@llm/errors';
 import { uuidv7, type EventPayloads } from '@llm/events';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { rejectionError, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import { rejectionError, untilApplied, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
 import type { AccountsEventType } from '../adapters/account-appender.ts';
 import type { QuotaGate } from '../adapters/quota-gate.ts';
 
@@ -47,7 +47,6 @@ export const evaluationsKey = (projectId: string): string => `project:${projectI
 
 /** The reference's answer to an id that is not a UUID (§4.1: the UUID parser's text). */
 export const BADLY_FORMED_UUID = 'badly formed hexadecimal UUID string';
-const MAX_ATTEMPTS = 5;
 
 const json = (v: unknown): string => (v === undefined || v === null ? '' : JSON.stringify(v));
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -175,27 +174,24 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
     const id = uuidv7();
     // The next number is the variant's current one plus one; a concurrent commit that took it makes
     // the aggregate refuse ours, and we read again.
-    for (let attempt = 1; ; attempt++) {
+    const version = await untilApplied(['application_revision_changed'], async () => {
       const variant = await readApplicationVariant(pool, projectId, variantId);
       if (!variant || variant.application_id !== appId) throw notFound('application_variant_not_found', APPLICATION_VARIANT_NOT_FOUND);
-      const version = variant.revision === null ? 0 : variant.revision + 1;
+      const next = variant.revision === null ? 0 : variant.revision + 1;
       const outcome = await record(req, 'accounts.application.revision_committed', applicationsKey(projectId), {
         revision_id: id, variant_id: variantId, application_id: appId, project_id: projectId, slug: r.slug ?? '', message: r.message ?? '',
-        data_json: json(r.data), version,
+        data_json: json(r.data), version: next,
       }, `application:${appId}`);
-      if (outcome.status === 'applied') {
-        const row = await readApplicationRevision(pool, projectId, variantId, version);
-        res.status(200).json({
-          count: 1,
-          application_revision: {
-            id, slug: row?.slug ?? null, version: String(version), message: row?.message ?? null, data: row?.data ?? null,
-            application_id: appId, application_variant_id: variantId, created_at: iso(row?.created_at ?? null), created_by_id: row?.created_by_id ?? null,
-          },
-        });
-        return;
-      }
-      if (outcome.code !== 'application_revision_changed' || attempt >= MAX_ATTEMPTS) throw rejectionError(outcome);
-    }
+      return { outcome, value: next };
+    });
+    const row = await readApplicationRevision(pool, projectId, variantId, version);
+    res.status(200).json({
+      count: 1,
+      application_revision: {
+        id, slug: row?.slug ?? null, version: String(version), message: row?.message ?? null, data: row?.data ?? null,
+        application_id: appId, application_variant_id: variantId, created_at: iso(row?.created_at ?? null), created_by_id: row?.created_by_id ?? null,
+      },
+    });
   };
 
   const createTestset: RequestHandler = async (req, res) => {

@@ -14,13 +14,13 @@ import {
   queryCreateBody, queryEditBody, queryRevisionCommitBody, queryRevisionCreateBody, queryRevisionEditBody, queryVariantCreateBody, queryVariantEditBody,
   queryVariantForkBody, simpleQueryCreateBody, simpleQueryEditBody,
 } from '@llm/contracts';
-import { conflict, invalid, notFound, sleep, type AppError } from '@llm/errors';
+import { conflict, invalid, notFound, type AppError } from '@llm/errors';
 import { uuidv7, type QueryHeader } from '@llm/events';
 import { RequestValidationError, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { headerOf, parseBody, storedData } from '../domain/saved-query-revision.ts';
 import { savedQueriesKey, type AccountsEventType } from '../adapters/account-appender.ts';
-import { projectionLag, rejectionError, type AccountChange, type AccountCommands } from '../adapters/account-commands.ts';
+import { projectionLag, rejectionError, untilApplied, type AccountChange, type AccountCommands } from '../adapters/account-commands.ts';
 
 /** Each round of racing commits on one variant lets one through. */
 const MAX_COMMIT_ATTEMPTS = 8;
@@ -70,8 +70,8 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
 
   /** Commits the variant's next revision, retrying when another commit took that version first. */
   async function commit(req: Request, res: Response, head: QueryVariantHead, content: { slug?: string | null; header: QueryHeader; data: string; message: string }): Promise<string | undefined> {
-    let current = head;
-    for (let attempt = 1; ; attempt++) {
+    return untilApplied(['query_version_conflict'], async (attempt) => {
+      const current = attempt === 1 ? head : (await readQueryVariantHead(pool, req.scope.projectId, head.variantId)) ?? head;
       const revisionId = uuidv7();
       const outcome = await commands.appendAndAwait({
         type: 'accounts.query.revision.added', key: savedQueriesKey(req.scope.projectId), meta: meta(req, `query:${current.queryId}`),
@@ -80,16 +80,12 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
           version: current.latestVersion + 1, header: content.header, data_json: content.data, message: content.message,
         },
       });
-      if (outcome.status === 'applied') return revisionId;
-      if (outcome.code === 'query_revision_slug_exists') {
+      if (outcome.status === 'rejected' && outcome.code === 'query_revision_slug_exists') {
         res.status(409).json({ detail: { message: outcome.message, conflict: { slug: content.slug ?? '' } } });
-        return undefined;
+        return { done: undefined };
       }
-      if (outcome.code !== 'query_version_conflict') throw rejectionError(outcome);
-      if (attempt >= MAX_COMMIT_ATTEMPTS) throw conflict('query_commit_contention', 'Too many concurrent commits to this variant; retry the commit.');
-      await sleep(Math.random() * 20 * attempt);
-      current = (await readQueryVariantHead(pool, req.scope.projectId, current.variantId)) ?? current;
-    }
+      return { outcome, value: revisionId as string | undefined };
+    }, { maxAttempts: MAX_COMMIT_ATTEMPTS, jitterMs: 20, exhausted: () => conflict('query_commit_contention', 'Too many concurrent commits to this variant; retry the commit.') });
   }
 
   const answerQuery = async (res: Response, projectId: string, id: string): Promise<void> => {

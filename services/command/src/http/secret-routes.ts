@@ -14,7 +14,7 @@ import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { mergeUpdate, newDataKey, preview, stringValueOf, withoutCredentials, wrapDataKey } from '@llm/vault';
-import { orThrow, rejectionError, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import { orThrow, rejectionError, untilApplied, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
 import { Vault, type SecretDraft } from '../adapters/vault.ts';
 import { shredKey, storeWrappedKey } from '../adapters/secret-key-store.ts';
 import { providerLabel, refuseLoginFields, requireValue, vetProviderUrl, withServerFields } from '../domain/secret-input.ts';
@@ -28,7 +28,6 @@ export interface SecretRouteDeps {
   allowInsecure: boolean;
 }
 
-const MAX_ATTEMPTS = 5;
 
 /** The path's secret id (any UUID spelling); anything else is a 422, as a typed path parameter. */
 function secretIdOf(req: Request): string {
@@ -129,13 +128,12 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     const id = secretIdOf(req);
     // Decided on what was read, recorded at that version: a concurrent change (another edit, a
     // runner's login push) is never silently undone; the loser reads again and re-applies.
-    for (let attempt = 1; ; attempt++) {
+    const updated = await untilApplied(['secret_changed'], async () => {
       const row = await readSecret(pool, req.scope.projectId, id);
       if (!row) throw secretNotFound();
-      const outcome = await applyUpdate(req, body, row);
-      if (outcome.status === 'applied') return answer(req, res, row.id);
-      if (outcome.code !== 'secret_changed' || attempt >= MAX_ATTEMPTS) throw rejectionError(outcome);
-    }
+      return { outcome: await applyUpdate(req, body, row), value: row.id };
+    });
+    return answer(req, res, updated);
   };
 
   async function applyUpdate(req: Request, body: SecretUpdate, row: SecretRow): Promise<CommandOutcome> {

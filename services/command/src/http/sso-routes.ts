@@ -18,7 +18,7 @@ import { MAX_SESSION_IDENTITIES, isIdentity, mergeIdentities, ssoIdentity, type 
 import { decideSsoSignIn } from '@llm/account-model';
 import { domainOwner, findUserByEmail, userByIdentity, userIdentities } from '@llm/accounts-read';
 import { userKey } from '../adapters/account-appender.ts';
-import { orThrow, rejectionError, type AccountCommands } from '../adapters/account-commands.ts';
+import { orThrow, untilApplied, type AccountCommands } from '../adapters/account-commands.ts';
 import { findSsoTarget, type SsoTarget } from '../adapters/sso-store.ts';
 
 export interface SsoDeps {
@@ -71,14 +71,16 @@ export function ssoRoutes(deps: SsoDeps): Handlers {
     const domain = claims.email.slice(claims.email.lastIndexOf('@') + 1).toLowerCase();
     const owner = await domainOwner(deps.pool, domain);
     const autoJoin = t.organization.flags.auto_join === true && owner === t.organization.id;
-    for (let attempt = 0; ; attempt++) {
+    const email = claims.email;
+    // A concurrent sign-in that created the user meanwhile (user_exists): look again, and link.
+    return untilApplied(['user_exists'], async () => {
       // The provider's subject at its issuer decides first: it stays with the user it was linked to.
       const linked = await userByIdentity(deps.pool, method, claims.issuer, claims.sub);
-      const byEmail = linked ? undefined : await findUserByEmail(deps.pool, claims.email);
+      const byEmail = linked ? undefined : await findUserByEmail(deps.pool, email);
       // A provider signs in only the people of its organization's domains (the user aggregate's rule).
       orThrow(decideSsoSignIn({ domain, organizationId: t.organization.id, domainOwner: owner, linked: linked !== undefined, emailTaken: byEmail !== undefined }));
       const known = linked ?? byEmail;
-      const user = known ?? { id: randomUUID(), email: claims.email };
+      const user = known ?? { id: randomUUID(), email: email };
       const outcome = await deps.commands.appendAndAwait({
         type: 'accounts.identity.signed_in', key: userKey(user.email),
         payload: {
@@ -87,10 +89,8 @@ export function ssoRoutes(deps: SsoDeps): Handlers {
         },
         meta: { requestId: req.id, organizationId: t.organization.id, aggregateId: `user:${user.id}`, actorId: user.id },
       });
-      if (outcome.status === 'applied') return user;
-      // A concurrent sign-in created the user meanwhile: look again, and link.
-      if (attempt > 0 || outcome.code !== 'user_exists') throw rejectionError(outcome);
-    }
+      return { outcome, value: user };
+    }, { maxAttempts: 2 });
   }
 
   const stateRefused = (): AppError => invalid('sso_state_invalid', 'This sign-in expired or was started in another browser; start it again.');

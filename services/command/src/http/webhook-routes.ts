@@ -17,7 +17,7 @@ import type { SecretsKeyring } from '@llm/oidc';
 import type { OutboundClient } from '@llm/outbound';
 import type { Pool } from '@llm/postgres';
 import { generateSigningSecret } from '@llm/webhooks';
-import { isProjectionLag, rejectionError, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import { isProjectionLag, rejectionError, untilApplied, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
 import { WebhookSecrets } from '../adapters/webhook-secrets.ts';
 import { testDelivery } from '../adapters/webhook-test-delivery.ts';
 import {
@@ -38,7 +38,6 @@ export interface WebhookRouteDeps {
   timeoutMs?: number;
 }
 
-const MAX_ATTEMPTS = 5;
 /** The most subscriptions one query answers (none asked for = all, up to this; page on with `next`). */
 export const SUBSCRIPTIONS_QUERY_MAX_LIMIT = 1_000;
 
@@ -84,14 +83,12 @@ export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], ed
    * is never silently undone; the loser reads again and re-applies.
    */
   async function replace(req: Request, id: string, change: (row: WebhookRow) => Promise<Subscription | undefined>): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
+    await untilApplied(['webhook_changed'], async () => {
       const row = await stored(req, id);
       const next = await change(row);
-      if (next === undefined) return;
-      const outcome = await record(req, 'accounts.webhook.updated', { subscription: webhookInfo(next) }, id, row.version);
-      if (outcome.status === 'applied') return;
-      if (outcome.code !== 'webhook_changed' || attempt >= MAX_ATTEMPTS) throw rejectionError(outcome);
-    }
+      if (next === undefined) return { done: undefined };
+      return { outcome: await record(req, 'accounts.webhook.updated', { subscription: webhookInfo(next) }, id, row.version), value: undefined };
+    });
   }
 
   const create: RequestHandler = async (req, res) => {

@@ -28,3 +28,4 @@ export * from './aggregates/subscription-login.ts';
 export * from './aggregates/billing.ts';
 export * from './aggregates/organization-lifecycle.ts';
 export * from './aggregates/redaction-policy.ts';
+export { apiKeysKey, applicationsKey, billingKey, domainKey, evaluationsKey, organizationKey, redactionKey, savedQueriesKey, secretsKey, testsetsKey, userKey, webhooksKey } from './stream-keys.ts';

@@ -12,9 +12,9 @@ import { listProviderSecrets, readWrappedKey } from '@llm/accounts-read';
 import type { SecretBoxFailure, SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands } from './adapters/account-commands.ts';
-import { organizationKey } from './adapters/account-appender.ts';
 import { ProviderSecrets } from './adapters/provider-secrets.ts';
 import { isRingSealed, planReseal } from './domain/sso-reseal.ts';
+import { organizationKey } from '@llm/account-model';
 
 const PAGE = 500;
 

@@ -35,18 +35,3 @@ export class AccountAppender {
     return eventId;
   }
 }
-
-/** Aggregate key of a user account: the lowercased email (uniqueness is decided on one partition). */
-export const userKey = (email: string): string => `user:${email.toLowerCase()}`;
-/** Aggregate key of an organization's own events (its life, settings, roles and projects). */
-export const organizationKey = (organizationId: string): string => `organization:${organizationId}`;
-/** Aggregate key of a project's API keys. */
-export const apiKeysKey = (projectId: string): string => `project:${projectId}:keys`;
-/** Aggregate key of a domain claim: the name as the organization wrote it. */
-export const domainKey = (domain: string): string => `domain:${domain}`;
-
-/**
- * Partition key of every saved-query event of a project: slugs are unique per project, so their
- * uniqueness (and each variant's version order) is decided on one partition.
- */
-export const savedQueriesKey = (projectId: string): string => `project:${projectId}:queries`;

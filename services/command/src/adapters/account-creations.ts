@@ -8,9 +8,9 @@ import { apiKeyPrefixesOfMember, readProject, readWorkspace, type MembershipScop
 import { generateApiKey } from '@llm/auth';
 import type { Pool } from '@llm/postgres';
 import { slugify } from '../domain/account-plan.ts';
-import { apiKeysKey, organizationKey } from './account-appender.ts';
 import type { AccountCommands } from './account-commands.ts';
 import type { SignupPlans } from './signup-plans.ts';
+import { apiKeysKey, organizationKey } from '@llm/account-model';
 
 export interface AccountCreationDeps {
   pool: Pool;

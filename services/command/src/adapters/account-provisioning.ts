@@ -3,8 +3,8 @@
 // the headless initialisation at start, so both take the same command path.
 import { randomUUID } from 'node:crypto';
 import type { AccountProvisioned } from '@llm/events';
-import { userKey } from './account-appender.ts';
 import type { AccountChange } from './account-commands.ts';
+import { userKey } from '@llm/account-model';
 
 export function accountProvisioned(
   plan: Omit<AccountProvisioned, 'api_key'>,

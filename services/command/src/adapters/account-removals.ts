@@ -8,9 +8,9 @@ import {
   apiKeyPrefixesOfOrganization, listApiKeys, listDomains, organizationsOwnedBy, projectsOfOrganizations,
 } from '@llm/accounts-read';
 import type { Pool } from '@llm/postgres';
-import { domainKey, organizationKey, userKey } from './account-appender.ts';
 import { orThrow, type AccountCommands } from './account-commands.ts';
 import { shredKeysOfOwners } from './secret-key-store.ts';
+import { domainKey, organizationKey, userKey } from '@llm/account-model';
 
 export interface AccountRemovalDeps {
   pool: Pool;

@@ -8,6 +8,7 @@ import type { PlanResolver } from '@llm/access';
 import { readOrganizationSubscription, readSubscription } from '@llm/accounts-read';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands, CommandOutcome } from './account-commands.ts';
+import { billingKey } from '@llm/account-model';
 
 export type SubscriptionReason = 'signup' | 'switch' | 'cancel' | 'processor' | 'admin';
 
@@ -26,8 +27,6 @@ export interface ChangeMeta {
   /** The record version the change was decided on; 0 = no check (processor events: their id is the key). */
   expectedVersion: number;
 }
-
-export const billingKey = (organizationId: string): string => `organization:${organizationId}`;
 
 export class BillingSubscriptions {
   constructor(private readonly commands: AccountCommands, private readonly pool: Pool, private readonly plans: PlanResolver) {}

@@ -10,10 +10,9 @@ import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { isConfigured, openStoredSecret, publicData, sealData } from '@llm/vault';
 import type { AccountCommands, CommandOutcome } from './account-commands.ts';
+import { secretsKey } from '@llm/account-model';
 
 export type SecretData = Record<string, unknown>;
-
-export const secretsKey = (projectId: string): string => `project:${projectId}:secrets`;
 
 /** A secret as the vault writes it. */
 export interface SecretDraft {

@@ -32,7 +32,6 @@ export function vetProviderUrl(url: string, allowInsecure: boolean): void {
   if (ip && specialAddressClass(ip) !== undefined) throw bad('must not be a private or reserved address');
 }
 
-
 /** A subscription's login fields are the server's (§6.4, §7): a client that sends any is refused. */
 export function refuseLoginFields(kind: SecretKind, data: Data): void {
   if (kind !== 'subscription_provider') return;

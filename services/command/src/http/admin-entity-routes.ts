@@ -16,13 +16,12 @@ import { validate, type Handlers } from '@llm/http';
 import { generateApiKey } from '@llm/auth';
 import type { Pool } from '@llm/postgres';
 import { planAccount } from '../domain/account-plan.ts';
-import { userKey } from '../adapters/account-appender.ts';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { accountCreations } from '../adapters/account-creations.ts';
 import type { SignupPlans } from '../adapters/signup-plans.ts';
-import { apiKeysKey } from './api-key-routes.ts';
 import { adminBody, adminViews, emptyAccount, entityResolver, missing, pathId } from './admin-refs.ts';
+import { apiKeysKey, userKey } from '@llm/account-model';
 
 export interface AdminEntityDeps {
   pool: Pool;

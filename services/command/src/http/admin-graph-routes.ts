@@ -10,13 +10,12 @@ import type { Request, RequestHandler } from 'express';
 import {
   findUserByEmail, findUserById, membershipId, organizationsOwnedBy, organizationWorkspace, readOrganization, readProject, readWorkspace, type MembershipScopeKind,
 } from '@llm/accounts-read';
-import { isUuid } from '@llm/account-model';
+import { isUuid, organizationKey, userKey } from '@llm/account-model';
 import { adminGraphCreate, adminGraphDelete, type AdminGraphCreate, type EntityRef } from '@llm/contracts';
 import { AppError, invalid } from '@llm/errors';
 import { statusOf, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { planAccount, slugify } from '../domain/account-plan.ts';
-import { organizationKey, userKey } from '../adapters/account-appender.ts';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { accountCreations } from '../adapters/account-creations.ts';

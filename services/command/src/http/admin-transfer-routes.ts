@@ -11,8 +11,8 @@ import { AppError, invalid } from '@llm/errors';
 import { statusOf, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands } from '../adapters/account-commands.ts';
-import { organizationKey } from './organization-routes.ts';
 import { adminBody, badRef, missing } from './admin-refs.ts';
+import { organizationKey } from '@llm/account-model';
 
 export interface AdminTransferDeps { pool: Pool; commands: AccountCommands }
 

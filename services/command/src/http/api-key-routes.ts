@@ -5,7 +5,7 @@
 // (read-your-writes for the credential itself).
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { decideKeyRef, type ApiKeyEventType } from '@llm/account-model';
+import { decideKeyRef, type ApiKeyEventType, apiKeysKey } from '@llm/account-model';
 import { readApiKey } from '@llm/accounts-read';
 import { generateApiKey, type ApiKeyAuthenticator } from '@llm/auth';
 import { apiKeyCreate, apiKeyPath, apiKeyView, type ApiKeyRow } from '@llm/contracts';
@@ -13,10 +13,6 @@ import type { EventPayloads } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { orThrow, projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
-
-import { apiKeysKey } from '../adapters/account-appender.ts';
-
-export { apiKeysKey };
 
 export function apiKeyRoutes(deps: { pool: Pool; commands: AccountCommands; authenticator: ApiKeyAuthenticator }, view: RequestHandler[], edit: RequestHandler[]): Handlers {
   const commit = <T extends ApiKeyEventType>(req: Request, type: T, payload: EventPayloads[T]): Promise<void> =>

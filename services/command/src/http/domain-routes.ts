@@ -4,7 +4,7 @@
 // before the event: `verified` records a fact that was observed.
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { decideChange, decideClaim, decideRenewal, decideVerify, type DomainEventType } from '@llm/account-model';
+import { decideChange, decideClaim, decideRenewal, decideVerify, type DomainEventType, domainKey } from '@llm/account-model';
 import { findDomainByName, loadDomainClaims, readDomain, readOrganization } from '@llm/accounts-read';
 import { domainCreate, domainVerify, domainView, type DomainRow } from '@llm/contracts';
 import { DnsLookupError, generateToken, isTokenExpired, type TxtVerification } from '@llm/dns-verify';
@@ -17,8 +17,6 @@ import { orThrow as check, projectionLag, type AccountCommands } from '../adapte
 /** The DNS proof (`verifyTxt` of @llm/dns-verify bound to the configured resolvers). Throws
  * DnsLookupError when the resolver fails (503), which is not the same as "no such record". */
 export type TxtProof = (domain: string, token: string) => Promise<TxtVerification>;
-
-import { domainKey } from '../adapters/account-appender.ts';
 
 export { domainKey };
 const domainNotFound = (): AppError => notFound('domain_not_found', 'Domain not found');

@@ -27,6 +27,7 @@ import type { Pool } from '@llm/postgres';
 import { rejectionError, untilApplied, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
 import type { AccountsEventType } from '../adapters/account-appender.ts';
 import type { QuotaGate } from '../adapters/quota-gate.ts';
+import { applicationsKey, evaluationsKey, testsetsKey } from '@llm/account-model';
 
 export interface HumanEvaluationRouteDeps {
   pool: Pool;
@@ -40,10 +41,6 @@ export interface HumanEvaluationGuards {
   viewApps: RequestHandler[]; editApps: RequestHandler[];
   viewEvaluations: RequestHandler[]; createEvaluations: RequestHandler[];
 }
-
-export const applicationsKey = (projectId: string): string => `project:${projectId}:applications`;
-export const testsetsKey = (projectId: string): string => `project:${projectId}:testsets`;
-export const evaluationsKey = (projectId: string): string => `project:${projectId}:evaluations`;
 
 /** The reference's answer to an id that is not a UUID (§4.1: the UUID parser's text). */
 export const BADLY_FORMED_UUID = 'badly formed hexadecimal UUID string';

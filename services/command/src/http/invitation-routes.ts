@@ -22,7 +22,7 @@ import { AppError, invalid, notFound } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { rejectionError, type AccountCommands } from '../adapters/account-commands.ts';
-import { organizationKey } from './organization-routes.ts';
+import { organizationKey } from '@llm/account-model';
 
 /** How long an invitation link is good for (a resend starts it again). */
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;

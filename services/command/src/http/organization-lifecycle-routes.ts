@@ -5,7 +5,7 @@
 // decided by the organization-lifecycle aggregate (@llm/account-model) and answered after the
 // projection has it.
 import type { Request, RequestHandler } from 'express';
-import { isUuid, NOT_PERMITTED, TRANSFER_INVALID, TRANSFER_OWNER_ONLY } from '@llm/account-model';
+import { isUuid, NOT_PERMITTED, TRANSFER_INVALID, TRANSFER_OWNER_ONLY, organizationKey } from '@llm/account-model';
 import { readOrganization, readUser } from '@llm/accounts-read';
 import { organizationCreate } from '@llm/contracts';
 import { AppError, invalid, notFound } from '@llm/errors';
@@ -15,7 +15,6 @@ import { projectionLag, type AccountCommands } from '../adapters/account-command
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { accountCreations } from '../adapters/account-creations.ts';
 import type { SignupPlans } from '../adapters/signup-plans.ts';
-import { organizationKey } from './organization-routes.ts';
 
 export interface OrganizationLifecycleDeps {
   pool: Pool;

@@ -3,7 +3,7 @@
 // by the organization aggregate's rules (@llm/account-model) and recorded as
 // accounts.organization.updated at the version read (a concurrent change makes one of the two a 409).
 import type { Request, RequestHandler } from 'express';
-import { decideSlug, nextFlags } from '@llm/account-model';
+import { decideSlug, nextFlags, organizationKey } from '@llm/account-model';
 import { memberRole, readOrganization } from '@llm/accounts-read';
 import type { DeploymentMethods } from '@llm/auth-policy';
 import { organizationUpdate, organizationView } from '@llm/contracts';
@@ -19,10 +19,6 @@ export interface OrganizationRouteDeps {
   /** Whether the organization's plan has the `access` flag (changing auth flags). */
   mayChangeFlags: (organizationId: string) => Promise<boolean>;
 }
-
-import { organizationKey } from '../adapters/account-appender.ts';
-
-export { organizationKey };
 
 const NOT_ALLOWED = 'You do not have access to perform this action. Please contact your organization admin.';
 const NOT_ENTITLED = 'You do not have access to this feature. Please upgrade your plan to continue.';

@@ -11,7 +11,7 @@ import { invalid, notFound } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands } from '../adapters/account-commands.ts';
-import { organizationKey } from '../adapters/account-appender.ts';
+import { organizationKey } from '@llm/account-model';
 
 export interface ProjectRouteDeps {
   pool: Pool;

@@ -7,7 +7,7 @@
 // provider-endpoints.ts) unless the same change sends a new one.
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { decideProviderChange, decideProviderFlags, type ProviderEventType } from '@llm/account-model';
+import { decideProviderChange, decideProviderFlags, type ProviderEventType, organizationKey } from '@llm/account-model';
 import { parseUuid, readOrganization, readProvider } from '@llm/accounts-read';
 import { providerCreate, providerUpdate, providerView, type ProviderRow } from '@llm/contracts';
 import { type AppError, notFound } from '@llm/errors';
@@ -16,7 +16,6 @@ import { validate, type Handlers } from '@llm/http';
 import { discoverProvider, type FetchLike } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { isProjectionLag, orThrow, type AccountCommands } from '../adapters/account-commands.ts';
-import { organizationKey } from './organization-routes.ts';
 import type { ProviderSecrets } from '../adapters/provider-secrets.ts';
 
 export interface ProviderRouteDeps {

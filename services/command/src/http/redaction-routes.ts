@@ -12,8 +12,7 @@ import type { Pool } from '@llm/postgres';
 import { compilePolicy } from '@llm/redaction';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 import type { RedactionPolicies } from '../adapters/redaction-policies.ts';
-
-export const redactionKey = (projectId: string): string => `project:${projectId.toLowerCase()}:redaction`;
+import { redactionKey } from '@llm/account-model';
 
 export interface RedactionRouteDeps {
   pool: Pool;

@@ -19,8 +19,9 @@ import { uuidv7, type QueryHeader } from '@llm/events';
 import { RequestValidationError, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { headerOf, parseBody, storedData } from '../domain/saved-query-revision.ts';
-import { savedQueriesKey, type AccountsEventType } from '../adapters/account-appender.ts';
+import type { AccountsEventType } from '../adapters/account-appender.ts';
 import { projectionLag, rejectionError, untilApplied, type AccountChange, type AccountCommands } from '../adapters/account-commands.ts';
+import { savedQueriesKey } from '@llm/account-model';
 
 /** Each round of racing commits on one variant lets one through. */
 const MAX_COMMIT_ATTEMPTS = 8;
@@ -46,7 +47,6 @@ function fixedId(req: Request): string {
 function samePathId(bodyId: string | null | undefined, pathValue: string, field: string): void {
   if (bodyId && bodyId.toLowerCase() !== pathValue) throw invalid('id_mismatch', `${field} does not match the id in the path.`);
 }
-
 
 export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: RequestHandler[]): Handlers {
   const meta = (req: Request, aggregate: string) => ({

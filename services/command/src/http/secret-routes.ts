@@ -28,7 +28,6 @@ export interface SecretRouteDeps {
   allowInsecure: boolean;
 }
 
-
 /** The path's secret id (any UUID spelling); anything else is a 422, as a typed path parameter. */
 function secretIdOf(req: Request): string {
   const id = parseUuid(String(req.params.secret_id ?? ''));

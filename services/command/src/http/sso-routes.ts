@@ -15,9 +15,8 @@ import { validate, type Handlers } from '@llm/http';
 import { finishSignIn, startSignIn, type FetchLike, type SecretValue, type VerifiedClaims } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { MAX_SESSION_IDENTITIES, isIdentity, mergeIdentities, ssoIdentity, type SessionCodec, type SsoStateCodec } from '@llm/web-session';
-import { decideSsoSignIn } from '@llm/account-model';
+import { decideSsoSignIn, userKey } from '@llm/account-model';
 import { domainOwner, findUserByEmail, userByIdentity, userIdentities } from '@llm/accounts-read';
-import { userKey } from '../adapters/account-appender.ts';
 import { orThrow, untilApplied, type AccountCommands } from '../adapters/account-commands.ts';
 import { findSsoTarget, type SsoTarget } from '../adapters/sso-store.ts';
 

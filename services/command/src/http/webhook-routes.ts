@@ -6,7 +6,7 @@
 // A refused PUT leaves the secret as it was (see putSecret). A query answers at most
 // SUBSCRIPTIONS_QUERY_MAX_LIMIT = 1,000 subscriptions, `limit` or not; page on with `next`.
 import type { Request, RequestHandler, Response } from 'express';
-import { WEBHOOK_NOT_FOUND, type WebhookEventType } from '@llm/account-model';
+import { WEBHOOK_NOT_FOUND, type WebhookEventType, webhooksKey } from '@llm/account-model';
 import { parseUuid, queryWebhooks, readSecret, readWebhook, type WebhookRow } from '@llm/accounts-read';
 import { webhookCreate, webhookEdit, webhookQuery, webhookTest, type WebhookSubscriptionView } from '@llm/contracts';
 import { invalid, notFound } from '@llm/errors';
@@ -43,7 +43,6 @@ export const SUBSCRIPTIONS_QUERY_MAX_LIMIT = 1_000;
 
 /** What a PUT wrote into the vault, to undo it when the subscription's change is refused. */
 interface SecretWrite { secretId: string; created: boolean; previous?: { value: string; name: string; description: string } }
-export const webhooksKey = (projectId: string): string => `project:${projectId}:webhooks`;
 
 /** The path's subscription id (any UUID spelling); anything else is a 422, as a typed path parameter. */
 function subscriptionIdOf(req: Request): string {

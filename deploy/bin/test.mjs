@@ -13,7 +13,9 @@ const args = process.argv.slice(2);
 // Lint is part of the whole suite; `npm test -- <file>` and `--project …` runs skip it.
 if (!args.some((a) => !a.startsWith('-') || a.startsWith('--project'))) {
   const started = Date.now();
-  const lint = spawnSync(process.execPath, ['node_modules/eslint/bin/eslint.js', '.'], { cwd: repoRoot, stdio: 'inherit' });
+  let lint = spawnSync(process.execPath, ['node_modules/eslint/bin/eslint.js', '.'], { cwd: repoRoot, stdio: 'inherit' });
+  // One owner per table (deploy/table-owners.json).
+  if (lint.status === 0) lint = spawnSync(process.execPath, ['deploy/bin/check-table-owners.mjs'], { cwd: repoRoot, stdio: 'inherit' });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (lint.status !== 0) {
     console.error(`lint failed (${seconds} s): fix the findings above, or run \`npm run lint\``);

@@ -12,6 +12,7 @@ import type { Logger } from '@llm/logging';
 import { classifyPostgresError, withTransaction, type Pool, type PoolClient } from '@llm/postgres';
 import { failureReason } from '@llm/errors';
 import { counter } from '@llm/metrics';
+import { offsetStore } from '@llm/pg-consumer';
 import { storableJson, storableText } from './storable.ts';
 import { eventTime, isUuid, reject, type Rejection } from '@llm/account-model';
 import { applyEvent } from './apply-event.ts';
@@ -36,21 +37,15 @@ export interface AccountsConsumerDeps {
   onFactsCommitted?: () => void;
 }
 
-
 export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: Consumer; start(): Promise<void>; stop(): Promise<void> } {
   const { pool, topics, log, consumerName } = deps;
+  const offsets = offsetStore(consumerName);
   const consumer = deps.kafka.consumer({
     groupId: consumerName,
     topics: [topics.accounts],
     fromBeginning: true,
     concurrency: 3,
-    startOffsets: async (topic, partition) => {
-      const r = await pool.query<{ next_offset: string }>(
-        'SELECT next_offset FROM projector_offsets WHERE consumer = $1 AND topic = $2 AND partition = $3',
-        [consumerName, topic, partition],
-      );
-      return r.rows[0] ? BigInt(r.rows[0].next_offset) : undefined;
-    },
+    startOffsets: (topic, partition) => offsets.startOffset(pool, topic, partition),
   });
 
   async function applyBatch(batch: IncomingBatch): Promise<void> {
@@ -108,13 +103,7 @@ export function createAccountsConsumer(deps: AccountsConsumerDeps): { consumer: 
     );
   }
 
-  async function storeOffset(c: PoolClient, topic: string, partition: number, next: bigint): Promise<void> {
-    await c.query(
-      `INSERT INTO projector_offsets (consumer, topic, partition, next_offset) VALUES ($1,$2,$3,$4)
-       ON CONFLICT (consumer, topic, partition) DO UPDATE SET next_offset = GREATEST(projector_offsets.next_offset, EXCLUDED.next_offset)`,
-      [consumerName, topic, partition, next.toString()],
-    );
-  }
+  const storeOffset = (c: PoolClient, topic: string, partition: number, next: bigint): Promise<void> => offsets.storeOffset(c, topic, partition, next);
 
   async function deadLetter(rec: IncomingRecord, error: string): Promise<void> {
     await sendToDlq(deps.producer, topics.dlq(topics.accounts), rec, error);

@@ -7,6 +7,7 @@ import { loadState, readEventOutcome } from '@llm/accounts-read';
 import { AppError, sleep, unavailable } from '@llm/errors';
 import type { EventPayloads } from '@llm/events';
 import type { Pool } from '@llm/postgres';
+import type { Request } from 'express';
 import type { AccountAppender, AccountEventMeta, AccountsEventType } from './account-appender.ts';
 
 export type CommandOutcome = { status: 'applied' } | Rejection<RejectionCode>;
@@ -138,4 +139,13 @@ export async function untilApplied<T>(conflicts: readonly RejectionCode[], attem
     if (n >= max) throw opts.exhausted ? opts.exhausted(a.outcome) : rejectionError(a.outcome);
     if (opts.jitterMs) await sleep(Math.random() * opts.jitterMs * n);
   }
+}
+
+/**
+ * An account event's metadata for a request in the caller's scope: the request id, the caller's
+ * organization, project and user as actor, and the aggregate the change is about; `over` replaces
+ * any of them (another project in the path, the version read).
+ */
+export function requestMeta(req: Request, aggregateId: string, over: Partial<AccountEventMeta> = {}): AccountEventMeta {
+  return { requestId: req.id, organizationId: req.scope.organizationId, projectId: req.scope.projectId, aggregateId, actorId: req.scope.userId, ...over };
 }

@@ -9,7 +9,7 @@ import type { EventPayloads, SecretInfo } from '@llm/events';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { isConfigured, openStoredSecret, publicData, sealData } from '@llm/vault';
-import type { AccountCommands, CommandOutcome } from './account-commands.ts';
+import { requestMeta, type AccountCommands, type CommandOutcome } from './account-commands.ts';
 import { secretsKey } from '@llm/account-model';
 
 export type SecretData = Record<string, unknown>;
@@ -42,7 +42,7 @@ export class Vault {
   record<T extends SecretEventType>(req: Request, type: T, payload: EventPayloads[T], secretId: string, expectedVersion = 0): Promise<CommandOutcome> {
     return this.commands.appendAndAwait({
       type, key: secretsKey(req.scope.projectId), payload,
-      meta: { requestId: req.id, organizationId: req.scope.organizationId, projectId: req.scope.projectId, aggregateId: `secret:${secretId}`, actorId: req.scope.userId, expectedVersion },
+      meta: requestMeta(req, `secret:${secretId}`, { expectedVersion }),
     });
   }
 }

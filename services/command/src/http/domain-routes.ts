@@ -12,7 +12,7 @@ import { invalid, notFound, unavailable, type AppError } from '@llm/errors';
 import type { EventPayloads } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { orThrow as check, projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
+import { requestMeta, orThrow as check, projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
 
 /** The DNS proof (`verifyTxt` of @llm/dns-verify bound to the configured resolvers). Throws
  * DnsLookupError when the resolver fails (503), which is not the same as "no such record". */
@@ -27,7 +27,7 @@ export function domainRoutes(commands: AccountCommands, pool: Pool, proof: TxtPr
   async function commit<T extends DomainEventType>(req: Request, type: T, payload: EventPayloads[T] & { domain_id: string; domain: string }): Promise<DomainRow> {
     await commands.commit({
       type, key: domainKey(payload.domain), payload,
-      meta: { requestId: req.id, organizationId: req.scope.organizationId, projectId: req.scope.projectId, aggregateId: `domain:${payload.domain_id}`, actorId: req.scope.userId },
+      meta: requestMeta(req, `domain:${payload.domain_id}`),
     });
     const row = await readDomain(pool, req.scope.organizationId, payload.domain_id);
     if (!row && type !== 'accounts.domain.deleted') throw projectionLag();

@@ -24,7 +24,7 @@ import { invalid, notFound } from '@llm/errors';
 import { uuidv7, type EventPayloads } from '@llm/events';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { rejectionError, untilApplied, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import { requestMeta, rejectionError, untilApplied, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
 import type { AccountsEventType } from '../adapters/account-appender.ts';
 import type { QuotaGate } from '../adapters/quota-gate.ts';
 import { applicationsKey, evaluationsKey, testsetsKey } from '@llm/account-model';
@@ -113,7 +113,7 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
   function record<T extends AccountsEventType>(req: Request, type: T, key: string, payload: EventPayloads[T], aggregateId: string): Promise<CommandOutcome> {
     return commands.appendAndAwait({
       type, key, payload,
-      meta: { requestId: req.id, organizationId: req.scope.organizationId, projectId: req.scope.projectId, aggregateId, actorId: req.scope.userId, expectedVersion: 0 },
+      meta: requestMeta(req, aggregateId, { expectedVersion: 0 }),
     });
   }
   const orThrow = (o: CommandOutcome): void => { if (o.status === 'rejected') throw rejectionError(o); };

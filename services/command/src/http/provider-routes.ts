@@ -15,7 +15,7 @@ import type { EventPayloads, ProviderInfo } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import { discoverProvider, type FetchLike } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
-import { isProjectionLag, orThrow, type AccountCommands } from '../adapters/account-commands.ts';
+import { requestMeta, isProjectionLag, orThrow, type AccountCommands } from '../adapters/account-commands.ts';
 import type { ProviderSecrets } from '../adapters/provider-secrets.ts';
 
 export interface ProviderRouteDeps {
@@ -52,7 +52,7 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
     const orgId = req.scope.organizationId;
     return deps.commands.commit({
       type, key: organizationKey(orgId), payload,
-      meta: { requestId: req.id, organizationId: orgId, projectId: req.scope.projectId, aggregateId: organizationKey(orgId), actorId: req.scope.userId, expectedVersion },
+      meta: requestMeta(req, organizationKey(orgId), { expectedVersion }),
     });
   };
 

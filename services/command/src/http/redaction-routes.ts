@@ -10,7 +10,7 @@ import { invalid, notFound } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { compilePolicy } from '@llm/redaction';
-import type { AccountCommands } from '../adapters/account-commands.ts';
+import { requestMeta, type AccountCommands } from '../adapters/account-commands.ts';
 import type { RedactionPolicies } from '../adapters/redaction-policies.ts';
 import { redactionKey } from '@llm/account-model';
 
@@ -38,7 +38,7 @@ export function redactionRoutes(deps: RedactionRouteDeps, view: RequestHandler[]
   const record = async (req: Request, projectId: string, policyJson: string): Promise<void> => {
     await deps.commands.commit({
       type: 'accounts.redaction.policy_set', key: redactionKey(projectId), payload: { project_id: projectId, policy_json: policyJson },
-      meta: { requestId: req.id, organizationId: req.scope.organizationId, projectId, aggregateId: redactionKey(projectId), actorId: req.scope.userId },
+      meta: requestMeta(req, redactionKey(projectId), { projectId }),
     });
     deps.policies.invalidate(projectId);
   };

@@ -20,7 +20,7 @@ import { RequestValidationError, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { headerOf, parseBody, storedData } from '../domain/saved-query-revision.ts';
 import type { AccountsEventType } from '../adapters/account-appender.ts';
-import { projectionLag, rejectionError, untilApplied, type AccountChange, type AccountCommands } from '../adapters/account-commands.ts';
+import { requestMeta, projectionLag, rejectionError, untilApplied, type AccountChange, type AccountCommands } from '../adapters/account-commands.ts';
 import { savedQueriesKey } from '@llm/account-model';
 
 /** Each round of racing commits on one variant lets one through. */
@@ -49,9 +49,6 @@ function samePathId(bodyId: string | null | undefined, pathValue: string, field:
 }
 
 export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: RequestHandler[]): Handlers {
-  const meta = (req: Request, aggregate: string) => ({
-    requestId: req.id, projectId: req.scope.projectId, organizationId: req.scope.organizationId, aggregateId: aggregate, actorId: req.scope.userId,
-  });
 
   /**
    * Appends and awaits; a slug already taken answers the reference's 409 body. Returns false when
@@ -74,7 +71,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const current = attempt === 1 ? head : (await readQueryVariantHead(pool, req.scope.projectId, head.variantId)) ?? head;
       const revisionId = uuidv7();
       const outcome = await commands.appendAndAwait({
-        type: 'accounts.query.revision.added', key: savedQueriesKey(req.scope.projectId), meta: meta(req, `query:${current.queryId}`),
+        type: 'accounts.query.revision.added', key: savedQueriesKey(req.scope.projectId), meta: requestMeta(req, `query:${current.queryId}`),
         payload: {
           query_id: current.queryId, variant_id: current.variantId, revision_id: revisionId, slug: content.slug ?? hex12(),
           version: current.latestVersion + 1, header: content.header, data_json: content.data, message: content.message,
@@ -107,14 +104,14 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
   const archiveQuery = (archived: boolean): RequestHandler => async (req, res) => {
     const id = pathId(req, 'query_id');
     if (!(await readQuery(pool, req.scope.projectId, id))) throw queryNotFound();
-    if (!(await write(res, { type: 'accounts.query.archive.set', meta: meta(req, `query:${id}`), payload: { query_id: id, target: 'query', target_id: id, archived } }))) return;
+    if (!(await write(res, { type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, target: 'query', target_id: id, archived } }))) return;
     await answerQuery(res, req.scope.projectId, id);
   };
   const archiveVariant = (archived: boolean): RequestHandler => async (req, res) => {
     const id = pathId(req, 'variant_id');
     const head = await readQueryVariantHead(pool, req.scope.projectId, id);
     if (!head) throw variantNotFound();
-    if (!(await write(res, { type: 'accounts.query.archive.set', meta: meta(req, `query:${head.queryId}`), payload: { query_id: head.queryId, target: 'variant', target_id: id, archived } }))) return;
+    if (!(await write(res, { type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${head.queryId}`), payload: { query_id: head.queryId, target: 'variant', target_id: id, archived } }))) return;
     await answerVariant(res, req.scope.projectId, id);
   };
   /** A single revision (its variant and the variant's other revisions untouched). */
@@ -122,7 +119,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     const id = pathId(req, 'revision_id');
     const rev = await readQueryRevision(pool, req.scope.projectId, id);
     if (!rev) throw revisionNotFound();
-    if (!(await write(res, { type: 'accounts.query.archive.set', meta: meta(req, `query:${rev.artifact_id}`), payload: { query_id: rev.artifact_id, target: 'revision', target_id: id, archived } }))) return;
+    if (!(await write(res, { type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${rev.artifact_id}`), payload: { query_id: rev.artifact_id, target: 'revision', target_id: id, archived } }))) return;
     await answerRevision(res, req.scope.projectId, id);
   };
   /** Simple queries: the artifact and its default variant (with its revisions). */
@@ -130,9 +127,9 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     const id = pathId(req, 'query_id');
     const projectId = req.scope.projectId;
     if (!(await readQuery(pool, projectId, id))) throw queryNotFound();
-    if (!(await write(res, { type: 'accounts.query.archive.set', meta: meta(req, `query:${id}`), payload: { query_id: id, target: 'query', target_id: id, archived } }))) return;
+    if (!(await write(res, { type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, target: 'query', target_id: id, archived } }))) return;
     const head = await readDefaultVariantHead(pool, projectId, id);
-    if (head && !(await write(res, { type: 'accounts.query.archive.set', meta: meta(req, `query:${id}`), payload: { query_id: id, target: 'variant', target_id: head.variantId, archived } }))) return;
+    if (head && !(await write(res, { type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, target: 'variant', target_id: head.variantId, archived } }))) return;
     await answerQuery(res, projectId, id);
   };
 
@@ -151,7 +148,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const b = parseBody(queryCreateBody, req.body).query;
       const id = fixedId(req);
       if (!(await write(res, {
-        type: 'accounts.query.artifact.created', meta: meta(req, `query:${id}`),
+        type: 'accounts.query.artifact.created', meta: requestMeta(req, `query:${id}`),
         payload: { query_id: id, slug: b.slug, header: headerOf(b), folder_id: b.folder_id ?? '' },
       }))) return;
       await answerQuery(res, req.scope.projectId, id);
@@ -161,7 +158,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const b = parseBody(queryEditBody, req.body).query;
       samePathId(b.id, id, 'query.id');
       if (!(await readQuery(pool, req.scope.projectId, id))) throw queryNotFound();
-      if (!(await write(res, { type: 'accounts.query.artifact.edited', meta: meta(req, `query:${id}`), payload: { query_id: id, header: headerOf(b), folder_id: b.folder_id ?? '' } }))) return;
+      if (!(await write(res, { type: 'accounts.query.artifact.edited', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, header: headerOf(b), folder_id: b.folder_id ?? '' } }))) return;
       await answerQuery(res, req.scope.projectId, id);
     }],
     'queries.archive': [...edit, archiveQuery(true)],
@@ -174,7 +171,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       if (!(await readQuery(pool, req.scope.projectId, queryId))) throw queryNotFound();
       const id = uuidv7();
       if (!(await write(res, {
-        type: 'accounts.query.variant.created', meta: meta(req, `query:${queryId}`),
+        type: 'accounts.query.variant.created', meta: requestMeta(req, `query:${queryId}`),
         payload: { query_id: queryId.toLowerCase(), variant_id: id, slug: b.slug, header: headerOf(b) },
       }))) return;
       await answerVariant(res, req.scope.projectId, id);
@@ -185,7 +182,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       samePathId(b.id, id, 'query_variant.id');
       const head = await readQueryVariantHead(pool, req.scope.projectId, id);
       if (!head) throw variantNotFound();
-      if (!(await write(res, { type: 'accounts.query.variant.edited', meta: meta(req, `query:${head.queryId}`), payload: { query_id: head.queryId, variant_id: id, header: headerOf(b) } }))) return;
+      if (!(await write(res, { type: 'accounts.query.variant.edited', meta: requestMeta(req, `query:${head.queryId}`), payload: { query_id: head.queryId, variant_id: id, header: headerOf(b) } }))) return;
       await answerVariant(res, req.scope.projectId, id);
     }],
     'queries.variants.archive': [...edit, archiveVariant(true)],
@@ -217,7 +214,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
         revision_id: uuidv7(), slug: `${r.slug}_${hex}`, header: headerOf(r), data_json: r.data ? JSON.stringify(r.data) : '', message: r.message ?? '',
       }));
       if (!(await write(res, {
-        type: 'accounts.query.variant.created', meta: meta(req, `query:${source.query_id}`),
+        type: 'accounts.query.variant.created', meta: requestMeta(req, `query:${source.query_id}`),
         payload: { query_id: source.query_id, variant_id: id, slug: b.query_variant.slug, header: headerOf(b.query_variant), revisions },
       }))) return;
       await answerVariant(res, project, id);
@@ -230,7 +227,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const revisionId = uuidv7();
       // Exactly version 0: a concurrent first commit makes the aggregate refuse this one.
       const outcome = await commands.appendAndAwait({
-        type: 'accounts.query.revision.added', key: savedQueriesKey(req.scope.projectId), meta: meta(req, `query:${head.queryId}`),
+        type: 'accounts.query.revision.added', key: savedQueriesKey(req.scope.projectId), meta: requestMeta(req, `query:${head.queryId}`),
         payload: { query_id: head.queryId, variant_id: head.variantId, revision_id: revisionId, slug: b.slug ?? hex12(), version: 0, header: headerOf(b), data_json: '', message: 'Initial revision' },
       });
       if (outcome.status === 'rejected') {
@@ -248,7 +245,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const rev = await readQueryRevision(pool, req.scope.projectId, id);
       if (!rev) throw revisionNotFound();
       if (!(await write(res, {
-        type: 'accounts.query.revision.edited', meta: meta(req, `query:${rev.artifact_id}`),
+        type: 'accounts.query.revision.edited', meta: requestMeta(req, `query:${rev.artifact_id}`),
         payload: { query_id: rev.artifact_id, variant_id: rev.variant_id, revision_id: id, header: headerOf(b) },
       }))) return;
       await answerRevision(res, req.scope.projectId, id);
@@ -269,10 +266,10 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const projectId = req.scope.projectId;
       const id = fixedId(req);
       const variantId = uuidv7();
-      if (!(await write(res, { type: 'accounts.query.artifact.created', meta: meta(req, `query:${id}`), payload: { query_id: id, slug: b.slug, header: headerOf(b), folder_id: '' } }))) return;
+      if (!(await write(res, { type: 'accounts.query.artifact.created', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, slug: b.slug, header: headerOf(b), folder_id: '' } }))) return;
       // The automatic variant copies the artifact's name, description, tags and meta.
       const variantHeader = headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta });
-      if (!(await write(res, { type: 'accounts.query.variant.created', meta: meta(req, `query:${id}`), payload: { query_id: id, variant_id: variantId, slug: hex12(), header: variantHeader } }))) return;
+      if (!(await write(res, { type: 'accounts.query.variant.created', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, variant_id: variantId, slug: hex12(), header: variantHeader } }))) return;
       const head: QueryVariantHead = { queryId: id, variantId, slug: '', latestVersion: -1 };
       // v0 is the placeholder (no data, flags, tags or meta); v1 carries the data.
       const v0 = await commit(req, res, head, { header: headerOf({ name: b.name, description: b.description }), data: '', message: 'Initial commit' });
@@ -294,8 +291,8 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       // Omitting `data` keeps the current data (the reference commits a revision without any).
       const data = b.data === undefined ? (current.data ? JSON.stringify(current.data) : '') : storedData(b.data);
       const header = headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta, flags: current.flags });
-      if (!(await write(res, { type: 'accounts.query.artifact.edited', meta: meta(req, `query:${id}`), payload: { query_id: id, header, folder_id: current.folder_id ?? '' } }))) return;
-      if (!(await write(res, { type: 'accounts.query.variant.edited', meta: meta(req, `query:${id}`), payload: { query_id: id, variant_id: head.variantId, header: headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta }) } }))) return;
+      if (!(await write(res, { type: 'accounts.query.artifact.edited', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, header, folder_id: current.folder_id ?? '' } }))) return;
+      if (!(await write(res, { type: 'accounts.query.variant.edited', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, variant_id: head.variantId, header: headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta }) } }))) return;
       const rev = await commit(req, res, head, { header: headerOf({ name: b.name, description: b.description }), data, message: '' });
       if (!rev) return;
       const query = await readSimpleQuery(pool, projectId, id);

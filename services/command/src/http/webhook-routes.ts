@@ -17,7 +17,7 @@ import type { SecretsKeyring } from '@llm/oidc';
 import type { OutboundClient } from '@llm/outbound';
 import type { Pool } from '@llm/postgres';
 import { generateSigningSecret } from '@llm/webhooks';
-import { isProjectionLag, rejectionError, untilApplied, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import { requestMeta, isProjectionLag, rejectionError, untilApplied, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
 import { WebhookSecrets } from '../adapters/webhook-secrets.ts';
 import { testDelivery } from '../adapters/webhook-test-delivery.ts';
 import {
@@ -60,7 +60,7 @@ export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], ed
   function record<T extends WebhookEventType>(req: Request, type: T, payload: EventPayloads[T], id: string, expectedVersion = 0): Promise<CommandOutcome> {
     return commands.appendAndAwait({
       type, key: webhooksKey(req.scope.projectId), payload,
-      meta: { requestId: req.id, organizationId: req.scope.organizationId, projectId: req.scope.projectId, aggregateId: `webhook:${id}`, actorId: req.scope.userId, expectedVersion },
+      meta: requestMeta(req, `webhook:${id}`, { expectedVersion }),
     });
   }
 

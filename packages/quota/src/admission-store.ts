@@ -62,6 +62,10 @@ const PREDICATE = `(CASE WHEN $6::boolean THEN value + $4 <= $5 ELSE $4 <= $5 AN
 /** A trace id as the seen sets store it: 32 hex is a UUID's 128 bits; anything else by its hash. */
 const TRACE_UUID = (col: string): string => `(CASE WHEN ${col} ~ '^[0-9a-fA-F]{32}$' THEN ${col}::uuid ELSE md5(${col})::uuid END)`;
 
+// The seen ids are looked up as one array on the whole key (one index probe per id): an anti-join
+// the planner may turn into a scan of the organization's whole period when its statistics are
+// young made every request read every trace the organization had sent (bench:ingest: 36 M index
+// tuples read in 40 s, Postgres 56-66 µs per span).
 /**
  * One statement: the request's ids not in the period's seen set ($1 organization, $2 project, $3
  * period, $4 ids), the predicate on them ($5 limit, $6 strict), the reservation, and — only when
@@ -71,8 +75,10 @@ const TRACE_UUID = (col: string): string => `(CASE WHEN ${col} ~ '^[0-9a-fA-F]{3
 const RESERVE_TRACES = `
   WITH ids AS (SELECT DISTINCT ${TRACE_UUID('t')} AS tid FROM unnest($4::text[]) AS x(t)),
   fresh AS (
-    SELECT tid FROM ids WHERE NOT EXISTS (SELECT 1 FROM quota_traces_seen s
-      WHERE s.organization_id = $1::uuid AND s.period_from = $3::date AND s.project_id = $2::uuid AND s.trace_id = ids.tid)),
+    SELECT tid FROM ids EXCEPT
+    SELECT s.trace_id FROM quota_traces_seen s
+     WHERE s.organization_id = $1::uuid AND s.period_from = $3::date AND s.project_id = $2::uuid
+       AND s.trace_id = ANY (ARRAY(SELECT tid FROM ids))),
   n AS (SELECT count(*)::int AS delta FROM fresh),
   upd AS (
     UPDATE quota_admissions q SET value = q.value + n.delta FROM n

@@ -88,8 +88,11 @@ export function usageSink(orgs: ProjectOrganizations): BatchSink<SpanUsage> {
       );
       if (firstDay) {
         const horizon = dayOf(new Date(Date.parse(`${firstDay}T00:00:00Z`) - (TRACE_SEEN_DAYS + TRACE_SEEN_MARGIN_DAYS) * DAY_MS));
+        // In counted_on order, so the plan is a walk of its index that stops at the horizon whatever
+        // the statistics say: without it, a table not yet analysed was read whole on every batch
+        // (bench:ingest: 1,848 sequential scans, 34 M rows read in 60 s; Postgres 66 µs per span).
         await c.query(
-          `DELETE FROM usage_traces_seen WHERE ctid IN (SELECT ctid FROM usage_traces_seen WHERE counted_on < $1::date LIMIT ${SWEEP_ROWS} FOR UPDATE SKIP LOCKED)`, [horizon]);
+          `DELETE FROM usage_traces_seen WHERE ctid IN (SELECT ctid FROM usage_traces_seen WHERE counted_on < $1::date ORDER BY counted_on LIMIT ${SWEEP_ROWS} FOR UPDATE SKIP LOCKED)`, [horizon]);
       }
     },
   };

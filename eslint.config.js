@@ -4,6 +4,8 @@
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
+const NO_OTHER_SERVICE = { group: ['@llm/service-*'], message: 'A service imports no other service: shared code lives in packages/.' };
+
 export default defineConfig(
   globalIgnores(['**/dist/', '**/.data/', '.deps/']),
   {
@@ -40,27 +42,22 @@ export default defineConfig(
   },
   // Layering, enforced (issue 27): packages never import services; a service imports no other
   // service (the all-in-one process is the one composition root); adapters never import HTTP code;
-  // domain code does no I/O. docs/architecture.md describes the layers.
+  // domain code does no I/O. docs/architecture.md describes the layers. (A later block's
+  // no-restricted-imports replaces an earlier one's for the files both match, so each repeats the
+  // rule of the service level.)
   {
     files: ['packages/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@llm/service-*'], message: 'Packages never import services: move the shared code into a package.' }] }],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@llm/service-*'], message: 'Packages never import services: move the shared code into a package.' }] }] },
   },
   {
     files: ['services/*/src/**/*.ts'],
     ignores: ['services/all-in-one/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@llm/service-*'], message: 'A service imports no other service: shared code lives in packages/.' }] }],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_OTHER_SERVICE] }] },
   },
   {
     files: ['services/*/src/adapters/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['@llm/service-*'], message: 'A service imports no other service: shared code lives in packages/.' },
-        { group: ['**/http/*'], message: 'Adapters never import HTTP code: move the shared type next to the adapter.' },
-      ] }],
+      'no-restricted-imports': ['error', { patterns: [NO_OTHER_SERVICE, { group: ['**/http/*'], message: 'Adapters never import HTTP code: move the shared type next to the adapter.' }] }],
     },
   },
   {
@@ -69,7 +66,7 @@ export default defineConfig(
       'no-restricted-imports': ['error', {
         paths: ['pg', '@clickhouse/client', 'chdb', 'node:fs', 'node:fs/promises', 'node:net', 'node:child_process', 'express'].map((name) => ({ name, message: 'Domain code does no I/O.' })),
         patterns: [
-          { group: ['@llm/service-*'], message: 'A service imports no other service: shared code lives in packages/.' },
+          NO_OTHER_SERVICE,
           { group: ['@llm/clickhouse', '@llm/postgres', '@llm/kafka', '**/adapters/*', '**/http/*'], message: 'Domain code does no I/O: it is called by adapters and routes, not the other way round.' },
         ],
       }],

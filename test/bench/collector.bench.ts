@@ -8,21 +8,17 @@
 // the ratio ours/collector. The collector's figure is its whole pipeline; ours is the accept path only
 // (Kafka, Postgres and the accounts projector run beside it and are not counted).
 //
-// Tools, built once into .data/tools/ and reused (Go ≥ 1.26 and the Go module proxy needed once):
-//   GOBIN=$PWD/.data/tools/otelcol-bench-v0.165.0/bin go install go.opentelemetry.io/collector/cmd/builder@v0.165.0
-//   (cd .data/tools/otelcol-bench-v0.165.0 && ./bin/builder --config $OLDPWD/test/bench/collector/builder-config.yaml)
-//     → .data/tools/otelcol-bench-v0.165.0/otelcol-bench/otelcol-bench
-//   GOBIN=$PWD/.data/tools/telemetrygen-v0.161.0 go install github.com/open-telemetry/opentelemetry-collector-contrib/cmd/telemetrygen@v0.161.0
-// (telemetrygen v0.165.0 is not served by the module proxy here; v0.161.0 is the newest that is.)
+// Tools, built once into .data/tools/ and reused (Go ≥ 1.26 and the Go module proxy needed once), by
+// the same installers npm test uses: the collector from test/bench/collector/builder-config.yaml with
+// ocb (deploy/local/otelcol.mjs) → .data/tools/otelcol-bench-v0.165.0/otelcol-bench/otelcol-bench, and
+// telemetrygen (deploy/local/telemetrygen.mjs).
 import { randomBytes } from 'node:crypto';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { testSecretsEnv } from '@llm/testing/secrets';
 
-const OCB_VERSION = 'v0.165.0';
-const TELEMETRYGEN_VERSION = 'v0.161.0';
 
 const { values: opt } = parseArgs({ options: {
   seconds: { type: 'string', default: '20' },
@@ -41,49 +37,21 @@ for (const [k, v] of Object.entries({ seconds: SECONDS, workers: WORKERS, 'batch
 }
 
 const root = path.resolve(import.meta.dirname, '../..');
-const toolsDir = path.join(root, '.data', 'tools');
-const ocbDir = path.join(toolsDir, `otelcol-bench-${OCB_VERSION}`);
-const ocbBin = path.join(ocbDir, 'bin', 'builder');
-const collectorBin = path.join(ocbDir, 'otelcol-bench', 'otelcol-bench');
-const telemetrygenBin = path.join(toolsDir, `telemetrygen-${TELEMETRYGEN_VERSION}`, 'telemetrygen');
-const manifest = path.join(root, 'test/bench/collector/builder-config.yaml');
 const collectorConfig = path.join(root, 'test/bench/collector/collector-config.yaml');
 
 // ---------- tools ----------
-function goOrExit(): void {
-  const v = spawnSync('go', ['version'], { encoding: 'utf8' });
-  if (v.status !== 0) {
-    console.error('bench:collector needs Go (≥ 1.26) on PATH to build the collector and telemetrygen once; `go version` failed.');
+const { ensureCollector, OTELCOL_VERSION } = await import('../../deploy/local/otelcol.mjs');
+const { ensureTelemetrygen } = await import('../../deploy/local/telemetrygen.mjs');
+
+/** The collector and telemetrygen, each built only when missing (or, for the collector, when its manifest changed). */
+function ensureTools(): { collectorBin: string; telemetrygenBin: string } {
+  const collectorBin = ensureCollector({ name: 'otelcol-bench', manifest: path.join(root, 'test/bench/collector/builder-config.yaml') });
+  const telemetrygenBin = ensureTelemetrygen();
+  if (!collectorBin || !telemetrygenBin) {
+    console.error('bench:collector needs Go (≥ 1.26) to build the collector and telemetrygen once; no `go` was found (GO_BIN, PATH, /usr/local/go/bin).');
     process.exit(2);
   }
-}
-
-function run(what: string, cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): void {
-  console.log(`  ${what}: ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? root, env: opts.env ?? process.env, encoding: 'utf8' });
-  if (r.status !== 0) {
-    const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
-    console.error(`${what} failed (exit ${r.status ?? r.signal}). Is the Go module proxy reachable (GOPROXY=${process.env.GOPROXY ?? 'default'})?\n${out}`);
-    process.exit(2);
-  }
-}
-
-/** Installs ocb and telemetrygen, builds the collector: each only when its output is missing (or the manifest changed). */
-function ensureTools(): void {
-  const stale = existsSync(collectorBin) && statSync(collectorBin).mtimeMs < statSync(manifest).mtimeMs;
-  if (existsSync(collectorBin) && !stale && existsSync(telemetrygenBin)) return;
-  goOrExit();
-  console.log('building the comparison tools once into .data/tools/ …');
-  if (!existsSync(ocbBin)) {
-    run('install ocb', 'go', ['install', `go.opentelemetry.io/collector/cmd/builder@${OCB_VERSION}`], { env: { ...process.env, GOBIN: path.dirname(ocbBin) } });
-  }
-  if (!existsSync(collectorBin) || stale) {
-    // output_path in the manifest is relative: the build runs inside the tools directory.
-    run('build collector', ocbBin, ['--config', manifest], { cwd: ocbDir });
-  }
-  if (!existsSync(telemetrygenBin)) {
-    run('install telemetrygen', 'go', ['install', `github.com/open-telemetry/opentelemetry-collector-contrib/cmd/telemetrygen@${TELEMETRYGEN_VERSION}`], { env: { ...process.env, GOBIN: path.dirname(telemetrygenBin) } });
-  }
+  return { collectorBin, telemetrygenBin };
 }
 
 // ---------- measuring ----------
@@ -179,7 +147,7 @@ process.on('unhandledRejection', (err) => { console.error(err); void shutdown().
 process.on('SIGINT', () => { void shutdown().finally(() => process.exit(130)); });
 
 // ---------- run ----------
-ensureTools();
+const { collectorBin, telemetrygenBin } = ensureTools();
 // @ts-expect-error plain .mjs without types
 const { freePort, waitForPort } = await import('../../deploy/local/ports.mjs');
 mkdirSync(path.join(root, '.data'), { recursive: true });
@@ -272,7 +240,7 @@ console.log(`             beside it (not counted): Kafka + projector-accounts + 
 const ratio = (ours.cpu / ours.spans) / (theirs.cpu / theirs.spans);
 console.log(`
   mode       split: command service alone (OTLP/HTTP → Kafka acks), enforcement ${opt.enforcement === 'on' ? 'on (quota reservation + throttle check per request)' : 'off (ACCESS_ENFORCEMENT=false)'}
-  collector  otelcol ${OCB_VERSION} core: otlp (http) → batch → nop, whole pipeline
+  collector  otelcol ${OTELCOL_VERSION} core: otlp (http) → batch → nop, whole pipeline
   ratio      ours/collector CPU per span = ${ratio.toFixed(1)}×  (issue 25 target ≤ 4×; issue 10 was ≤ 8×)
 `);
 await shutdown();

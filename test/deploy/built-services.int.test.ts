@@ -11,7 +11,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { encodeExportTraceServiceRequest } from '@llm/otlp';
-import { createAccount, eventually, freePort, testSecretsEnv } from '@llm/testing';
+import { createAccount, eventually, testSecretsEnv } from '@llm/testing';
+// The local stack's helper: the operating system picks a port nothing listens on.
+// @ts-expect-error plain .mjs without types
+const { freePort } = (await import('../../deploy/local/ports.mjs')) as { freePort(): Promise<number> };
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const outDir = path.join(repoRoot, '.data', `build-test-${process.pid}-${randomBytes(3).toString('hex')}`);

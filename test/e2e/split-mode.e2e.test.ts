@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@llm/logging';
 import { createReadiness, listen, type RunningServer } from '@llm/http';
 import { createGateway } from '@llm/service-gateway';
-import { createAccount, eventually, freePort, type TestAccount } from '@llm/testing';
+import { createAccount, eventually, type TestAccount } from '@llm/testing';
+// The local stack's helper: the operating system picks a port nothing listens on.
+// @ts-expect-error plain .mjs without types
+const { freePort } = (await import('../../deploy/local/ports.mjs')) as { freePort(): Promise<number> };
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const hex = (n: number): string => randomBytes(n).toString('hex');

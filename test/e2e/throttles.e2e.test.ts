@@ -7,7 +7,10 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeRpcStatus, encodeExportTraceServiceRequest } from '@llm/otlp';
-import { createAccount, eventually, freePort, type TestAccount } from '@llm/testing';
+import { createAccount, eventually, type TestAccount } from '@llm/testing';
+// The local stack's helper: the operating system picks a port nothing listens on.
+// @ts-expect-error plain .mjs without types
+const { freePort } = (await import('../../deploy/local/ports.mjs')) as { freePort(): Promise<number> };
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;

@@ -11,7 +11,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeEvent, uuidv7 } from '@llm/events';
 import { createKafkaClient, type Producer } from '@llm/kafka';
-import { createAccount, eventually, freePort, type TestAccount } from '@llm/testing';
+import { createAccount, eventually, type TestAccount } from '@llm/testing';
+// The local stack's helper: the operating system picks a port nothing listens on.
+// @ts-expect-error plain .mjs without types
+const { freePort } = (await import('../../deploy/local/ports.mjs')) as { freePort(): Promise<number> };
 import { deliveryIdOf, verifySignature } from '@llm/webhooks';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 

@@ -16,11 +16,11 @@ import { AppError, invalid } from '@llm/errors';
 import { statusOf, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { planAccount, slugify } from '../domain/account-plan.ts';
-import type { AccountCommands } from '../adapters/account-commands.ts';
+import { projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { accountCreations } from '../adapters/account-creations.ts';
 import type { SignupPlans } from '../adapters/signup-plans.ts';
-import { adminBody, adminViews, emptyAccount, entityResolver, lag, type ResolvableKind } from './admin-refs.ts';
+import { adminBody, adminViews, emptyAccount, entityResolver, type ResolvableKind } from './admin-refs.ts';
 
 export interface AdminGraphDeps {
   pool: Pool;
@@ -108,7 +108,7 @@ export function adminGraphRoutes(deps: AdminGraphDeps, admin: RequestHandler): H
       if (!seededWorkspaces.has(ref)) {
         const organizationId = await resolve('organization', w.organization_ref, `workspaces.${ref}.organization_ref`);
         const ws = await organizationWorkspace(pool, organizationId);
-        if (!ws) throw lag();
+        if (!ws) throw projectionLag();
         locals.workspace.set(ref, ws.id);
       }
       out.workspaces![ref] = await views.workspace(locals.workspace.get(ref)!);
@@ -131,7 +131,7 @@ export function adminGraphRoutes(deps: AdminGraphDeps, admin: RequestHandler): H
         const scopeId = await resolve(scope, m[`${scope}_ref`]!, `${scope}_memberships.${ref}.${scope}_ref`);
         const userId = await resolve('user', m.user_ref, `${scope}_memberships.${ref}.user_ref`);
         const organizationId = await creations.organizationOf(scope, scopeId);
-        if (!organizationId) throw lag();
+        if (!organizationId) throw projectionLag();
         const isOwner = (await readOrganization(pool, organizationId))?.owner_id === userId;
         const role = isOwner ? 'owner' : m.role;
         if (!isOwner) await creations.role(req, { organizationId, userId, role, ...(scope === 'organization' ? {} : { scope: { kind: scope, id: scopeId } }) });

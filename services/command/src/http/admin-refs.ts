@@ -17,7 +17,6 @@ const KIND_NAME: Record<EntityKind, string> = {
 export const missing = (kind: EntityKind, ref: string): AppError =>
   new AppError({ code: `${kind}_not_found`, kind: 'not_found', message: `${KIND_NAME[kind]} not found: ${ref}.`, details: { ref } });
 export const badRef = (path: string, reason: string): AppError => invalid('invalid_reference', `Invalid reference at '${path}': ${reason}`, { path, reason });
-export const lag = projectionLag;
 export const iso = (d: Date | string): string => (d instanceof Date ? d.toISOString() : d);
 
 /**
@@ -91,22 +90,22 @@ export function adminViews(pool: Pool) {
   return {
     async user(id: string) {
       const u = await readUser(pool, id);
-      if (!u) throw lag();
+      if (!u) throw projectionLag();
       return { id: u.id, uid: u.id, email: u.email, username: u.username, name: u.name || u.username, created_at: iso(u.created_at), updated_at: iso(u.created_at) };
     },
     async organization(id: string) {
       const o = await readOrganization(pool, id);
-      if (!o) throw lag();
+      if (!o) throw projectionLag();
       return { id: o.id, name: o.name, slug: o.slug, owner_user_id: o.owner_id, created_at: iso(o.created_at), updated_at: iso(o.created_at) };
     },
     async workspace(id: string) {
       const w = await readWorkspace(pool, id);
-      if (!w) throw lag();
+      if (!w) throw projectionLag();
       return { id: w.id, name: w.name, organization_id: w.organization_id, created_at: iso(w.created_at), updated_at: iso(w.created_at) };
     },
     async project(id: string) {
       const p = await readProject(pool, id);
-      if (!p) throw lag();
+      if (!p) throw projectionLag();
       return { id: p.id, name: p.name, organization_id: p.organization_id, workspace_id: p.workspace_id, is_default: p.is_default, created_at: iso(p.created_at), updated_at: iso(p.created_at) };
     },
   };

@@ -10,10 +10,10 @@ import { adminProjectCreate, adminWorkspaceCreate } from '@llm/contracts';
 import { invalid } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import type { AccountCommands } from '../adapters/account-commands.ts';
+import { projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { accountCreations } from '../adapters/account-creations.ts';
-import { adminBody, adminViews, emptyAccount, entityResolver, lag, missing, pathId } from './admin-refs.ts';
+import { adminBody, adminViews, emptyAccount, entityResolver, missing, pathId } from './admin-refs.ts';
 
 export interface AdminStructureDeps {
   pool: Pool;
@@ -35,7 +35,7 @@ export function adminStructureRoutes(deps: AdminStructureDeps, admin: RequestHan
       const organizationId = await resolve('organization', body.workspace.organization_ref, 'workspace.organization_ref');
       const ws = await organizationWorkspace(pool, organizationId);
       const projectId = await defaultProjectOf(pool, organizationId);
-      if (!ws || !projectId) throw lag();
+      if (!ws || !projectId) throw projectionLag();
       res.status(200).json({
         accounts: [{
           ...emptyAccount(),

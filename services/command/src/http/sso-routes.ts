@@ -79,7 +79,7 @@ export function ssoRoutes(deps: SsoDeps): Handlers {
       // A provider signs in only the people of its organization's domains (the user aggregate's rule).
       orThrow(decideSsoSignIn({ domain, organizationId: t.organization.id, domainOwner: owner, linked: linked !== undefined, emailTaken: byEmail !== undefined }));
       const known = linked ?? byEmail;
-      const user = known ?? { id: randomUUID(), email: email };
+      const user = known ?? { id: randomUUID(), email };
       const outcome = await deps.commands.appendAndAwait({
         type: 'accounts.identity.signed_in', key: userKey(user.email),
         payload: {

@@ -1,20 +1,22 @@
 // The application, testset and human evaluation projections' SQL against the real Postgres: the
-// projector's verdicts are the aggregates' own on the state the readers load; the rows hold what was
-// sent (testset rows and scenarios in order, duplicates kept), and the listing joins variant names,
+// projector's verdicts are the aggregates' own on the state the loaders return, and the state each
+// loader returns after each event is written out (variants' current revision numbers, the revisions
+// an evaluation links, the testsets and evaluations that exist); the rows hold what was sent
+// (testset rows and scenarios in order, duplicates kept), and the listing joins variant names,
 // linked revisions and the testset's name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AccountEvent } from '@llm/account-model';
 import { listHumanEvaluations, readApplicationRevision, readApplicationVariant, readHumanEvaluationScenarios, readTestcases, readTestset } from '@llm/accounts-read';
 import { uuidv7 } from '@llm/events';
-import { ev as event, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
+import { ev as event, openProjectionDb, type ProjectionDb, type Step } from '../support/projection-db.ts';
 
 let db: ProjectionDb;
 beforeAll(async () => { db = await openProjectionDb(); });
 afterAll(async () => { await db?.close(); });
 
 describe('application, testset and human evaluation projections (Postgres)', () => {
-  it('stores each accepted fact and refuses what the aggregates refuse', async () => {
+  it('given a project, when an application, its variants, revisions, a testset and an evaluation are created, then each loader returns what they lead to; refused events change nothing', async () => {
     const hex = randomBytes(4).toString('hex');
     const [userId, orgId, wsId, projectId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const [appId, v1, v2, r0, r1, r2, ts, evalId] = [uuidv7(), uuidv7(), uuidv7(), uuidv7(), uuidv7(), uuidv7(), uuidv7(), uuidv7()];
@@ -32,29 +34,44 @@ describe('application, testset and human evaluation projections (Postgres)', () 
       variants: [{ variant_id: v1, revision_id: r1 }, { variant_id: v2, revision_id: r2 }],
       scenarios: rows.map((_, i) => ({ scenario_id: uuidv7(), inputs_json: JSON.stringify([{ input_name: 'q', input_value: String(i) }]), correct_answer: i === 0 ? 'a' : '' })),
     };
-    const history: AccountEvent[] = [
-      ev('accounts.application.created', { application: app, variant_id: v1, variant_slug: 'abcdefabcdef', revision0_id: r0, revision_id: r1 }),
-      ev('accounts.application.created', { application: { ...app, application_id: uuidv7() }, variant_id: uuidv7(), variant_slug: 'x', revision0_id: uuidv7(), revision_id: uuidv7() }),
-      ev('accounts.application.variant_created', { variant_id: v2, application_id: appId, project_id: projectId, slug: 'b', name: 'B', flags_json: '', tags_json: '' }),
-      // An evaluation before v2 has a revision: no matching revision.
-      ev('accounts.human_evaluation.created', { ...evaluation }),
-      ev('accounts.application.revision_committed', { revision_id: r2, variant_id: v2, application_id: appId, project_id: projectId, slug: '', message: 'm', data_json: '', version: 1 }),
-      ev('accounts.application.revision_committed', { revision_id: r2, variant_id: v2, application_id: appId, project_id: projectId, slug: '', message: 'm', data_json: '', version: 0 }),
-      ev('accounts.testset.created', {
-        testset_id: ts, project_id: projectId, slug: 'ts', name: 'T', description: '', tags_json: '', meta_json: '', variant_id: uuidv7(), revision_id: uuidv7(),
-        testcases: rows.map((id, i) => ({ testcase_id: id, data_json: i === 2 ? '{"q":"1"}' : `{"q":"${i}"}` })),
-      }),
-      ev('accounts.human_evaluation.created', { ...evaluation, evaluation_id: evalId }),
-      ev('accounts.human_evaluation.created', { ...evaluation, evaluation_id: uuidv7(), project_id: randomUUID() }),
-    ];
-    const verdicts: string[] = [];
-    for (const e of history) {
-      const [outcome] = await db.apply(e);
-      verdicts.push(outcome!.status === 'applied' ? 'ok' : (outcome as { code: string }).code);
-    }
-    expect(verdicts).toEqual([
-      'ok', 'application_slug_taken', 'ok', 'human_evaluation_testset_not_found', 'application_revision_changed', 'ok', 'ok', 'ok', 'human_evaluation_app_not_found',
-    ]);
+    const project = [{ id: projectId }];
+    const theApp = { id: appId, projectId, slug: 'app' };
+    const variant = (id: string, slug: string, current: number | null) => ({ id, applicationId: appId, projectId, slug, current });
+    const linked = (id: string, currentRevisionId: string | undefined) => ({ id, applicationId: appId, archived: false, currentRevisionId });
+    const evaluated = (st: Step<'humanEvaluation'>) => ({ ...st, after: { ...st.after, variants: [...st.after.variants].sort((a, b) => a.id.localeCompare(b.id)) } });
+    const both = (r2Id: string | undefined) => [linked(v1, r1), linked(v2, r2Id)].sort((a, b) => a.id.localeCompare(b.id));
+    const testsetCreated = (id: string) => ev('accounts.testset.created', {
+      testset_id: id, project_id: projectId, slug: 'ts', name: 'T', description: '', tags_json: '', meta_json: '', variant_id: uuidv7(), revision_id: uuidv7(),
+      testcases: rows.map((row, i) => ({ testcase_id: id === ts ? row : uuidv7(), data_json: i === 2 ? '{"q":"1"}' : `{"q":"${i}"}` })),
+    });
+
+    // Each event, its verdict, and the state its aggregate's loader returns for it afterwards.
+    // An application is created with its first variant at revision 1 (revisions 0 and 1 stored).
+    expect(await db.step('application', ev('accounts.application.created', { application: app, variant_id: v1, variant_slug: 'abcdefabcdef', revision0_id: r0, revision_id: r1 })))
+      .toEqual({ verdict: 'ok', after: { projects: project, applications: [theApp], variants: [variant(v1, 'abcdefabcdef', 1)] } });
+    expect(await db.step('application', ev('accounts.application.created', {
+      application: { ...app, application_id: uuidv7() }, variant_id: uuidv7(), variant_slug: 'x', revision0_id: uuidv7(), revision_id: uuidv7(),
+    }))).toEqual({ verdict: 'application_slug_taken', after: { projects: project, applications: [theApp], variants: [] } });
+    // A new variant has no revision yet.
+    expect(await db.step('application', ev('accounts.application.variant_created', { variant_id: v2, application_id: appId, project_id: projectId, slug: 'b', name: 'B', flags_json: '', tags_json: '' })))
+      .toEqual({ verdict: 'ok', after: { projects: project, applications: [theApp], variants: [variant(v2, 'b', null)] } });
+    // An evaluation before the testset exists (and before v2 has a revision).
+    expect(evaluated(await db.step('humanEvaluation', ev('accounts.human_evaluation.created', { ...evaluation }))))
+      .toEqual({ verdict: 'human_evaluation_testset_not_found', after: { app: { id: appId, projectId }, testset: undefined, variants: both(undefined), evaluations: [] } });
+    const commit = (version: number) =>
+      ev('accounts.application.revision_committed', { revision_id: r2, variant_id: v2, application_id: appId, project_id: projectId, slug: '', message: 'm', data_json: '', version });
+    expect(await db.step('application', commit(1))).toEqual({ verdict: 'application_revision_changed', after: { projects: project, applications: [theApp], variants: [variant(v2, 'b', null)] } });
+    expect(await db.step('application', commit(0))).toEqual({ verdict: 'ok', after: { projects: project, applications: [theApp], variants: [variant(v2, 'b', 0)] } });
+    expect(await db.step('testset', testsetCreated(ts))).toEqual({ verdict: 'ok', after: { projects: project, testsets: [{ id: ts, projectId, slug: 'ts' }] } });
+    expect(await db.step('testset', testsetCreated(uuidv7()))).toEqual({ verdict: 'testset_slug_taken', after: { projects: project, testsets: [{ id: ts, projectId, slug: 'ts' }] } });
+    // Each variant linked to its current revision: v1's r1, v2's r2.
+    const ready = { app: { id: appId, projectId }, testset: { id: ts, projectId }, variants: both(r2) };
+    expect(evaluated(await db.step('humanEvaluation', ev('accounts.human_evaluation.created', { ...evaluation, evaluation_id: evalId }))))
+      .toEqual({ verdict: 'ok', after: { ...ready, evaluations: [{ id: evalId }] } });
+    expect(evaluated(await db.step('humanEvaluation', ev('accounts.human_evaluation.created', { ...evaluation, evaluation_id: evalId }))))
+      .toEqual({ verdict: 'human_evaluation_exists', after: { ...ready, evaluations: [{ id: evalId }] } });
+    expect(evaluated(await db.step('humanEvaluation', ev('accounts.human_evaluation.created', { ...evaluation, evaluation_id: uuidv7(), project_id: randomUUID() }))))
+      .toEqual({ verdict: 'human_evaluation_app_not_found', after: { ...ready, evaluations: [] } });
     expect(await readApplicationVariant(db.pool, projectId, v1)).toMatchObject({ name: 'App', slug: 'abcdefabcdef', revision: 1, created_by_id: userId });
     expect(await readApplicationRevision(db.pool, projectId, v1, 0)).toMatchObject({ id: r0, data: null });
     expect(await readApplicationRevision(db.pool, projectId, v1, 1)).toMatchObject({ id: r1, data: { uri: 'u' } });

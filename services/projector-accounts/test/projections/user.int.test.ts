@@ -1,24 +1,24 @@
-// The user projection's SQL against the real Postgres: after each event, the state the reader loads
-// is the state the aggregate's `evolve` says (rejections change nothing); provisioning stores the
-// whole account, sign-ins their identities and auto-join memberships, deletion takes the owned
-// organizations along, and a malformed id is a harmless no-op, never a failing cast.
+// The user projection's SQL against the real Postgres: after each event, the state the loader
+// returns for it (its users by id and e-mail, its organization by slug) is written out (rejections
+// change nothing); provisioning stores the whole account, sign-ins their identities and auto-join
+// memberships, deletion takes the owned organizations along, and a malformed id is a harmless
+// no-op, never a failing cast.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { user, type AccountEvent, type UserState } from '@llm/account-model';
-import { findUsableApiKey, loadUsers, userByIdentity, userIdentities } from '@llm/accounts-read';
-import { ev, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
+import type { AccountEvent, UserState } from '@llm/account-model';
+import { findUsableApiKey, userByIdentity, userIdentities } from '@llm/accounts-read';
+import { ev, openProjectionDb, type ProjectionDb, type Step } from '../support/projection-db.ts';
 
 let db: ProjectionDb;
 beforeAll(async () => { db = await openProjectionDb(); });
 afterAll(async () => { await db?.close(); });
 
-const normal = (s: UserState) => ({
-  users: [...s.users].sort((a, b) => a.id.localeCompare(b.id)),
-  organizations: [...s.organizations].sort((a, b) => a.id.localeCompare(b.id)),
+const normal = ({ verdict, after }: Step<'user'>) => ({
+  verdict, users: [...after.users].sort((a, b) => a.id.localeCompare(b.id)), organizations: [...after.organizations].sort((a, b) => a.id.localeCompare(b.id)),
 });
 
 describe('user projection (Postgres)', () => {
-  it('stores what evolve says, event by event', async () => {
+  it('given accounts provisioned, signed in and deleted, then the loader returns each user and organization as it stands; refused events change nothing', async () => {
     const hex = randomBytes(4).toString('hex');
     const [kim, lee, pat, orgA, orgB, ws, prj, key] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const email = (who: string) => `${who}-${hex}@x.org`;
@@ -35,34 +35,31 @@ describe('user projection (Postgres)', () => {
     });
     const deleted = (id: string, mail: string) => ev('accounts.user.deleted', { user_id: id, email: mail });
 
-    const history: AccountEvent[] = [
-      provisioned(kim, email('kim'), orgA, slug('a'), true),
-      provisioned(lee, email('KIM').toUpperCase(), orgB, slug('b')),    // rejected: the e-mail, in another case
-      provisioned(lee, email('lee'), orgB, slug('a')),                  // rejected: the slug
-      provisioned(lee, email('lee'), orgB, slug('b')),
-      signedIn(pat, email('pat'), true, orgA),
-      signedIn(randomUUID(), email('pat'), true),                       // rejected: created meanwhile
-      signedIn(pat, email('pat'), false),
-      signedIn(randomUUID(), email('nobody'), false),                   // rejected: no such user
-      signedIn(lee, email('pat'), false),                               // rejected: the e-mail is pat's
-      deleted(kim, email('kim')),
-      deleted(randomUUID(), email('ghost')),                            // nobody: accepted, nothing changes
-      deleted('not-a-uuid', email('ghost')),                            // malformed: accepted, nothing changes
-      provisioned(randomUUID(), email('kim'), randomUUID(), slug('a')), // the e-mail and the slug are free again
+    const [kim2, orgA2] = [randomUUID(), randomUUID()];
+    const none: UserState = { users: [], organizations: [] };
+    const kimUser = { id: kim, email: email('kim') };
+    const patUser = { id: pat, email: email('pat') };
+    // Each event, its verdict, and the state the loader returns for it afterwards: the users with its
+    // user id or e-mail (in any case), and the organization with its slug.
+    const steps: Array<[AccountEvent, string, UserState]> = [
+      [provisioned(kim, email('kim'), orgA, slug('a'), true), 'ok', { users: [kimUser], organizations: [{ id: orgA, slug: slug('a'), ownerId: kim }] }],
+      [provisioned(lee, email('KIM').toUpperCase(), orgB, slug('b')), 'user_exists', { users: [kimUser], organizations: [] }],   // the e-mail, in another case
+      [provisioned(lee, email('lee'), orgB, slug('a')), 'organization_slug_exists', { users: [], organizations: [{ id: orgA, slug: slug('a'), ownerId: kim }] }],
+      [provisioned(lee, email('lee'), orgB, slug('b')), 'ok', { users: [{ id: lee, email: email('lee') }], organizations: [{ id: orgB, slug: slug('b'), ownerId: lee }] }],
+      [signedIn(pat, email('pat'), true, orgA), 'ok', { users: [patUser], organizations: [] }],
+      [signedIn(randomUUID(), email('pat'), true), 'user_exists', { users: [patUser], organizations: [] }],   // created meanwhile
+      [signedIn(pat, email('pat'), false), 'ok', { users: [patUser], organizations: [] }],
+      [signedIn(randomUUID(), email('nobody'), false), 'user_not_found', none],
+      [signedIn(lee, email('pat'), false), 'user_exists', { users: [{ id: lee, email: email('lee') }, patUser], organizations: [] }], // the e-mail is pat's
+      [deleted(kim, email('kim')), 'ok', none],
+      [deleted(randomUUID(), email('ghost')), 'ok', none],                  // nobody: accepted, nothing changes
+      [deleted('not-a-uuid', email('ghost')), 'ok', none],                  // malformed: accepted, nothing changes
+      // Kim's e-mail and organization slug are free again.
+      [provisioned(kim2, email('kim'), orgA2, slug('a')), 'ok', { users: [{ id: kim2, email: email('kim') }], organizations: [{ id: orgA2, slug: slug('a'), ownerId: kim2 }] }],
     ];
-    const selection = { ids: [kim, lee, pat], emails: ['kim', 'lee', 'pat', 'nobody'].map(email), slugs: [slug('a'), slug('b')] };
-    let expected = user.initial;
-    const verdicts: string[] = [];
-    for (const e of history) {
-      const before = await loadUsers(db.pool, selection);
-      const decision = user.decide(e as never, before);
-      const [outcome] = await db.apply(e);
-      expect(outcome).toEqual(decision.status === 'accepted' ? { status: 'applied' } : decision);
-      verdicts.push(decision.status === 'accepted' ? 'ok' : decision.code);
-      if (decision.status === 'accepted') expected = user.evolve(expected, e as never);
-      const after = await loadUsers(db.pool, { ...selection, ids: [...selection.ids, ...expected.users.map((u) => u.id)] });
-      expect(normal(after)).toEqual(normal(expected));
-      if (e === history[4]) {
+    for (const [i, [e, verdict, after]] of steps.entries()) {
+      expect(normal(await db.step('user', e)), `step ${i}`).toEqual(normal({ verdict, after }));
+      if (i === 4) {
         // Auto-join: a viewer of the organization, its workspace and its project.
         const joined = await db.pool.query<{ scope: string; role: string }>('SELECT scope, role FROM memberships WHERE user_id = $1 ORDER BY scope', [pat]);
         expect(joined.rows).toEqual([{ scope: 'organization', role: 'viewer' }, { scope: 'project', role: 'viewer' }, { scope: 'workspace', role: 'viewer' }]);
@@ -70,7 +67,6 @@ describe('user projection (Postgres)', () => {
         expect(await findUsableApiKey(db.pool, hex.slice(0, 8).padEnd(8, 'x'), `h-${hex}`)).toMatchObject({ id: key, project_id: prj, workspace_id: ws, organization_id: orgA, user_id: kim });
       }
     }
-    expect(verdicts).toEqual(['ok', 'user_exists', 'organization_slug_exists', 'ok', 'ok', 'user_exists', 'ok', 'user_not_found', 'user_exists', 'ok', 'ok', 'ok', 'ok']);
     // Kim's organization went with Kim: its workspace, project and key cascaded.
     for (const [table, id] of [['organizations', orgA], ['workspaces', ws], ['projects', prj], ['api_keys', key]] as const) {
       expect((await db.pool.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id])).rowCount, table).toBe(0);
@@ -83,18 +79,9 @@ describe('user projection (Postgres)', () => {
     const [ada, other] = [randomUUID(), randomUUID()];
     const mail = `ada-${hex}@x.org`;
     const created = (id: string, email: string) => ev('accounts.user.created', { user: { id, email, name: 'Ada', username: 'ada' } });
-    const selection = { ids: [ada, other], emails: [mail] };
-    let expected = user.initial;
-    const verdicts: string[] = [];
-    for (const e of [created(ada, mail), created(other, mail.toUpperCase())]) {
-      const decision = user.decide(e as never, await loadUsers(db.pool, selection));
-      const [outcome] = await db.apply(e);
-      expect(outcome).toEqual(decision.status === 'accepted' ? { status: 'applied' } : decision);
-      verdicts.push(decision.status === 'accepted' ? 'ok' : decision.code);
-      if (decision.status === 'accepted') expected = user.evolve(expected, e as never);
-      expect(normal(await loadUsers(db.pool, selection))).toEqual(normal(expected));
-    }
-    expect(verdicts).toEqual(['ok', 'user_exists']);
+    const adaUser = { users: [{ id: ada, email: mail }], organizations: [] };
+    expect(await db.step('user', created(ada, mail))).toEqual({ verdict: 'ok', after: adaUser });
+    expect(await db.step('user', created(other, mail.toUpperCase()))).toEqual({ verdict: 'user_exists', after: adaUser });
     expect((await db.pool.query('SELECT name, username FROM users WHERE id = $1', [ada])).rows).toEqual([{ name: 'Ada', username: 'ada' }]);
     expect((await db.pool.query('SELECT 1 FROM memberships WHERE user_id = $1', [ada])).rowCount).toBe(0);
   });

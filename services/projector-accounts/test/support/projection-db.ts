@@ -1,12 +1,15 @@
 // A fresh accounts database on the test run's real Postgres, migrated, with the projector's own
 // `applyEvent` (decide on the loaded state, run the projection's SQL): the projection SQL of each
-// aggregate is tested once here, against what its `evolve` says the state becomes.
+// aggregate is tested once here. Each test writes out, as a literal, the state the production
+// loader (`loadState` of @llm/accounts-read) must return after each event of its history: what the
+// projection stored, read back the way the projector reads it before its next decision.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { inject } from 'vitest';
-import type { AccountEvent, AccountEventType, Rejection } from '@llm/account-model';
+import { expect, inject } from 'vitest';
+import { decide, type AccountEvent, type AccountEventType, type AggregateName, type EventOf, type Rejection, type StateOf } from '@llm/account-model';
+import { loadState } from '@llm/accounts-read';
 import type { DecodedEvent } from '@llm/events';
 import { migratePostgres, withTransaction, type Pool } from '@llm/postgres';
 import { applyEvent } from '../../src/consumer/apply-event.ts';
@@ -17,8 +20,16 @@ export interface ProjectionDb {
   pool: Pool;
   /** Applies each event in order, each in its own transaction, as the projector does; returns the outcomes. */
   apply(...events: AccountEvent[]): Promise<Array<{ status: 'applied' } | Rejection>>;
+  /**
+   * Applies one event of aggregate `name` as the projector does, after checking that its outcome is
+   * the aggregate's `decide` on the state the production loader returns before it. Answers the
+   * verdict ('ok' or the rejection's code) and the state the loader returns for the event after it.
+   */
+  step<N extends AggregateName>(name: N, e: AccountEvent): Promise<Step<N>>;
   close(): Promise<void>;
 }
+
+export interface Step<N extends AggregateName> { verdict: string; after: StateOf<N> }
 
 export async function openProjectionDb(): Promise<ProjectionDb> {
   const serverUrl = inject('databaseUrl');
@@ -31,15 +42,23 @@ export async function openProjectionDb(): Promise<ProjectionDb> {
   // Dropping the database ends any connection the pool still holds: that is expected, not an error.
   pool.on('error', () => undefined);
   await migratePostgres(pool, MIGRATIONS);
+  const apply: ProjectionDb['apply'] = async (...events) => {
+    const out: Array<{ status: 'applied' } | Rejection> = [];
+    for (const e of events) {
+      const decoded: DecodedEvent = { eventId: '', schemaVersion: 1, requestId: '', aggregateId: '', ...e } as DecodedEvent;
+      out.push(await withTransaction(pool, (c) => applyEvent(c, decoded)));
+    }
+    return out;
+  };
   return {
     pool,
-    async apply(...events) {
-      const out: Array<{ status: 'applied' } | Rejection> = [];
-      for (const e of events) {
-        const decoded: DecodedEvent = { eventId: '', schemaVersion: 1, requestId: '', aggregateId: '', ...e } as DecodedEvent;
-        out.push(await withTransaction(pool, (c) => applyEvent(c, decoded)));
-      }
-      return out;
+    apply,
+    async step(name, e) {
+      const event = e as unknown as EventOf<typeof name>;
+      const decision = decide(name, event, await loadState(pool, name, event));
+      const [outcome] = await apply(e);
+      expect(outcome, e.type).toEqual(decision.status === 'accepted' ? { status: 'applied' } : decision);
+      return { verdict: decision.status === 'accepted' ? 'ok' : decision.code, after: await loadState(pool, name, event) };
     },
     async close() {
       await pool.end();

@@ -1,7 +1,7 @@
 // Given/when/then of the organization-domain aggregate: who may claim and verify a name.
 import { describe, expect, it } from 'vitest';
-import { decideClaim, decideChange, decideRenewal, decideVerify, domain } from '../src/aggregates/domain.ts';
-import { ev, given } from './support/given.ts';
+import { decideClaim, decideChange, decideRenewal, decideVerify, domain, type DomainClaim, type DomainState } from '../src/index.ts';
+import { decideOn, ev } from './support/given.ts';
 
 const ORG_A = '00000000-0000-4000-8000-00000000000a';
 const ORG_B = '00000000-0000-4000-8000-00000000000b';
@@ -13,54 +13,52 @@ const issued = (org = ORG_A, id = ID, token = 't1') =>
 const verified = (org = ORG_A, id = ID, token = 't1') => ev('accounts.domain.verified', { domain_id: id, organization_id: org, domain: 'x.org', token });
 const deleted = (org = ORG_A, id = ID) => ev('accounts.domain.deleted', { domain_id: id, organization_id: org, domain: 'x.org' });
 
+/** A claim on x.org: unverified with its token, or verified (token cleared). */
+const pending = (org = ORG_A, id = ID, token = 't1'): DomainClaim => ({ id, organizationId: org, domain: 'x.org', token, verified: false });
+const verifiedClaim = (org = ORG_A, id = ID): DomainClaim => ({ id, organizationId: org, domain: 'x.org', token: null, verified: true });
+const nothing: DomainState = { claims: [] };
+const claims = (...c: DomainClaim[]): DomainState => ({ claims: c });
+
 describe('domain aggregate', () => {
-  it('given nothing, when a token is issued, then the claim is unverified with that token', () => {
-    const t = given(domain, []).when(issued());
-    expect(t.decision.status).toBe('accepted');
-    expect(t.state.claims).toEqual([{ id: ID, organizationId: ORG_A, domain: 'x.org', token: 't1', verified: false }]);
+  it('given nothing, when a token is issued, then it is accepted', () => {
+    expect(decideOn(domain, nothing, issued()).status).toBe('accepted');
   });
 
   it('given another organization verified the name, when a token is issued or a verification arrives, then domain_verified', () => {
-    const h = given(domain, [issued(ORG_B, ID_B), verified(ORG_B, ID_B)]);
-    expect(h.when(issued()).decision).toMatchObject({ status: 'rejected', code: 'domain_verified', message: expect.stringMatching(/another organization/) });
-    const mine = given(domain, [issued(), issued(ORG_B, ID_B), verified(ORG_B, ID_B)]);
-    expect(mine.when(verified()).decision).toMatchObject({ code: 'domain_verified' });
+    expect(decideOn(domain, claims(verifiedClaim(ORG_B, ID_B)), issued()))
+      .toMatchObject({ status: 'rejected', code: 'domain_verified', message: expect.stringMatching(/another organization/) });
+    expect(decideOn(domain, claims(pending(), verifiedClaim(ORG_B, ID_B)), verified())).toMatchObject({ code: 'domain_verified' });
   });
 
   it('given two organizations claimed a name, when the first verifies, then the second may no longer', () => {
-    const h = given(domain, [issued(ORG_A), issued(ORG_B, ID_B, 't2'), verified(ORG_A)]);
-    expect(h.when(verified(ORG_B, ID_B, 't2')).decision).toMatchObject({ code: 'domain_verified' });
+    expect(decideOn(domain, claims(pending(), pending(ORG_B, ID_B, 't2')), verified(ORG_A)).status).toBe('accepted');
+    expect(decideOn(domain, claims(verifiedClaim(), pending(ORG_B, ID_B, 't2')), verified(ORG_B, ID_B, 't2'))).toMatchObject({ code: 'domain_verified' });
   });
 
   it('given the organization claimed the name under another id, when a token is issued, then domain_claimed', () => {
-    expect(given(domain, [issued(ORG_A, ID_B)]).when(issued()).decision).toMatchObject({ code: 'domain_claimed' });
+    expect(decideOn(domain, claims(pending(ORG_A, ID_B)), issued())).toMatchObject({ code: 'domain_claimed' });
   });
 
   it('given the token was refreshed after the DNS check, when the verification arrives, then domain_token_changed', () => {
-    const t = given(domain, [issued(), issued(ORG_A, ID, 't2')]).when(verified(ORG_A, ID, 't1'));
-    expect(t.decision).toMatchObject({ code: 'domain_token_changed' });
-    expect(t.state.claims[0]).toMatchObject({ verified: false, token: 't2' });
+    expect(decideOn(domain, claims(pending(ORG_A, ID, 't2')), verified(ORG_A, ID, 't1'))).toMatchObject({ code: 'domain_token_changed' });
   });
 
-  it('given the current token, when the verification arrives, then the claim is verified and the token cleared', () => {
-    const t = given(domain, [issued()]).when(verified());
-    expect(t.decision.status).toBe('accepted');
-    expect(t.state.claims).toEqual([{ id: ID, organizationId: ORG_A, domain: 'x.org', token: null, verified: true }]);
+  it('given the current token, when the verification arrives, then it is accepted', () => {
+    expect(decideOn(domain, claims(pending()), verified()).status).toBe('accepted');
   });
 
   it('given no such claim in the organization, when verified or deleted, then domain_not_found', () => {
-    expect(given(domain, []).when(verified()).decision).toMatchObject({ code: 'domain_not_found' });
-    expect(given(domain, [issued(ORG_B)]).when(deleted(ORG_A)).decision).toMatchObject({ code: 'domain_not_found' });
+    expect(decideOn(domain, nothing, verified())).toMatchObject({ code: 'domain_not_found' });
+    expect(decideOn(domain, claims(pending(ORG_B)), deleted(ORG_A))).toMatchObject({ code: 'domain_not_found' });
   });
 
-  it('given a verified claim, when deleted, then it is gone and the name is free for another organization', () => {
-    const h = given(domain, [issued(), verified(), deleted()]);
-    expect(h.state.claims).toEqual([]);
-    expect(h.when(issued(ORG_B, ID_B)).decision.status).toBe('accepted');
+  it('given a verified claim, when deleted, then it is accepted; with no claim left, the name is free for another organization', () => {
+    expect(decideOn(domain, claims(verifiedClaim()), deleted()).status).toBe('accepted');
+    expect(decideOn(domain, nothing, issued(ORG_B, ID_B)).status).toBe('accepted');
   });
 
   it('command rules: claim, verify, refresh/reset, change', () => {
-    const s = given(domain, [issued(), verified()]).state;
+    const s = claims(verifiedClaim());
     expect(decideClaim(s, ORG_A, 'x.org')).toMatchObject({ code: 'domain_verified', message: 'Domain x.org is already verified' });
     expect(decideClaim(s, ORG_B, 'x.org')).toMatchObject({ code: 'domain_verified', message: expect.stringMatching(/another organization/) });
     expect(decideClaim(s, ORG_B, 'y.org').status).toBe('accepted');
@@ -73,7 +71,7 @@ describe('domain aggregate', () => {
   });
 
   it('ids name the same claim whatever the case of their hex digits', () => {
-    expect(given(domain, [issued()]).when(verified(ORG_A.toUpperCase(), ID.toUpperCase())).decision.status).toBe('accepted');
-    expect(given(domain, [issued(), verified()]).when(issued(ORG_A.toUpperCase())).decision.status).toBe('accepted');
+    expect(decideOn(domain, claims(pending()), verified(ORG_A.toUpperCase(), ID.toUpperCase())).status).toBe('accepted');
+    expect(decideOn(domain, claims(verifiedClaim()), issued(ORG_A.toUpperCase())).status).toBe('accepted');
   });
 });

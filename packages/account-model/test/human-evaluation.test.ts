@@ -3,11 +3,8 @@
 // sequence per variant; an evaluation needs its project's application and testset and, for each
 // variant, a live variant of that application linked to its current revision.
 import { describe, expect, it } from 'vitest';
-import { application, type ApplicationState } from '../src/aggregates/application.ts';
-import { testset } from '../src/aggregates/testset.ts';
-import { humanEvaluation, type HumanEvaluationState } from '../src/aggregates/human-evaluation.ts';
-import type { AccountEvent } from '../src/account-event.ts';
-import { ev, given } from './support/given.ts';
+import { application, humanEvaluation, testset, type AccountEvent, type ApplicationState, type ApplicationVariantRef, type HumanEvaluationState, type TestsetState } from '../src/index.ts';
+import { decideOn, ev } from './support/given.ts';
 
 const P1 = '00000000-0000-4000-8000-0000000000a1';
 const P2 = '00000000-0000-4000-8000-0000000000a2';
@@ -31,38 +28,45 @@ const committed = (version: number, o: Partial<AccountEvent<'accounts.applicatio
   revision_id: R1, variant_id: V2, application_id: A1, project_id: P1, slug: '', message: '', data_json: '', version, ...o,
 });
 
+/** Project P1's application A1 (slug app) with its first variant V1 at revision 1. */
+const firstVariant: ApplicationVariantRef = { id: V1, applicationId: A1, projectId: P1, slug: 'abcdefabcdef', current: 1 };
+const withApp: ApplicationState = { ...projects, applications: [{ id: A1, projectId: P1, slug: 'app' }], variants: [firstVariant] };
+/** …and a second variant V2 (slug b) at revision `current` (null: none committed yet). */
+const withVariant = (current: number | null): ApplicationState => ({
+  ...withApp, variants: [firstVariant, { id: V2, applicationId: A1, projectId: P1, slug: 'b', current }],
+});
+
 describe('application aggregate', () => {
-  it('given a project, when an application is created, then it exists with its first variant at revision 1', () => {
-    const t = given(application, [], projects).when(appCreated());
-    expect(t.decision.status).toBe('accepted');
-    expect(t.state.variants).toEqual([{ id: V1, applicationId: A1, projectId: P1, slug: 'abcdefabcdef', current: 1 }]);
+  it('given a project, when an application is created, then it is accepted', () => {
+    expect(decideOn(application, projects, appCreated()).status).toBe('accepted');
   });
 
   it('given an application, when another takes its slug in the same project, then it is refused; in another project it is not', () => {
-    const g = given(application, [appCreated()], projects);
-    expect(g.when(appCreated({ application_id: V2 })).decision).toMatchObject({ status: 'rejected', code: 'application_slug_taken' });
-    expect(g.when(appCreated({ application_id: V2, project_id: P2 })).decision.status).toBe('accepted');
-    expect(g.when(appCreated()).decision).toMatchObject({ code: 'application_exists' });
+    expect(decideOn(application, withApp, appCreated({ application_id: V2 }))).toMatchObject({ status: 'rejected', code: 'application_slug_taken' });
+    expect(decideOn(application, withApp, appCreated({ application_id: V2, project_id: P2 })).status).toBe('accepted');
+    expect(decideOn(application, withApp, appCreated())).toMatchObject({ code: 'application_exists' });
   });
 
   it('given no such project, when an application is created, then it is refused', () => {
-    expect(given(application, [], { ...projects, projects: [] }).when(appCreated()).decision).toMatchObject({ code: 'application_project_not_found' });
+    expect(decideOn(application, { ...projects, projects: [] }, appCreated())).toMatchObject({ code: 'application_project_not_found' });
+  });
+
+  it('given an application, when a variant is created, then it is accepted', () => {
+    expect(decideOn(application, withApp, variantCreated()).status).toBe('accepted');
   });
 
   it('given a new variant, when revisions are committed, then they are numbered 0, 1, … and a taken number is a conflict', () => {
-    const g = given(application, [appCreated(), variantCreated()], projects);
-    expect(g.state.variants.find((v) => v.id === V2)?.current).toBeNull();
-    expect(g.when(committed(1)).decision).toMatchObject({ code: 'application_revision_changed' });
-    const after = given(application, [appCreated(), variantCreated(), committed(0), committed(1)], projects);
-    expect(after.state.variants.find((v) => v.id === V2)?.current).toBe(1);
-    expect(after.when(committed(1)).decision).toMatchObject({ code: 'application_revision_changed' });
+    expect(decideOn(application, withVariant(null), committed(0)).status).toBe('accepted');
+    expect(decideOn(application, withVariant(null), committed(1))).toMatchObject({ code: 'application_revision_changed' });
+    expect(decideOn(application, withVariant(0), committed(1)).status).toBe('accepted');
+    expect(decideOn(application, withVariant(1), committed(1))).toMatchObject({ code: 'application_revision_changed' });
+    expect(decideOn(application, withVariant(1), committed(2)).status).toBe('accepted');
   });
 
   it('given an application of another project, when a variant or a commit names it, then it is not found', () => {
-    const g = given(application, [appCreated()], projects);
-    expect(g.when(variantCreated({ project_id: P2 })).decision).toMatchObject({ code: 'application_not_found' });
-    expect(g.when(variantCreated({ slug: 'abcdefabcdef' })).decision).toMatchObject({ code: 'application_variant_slug_taken' });
-    expect(g.when(committed(0)).decision).toMatchObject({ code: 'application_variant_not_found' });
+    expect(decideOn(application, withApp, variantCreated({ project_id: P2 }))).toMatchObject({ code: 'application_not_found' });
+    expect(decideOn(application, withApp, variantCreated({ slug: 'abcdefabcdef' }))).toMatchObject({ code: 'application_variant_slug_taken' });
+    expect(decideOn(application, withApp, committed(0))).toMatchObject({ code: 'application_variant_not_found' });
   });
 });
 
@@ -72,13 +76,14 @@ const testsetCreated = (o: Partial<AccountEvent<'accounts.testset.created'>['pay
 });
 
 describe('testset aggregate', () => {
-  it('given a project, when a testset is created, then it exists; its slug is then taken in that project only', () => {
-    const start = { projects: [{ id: P1 }, { id: P2 }], testsets: [] };
-    const g = given(testset, [testsetCreated()], start);
-    expect(g.state.testsets).toEqual([{ id: T1, projectId: P1, slug: 'ts' }]);
-    expect(g.when(testsetCreated({ testset_id: V2 })).decision).toMatchObject({ code: 'testset_slug_taken' });
-    expect(g.when(testsetCreated({ testset_id: V2, project_id: P2 })).decision.status).toBe('accepted');
-    expect(given(testset, [], { projects: [], testsets: [] }).when(testsetCreated()).decision).toMatchObject({ code: 'testset_project_not_found' });
+  it('given a project, when a testset is created, then it is accepted; its slug is then taken in that project only', () => {
+    const start: TestsetState = { projects: [{ id: P1 }, { id: P2 }], testsets: [] };
+    const withTestset: TestsetState = { ...start, testsets: [{ id: T1, projectId: P1, slug: 'ts' }] };
+    expect(decideOn(testset, start, testsetCreated()).status).toBe('accepted');
+    expect(decideOn(testset, withTestset, testsetCreated({ testset_id: V2 }))).toMatchObject({ code: 'testset_slug_taken' });
+    expect(decideOn(testset, withTestset, testsetCreated({ testset_id: V2, project_id: P2 })).status).toBe('accepted');
+    expect(decideOn(testset, withTestset, testsetCreated())).toMatchObject({ code: 'testset_exists' });
+    expect(decideOn(testset, { projects: [], testsets: [] }, testsetCreated())).toMatchObject({ code: 'testset_project_not_found' });
   });
 });
 
@@ -94,26 +99,24 @@ const evaluated = (o: Partial<Evaluation> = {}) => ev('accounts.human_evaluation
 });
 
 describe('human evaluation aggregate', () => {
-  it("given the project's application, testset and a variant at its current revision, when an evaluation is created, then it exists", () => {
-    const t = given(humanEvaluation, [], world).when(evaluated());
-    expect(t.decision.status).toBe('accepted');
-    expect(t.state.evaluations).toEqual([{ id: E1 }]);
-    expect(given(humanEvaluation, [evaluated()], world).when(evaluated()).decision).toMatchObject({ code: 'human_evaluation_exists' });
+  it("given the project's application, testset and a variant at its current revision, when an evaluation is created, then it is accepted; once it exists, again is human_evaluation_exists", () => {
+    const withEvaluation: HumanEvaluationState = { ...world, evaluations: [{ id: E1 }] };
+    expect(decideOn(humanEvaluation, world, evaluated()).status).toBe('accepted');
+    expect(decideOn(humanEvaluation, withEvaluation, evaluated())).toMatchObject({ code: 'human_evaluation_exists' });
   });
 
   it("given an application or testset of another project, when an evaluation names it, then it is not found", () => {
-    expect(given(humanEvaluation, [], world).when(evaluated({ project_id: P2 })).decision).toMatchObject({ code: 'human_evaluation_app_not_found' });
+    expect(decideOn(humanEvaluation, world, evaluated({ project_id: P2 }))).toMatchObject({ code: 'human_evaluation_app_not_found' });
     const foreignTestset = { ...world, testset: { id: T1, projectId: P2 } };
-    expect(given(humanEvaluation, [], foreignTestset).when(evaluated()).decision).toMatchObject({ code: 'human_evaluation_testset_not_found' });
+    expect(decideOn(humanEvaluation, foreignTestset, evaluated())).toMatchObject({ code: 'human_evaluation_testset_not_found' });
   });
 
   it('given an unknown, archived or foreign variant, or one whose current revision is not the linked one, when an evaluation names it, then it is refused', () => {
-    const g = given(humanEvaluation, [], world);
-    expect(g.when(evaluated({ variants: [{ variant_id: T1, revision_id: R1 }] })).decision).toMatchObject({ code: 'human_evaluation_variant_not_found' });
+    expect(decideOn(humanEvaluation, world, evaluated({ variants: [{ variant_id: T1, revision_id: R1 }] }))).toMatchObject({ code: 'human_evaluation_variant_not_found' });
     const archived = { ...world, variants: [{ id: V1, applicationId: A1, archived: true, currentRevisionId: R1 }] };
-    expect(given(humanEvaluation, [], archived).when(evaluated()).decision).toMatchObject({ code: 'human_evaluation_variant_not_found' });
-    expect(g.when(evaluated({ variants: [{ variant_id: V2, revision_id: R1 }] })).decision).toMatchObject({ code: 'human_evaluation_revision_mismatch' });
-    expect(g.when(evaluated({ variants: [{ variant_id: V1, revision_id: V2 }] })).decision).toMatchObject({ code: 'human_evaluation_revision_mismatch' });
-    expect(g.when(evaluated({ evaluation_type: 'other' })).decision).toMatchObject({ code: 'human_evaluation_type_invalid' });
+    expect(decideOn(humanEvaluation, archived, evaluated())).toMatchObject({ code: 'human_evaluation_variant_not_found' });
+    expect(decideOn(humanEvaluation, world, evaluated({ variants: [{ variant_id: V2, revision_id: R1 }] }))).toMatchObject({ code: 'human_evaluation_revision_mismatch' });
+    expect(decideOn(humanEvaluation, world, evaluated({ variants: [{ variant_id: V1, revision_id: V2 }] }))).toMatchObject({ code: 'human_evaluation_revision_mismatch' });
+    expect(decideOn(humanEvaluation, world, evaluated({ evaluation_type: 'other' }))).toMatchObject({ code: 'human_evaluation_type_invalid' });
   });
 });

@@ -2,9 +2,11 @@
 // the rules tying SSO to a live provider, and what a provider loses when it moves to another party.
 import { describe, expect, it } from 'vitest';
 import type { ProviderInfo } from '@llm/events';
-import { decideFlags, decideSlug, nextFlags, organization, type OrganizationAuthState, type ProviderState } from '../src/aggregates/organization.ts';
-import { decideProviderChange, decideProviderFlags, LAST_PROVIDER, provider } from '../src/aggregates/provider.ts';
-import { ev, given } from './support/given.ts';
+import {
+  decideFlags, decideProviderChange, decideProviderFlags, decideSlug, LAST_PROVIDER, nextFlags, organization, provider, providerAfterTest, providerAfterUpdate,
+  type OrganizationAuthState, type ProviderState,
+} from '../src/index.ts';
+import { decideOn, ev } from './support/given.ts';
 
 const ORG = '00000000-0000-4000-8000-00000000000a';
 const P1 = '00000000-0000-4000-8000-000000000001';
@@ -20,32 +22,35 @@ const tested = (passed: boolean, expectedVersion = 0, id = P1) => ev('accounts.p
 const updated = (over: Partial<ProviderInfo>, expectedVersion = 0) => ev('accounts.provider.updated', { provider: info(over) }, { expectedVersion });
 const orgUpdate = (flags: Record<string, unknown>, expectedVersion = 0) =>
   ev('accounts.organization.updated', { organization_id: ORG, name: 'N', description: '', flags_json: JSON.stringify(flags) }, { expectedVersion });
-/** A live provider (created, then passed its test). */
-const live = (id = P1, slug = 'okta') => [created({ provider_id: id, slug }), tested(true, 0, id)];
-const p1 = (s: OrganizationAuthState): ProviderState => s.providers.find((p) => p.id === P1)!;
+const nothing: OrganizationAuthState = { providers: [], verifiedDomains: 0 };
+/** Provider P1 as `created()` makes it: version 1, untested. */
+const untested = (over: Partial<ProviderState> = {}): ProviderState => ({
+  id: P1, slug: 'okta', version: 1, flags: { is_valid: false, is_active: false }, issuerUrl: 'https://idp', extra: {}, clientSecretSealed: 'v1.k.x', ...over,
+});
+/** A live provider: created, then passed its test (version 2, valid and active). */
+const live = (id = P1, slug = 'okta'): ProviderState => untested({ id, slug, version: 2, flags: { is_valid: true, is_active: true } });
+const withProviders = (s: OrganizationAuthState, ...providers: ProviderState[]): OrganizationAuthState => ({ ...s, providers });
 
 describe('organization aggregate', () => {
-  it('applies an update only at the version the command read, and counts it', () => {
-    expect(given(organization, [], org()).when(orgUpdate({ allow_email: true }, 2)).decision)
+  it('applies an update only at the version the command read', () => {
+    expect(decideOn(organization, org(), orgUpdate({ allow_email: true }, 2)))
       .toMatchObject({ code: 'organization_changed', details: { expected_version: 2, current_version: 3 } });
-    const t = given(organization, [], org()).when(orgUpdate({ allow_email: true }, 3));
-    expect(t.decision.status).toBe('accepted');
-    expect(t.state.organization).toMatchObject({ version: 4, flags: { allow_email: true } });
-    expect(given(organization, []).when(orgUpdate({}, 0)).decision).toMatchObject({ code: 'organization_not_found' });
+    expect(decideOn(organization, org(), orgUpdate({ allow_email: true }, 3)).status).toBe('accepted');
+    expect(decideOn(organization, nothing, orgUpdate({}, 0))).toMatchObject({ code: 'organization_not_found' });
   });
 
   it('refuses SSO without a live provider and auto-join or domains-only without a verified domain', () => {
-    expect(given(organization, [], org()).when(orgUpdate({ allow_sso: true })).decision)
+    expect(decideOn(organization, org(), orgUpdate({ allow_sso: true })))
       .toMatchObject({ code: 'organization_flags_invalid', message: expect.stringMatching(/SSO needs an active and valid SSO provider/) });
-    expect(given(organization, [], org()).when(orgUpdate({ auto_join: true })).decision)
+    expect(decideOn(organization, org(), orgUpdate({ auto_join: true })))
       .toMatchObject({ code: 'organization_flags_invalid', message: expect.stringMatching(/auto_join and domains_only need a verified domain/) });
-    expect(given(organization, [], { ...org(), verifiedDomains: 1 }).when(orgUpdate({ domains_only: true })).decision.status).toBe('accepted');
-    const withLive = given(provider, live(), org()).state;
-    expect(given(organization, [], withLive).when(orgUpdate({ allow_sso: true })).decision.status).toBe('accepted');
+    expect(decideOn(organization, { ...org(), verifiedDomains: 1 }, orgUpdate({ domains_only: true })).status).toBe('accepted');
+    expect(decideOn(organization, withProviders(org(), live()), orgUpdate({ allow_sso: true })).status).toBe('accepted');
+    expect(decideOn(organization, withProviders(org(), untested()), orgUpdate({ allow_sso: true }))).toMatchObject({ code: 'organization_flags_invalid' });
   });
 
   it('checks flags only when they change (a rename keeps flags set while their conditions lapsed)', () => {
-    expect(given(organization, [], org({ allow_sso: true })).when(orgUpdate({ allow_sso: true })).decision.status).toBe('accepted');
+    expect(decideOn(organization, org({ allow_sso: true }), orgUpdate({ allow_sso: true })).status).toBe('accepted');
   });
 
   it('command rules: next flags keep the owner a way in; the slug never changes', () => {
@@ -59,74 +64,81 @@ describe('organization aggregate', () => {
 
 describe('provider aggregate', () => {
   it('keeps provider ids and slugs unique within the organization', () => {
-    const h = given(provider, [created()], org());
-    expect(h.when(created()).decision).toMatchObject({ code: 'provider_exists' });
-    expect(h.when(created({ provider_id: P2 })).decision).toMatchObject({ code: 'provider_slug_exists', message: "Provider with slug 'okta' already exists" });
-    expect(h.when(created({ provider_id: P2, slug: 'other' })).decision.status).toBe('accepted');
-    expect(given(provider, []).when(created()).decision).toMatchObject({ code: 'organization_not_found' });
+    const h = withProviders(org(), untested());
+    expect(decideOn(provider, org(), created()).status).toBe('accepted');
+    expect(decideOn(provider, h, created())).toMatchObject({ code: 'provider_exists' });
+    expect(decideOn(provider, h, created({ provider_id: P2 }))).toMatchObject({ code: 'provider_slug_exists', message: "Provider with slug 'okta' already exists" });
+    expect(decideOn(provider, h, created({ provider_id: P2, slug: 'other' })).status).toBe('accepted');
+    expect(decideOn(provider, nothing, created())).toMatchObject({ code: 'organization_not_found' });
   });
 
-  it('with SSO on, the last live provider can neither go nor be deactivated; a failed test still deactivates it', () => {
-    const h = given(provider, live(), org({ allow_sso: true }));
+  it('with SSO on, the last live provider can neither go nor be deactivated; a failed test is still accepted', () => {
+    const h = withProviders(org({ allow_sso: true }), live());
     const del = ev('accounts.provider.deleted', { provider_id: P1, organization_id: ORG });
-    expect(h.when(del).decision).toEqual({ status: 'rejected', code: 'sso_last_provider', message: LAST_PROVIDER });
-    expect(h.when(updated({ flags_json: '{"is_valid":true,"is_active":false}' })).decision).toMatchObject({ code: 'sso_last_provider' });
-    expect(given(provider, [...live(), ...live(P2, 'two')], org({ allow_sso: true })).when(del).decision.status).toBe('accepted');
-    expect(given(provider, live(), org()).when(del).state.providers).toEqual([]);
-    const failed = h.when(tested(false));
-    expect(failed.decision.status).toBe('accepted');
-    expect(p1(failed.state).flags).toMatchObject({ is_valid: false, is_active: false });
+    expect(decideOn(provider, h, del)).toEqual({ status: 'rejected', code: 'sso_last_provider', message: LAST_PROVIDER });
+    expect(decideOn(provider, h, updated({ flags_json: '{"is_valid":true,"is_active":false}' }))).toMatchObject({ code: 'sso_last_provider' });
+    expect(decideOn(provider, withProviders(org({ allow_sso: true }), live(), live(P2, 'two')), del).status).toBe('accepted');
+    expect(decideOn(provider, withProviders(org(), live()), del).status).toBe('accepted');
+    expect(decideOn(provider, h, tested(false)).status).toBe('accepted');
   });
 
-  it('given a provider without a client secret, when a passing test arrives, then it stays invalid and inactive', () => {
-    const t = given(provider, [created({ client_secret_sealed: '' })], org()).when(tested(true));
-    expect(p1(t.state)).toMatchObject({ version: 2, flags: { is_valid: false, is_active: false } });
+  it('given a provider without a client secret, when a passing test arrives, then it is accepted; the verdict leaves it invalid and inactive', () => {
+    const noSecret = untested({ clientSecretSealed: '' });
+    expect(decideOn(provider, withProviders(org(), noSecret), tested(true)).status).toBe('accepted');
+    // The verdict as the projection stores it (projector-accounts applies providerAfterTest).
+    expect(providerAfterTest(noSecret, true)).toMatchObject({ version: 2, flags: { is_valid: false, is_active: false } });
+    expect(providerAfterTest(untested(), true)).toMatchObject({ version: 2, flags: { is_valid: true, is_active: true } });
+    expect(providerAfterTest(live(), false)).toMatchObject({ version: 3, flags: { is_valid: false, is_active: false } });
   });
 
   it('given the provider changed since it was tested, when the verdict arrives, then provider_changed', () => {
-    const h = given(provider, [created(), updated({ name: 'x' })], org());
-    expect(h.when(tested(true, 1)).decision).toMatchObject({ code: 'provider_changed', details: { current_version: 2 } });
-    expect(p1(h.when(tested(true, 2)).state).flags).toMatchObject({ is_valid: true, is_active: true });
+    const h = withProviders(org(), untested({ version: 2 }));
+    expect(decideOn(provider, h, tested(true, 1))).toMatchObject({ code: 'provider_changed', details: { current_version: 2 } });
+    expect(decideOn(provider, h, tested(true, 2)).status).toBe('accepted');
   });
 
-  it('given a provider whose secret is sealed under the ring, when the rotation re-seals it at the version it read, then only the sealed value changes and the version counts it; a later change wins over a stale re-seal', () => {
+  it('given a provider whose secret is sealed under the ring, when the rotation re-seals it at the version it read, then it is accepted; a later change wins over a stale re-seal', () => {
     const resealed = (sealed: string, expectedVersion: number, id = P1) =>
       ev('accounts.provider.secret_resealed', { provider_id: id, organization_id: ORG, client_secret_sealed: sealed }, { expectedVersion });
-    const h = given(provider, live(), org({ allow_sso: true }));
-    const t = h.when(resealed('v1.datakey.new', 2));
-    expect(t.decision.status).toBe('accepted');
-    expect(p1(t.state)).toMatchObject({ version: 3, clientSecretSealed: 'v1.datakey.new', flags: { is_valid: true, is_active: true }, slug: 'okta' });
+    expect(decideOn(provider, withProviders(org({ allow_sso: true }), live()), resealed('v1.datakey.new', 2)).status).toBe('accepted');
     // A secret sent (or a change made) after the rotation read the provider: the re-seal is refused.
-    const changed = given(provider, [...live(), updated({ client_secret_sealed: 'v1.k.sent', flags_json: '{"is_valid":true,"is_active":true}' })], org());
-    expect(changed.when(resealed('v1.datakey.new', 2)).decision).toMatchObject({ code: 'provider_changed', details: { current_version: 3 } });
-    expect(given(provider, [], org()).when(resealed('v1.datakey.new', 1, P2)).decision).toMatchObject({ code: 'provider_not_found' });
+    const changed = withProviders(org(), { ...live(), version: 3, clientSecretSealed: 'v1.k.sent' });
+    expect(decideOn(provider, withProviders(org(), live()), updated({ client_secret_sealed: 'v1.k.sent', flags_json: '{"is_valid":true,"is_active":true}' })).status).toBe('accepted');
+    expect(decideOn(provider, changed, resealed('v1.datakey.new', 2))).toMatchObject({ code: 'provider_changed', details: { current_version: 3 } });
+    expect(decideOn(provider, org(), resealed('v1.datakey.new', 1, P2))).toMatchObject({ code: 'provider_not_found' });
   });
 
+  // What an update leaves is providerAfterUpdate's (projector-accounts stores it; decide looks at its flags).
   describe('a provider pointed elsewhere', () => {
-    it('when the issuer changes and only the stored secret is carried over, then the secret is dropped and it is untested', () => {
-      const t = given(provider, live(), org()).when(updated({ issuer_url: 'https://elsewhere', flags_json: '{"is_valid":true,"is_active":true}' }));
-      expect(p1(t.state)).toMatchObject({ clientSecretSealed: '', issuerUrl: 'https://elsewhere', flags: { is_valid: false, is_active: false } });
+    it('when the issuer changes and only the stored secret is carried over, then it is accepted; the secret is dropped and it is untested', () => {
+      const over = { issuer_url: 'https://elsewhere', flags_json: '{"is_valid":true,"is_active":true}' };
+      expect(decideOn(provider, withProviders(org(), live()), updated(over)).status).toBe('accepted');
+      expect(providerAfterUpdate(live(), info(over))).toMatchObject({ moved: true, clientSecretSealed: '', issuerUrl: 'https://elsewhere', flags: { is_valid: false, is_active: false } });
     });
 
-    it('when the issuer changes together with a new secret, then the new secret is kept', () => {
-      const t = given(provider, live(), org()).when(updated({ issuer_url: 'https://elsewhere', client_secret_sealed: 'v1.k.new' }));
-      expect(p1(t.state).clientSecretSealed).toBe('v1.k.new');
+    it('when the issuer changes together with a new secret, then it is accepted and the new secret is kept', () => {
+      const over = { issuer_url: 'https://elsewhere', client_secret_sealed: 'v1.k.new' };
+      expect(decideOn(provider, withProviders(org(), live()), updated(over)).status).toBe('accepted');
+      expect(providerAfterUpdate(live(), info(over)).clientSecretSealed).toBe('v1.k.new');
     });
 
     it('when an endpoint URL in the settings changes, then it counts as moving', () => {
-      const h = given(provider, [created({ extra_json: '{"token_endpoint":"https://idp/token","display":"Okta"}' })], org());
-      expect(p1(h.when(updated({ extra_json: '{"token_endpoint":"https://evil/token","display":"Okta"}' })).state).clientSecretSealed).toBe('');
+      const before = untested({ extra: { token_endpoint: 'https://idp/token', display: 'Okta' } });
+      const over = { extra_json: '{"token_endpoint":"https://evil/token","display":"Okta"}' };
+      expect(decideOn(provider, withProviders(org(), before), updated(over)).status).toBe('accepted');
+      expect(providerAfterUpdate(before, info(over))).toMatchObject({ moved: true, clientSecretSealed: '' });
     });
 
     it('when only the name, client id or a trailing slash of the issuer changes, then the secret stays', () => {
       for (const over of [{ name: 'Okta EU' }, { client_id: 'other' }, { issuer_url: 'https://idp/' }, { extra_json: '{"display":"x"}' }]) {
-        expect(p1(given(provider, [created()], org()).when(updated(over)).state).clientSecretSealed).toBe('v1.k.x');
+        expect(decideOn(provider, withProviders(org(), untested()), updated(over)).status).toBe('accepted');
+        expect(providerAfterUpdate(untested(), info(over))).toMatchObject({ moved: false, clientSecretSealed: 'v1.k.x' });
       }
     });
 
     it('given SSO on and this the last live provider, when it moves, then it is refused like a deactivation', () => {
       const moved = updated({ issuer_url: 'https://elsewhere', flags_json: '{"is_valid":true,"is_active":true}' });
-      expect(given(provider, live(), org({ allow_sso: true })).when(moved).decision).toMatchObject({ code: 'sso_last_provider' });
+      expect(decideOn(provider, withProviders(org({ allow_sso: true }), live()), moved)).toMatchObject({ code: 'sso_last_provider' });
     });
   });
 
@@ -139,8 +151,8 @@ describe('provider aggregate', () => {
   });
 
   it('ids name the same provider whatever the case of their hex digits', () => {
-    const h = given(provider, [created()], org());
-    expect(h.when(created({ provider_id: P1.toUpperCase() })).decision).toMatchObject({ code: 'provider_exists' });
-    expect(h.when(ev('accounts.provider.deleted', { provider_id: P1.toUpperCase(), organization_id: ORG.toUpperCase() })).state.providers).toEqual([]);
+    const h = withProviders(org(), untested());
+    expect(decideOn(provider, h, created({ provider_id: P1.toUpperCase() }))).toMatchObject({ code: 'provider_exists' });
+    expect(decideOn(provider, h, ev('accounts.provider.deleted', { provider_id: P1.toUpperCase(), organization_id: ORG.toUpperCase() })).status).toBe('accepted');
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ATTEMPT_UNKNOWN_ERROR, INITIAL_LOGIN_FIELDS, accessTokenAccount, decideCancel, decideFailure, decidePoll, decidePush, decideStart,
   isLiveAttempt, isUsableLogin, loginFieldsOf, type LoginAttempt, type LoginFields,
-} from '../src/aggregates/subscription-login.ts';
+} from '../src/index.ts';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const HOUR = 3_600_000;

@@ -1,9 +1,8 @@
 // Given/when/then of the user aggregate: one user per e-mail (whatever its case), one organization
 // per slug, sign-ins that create or link, deletions that take the user's organizations along.
 import { describe, expect, it } from 'vitest';
-import { decideSsoSignIn, user } from '../src/aggregates/user.ts';
-import { REJECTION_KINDS } from '../src/registry.ts';
-import { ev, given } from './support/given.ts';
+import { decideSsoSignIn, REJECTION_KINDS, user, type UserState } from '../src/index.ts';
+import { decideOn, ev } from './support/given.ts';
 
 const KIM = '00000000-0000-4000-8000-000000000001';
 const LEE = '00000000-0000-4000-8000-000000000002';
@@ -22,61 +21,57 @@ const signedIn = (over: Partial<{ user_id: string; email: string; create_user: b
   user_id: KIM, email: 'kim@acme.com', name: 'Kim', create_user: true, method: 'sso:acme:okta', subject: 'kim-1', issuer: 'https://idp', auto_join_organization_id: '', ...over,
 });
 
+const nothing: UserState = { users: [], organizations: [] };
+const kim = { id: KIM, email: 'kim@acme.com' };
+const lee = { id: LEE, email: 'lee@acme.com' };
+/** Kim, owner of organization acme. */
+const kimOnly: UserState = { users: [kim], organizations: [{ id: ORG, slug: 'acme', ownerId: KIM }] };
+/** Kim (owner of acme) and Lee (owner of lee). */
+const kimAndLee: UserState = { users: [kim, lee], organizations: [{ id: ORG, slug: 'acme', ownerId: KIM }, { id: ORG_2, slug: 'lee', ownerId: LEE }] };
+const leeOnly: UserState = { users: [lee], organizations: [{ id: ORG_2, slug: 'lee', ownerId: LEE }] };
+
 describe('user aggregate', () => {
-  it('given nothing, when an account is provisioned, then the user and the organization it owns exist', () => {
-    const t = given(user, []).when(provisioned());
-    expect(t.decision.status).toBe('accepted');
-    expect(t.state).toEqual({ users: [{ id: KIM, email: 'kim@acme.com' }], organizations: [{ id: ORG, slug: 'acme', ownerId: KIM }] });
+  it('given nothing, when an account is provisioned, then it is accepted', () => {
+    expect(decideOn(user, nothing, provisioned()).status).toBe('accepted');
   });
 
   it('given the e-mail is taken (in any case) or the id exists, when an account is provisioned, then user_exists naming the e-mail', () => {
-    const h = given(user, [provisioned()]);
-    expect(h.when(provisioned(LEE, 'KIM@Acme.com', 'other', ORG_2)).decision).toEqual({
+    expect(decideOn(user, kimOnly, provisioned(LEE, 'KIM@Acme.com', 'other', ORG_2))).toEqual({
       status: 'rejected', code: 'user_exists', message: "User with email 'KIM@Acme.com' already exists.", details: { email: 'KIM@Acme.com' },
     });
-    expect(h.when(provisioned(KIM, 'new@acme.com', 'other', ORG_2)).decision).toMatchObject({ code: 'user_exists' });
+    expect(decideOn(user, kimOnly, provisioned(KIM, 'new@acme.com', 'other', ORG_2))).toMatchObject({ code: 'user_exists' });
   });
 
   it('given the organization slug is taken, when an account is provisioned, then organization_slug_exists', () => {
-    const t = given(user, [provisioned()]).when(provisioned(LEE, 'lee@acme.com', 'acme', ORG_2));
-    expect(t.decision).toEqual({ status: 'rejected', code: 'organization_slug_exists', message: "Organization slug 'acme' already exists.", details: { slug: 'acme' } });
-    expect(t.state.users).toHaveLength(1);
+    expect(decideOn(user, kimOnly, provisioned(LEE, 'lee@acme.com', 'acme', ORG_2)))
+      .toEqual({ status: 'rejected', code: 'organization_slug_exists', message: "Organization slug 'acme' already exists.", details: { slug: 'acme' } });
   });
 
-  it('given a user, when deleted, then the user and the organizations they own are gone and the e-mail and slug are free', () => {
-    const h = given(user, [provisioned(), provisioned(LEE, 'lee@acme.com', 'lee', ORG_2), deleted()]);
-    expect(h.state).toEqual({ users: [{ id: LEE, email: 'lee@acme.com' }], organizations: [{ id: ORG_2, slug: 'lee', ownerId: LEE }] });
-    expect(h.when(provisioned(KIM, 'kim@acme.com', 'acme')).decision.status).toBe('accepted');
+  it('given a user, when deleted, then it is accepted; with the user and the organizations they owned gone, the e-mail and slug are free', () => {
+    expect(decideOn(user, kimAndLee, deleted()).status).toBe('accepted');
+    expect(decideOn(user, leeOnly, provisioned(KIM, 'kim@acme.com', 'acme')).status).toBe('accepted');
   });
 
-  it('given no such user, when deleted, then it is accepted and changes nothing', () => {
-    const t = given(user, [provisioned()]).when(deleted(LEE, 'lee@acme.com'));
-    expect(t.decision.status).toBe('accepted');
-    expect(t.state.users).toEqual([{ id: KIM, email: 'kim@acme.com' }]);
+  it('given no such user, when deleted, then it is accepted', () => {
+    expect(decideOn(user, kimOnly, deleted(LEE, 'lee@acme.com')).status).toBe('accepted');
   });
 
-  it('given nobody holds the e-mail, when a first sign-in arrives, then the user is created', () => {
-    const t = given(user, []).when(signedIn());
-    expect(t.decision.status).toBe('accepted');
-    expect(t.state.users).toEqual([{ id: KIM, email: 'kim@acme.com' }]);
+  it('given nobody holds the e-mail, when a first sign-in arrives, then it is accepted', () => {
+    expect(decideOn(user, nothing, signedIn()).status).toBe('accepted');
   });
 
   it('given the e-mail was taken meanwhile, when a first sign-in arrives, then user_exists (the command links instead)', () => {
-    const h = given(user, [provisioned(LEE, 'Kim@acme.com', 'lee', ORG_2)]);
-    expect(h.when(signedIn()).decision).toMatchObject({ code: 'user_exists', details: { email: 'kim@acme.com' } });
+    const taken: UserState = { users: [{ id: LEE, email: 'Kim@acme.com' }], organizations: [{ id: ORG_2, slug: 'lee', ownerId: LEE }] };
+    expect(decideOn(user, taken, signedIn())).toMatchObject({ code: 'user_exists', details: { email: 'kim@acme.com' } });
   });
 
-  it('given the user, when a returning sign-in arrives, then it is accepted and the users are unchanged', () => {
-    const h = given(user, [provisioned()]);
-    const t = h.when(signedIn({ create_user: false }));
-    expect(t.decision.status).toBe('accepted');
-    expect(t.state).toEqual(h.state);
+  it('given the user, when a returning sign-in arrives, then it is accepted', () => {
+    expect(decideOn(user, kimOnly, signedIn({ create_user: false })).status).toBe('accepted');
   });
 
   it('when a returning sign-in names an unknown user, then user_not_found; when another user holds its e-mail, then user_exists', () => {
-    expect(given(user, []).when(signedIn({ create_user: false })).decision).toEqual({ status: 'rejected', code: 'user_not_found', message: 'User not found' });
-    const h = given(user, [provisioned(), provisioned(LEE, 'lee@acme.com', 'lee', ORG_2)]);
-    expect(h.when(signedIn({ create_user: false, user_id: LEE })).decision).toMatchObject({ code: 'user_exists' });
+    expect(decideOn(user, nothing, signedIn({ create_user: false }))).toEqual({ status: 'rejected', code: 'user_not_found', message: 'User not found' });
+    expect(decideOn(user, kimAndLee, signedIn({ create_user: false, user_id: LEE }))).toMatchObject({ code: 'user_exists' });
   });
 
   it('rejection kinds: the HTTP answers of today', () => {
@@ -95,14 +90,11 @@ describe('user aggregate', () => {
     expect(decideSsoSignIn({ ...base, domainOwner: ORG_2, linked: true }).status).toBe('accepted');
   });
 
-  it('given nothing, when a user alone is created, then the user exists without an organization', () => {
-    const t = given(user, []).when(ev('accounts.user.created', { user: { id: KIM, email: 'kim@acme.com', name: '', username: 'kim' } }));
-    expect(t.decision.status).toBe('accepted');
-    expect(t.state).toEqual({ users: [{ id: KIM, email: 'kim@acme.com' }], organizations: [] });
+  it('given nothing, when a user alone is created, then it is accepted', () => {
+    expect(decideOn(user, nothing, ev('accounts.user.created', { user: { id: KIM, email: 'kim@acme.com', name: '', username: 'kim' } })).status).toBe('accepted');
   });
 
   it('given the e-mail is taken (in any case), when a user alone is created, then user_exists', () => {
-    const t = given(user, [provisioned()]).when(ev('accounts.user.created', { user: { id: LEE, email: 'Kim@ACME.com', name: '', username: 'kim' } }));
-    expect(t.decision).toMatchObject({ status: 'rejected', code: 'user_exists' });
+    expect(decideOn(user, kimOnly, ev('accounts.user.created', { user: { id: LEE, email: 'Kim@ACME.com', name: '', username: 'kim' } }))).toMatchObject({ status: 'rejected', code: 'user_exists' });
   });
 });

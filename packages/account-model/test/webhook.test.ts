@@ -1,9 +1,8 @@
 // Given/when/then of the webhook subscription aggregate: created in a project that exists with a
 // secret of that project, changed and deleted only in its own project, changes at the version read.
 import { describe, expect, it } from 'vitest';
-import { webhook, type WebhookState } from '../src/aggregates/webhook.ts';
-import type { AccountEvent } from '../src/account-event.ts';
-import { ev, given } from './support/given.ts';
+import { webhook, type AccountEvent, type WebhookState } from '../src/index.ts';
+import { decideOn, ev } from './support/given.ts';
 
 const P1 = '00000000-0000-4000-8000-0000000000d1';
 const P2 = '00000000-0000-4000-8000-0000000000d2';
@@ -21,36 +20,35 @@ const created = (o: Partial<Info> = {}) => ev('accounts.webhook.created', { subs
 const updated = (o: Partial<Info> = {}, expectedVersion = 0) => ev('accounts.webhook.updated', { subscription: info(o) }, { expectedVersion });
 const deleted = (project = P1, id = W1) => ev('accounts.webhook.deleted', { subscription_id: id, project_id: project });
 
+const nothing: WebhookState = { projects: [], subscriptions: [], secrets: [] };
+/** The world with subscription W1 of project P1 at `version`. */
+const withSubscription = (version: number): WebhookState => ({ ...world, subscriptions: [{ id: W1, projectId: P1, version }] });
+
 describe('webhook aggregate', () => {
-  it('given the project and its secret, when a subscription is created, then it exists at version 1', () => {
-    const t = given(webhook, [], world).when(created());
-    expect(t.decision.status).toBe('accepted');
-    expect(t.state.subscriptions).toEqual([{ id: W1, projectId: P1, version: 1 }]);
+  it('given the project and its secret, when a subscription is created, then it is accepted', () => {
+    expect(decideOn(webhook, world, created()).status).toBe('accepted');
   });
 
   it('rejects a missing project, an existing id, and a secret of another project', () => {
-    expect(given(webhook, []).when(created()).decision).toMatchObject({ code: 'webhook_project_not_found' });
-    expect(given(webhook, [created()], world).when(created()).decision).toMatchObject({ code: 'webhook_exists' });
-    expect(given(webhook, [], world).when(created({ secret_id: S2 })).decision).toMatchObject({ code: 'webhook_secret_not_found' });
+    expect(decideOn(webhook, nothing, created())).toMatchObject({ code: 'webhook_project_not_found' });
+    expect(decideOn(webhook, withSubscription(1), created())).toMatchObject({ code: 'webhook_exists' });
+    expect(decideOn(webhook, world, created({ secret_id: S2 }))).toMatchObject({ code: 'webhook_secret_not_found' });
   });
 
-  it('given a subscription, an update at the version read applies and counts; at a stale version it is webhook_changed', () => {
-    const h = given(webhook, [created(), updated({ is_active: false }, 1)], world);
-    expect(h.state.subscriptions).toEqual([{ id: W1, projectId: P1, version: 2 }]);
-    expect(h.when(updated({}, 1)).decision).toMatchObject({ code: 'webhook_changed', details: { expected_version: 1, current_version: 2 } });
-    expect(h.when(updated({}, 0)).decision.status).toBe('accepted');
+  it('given a subscription, an update at the version read applies; at a stale version it is webhook_changed', () => {
+    expect(decideOn(webhook, withSubscription(1), updated({ is_active: false }, 1)).status).toBe('accepted');
+    expect(decideOn(webhook, withSubscription(2), updated({}, 1))).toMatchObject({ code: 'webhook_changed', details: { expected_version: 1, current_version: 2 } });
+    expect(decideOn(webhook, withSubscription(2), updated({}, 0)).status).toBe('accepted');
   });
 
   it('an update or delete from another project, or of an unknown id, is webhook_not_found', () => {
-    const h = given(webhook, [created()], world);
-    expect(h.when(updated({ project_id: P2, secret_id: S2 })).decision).toMatchObject({ code: 'webhook_not_found', message: 'Webhook subscription not found' });
-    expect(h.when(deleted(P2)).decision).toMatchObject({ code: 'webhook_not_found' });
-    expect(given(webhook, [], world).when(deleted()).decision).toMatchObject({ code: 'webhook_not_found' });
+    expect(decideOn(webhook, withSubscription(1), updated({ project_id: P2, secret_id: S2 }))).toMatchObject({ code: 'webhook_not_found', message: 'Webhook subscription not found' });
+    expect(decideOn(webhook, withSubscription(1), deleted(P2))).toMatchObject({ code: 'webhook_not_found' });
+    expect(decideOn(webhook, world, deleted())).toMatchObject({ code: 'webhook_not_found' });
   });
 
-  it('given a subscription, when deleted, then it is gone and its id can be used again', () => {
-    const t = given(webhook, [created(), deleted()], world);
-    expect(t.state.subscriptions).toEqual([]);
-    expect(t.when(created()).decision.status).toBe('accepted');
+  it('given a subscription, when deleted, then it is accepted; with it gone, its id can be used again', () => {
+    expect(decideOn(webhook, withSubscription(1), deleted()).status).toBe('accepted');
+    expect(decideOn(webhook, world, created()).status).toBe('accepted');
   });
 });

@@ -65,6 +65,12 @@ function writerOf(table, modules, root = repoRoot) {
   return writers.find((m) => m.includes('/projector-')) ?? writers[0] ?? modules[0] ?? '';
 }
 
+/** An owner is a module, or a folder (ending in /: an aggregate's folder, whose projection writes and whose reads read it). */
+const within = (owner, m) => m === owner || (owner.endsWith('/') && m.startsWith(owner));
+
+/** An account aggregate's folder when `m` is one of its modules. */
+const aggregateFolder = (m) => m.match(/^packages\/account-model\/src\/aggregates\/[a-z-]+\//)?.[0];
+
 /** Problems: a table without an entry, a module naming a table it is not listed for, a listed module that no longer names it. */
 export function checkOwners(declared, found) {
   const problems = [];
@@ -72,8 +78,8 @@ export function checkOwners(declared, found) {
     const entry = declared[t];
     if (!entry) { problems.push(`${t}: not in deploy/table-owners.json (add it with its owner)`); continue; }
     const allowed = [entry.owner, ...(entry.alsoNamedBy ?? [])];
-    for (const m of modules) if (!allowed.includes(m)) problems.push(`${t}: named in ${m}, which is not its owner (${entry.owner}); call the owner's functions instead`);
-    for (const m of allowed) if (!modules.includes(m)) problems.push(`${t}: ${m} is listed but no longer names it; remove it from deploy/table-owners.json`);
+    for (const m of modules) if (!allowed.some((a) => within(a, m))) problems.push(`${t}: named in ${m}, which is not its owner (${entry.owner}); call the owner's functions instead`);
+    for (const a of allowed) if (!modules.some((m) => within(a, m))) problems.push(`${t}: ${a} is listed but no longer names it; remove it from deploy/table-owners.json`);
   }
   return problems;
 }
@@ -84,8 +90,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (process.argv.includes('--write')) {
     const previous = JSON.parse(readFileSync(ownersFile, 'utf8'));
     const next = Object.fromEntries(tables.map((t) => {
-      const owner = previous[t]?.owner && found[t].includes(previous[t].owner) ? previous[t].owner : writerOf(t, found[t]);
-      return [t, { owner, alsoNamedBy: found[t].filter((m) => m !== owner) }];
+      const kept = previous[t]?.owner && found[t].some((m) => within(previous[t].owner, m)) ? previous[t].owner : writerOf(t, found[t]);
+      const owner = aggregateFolder(kept) ?? kept;
+      return [t, { owner, alsoNamedBy: found[t].filter((m) => !within(owner, m)) }];
     }));
     writeFileSync(ownersFile, `${JSON.stringify(next, null, 2)}\n`);
     console.log(`wrote ${posix(path.relative(repoRoot, ownersFile))}`);

@@ -28,4 +28,12 @@ describe('table ownership', () => {
     ]);
     expect(checkOwners({}, { users: ['a.ts'] })).toEqual([expect.stringMatching(/^users: not in deploy\/table-owners\.json/)]);
   });
+
+  it('an aggregate folder owns its tables: any of its modules may name them, a module outside may not', () => {
+    const owner = 'packages/account-model/src/aggregates/user/';
+    expect(checkOwners({ users: { owner } }, { users: [`${owner}projection.ts`, `${owner}reads.ts`] })).toEqual([]);
+    expect(checkOwners({ users: { owner } }, { users: [`${owner}reads.ts`, 'packages/account-model/src/aggregates/users-extra/reads.ts'] }))
+      .toEqual([expect.stringMatching(/^users: named in packages\/account-model\/src\/aggregates\/users-extra\/reads\.ts, which is not its owner/)]);
+    expect(checkOwners({ users: { owner } }, { users: [] })).toEqual([expect.stringMatching(/^users: packages\/account-model\/src\/aggregates\/user\/ is listed but no longer names it/)]);
+  });
 });

@@ -3,33 +3,36 @@
 import type { ErrorKind } from '@llm/errors';
 import type { AccountEvent, AccountEventType } from './account-event.ts';
 import type { Decision } from './decision.ts';
+import type { Queryable } from './queryable.ts';
+import type { SqlStatement } from './statement.ts';
 import { COMMON_REJECTIONS } from './common-rejections.ts';
 
 export { COMMON_REJECTIONS };
-import { apiKey } from './aggregates/api-key.ts';
-import { domain } from './aggregates/domain.ts';
-import { membership } from './aggregates/membership.ts';
-import { organization } from './aggregates/organization.ts';
-import { provider } from './aggregates/provider.ts';
-import { savedQuery } from './aggregates/saved-query.ts';
-import { secret } from './aggregates/secret.ts';
-import { session } from './aggregates/session.ts';
-import { user } from './aggregates/user.ts';
-import { webhook } from './aggregates/webhook.ts';
-import { invitation } from './aggregates/invitation.ts';
-import { application } from './aggregates/application.ts';
-import { testset } from './aggregates/testset.ts';
-import { humanEvaluation } from './aggregates/human-evaluation.ts';
-import { billing } from './aggregates/billing.ts';
-import { organizationLifecycle } from './aggregates/organization-lifecycle.ts';
-import { project } from './aggregates/project.ts';
-import { redactionPolicy } from './aggregates/redaction-policy.ts';
+import { apiKey } from './aggregates/api-key/index.ts';
+import { domain } from './aggregates/domain/index.ts';
+import { membership } from './aggregates/membership/index.ts';
+import { organization } from './aggregates/organization/index.ts';
+import { provider } from './aggregates/provider/index.ts';
+import { savedQuery } from './aggregates/saved-query/index.ts';
+import { secret } from './aggregates/secret/index.ts';
+import { session } from './aggregates/session/index.ts';
+import { user } from './aggregates/user/index.ts';
+import { webhook } from './aggregates/webhook/index.ts';
+import { invitation } from './aggregates/invitation/index.ts';
+import { application } from './aggregates/application/index.ts';
+import { testset } from './aggregates/testset/index.ts';
+import { humanEvaluation } from './aggregates/human-evaluation/index.ts';
+import { billing } from './aggregates/billing/index.ts';
+import { organizationLifecycle } from './aggregates/organization-lifecycle/index.ts';
+import { project } from './aggregates/project/index.ts';
+import { redactionPolicy } from './aggregates/redaction-policy/index.ts';
 
 export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, invitation, billing, organizationLifecycle, project, application, testset, humanEvaluation, redactionPolicy } as const;
 
 type Aggregates = typeof AGGREGATES;
 export type AggregateName = keyof Aggregates;
-export type StateOf<N extends AggregateName> = Aggregates[N]['initial'];
+/** The state an aggregate decides on: what its `load` reads from the projection. */
+export type StateOf<N extends AggregateName> = Awaited<ReturnType<Aggregates[N]['load']>>;
 export type EventTypeOf<N extends AggregateName> = Aggregates[N]['eventTypes'][number];
 export type EventOf<N extends AggregateName> = AccountEvent<EventTypeOf<N>>;
 
@@ -54,7 +57,11 @@ const OWNER = new Map<string, AggregateName>(
 /** The aggregate an accounts event type belongs to (undefined for a type not on the accounts topic). */
 export const aggregateOf = (type: string): AggregateName | undefined => OWNER.get(type);
 
-type Untyped = { decide(e: AccountEvent, s: unknown): Decision<RejectionCode>; evolve(s: unknown, e: AccountEvent): unknown; initial: unknown };
+type Untyped = {
+  decide(e: AccountEvent, s: unknown): Decision<RejectionCode>;
+  load(q: Queryable, e: AccountEvent): Promise<unknown>;
+  project(e: AccountEvent, s: unknown): SqlStatement[];
+};
 const untyped = (n: AggregateName): Untyped => AGGREGATES[n] as unknown as Untyped;
 
 /** `decide` of the event's aggregate. */
@@ -62,7 +69,12 @@ export function decide<N extends AggregateName>(name: N, e: EventOf<N>, s: State
   return untyped(name).decide(e as unknown as AccountEvent, s);
 }
 
-/** `evolve` of the event's aggregate. */
-export function evolve<N extends AggregateName>(name: N, s: StateOf<N>, e: EventOf<N>): StateOf<N> {
-  return untyped(name).evolve(s, e as unknown as AccountEvent) as StateOf<N>;
+/** The state the event is decided on, read by its aggregate's `load` (the command's pool or the projector's transaction). */
+export function loadState<N extends AggregateName>(q: Queryable, name: N, e: EventOf<N>): Promise<StateOf<N>> {
+  return untyped(name).load(q, e as unknown as AccountEvent) as Promise<StateOf<N>>;
+}
+
+/** The SQL that stores the accepted event, by its aggregate's `project`. */
+export function projectEvent<N extends AggregateName>(name: N, e: EventOf<N>, s: StateOf<N>): SqlStatement[] {
+  return untyped(name).project(e as unknown as AccountEvent, s);
 }

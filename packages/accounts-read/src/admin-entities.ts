@@ -1,6 +1,6 @@
 // Reads for the operator's entity routes (compat §2.3): an API key by id alone (the operator is in
 // no project), and the full rows the admin responses show.
-import { asUuid, type Queryable } from './queryable.ts';
+import { asUuid, type Queryable } from '@llm/account-model';
 
 export interface AdminApiKeyRow { id: string; prefix: string; project_id: string; user_id: string; revoked: boolean }
 

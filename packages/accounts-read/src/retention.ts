@@ -4,7 +4,7 @@
 // like the plan (a change this process makes is seen at once through `invalidate`, another
 // process's within `ttlMs`); the horizon itself moves with the clock on every call.
 import { retentionHorizon, type AccessCatalog, type PlanResolver, type RetentionHorizon } from '@llm/access';
-import { asUuid, type Queryable } from './queryable.ts';
+import { asUuid, type Queryable } from '@llm/account-model';
 
 export interface ProjectRetentionRow { project_id: string; organization_id: string; retention_minutes: number }
 

@@ -1,6 +1,6 @@
 // The one reader of the key store (secret_keys, 0010-secrets.sql): a secret's wrapped data key.
 // Written by the command side only (services/command/src/adapters/secret-key-store.ts).
-import { asUuid, type Queryable } from './queryable.ts';
+import { asUuid, type Queryable } from '@llm/account-model';
 
 export async function readWrappedKey(q: Queryable, ownerId: string, secretId: string): Promise<string | undefined> {
   const r = await q.query<{ wrapped_key: string }>('SELECT wrapped_key FROM secret_keys WHERE secret_id = $1::uuid AND owner_id = $2::uuid', [asUuid(secretId), asUuid(ownerId)]);

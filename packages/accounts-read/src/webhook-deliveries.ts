@@ -3,7 +3,7 @@
 // deliveries filtered and windowed (created_at descending, then id), and the delivery as answered
 // (reference accounts §9.4, nulls omitted).
 import type { WebhookDeliveryView } from '@llm/contracts';
-import { asUuid, type Queryable } from './queryable.ts';
+import { asUuid, type Queryable } from '@llm/account-model';
 
 export interface WebhookDeliveryRow {
   id: string; project_id: string; subscription_id: string; event_id: string;

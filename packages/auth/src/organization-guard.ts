@@ -3,7 +3,7 @@
 // flag (reference §2.3, §4). Membership is read from the accounts projection at request time — never
 // cached, so a removed member loses access at once.
 import type { RequestHandler } from 'express';
-import { isOrganizationMember } from '@llm/accounts-read';
+import { isOrganizationMember } from '@llm/account-model';
 import { AppError } from '@llm/errors';
 import type { Pool } from '@llm/postgres';
 

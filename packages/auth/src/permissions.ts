@@ -3,7 +3,7 @@
 // every check. Read from the accounts projection on every request (never cached): a removed or
 // demoted member loses access at once.
 import type { NextFunction, Request, Response } from 'express';
-import { projectMemberships } from '@llm/accounts-read';
+import { projectMemberships } from '@llm/account-model';
 import { AppError, unavailable } from '@llm/errors';
 import type { Pool } from '@llm/postgres';
 

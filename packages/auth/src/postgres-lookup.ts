@@ -1,7 +1,7 @@
 // API-key lookup against the accounts read model (api_keys, read through @llm/accounts-read). A key
 // acts for its creator, so it works only while the creator is still a member of the key's project
 // (at any level) or owns its organization: removing a member disables their keys.
-import { findUsableApiKey } from '@llm/accounts-read';
+import { findUsableApiKey } from '@llm/account-model';
 import type { Pool } from '@llm/postgres';
 import type { ApiKeyLookup, ApiKeyRecord } from './authenticate.ts';
 

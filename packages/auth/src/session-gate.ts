@@ -3,7 +3,7 @@
 // read), so sign-out takes effect at once on every replica. Any failure is the reference's session
 // 401 `{"detail":"Unauthorized"}`; the reason goes to the log only.
 import type { NextFunction, Request, Response } from 'express';
-import { isSessionRevoked } from '@llm/accounts-read';
+import { isSessionRevoked } from '@llm/account-model';
 import { unauthenticated, unavailable } from '@llm/errors';
 import type { Pool } from '@llm/postgres';
 import type { SessionCodec, WebSession } from '@llm/web-session';

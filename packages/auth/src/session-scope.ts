@@ -9,7 +9,7 @@ import type { Pool } from '@llm/postgres';
 import { evaluateAccess, type DeploymentMethods } from '@llm/auth-policy';
 import type { Scope } from './authenticate.ts';
 import type { SessionReader } from './session-gate.ts';
-import { isUuid, memberProject, memberRole, organizationPolicies, userEmail, userIdentities } from '@llm/accounts-read';
+import { isUuid, memberProject, memberRole, organizationPolicies, userEmail, userIdentities } from '@llm/account-model';
 
 export interface SessionScopeOptions {
   pool: Pool;

@@ -1,7 +1,8 @@
 // Opening a stored vault secret: its wrapped data key from the key store, unwrapped under the key
 // ring, then its sealed data. Shared by the command side's vault and the webhook dispatcher (which
 // opens a subscription's signing secret at send time); nothing else holds secrets in clear.
-import { readWrappedKey, type Queryable, type SecretRow } from '@llm/accounts-read';
+import type { Queryable, SecretRow } from '@llm/account-model';
+import { readWrappedKey } from '@llm/accounts-read';
 import type { SecretsKeyring } from '@llm/oidc';
 import { openData, unwrapDataKey } from './envelope.ts';
 

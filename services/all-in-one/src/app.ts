@@ -19,7 +19,8 @@ import { createWebhookDispatcher, dispatcherSettingsFromEnv } from '@llm/service
 import { outboundOptionsFromEnv } from '@llm/outbound';
 import { createEventPurge, createEventsProjector } from '@llm/service-projector-events';
 import { loadAccessCatalog, longestPlanRetentionMinutes } from '@llm/access';
-import { postgresPlanResolver, retentionHorizons } from '@llm/accounts-read';
+import { postgresPlanResolver } from '@llm/account-model';
+import { retentionHorizons } from '@llm/accounts-read';
 import { createUsageProjector } from '@llm/service-projector-usage';
 import { deploymentThrottle } from '@llm/throttle';
 import { createPaymentsProcessor, loadBillingConfig } from '@llm/billing';

@@ -10,7 +10,7 @@ import { createCommandSide } from './app.ts';
 import { signInOptionsFromEnv } from './sign-in-config.ts';
 import { ingestPressureFromEnv } from './ingest-pressure-config.ts';
 import { loadAccessCatalog } from '@llm/access';
-import { postgresPlanResolver } from '@llm/accounts-read';
+import { postgresPlanResolver } from '@llm/account-model';
 import { deploymentThrottle } from '@llm/throttle';
 import { loadBillingConfig } from '@llm/billing';
 import { adminPathGate } from '@llm/auth';

@@ -1,7 +1,7 @@
 // The shaping rules of webhook subscription requests (domain/webhook-input.ts): full replace, the
 // event form and back, answers without nulls, and the query's windowing.
 import { describe, expect, it } from 'vitest';
-import type { WebhookRow } from '@llm/accounts-read';
+import type { WebhookRow } from '@llm/account-model';
 import { AppError } from '@llm/errors';
 import { RequestValidationError } from '@llm/http';
 import {

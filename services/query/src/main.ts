@@ -13,7 +13,7 @@ import { createEventRecorder } from './adapters/event-recorder.ts';
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
 import { loadAccessCatalog } from '@llm/access';
-import { postgresPlanResolver } from '@llm/accounts-read';
+import { postgresPlanResolver } from '@llm/account-model';
 import { deploymentThrottle } from '@llm/throttle';
 import { loadBillingConfig } from '@llm/billing';
 

@@ -2,7 +2,7 @@
 // lookup, the consistency check after it, and how a revision's data replaces a span/trace query.
 import { describe, expect, it } from 'vitest';
 import { savedQueryRefs, type SavedQueryRefs } from '@llm/contracts';
-import type { QueryRevisionView } from '@llm/accounts-read';
+import type { QueryRevisionView } from '@llm/account-model';
 import {
   REVISION_VERSION_UNSCOPED, VARIANT_VERSION_ONLY, applySavedRevision, findRevision, inconsistency, planRevisionLookup, resolveSavedQuery,
 } from '../src/domain/resolve-saved-query.ts';

@@ -1,7 +1,7 @@
 // The fan-out's pure pieces: a platform event as a subscriber sees it, a subscription row as a
 // delivery needs it, and the schedule's stored form of a prepared request.
 import { describe, expect, it } from 'vitest';
-import type { WebhookRow } from '@llm/accounts-read';
+import type { WebhookRow } from '@llm/account-model';
 import type { DecodedEvent } from '@llm/events';
 import { prepareDelivery } from '@llm/webhooks';
 import { subscriptionForDelivery, webhookEventOf } from '../src/fan-out/webhook-event.ts';

@@ -3,7 +3,8 @@
 // projector's position, and return the projector's typed outcome (the authority: it decides again
 // on the ordered log, so a race lost meanwhile is still a rejection).
 import { REJECTION_KINDS, accepted, aggregateOf, decide, type AccountEvent, type Decision, type EventOf, type Rejection, type RejectionCode } from '@llm/account-model';
-import { loadState, readEventOutcome } from '@llm/accounts-read';
+import { loadState } from '@llm/account-model';
+import { readEventOutcome } from '@llm/accounts-read';
 import { AppError, sleep, unavailable } from '@llm/errors';
 import type { EventPayloads } from '@llm/events';
 import type { Pool } from '@llm/postgres';

@@ -4,7 +4,7 @@
 // user's cached keys). Counterpart of account-removals.ts.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import { apiKeyPrefixesOfMember, readProject, readWorkspace, type MembershipScopeKind } from '@llm/accounts-read';
+import { apiKeyPrefixesOfMember, readProject, readWorkspace, type MembershipScopeKind } from '@llm/account-model';
 import { generateApiKey } from '@llm/auth';
 import type { Pool } from '@llm/postgres';
 import { slugify } from '../domain/account-plan.ts';

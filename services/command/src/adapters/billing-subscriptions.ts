@@ -5,7 +5,7 @@
 // process see the new plan at once.
 import type { SubscriptionRecord } from '@llm/account-model';
 import type { PlanResolver } from '@llm/access';
-import { readOrganizationSubscription, readSubscription } from '@llm/accounts-read';
+import { readOrganizationSubscription, readSubscription } from '@llm/account-model';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands, CommandOutcome } from './account-commands.ts';
 import { billingKey } from '@llm/account-model';

@@ -4,7 +4,7 @@
 // within `ttlMs`). A failed read keeps serving the last policy known for the project; with none
 // known the read fails and ingest answers 503: a span is never stored raw because the policy could
 // not be read.
-import { readRedactionPolicy } from '@llm/accounts-read';
+import { readRedactionPolicy } from '@llm/account-model';
 import type { Pool } from '@llm/postgres';
 import { redactionPolicySchema, type VersionedPolicy } from '@llm/redaction';
 

@@ -1,6 +1,6 @@
 // What SSO sign-in starts from: the organization and provider behind a third-party id, read through
 // their readers (@llm/accounts-read organizations.ts, providers.ts).
-import { readOrganizationBySlug, readProviderBySlug, type Queryable } from '@llm/accounts-read';
+import { readOrganizationBySlug, readProviderBySlug, type Queryable } from '@llm/account-model';
 import type { OrganizationAuthFlags } from '@llm/auth-policy';
 
 export interface SsoTarget {

@@ -3,7 +3,7 @@
 // place that holds a secret in clear, for as long as a request needs it.
 import type { Request } from 'express';
 import type { SecretEventType } from '@llm/account-model';
-import type { SecretRow } from '@llm/accounts-read';
+import type { SecretRow } from '@llm/account-model';
 import type { SecretKind } from '@llm/contracts';
 import type { EventPayloads, SecretInfo } from '@llm/events';
 import type { SecretsKeyring } from '@llm/oidc';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { generatedSlug } from '@llm/account-model';
-import { readSecret } from '@llm/accounts-read';
+import { readSecret } from '@llm/account-model';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { newDataKey, wrapDataKey } from '@llm/vault';

@@ -11,7 +11,7 @@ import { encodeEvent, uuidv7, type Topics } from '@llm/events';
 import type { Producer } from '@llm/kafka';
 import type { OutboundClient } from '@llm/outbound';
 import type { Pool } from '@llm/postgres';
-import { parseUuid } from '@llm/accounts-read';
+import { parseUuid } from '@llm/account-model';
 import {
   appendDeliveryRecord, awaitDeliveryRecord, deliveryIdOf, isPayloadTooLarge, prepareDelivery, sendDelivery, unsentOutcome,
   type AttemptOutcome, type PrepareDeliveryInput, type SubscriptionForDelivery, type WebhookEventFact,

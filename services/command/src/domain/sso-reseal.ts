@@ -2,7 +2,7 @@
 // still sealed directly under a key of the ring (as before envelope encryption) and must be sealed
 // again under the provider's own data key. A data key is re-wrapped in the key store; a value
 // sealed under the ring itself lives in the accounts log, so only a later event can supersede it.
-import type { ProviderSecretRow } from '@llm/accounts-read';
+import type { ProviderSecretRow } from '@llm/account-model';
 import { decryptSecret, SecretBoxError, type SecretBoxFailure, type SecretsKeyring, type SecretValue } from '@llm/oidc';
 import { keyIdOf } from './key-rotation.ts';
 

@@ -8,7 +8,7 @@
 // at 1 MiB (@llm/webhooks MAX_PAYLOAD_BYTES); 64 KiB each keeps the context of an ordinary event
 // well within it, so only a template that copies the context many times hits that cap.
 import { validateHeaderValue } from 'node:http';
-import type { WebhookRow, WebhookFilter } from '@llm/accounts-read';
+import type { WebhookRow, WebhookFilter } from '@llm/account-model';
 import type { WebhookCreate, WebhookData, WebhookQuery, WebhookSubscriptionView } from '@llm/contracts';
 import { invalid } from '@llm/errors';
 import type { WebhookInfo } from '@llm/events';

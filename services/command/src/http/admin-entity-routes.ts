@@ -6,10 +6,8 @@
 // {"detail":{"message":…, <extra keys>}}.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import {
-  findApiKeyById,
-  membershipId, readOrganization, readUser, type MembershipScopeKind,
-} from '@llm/accounts-read';
+import { membershipId, readOrganization, readUser, type MembershipScopeKind } from '@llm/account-model';
+import { findApiKeyById } from '@llm/accounts-read';
 import { adminApiKeyCreate, adminOrganizationCreate, adminUserCreate } from '@llm/contracts';
 import { type AppError, invalid } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';

@@ -7,9 +7,7 @@
 // first workspace and project the request names for it become those, instead of extra ones.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import {
-  findUserByEmail, findUserById, membershipId, organizationsOwnedBy, organizationWorkspace, readOrganization, readProject, readWorkspace, type MembershipScopeKind,
-} from '@llm/accounts-read';
+import { findUserByEmail, findUserById, membershipId, organizationsOwnedBy, organizationWorkspace, readOrganization, readProject, readWorkspace, type MembershipScopeKind } from '@llm/account-model';
 import { isUuid, organizationKey, userKey } from '@llm/account-model';
 import { adminGraphCreate, adminGraphDelete, type AdminGraphCreate, type EntityRef } from '@llm/contracts';
 import { AppError, invalid } from '@llm/errors';

@@ -3,7 +3,7 @@
 // response is read back from the projected read model (read-your-writes).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { findUserByEmail, findUserById, readOrganization, readProject, readUser, readWorkspace } from '@llm/accounts-read';
+import { findUserByEmail, findUserById, readOrganization, readProject, readUser, readWorkspace } from '@llm/account-model';
 import { adminAccountsCreate, adminAccountsDelete } from '@llm/contracts';
 import { invalid } from '@llm/errors';
 import type { AccountProvisioned } from '@llm/events';

@@ -5,7 +5,7 @@
 // organization (rules: @llm/account-model project.ts); a deleted project's secrets are shredded first,
 // its keys stop working at once, and its spans are purged from the span store afterwards.
 import type { RequestHandler } from 'express';
-import { defaultProjectOf, organizationWorkspace, readProject, readWorkspace } from '@llm/accounts-read';
+import { defaultProjectOf, organizationWorkspace, readProject, readWorkspace } from '@llm/account-model';
 import { adminProjectCreate, adminWorkspaceCreate } from '@llm/contracts';
 import { invalid } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';

@@ -5,7 +5,7 @@
 // its workspace and projects — the two swap roles. 204 when every organization moved; otherwise 200
 // with what moved and one error per organization that did not.
 import type { RequestHandler } from 'express';
-import { findUserByEmail, organizationsOwnedBy, readOrganization, readOrganizationBySlug, readUser } from '@llm/accounts-read';
+import { findUserByEmail, organizationsOwnedBy, readOrganization, readOrganizationBySlug, readUser } from '@llm/account-model';
 import { adminTransferOwnership } from '@llm/contracts';
 import { AppError, invalid } from '@llm/errors';
 import { statusOf, validate, type Handlers } from '@llm/http';

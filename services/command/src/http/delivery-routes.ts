@@ -6,7 +6,8 @@
 // projector gives the pair the derived id then. Recorded like every delivery state — a record on webhooks.deliveries.v1 (attempts 0,
 // final) — and answered once the deliveries projection holds it (read-your-writes).
 import type { RequestHandler } from 'express';
-import { deliveryIdTaken, deliveryView, readDeliveryOf, readWebhook } from '@llm/accounts-read';
+import { readWebhook } from '@llm/account-model';
+import { deliveryIdTaken, deliveryView, readDeliveryOf } from '@llm/accounts-read';
 import { deliveryCreate, type DeliveryData } from '@llm/contracts';
 import { notFound } from '@llm/errors';
 import type { Topics } from '@llm/events';

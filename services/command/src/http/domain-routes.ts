@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { decideChange, decideClaim, decideRenewal, decideVerify, type DomainEventType, domainKey } from '@llm/account-model';
-import { findDomainByName, loadDomainClaims, readDomain, readOrganization } from '@llm/accounts-read';
+import { findDomainByName, loadDomainClaims, readDomain, readOrganization } from '@llm/account-model';
 import { domainCreate, domainVerify, domainView, type DomainRow } from '@llm/contracts';
 import { DnsLookupError, generateToken, isTokenExpired, type TxtVerification } from '@llm/dns-verify';
 import { invalid, notFound, unavailable, type AppError } from '@llm/errors';

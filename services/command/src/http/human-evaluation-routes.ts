@@ -12,10 +12,7 @@ import {
   APPLICATION_NOT_FOUND, APPLICATION_VARIANT_NOT_FOUND, HUMAN_EVALUATION_APP_NOT_FOUND, HUMAN_EVALUATION_REVISION_MISMATCH,
   HUMAN_EVALUATION_TESTSET_NOT_FOUND, HUMAN_EVALUATION_VARIANT_NOT_FOUND,
 } from '@llm/account-model';
-import {
-  listHumanEvaluations, parseUuid, readApplication, readApplicationRevision, readApplicationVariant, readApplicationVariants, readTestcases, readTestset,
-  type ApplicationRow, type ApplicationVariantRow, type HumanEvaluationRow, type TestcaseRow, type TestsetRow,
-} from '@llm/accounts-read';
+import { listHumanEvaluations, parseUuid, readApplication, readApplicationRevision, readApplicationVariant, readApplicationVariants, readTestcases, readTestset, type ApplicationRow, type ApplicationVariantRow, type HumanEvaluationRow, type TestcaseRow, type TestsetRow } from '@llm/account-model';
 import {
   applicationRevisionCommit, applicationVariantCreate, humanEvaluationCreate, humanEvaluationList, simpleApplicationCreate, simpleTestsetCreate,
   type HumanEvaluationView,

@@ -12,10 +12,7 @@ import {
   DEFAULT_INVITATION_ROLE, INVITATION_ACCEPTED, INVITATION_EXPIRED, INVITATION_NOT_FOUND, INVITATION_WRONG_USER, WORKSPACE_NOT_FOUND,
   normalEmail, type Rejection, type RejectionCode,
 } from '@llm/account-model';
-import {
-  findUserByEmail, firstProjectOfWorkspace, invitationByTokenHash, isMemberByEmail, mayManageWorkspaceMembers, pendingInvitation,
-  readOrganization, readProject, readWorkspace, userEmail, type InvitationRow,
-} from '@llm/accounts-read';
+import { findUserByEmail, firstProjectOfWorkspace, invitationByTokenHash, isMemberByEmail, mayManageWorkspaceMembers, pendingInvitation, readOrganization, readProject, readWorkspace, userEmail, type InvitationRow } from '@llm/account-model';
 import { hashSecret, type SessionReader } from '@llm/auth';
 import { invitationAccept, invitationCreate, invitationResend, workspaceUserRemove } from '@llm/contracts';
 import { AppError, invalid, notFound } from '@llm/errors';

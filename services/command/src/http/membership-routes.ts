@@ -5,7 +5,7 @@
 // aggregate (@llm/account-model) and answered after the projection has it. A membership's id is
 // derived from its scope and user (membershipId), so it needs no row of its own.
 import type { RequestHandler } from 'express';
-import { findMembership, findUserByEmail, membershipId, type MembershipScopeKind } from '@llm/accounts-read';
+import { findMembership, findUserByEmail, membershipId, type MembershipScopeKind } from '@llm/account-model';
 import { adminMembershipRemove, adminMembershipSet, adminScopedMembershipCreate, type EntityRef } from '@llm/contracts';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';

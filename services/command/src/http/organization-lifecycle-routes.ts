@@ -6,7 +6,7 @@
 // projection has it.
 import type { Request, RequestHandler } from 'express';
 import { isUuid, NOT_PERMITTED, TRANSFER_INVALID, TRANSFER_OWNER_ONLY, organizationKey } from '@llm/account-model';
-import { readOrganization, readUser } from '@llm/accounts-read';
+import { readOrganization, readUser } from '@llm/account-model';
 import { organizationCreate } from '@llm/contracts';
 import { AppError, invalid, notFound } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';

@@ -4,7 +4,7 @@
 // accounts.organization.updated at the version read (a concurrent change makes one of the two a 409).
 import type { Request, RequestHandler } from 'express';
 import { decideSlug, nextFlags, organizationKey } from '@llm/account-model';
-import { memberRole, readOrganization } from '@llm/accounts-read';
+import { memberRole, readOrganization } from '@llm/account-model';
 import type { DeploymentMethods } from '@llm/auth-policy';
 import { organizationUpdate, organizationView } from '@llm/contracts';
 import { AppError, invalid, notFound } from '@llm/errors';

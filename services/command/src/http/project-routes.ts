@@ -5,7 +5,8 @@
 // shorter of the two in any case, so a plan downgraded later shortens it too.
 import type { RequestHandler } from 'express';
 import { planRetentionMinutes, type AccessCatalog, type PlanResolver, type RetainedData } from '@llm/access';
-import { parseUuid, readProjectRetention, type ProjectRetentionRow } from '@llm/accounts-read';
+import { parseUuid } from '@llm/account-model';
+import { readProjectRetention, type ProjectRetentionRow } from '@llm/accounts-read';
 import { projectUpdate, type ProjectRetentionResponse } from '@llm/contracts';
 import { invalid, notFound } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { decideProviderChange, decideProviderFlags, type ProviderEventType, organizationKey } from '@llm/account-model';
-import { parseUuid, readOrganization, readProvider } from '@llm/accounts-read';
+import { parseUuid, readOrganization, readProvider } from '@llm/account-model';
 import { providerCreate, providerUpdate, providerView, type ProviderRow } from '@llm/contracts';
 import { type AppError, notFound } from '@llm/errors';
 import type { EventPayloads, ProviderInfo } from '@llm/events';

@@ -4,7 +4,7 @@
 // is refused here with 400 `redaction_pattern_refused` before anything is recorded. Served by the
 // command side, which applies the policy at ingest and drops its cached copy on a change.
 import type { Request, RequestHandler } from 'express';
-import { parseUuid, readRedactionPolicy } from '@llm/accounts-read';
+import { parseUuid, readRedactionPolicy } from '@llm/account-model';
 import { redactionPolicyBody, redactionPolicyResponse, type RedactionPolicyResponse } from '@llm/contracts';
 import { invalid, notFound } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';

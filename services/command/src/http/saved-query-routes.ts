@@ -6,10 +6,7 @@
 // commit on the same variant is retried with the next version.
 import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import {
-  isUuid, listQueryRevisions, listQueryVariants, readDefaultVariantHead, readQuery, readQueryRevision, readQueryVariant, readQueryVariantHead,
-  readSimpleQuery, resolveQueryRevision, type QueryVariantHead,
-} from '@llm/accounts-read';
+import { isUuid, listQueryRevisions, listQueryVariants, readDefaultVariantHead, readQuery, readQueryRevision, readQueryVariant, readQueryVariantHead, readSimpleQuery, resolveQueryRevision, type QueryVariantHead } from '@llm/account-model';
 import {
   queryCreateBody, queryEditBody, queryRevisionCommitBody, queryRevisionCreateBody, queryRevisionEditBody, queryVariantCreateBody, queryVariantEditBody,
   queryVariantForkBody, simpleQueryCreateBody, simpleQueryEditBody,

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { decideSecretChange, generatedSlug, nextProviderKeyName, type SecretEventType } from '@llm/account-model';
-import { listSecrets, parseUuid, readSecret, secretNames, type SecretRow } from '@llm/accounts-read';
+import { listSecrets, parseUuid, readSecret, secretNames, type SecretRow } from '@llm/account-model';
 import { secretCreate, secretUpdate, type PublicSecret, type SecretKind, type SecretUpdate } from '@llm/contracts';
 import { invalid, notFound } from '@llm/errors';
 import type { EventPayloads, SecretInfo } from '@llm/events';

@@ -16,7 +16,7 @@ import { finishSignIn, startSignIn, type FetchLike, type SecretValue, type Verif
 import type { Pool } from '@llm/postgres';
 import { MAX_SESSION_IDENTITIES, isIdentity, mergeIdentities, ssoIdentity, type SessionCodec, type SsoStateCodec } from '@llm/web-session';
 import { decideSsoSignIn, userKey } from '@llm/account-model';
-import { domainOwner, findUserByEmail, userByIdentity, userIdentities } from '@llm/accounts-read';
+import { domainOwner, findUserByEmail, userByIdentity, userIdentities } from '@llm/account-model';
 import { orThrow, untilApplied, type AccountCommands } from '../adapters/account-commands.ts';
 import { findSsoTarget, type SsoTarget } from '../adapters/sso-store.ts';
 

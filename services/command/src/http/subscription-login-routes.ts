@@ -8,7 +8,7 @@ import {
   decideCancel, decideFailure, decidePoll, decidePush, decideStart, loginFieldsOf,
   type LoginAttempt, type LoginFields, type RunnerAttemptAnswer,
 } from '@llm/account-model';
-import { isUuid, readSecret, type SecretRow } from '@llm/accounts-read';
+import { isUuid, readSecret, type SecretRow } from '@llm/account-model';
 import {
   subscriptionLoginFailure, subscriptionLoginPush,
   type LoginAttemptView, type SubscriptionLoginFailureView, type SubscriptionLoginPushView,

@@ -7,7 +7,7 @@
 // SUBSCRIPTIONS_QUERY_MAX_LIMIT = 1,000 subscriptions, `limit` or not; page on with `next`.
 import type { Request, RequestHandler, Response } from 'express';
 import { WEBHOOK_NOT_FOUND, type WebhookEventType, webhooksKey } from '@llm/account-model';
-import { parseUuid, queryWebhooks, readSecret, readWebhook, type WebhookRow } from '@llm/accounts-read';
+import { parseUuid, queryWebhooks, readSecret, readWebhook, type WebhookRow } from '@llm/account-model';
 import { webhookCreate, webhookEdit, webhookQuery, webhookTest, type WebhookSubscriptionView } from '@llm/contracts';
 import { invalid, notFound } from '@llm/errors';
 import { uuidv7, type EventPayloads, type Topics } from '@llm/events';

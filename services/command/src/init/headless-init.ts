@@ -6,7 +6,7 @@
 // user that exists with another organization, project or key is a start-up error that says which
 // (keys are never replaced at start: a key once given out keeps working until an operator revokes it).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { findUsableApiKey, findUserByEmail, readOrganization, readProject } from '@llm/accounts-read';
+import { findUsableApiKey, findUserByEmail, readOrganization, readProject } from '@llm/account-model';
 import { AppError, sleep } from '@llm/errors';
 import type { Logger } from '@llm/logging';
 import type { Pool } from '@llm/postgres';

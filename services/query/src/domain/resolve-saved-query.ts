@@ -7,7 +7,7 @@
 // answer 404 naming them instead of an empty 200 — a dashboard must not show "no traces" for a
 // deleted query. Retrieve keeps the reference's `{"count":0}`.
 import type { SavedQueryRef, SavedQueryRefs } from '@llm/contracts';
-import type { QueryRevisionView as StoredRevision, RevisionRefs as RevisionLookup } from '@llm/accounts-read';
+import type { QueryRevisionView as StoredRevision, RevisionRefs as RevisionLookup } from '@llm/account-model';
 import { conflict, invalid, notFound } from '@llm/errors';
 
 export type Focus = 'span' | 'trace';

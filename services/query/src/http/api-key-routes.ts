@@ -1,6 +1,6 @@
 // GET /keys: the caller's project's API keys, with their state, never their secrets.
 import type { RequestHandler } from 'express';
-import { listApiKeys } from '@llm/accounts-read';
+import { listApiKeys } from '@llm/account-model';
 import { apiKeyView } from '@llm/contracts';
 import type { Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';

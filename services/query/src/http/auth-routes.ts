@@ -5,7 +5,7 @@ import { accessQuery, discoverRequest } from '@llm/contracts';
 import { invalid, notFound, unauthenticated } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { isUuid, domainOwner, memberRole, organizationPolicies, userEmail, userIdentities, userOrganizations } from '@llm/accounts-read';
+import { isUuid, domainOwner, memberRole, organizationPolicies, userEmail, userIdentities, userOrganizations } from '@llm/account-model';
 import type { SessionReader } from '@llm/auth';
 import { discoverMethods, evaluateAccess, type DeploymentMethods } from '@llm/auth-policy';
 

@@ -13,7 +13,8 @@
 // delivery's recorded data stays within 256 KiB), so the memory one answer takes stays near the
 // byte budget plus one chunk.
 import type { Request, RequestHandler } from 'express';
-import { deliveryView, parseUuid, queryDeliveries, readDelivery, type DeliveryFilter } from '@llm/accounts-read';
+import { parseUuid } from '@llm/account-model';
+import { deliveryView, queryDeliveries, readDelivery, type DeliveryFilter } from '@llm/accounts-read';
 import { deliveryQuery, type WebhookDeliveryView } from '@llm/contracts';
 import { notFound } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';

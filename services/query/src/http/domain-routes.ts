@@ -1,6 +1,6 @@
 // GET /organizations/domains/: the caller's organization's domains, from the accounts projection.
 import type { RequestHandler } from 'express';
-import { listDomains } from '@llm/accounts-read';
+import { listDomains } from '@llm/account-model';
 import { domainView } from '@llm/contracts';
 import { unavailable } from '@llm/errors';
 import type { Handlers } from '@llm/http';

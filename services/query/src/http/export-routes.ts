@@ -17,7 +17,7 @@ import { once } from 'node:events';
 import type { Request, RequestHandler, Response } from 'express';
 import { EXPORT_MEDIA_TYPES, spanExportBody, type ExportFormat } from '@llm/contracts';
 import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
-import type { Queryable } from '@llm/accounts-read';
+import type { Queryable } from '@llm/account-model';
 import { counter } from '@llm/metrics';
 import type { Span } from '@llm/span-model';
 import { READ_EVENT_MAX_IDS, readEvents, type EventRecorder, type ReadEvents, type ScopedRequest } from '../adapters/event-recorder.ts';

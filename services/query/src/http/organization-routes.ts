@@ -2,7 +2,7 @@
 // else, and an unknown id alike, gets 403 — nobody learns which ids exist) and GET
 // /organizations/providers/ (the caller's organization's SSO providers, never their client secrets).
 import type { RequestHandler } from 'express';
-import { defaultWorkspaceOf, listProviders, memberOrganizations, memberRole, readOrganization } from '@llm/accounts-read';
+import { defaultWorkspaceOf, listProviders, memberOrganizations, memberRole, readOrganization } from '@llm/account-model';
 import { organizationView, providerView } from '@llm/contracts';
 import { AppError } from '@llm/errors';
 import type { Handlers } from '@llm/http';

@@ -2,7 +2,7 @@
 // `{"status":"ok"}` to anyone (a liveness check of the API port; dependencies are /readyz's concern),
 // the second the caller's user — the user an API key was created for, or the signed-in one.
 import type { RequestHandler } from 'express';
-import { readUser } from '@llm/accounts-read';
+import { readUser } from '@llm/account-model';
 import { notFound } from '@llm/errors';
 import type { Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';

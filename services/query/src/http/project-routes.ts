@@ -2,7 +2,7 @@
 // resolves its scope with it (`ag.tracing.get_trace_url()`, evaluation run URLs) and reads
 // organization_id, workspace_id and project_id; the other fields complete the reference's shape.
 import type { RequestHandler } from 'express';
-import { readCurrentProject } from '@llm/accounts-read';
+import { readCurrentProject } from '@llm/account-model';
 import { notFound } from '@llm/errors';
 import type { Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';

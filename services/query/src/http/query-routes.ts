@@ -4,7 +4,7 @@ import type { Request, RequestHandler } from 'express';
 import { savedQueryRefs, spanQueryBody } from '@llm/contracts';
 import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
 import { toOtelTracingTree } from '@llm/span-model';
-import { findSavedQueryRevision, type Queryable } from '@llm/accounts-read';
+import { findSavedQueryRevision, type Queryable } from '@llm/account-model';
 import { resolveSavedQuery } from '../domain/resolve-saved-query.ts';
 import { flatInputs } from './flat-inputs.ts';
 import { canonicalTraces } from '../domain/trace-view.ts';

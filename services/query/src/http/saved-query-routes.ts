@@ -3,10 +3,7 @@
 // `{count, <keys>}`, retrieve resolves refs by §1.4 (the resolver shared with /traces/query).
 import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
-import {
-  isUuid, listQueries, listQueryRevisions, listQueryVariants, listSimpleQueries, logQueryRevisions, readQuery, readQueryRevision,
-  readQueryVariant, readSimpleQuery, resolveQueryRevision, type ListWindow,
-} from '@llm/accounts-read';
+import { isUuid, listQueries, listQueryRevisions, listQueryVariants, listSimpleQueries, logQueryRevisions, readQuery, readQueryRevision, readQueryVariant, readSimpleQuery, resolveQueryRevision, type ListWindow } from '@llm/account-model';
 import type { Pool } from '@llm/postgres';
 import { can, FORBIDDEN_MESSAGE, projectRole } from '@llm/auth';
 import {

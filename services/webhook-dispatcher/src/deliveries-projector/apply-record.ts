@@ -10,7 +10,7 @@
 // that projector-accounts has projected it yet — so a rebuild that reads the deliveries topic
 // before the accounts topic loses nothing. A draft's test delivery (the nil subscription id,
 // reference §9.5) is never projected: it is answered, not kept.
-import { isUuid } from '@llm/accounts-read';
+import { isUuid } from '@llm/account-model';
 import { isEvent, type DecodedEvent } from '@llm/events';
 import type { PoolClient } from '@llm/postgres';
 import type { RecordVerdict } from '@llm/pg-consumer';

@@ -8,7 +8,7 @@
 // the schedule, so a slow or dead receiver never holds up this consumer. A pair already in
 // webhook_deliveries is not scheduled again (an event published twice is delivered once), and a
 // request that cannot be prepared or stored is scheduled as a failure the sender records.
-import { activeWebhooksFor, isUuid } from '@llm/accounts-read';
+import { activeWebhooksFor, isUuid } from '@llm/account-model';
 import { isEvent, type DecodedEvent, type Topics } from '@llm/events';
 import type { KafkaClient, Producer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';

@@ -1,7 +1,7 @@
 // A platform event (platform.events.v1, `platform.event.recorded`) as a subscriber sees it
 // (reference accounts §9.6: `{event_id, event_type, timestamp, created_at, attributes}`), and a
 // subscription row as a delivery needs it. Pure.
-import type { WebhookRow } from '@llm/accounts-read';
+import type { WebhookRow } from '@llm/account-model';
 import type { DecodedEvent } from '@llm/events';
 import type { SubscriptionForDelivery, WebhookEventFact } from '@llm/webhooks';
 

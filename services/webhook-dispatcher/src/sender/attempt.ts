@@ -17,7 +17,7 @@
 // same way, with its own code and reason. Status codes of records made without a response:
 // "0" (nothing sent: stopped, secret unavailable, stalled, timeout/transport), "400" (request
 // refused before sending: payload too large, blocked URL).
-import { readSecret, readWebhook, type WebhookRow } from '@llm/accounts-read';
+import { readSecret, readWebhook, type WebhookRow } from '@llm/account-model';
 import type { DeliveryData } from '@llm/contracts';
 import type { Topics } from '@llm/events';
 import type { Producer } from '@llm/kafka';

@@ -14,7 +14,7 @@ import type { KafkaClient, Producer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import type { Pool, PoolClient } from '@llm/postgres';
 import { createLogConsumer, type LogConsumer, type RecordVerdict } from '@llm/pg-consumer';
-import { isUuid } from '@llm/accounts-read';
+import { isUuid } from '@llm/account-model';
 import { lockForDeletion } from './deletion-lock.ts';
 
 export interface SubscriptionDeletionsDeps {

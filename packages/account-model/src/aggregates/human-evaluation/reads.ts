@@ -1,0 +1,73 @@
+// The one reader of human_evaluations and their variant links (0015; written by projector-accounts only).
+import type { HumanEvaluationEvent, HumanEvaluationState } from './rules.ts';
+import { asUuid, type Queryable } from '../../queryable.ts';
+
+/** What an evaluation's creation is decided on: its app, testset and variants as stored (any project: the rule compares). */
+export async function loadHumanEvaluationState(q: Queryable, e: HumanEvaluationEvent): Promise<HumanEvaluationState> {
+  const p = e.payload;
+  // One query after the other: `q` may be the projector's transaction client.
+  const app = (await q.query<{ id: string; project_id: string }>(
+    'SELECT id::text AS id, project_id::text AS project_id FROM applications WHERE id = $1::uuid', [asUuid(p.app_id)],
+  )).rows[0];
+  const testset = (await q.query<{ id: string; project_id: string }>(
+    'SELECT id::text AS id, project_id::text AS project_id FROM testsets WHERE id = $1::uuid', [asUuid(p.testset_id)],
+  )).rows[0];
+  const ids = p.variants.map((v) => asUuid(v.variant_id)).filter((x): x is string => x !== null);
+  const variants = ids.length === 0 ? [] : (await q.query<{ id: string; application_id: string; archived: boolean; revision_id: string | null }>(
+    `SELECT v.id::text AS id, v.application_id::text AS application_id, v.archived, r.id::text AS revision_id
+       FROM application_variants v LEFT JOIN application_revisions r ON r.variant_id = v.id AND r.version = v.revision
+      WHERE v.id = ANY($1::uuid[])`,
+    [ids],
+  )).rows;
+  const existing = (await q.query<{ id: string }>('SELECT id::text AS id FROM human_evaluations WHERE id = $1::uuid', [asUuid(p.evaluation_id)])).rows;
+  return {
+    app: app ? { id: app.id, projectId: app.project_id } : undefined,
+    testset: testset ? { id: testset.id, projectId: testset.project_id } : undefined,
+    variants: variants.map((v) => ({ id: v.id, applicationId: v.application_id, archived: v.archived, currentRevisionId: v.revision_id ?? undefined })),
+    evaluations: existing,
+  };
+}
+
+/** One evaluation as GET /human-evaluations lists it (§12). */
+export interface HumanEvaluationRow {
+  id: string; app_id: string; project_id: string; evaluation_type: string; status: string;
+  testset_id: string; testset_name: string | null; created_at: Date; updated_at: Date | null;
+  variant_ids: string[]; variant_names: Array<string | null>; variants_revision_ids: string[];
+  /** The linked revision's number, null when the revision is gone. */
+  revisions: Array<number | null>;
+}
+
+/** The project's evaluations of an application that have a testset, oldest first. */
+export async function listHumanEvaluations(q: Queryable, projectId: string, appId: string): Promise<HumanEvaluationRow[]> {
+  const r = await q.query<HumanEvaluationRow>(
+    `SELECT e.id::text AS id, e.app_id::text AS app_id, e.project_id::text AS project_id, e.evaluation_type, e.status,
+            e.testset_id::text AS testset_id, t.name AS testset_name, e.created_at, e.updated_at,
+            coalesce(array_agg(l.variant_id::text ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS variant_ids,
+            coalesce(array_agg(v.name ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS variant_names,
+            coalesce(array_agg(l.revision_id::text ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS variants_revision_ids,
+            coalesce(array_agg(rv.version ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS revisions
+       FROM human_evaluations e
+       JOIN testsets t ON t.id = e.testset_id
+       LEFT JOIN human_evaluation_variants l ON l.evaluation_id = e.id
+       LEFT JOIN application_variants v ON v.id = l.variant_id
+       LEFT JOIN application_revisions rv ON rv.id = l.revision_id
+      WHERE e.project_id = $1::uuid AND e.app_id = $2::uuid
+      GROUP BY e.id, t.name
+      ORDER BY e.created_at, e.id`,
+    [asUuid(projectId), asUuid(appId)],
+  );
+  return r.rows;
+}
+
+export interface HumanEvaluationScenarioRow {
+  id: string; position: number; inputs: Array<{ input_name: string; input_value: unknown }>; vote: string | null; score: string | null; correct_answer: string;
+}
+
+/** An evaluation's scenarios in testset order. */
+export async function readHumanEvaluationScenarios(q: Queryable, evaluationId: string): Promise<HumanEvaluationScenarioRow[]> {
+  const r = await q.query<HumanEvaluationScenarioRow>(
+    'SELECT id::text AS id, position, inputs, vote, score, correct_answer FROM human_evaluation_scenarios WHERE evaluation_id = $1::uuid ORDER BY position',
+    [asUuid(evaluationId)],
+  );
+  return r.rows;
+}

@@ -13,7 +13,7 @@
 // ocb (deploy/local/otelcol.mjs) → .data/tools/otelcol-bench-v0.165.0/otelcol-bench/otelcol-bench, and
 // telemetrygen (deploy/local/telemetrygen.mjs).
 import { randomBytes } from 'node:crypto';
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';

@@ -9,20 +9,20 @@
 // The projector applies `decide` to the ordered log on the state `load` reads in its transaction and
 // stores the typed rejection with the event; the command calls the same pair for its early answer.
 // Adding an aggregate = one folder of this shape + one line in registry.ts (README, "Adding an aggregate").
-import type { ErrorKind } from '@llm/errors';
+import type { RejectionPresentations } from './presentation.ts';
 import type { AccountEvent, AccountEventType } from './account-event.ts';
 import type { Decision } from './decision.ts';
 import type { CommonRejection } from './common-rejections.ts';
 import type { Queryable } from './queryable.ts';
 import type { SqlStatement } from './statement.ts';
 
-/** How a rejection code reads to a client: the error kind the HTTP layer answers with. */
-export type RejectionKinds<C extends string> = { readonly [K in C]: ErrorKind };
+/** How each rejection code reads to a client (presentation.ts): its error kind, or a kind and the reference's body. */
+export type RejectionKinds<C extends string> = RejectionPresentations<C>;
 
 /** The pure part: what an aggregate accepts and why it refuses. */
 export interface AggregateRules<T extends AccountEventType, S, C extends string> {
   readonly eventTypes: readonly T[];
-  /** Every code of its own `decide` may answer, with its error kind (the common codes come on top). */
+  /** Every code its own `decide` (and its command-only rules) may answer, with its one presentation (the common codes come on top). */
   readonly rejections: RejectionKinds<C>;
   decide(e: AccountEvent<T>, s: S): Decision<C | CommonRejection>;
 }

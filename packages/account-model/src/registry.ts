@@ -1,8 +1,9 @@
 // Every account aggregate, the event types each one owns, and the one table of rejection codes.
 // An event type belongs to exactly one aggregate; the compiler checks that none is left out.
-import type { ErrorKind } from '@llm/errors';
+import type { AppError, ErrorKind } from '@llm/errors';
+import { kindOf, presentRejection, type Presentation } from './presentation.ts';
 import type { AccountEvent, AccountEventType } from './account-event.ts';
-import type { Decision } from './decision.ts';
+import type { Decision, Rejection } from './decision.ts';
 import type { Queryable } from './queryable.ts';
 import type { SqlStatement } from './statement.ts';
 import { COMMON_REJECTIONS } from './common-rejections.ts';
@@ -38,12 +39,27 @@ export type EventOf<N extends AggregateName> = AccountEvent<EventTypeOf<N>>;
 
 export type RejectionCode = keyof typeof COMMON_REJECTIONS | { [N in AggregateName]: keyof Aggregates[N]['rejections'] }[AggregateName];
 
-/** Rejection code → the error kind a client gets (the command's HTTP answer). */
-export const REJECTION_KINDS: Readonly<Record<RejectionCode, ErrorKind>> = Object.assign(
-  {}, COMMON_REJECTIONS, ...Object.values(AGGREGATES).map((a) => a.rejections as Record<string, ErrorKind>),
+/** Rejection code → its one presentation (the command's HTTP answer); each code is declared by one aggregate. */
+export const REJECTION_PRESENTATIONS: Readonly<Record<RejectionCode, Presentation>> = Object.assign(
+  {}, COMMON_REJECTIONS, ...Object.values(AGGREGATES).map((a) => a.rejections as Record<string, Presentation>),
+) as Record<RejectionCode, Presentation>;
+
+/** Rejection code → the error kind a client gets. */
+export const REJECTION_KINDS: Readonly<Record<RejectionCode, ErrorKind>> = Object.fromEntries(
+  Object.entries(REJECTION_PRESENTATIONS).map(([code, p]) => [code, kindOf(p as Presentation)]),
 ) as Record<RejectionCode, ErrorKind>;
 
-export const isRejectionCode = (code: string): code is RejectionCode => Object.hasOwn(REJECTION_KINDS, code);
+export const isRejectionCode = (code: string): code is RejectionCode => Object.hasOwn(REJECTION_PRESENTATIONS, code);
+
+/** The client's error for a rejection: its code's one presentation (presentation.ts). */
+export function rejectionError(r: Rejection<RejectionCode>): AppError {
+  return presentRejection(r, REJECTION_PRESENTATIONS[r.code]);
+}
+
+/** Refuses with a declared code outside `decide` (a lookup a route makes before any event): the same presentation. */
+export function refuse(code: RejectionCode, message: string, details?: Record<string, unknown>): AppError {
+  return rejectionError(details === undefined ? { status: 'rejected', code, message } : { status: 'rejected', code, message, details });
+}
 
 // Fails to compile when an accounts event type has no aggregate.
 type Unowned = Exclude<AccountEventType, EventTypeOf<AggregateName>>;

@@ -1,7 +1,6 @@
 // The one reader of the event log's outcomes (events table, written by projector-accounts): what
 // became of an appended event — applied, or rejected with its typed code.
-import { isRejectionCode, type Rejection, type RejectionCode } from '@llm/account-model';
-import type { Queryable } from '@llm/account-model';
+import { isRejectionCode, type Queryable, type Rejection, type RejectionCode } from '@llm/account-model';
 
 export type EventOutcome = { status: 'applied' } | Rejection<RejectionCode>;
 

@@ -8,6 +8,8 @@ export type ErrorKind =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  /** The thing existed and is no longer usable (an expired invitation): 410. */
+  | 'gone'
   | 'unprocessable'
   | 'too_large'
   | 'unsupported_media_type'
@@ -22,6 +24,8 @@ export interface AppErrorOptions {
   message: string;
   retryable?: boolean;
   details?: unknown;
+  /** The body nests the message with the details: `{"detail": {"message": …, …details}}` (the reference's shape for some codes). */
+  nested?: boolean;
   cause?: unknown;
 }
 
@@ -30,6 +34,7 @@ export class AppError extends Error {
   readonly kind: ErrorKind;
   readonly retryable: boolean;
   readonly details: unknown;
+  readonly nested: boolean;
 
   constructor(opts: AppErrorOptions) {
     super(opts.message, { cause: opts.cause });
@@ -38,6 +43,7 @@ export class AppError extends Error {
     this.kind = opts.kind;
     this.retryable = opts.retryable ?? (opts.kind === 'unavailable' || opts.kind === 'rate_limited');
     this.details = opts.details;
+    this.nested = opts.nested ?? false;
   }
 }
 

@@ -13,6 +13,7 @@ const STATUS: Record<ErrorKind, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  gone: 410,
   unprocessable: 422,
   too_large: 413,
   unsupported_media_type: 415,
@@ -46,9 +47,9 @@ export function clientErrorStatus(err: unknown): number | undefined {
 /** Operator paths: the reference's admin error shape (compat §2.1). */
 const isOperatorPath = (path: string | undefined): boolean => (path ?? '').toLowerCase().includes('/admin/');
 
-/** Sends `{"detail": message, …extra}`, or on an operator path `{"detail": {"message": message, …extra}}`. */
-function sendError(req: Request, res: Response, status: number, message: string, extra?: Record<string, unknown>): void {
-  if (isOperatorPath(req.path)) res.status(status).json({ detail: { message, ...extra } });
+/** Sends `{"detail": message, …extra}`, or nested (an operator path, an error that asks for it) `{"detail": {"message": message, …extra}}`. */
+function sendError(req: Request, res: Response, status: number, message: string, extra?: Record<string, unknown>, nested = false): void {
+  if (nested || isOperatorPath(req.path)) res.status(status).json({ detail: { message, ...extra } });
   else res.status(status).json(extra ? { detail: message, ...extra } : { detail: message });
 }
 
@@ -76,7 +77,7 @@ export function errorHandler() {
       else if (status === 401 || status === 403 || status === 429) res.locals.refusalReason = err.code;
       // 503 and 502 say which dependency is missing or failing (our own words, never an upstream's body).
       const detail = status >= 500 && err.kind !== 'unavailable' && err.kind !== 'bad_gateway' ? 'An internal error has occurred.' : err.message;
-      sendError(req, res, status, detail, err.details !== undefined && status < 500 ? asObject(err.details) : undefined);
+      sendError(req, res, status, detail, err.details !== undefined && status < 500 ? asObject(err.details) : undefined, err.nested);
       return;
     }
     if (isStoreUnreachable(err)) {

@@ -8,14 +8,13 @@
 // is refused (`provider_changed`) and counted as skipped; a rerun picks the provider up again. The
 // command's usual wait applies: it returns once the projector recorded the verdict (a projector that
 // is not running makes the run fail with projection_lag, and a rerun is safe).
-import { listProviderSecrets } from '@llm/account-model';
+import { listProviderSecrets, organizationKey } from '@llm/account-model';
 import { readWrappedKey } from '@llm/accounts-read';
 import type { SecretBoxFailure, SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands } from './adapters/account-commands.ts';
 import { ProviderSecrets } from './adapters/provider-secrets.ts';
 import { isRingSealed, planReseal } from './domain/sso-reseal.ts';
-import { organizationKey } from '@llm/account-model';
 
 const PAGE = 500;
 

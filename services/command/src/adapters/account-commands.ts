@@ -2,8 +2,7 @@
 // its reader loads (a fast, exact answer in the common case), append the event, wait for the
 // projector's position, and return the projector's typed outcome (the authority: it decides again
 // on the ordered log, so a race lost meanwhile is still a rejection).
-import { REJECTION_KINDS, accepted, aggregateOf, decide, type AccountEvent, type Decision, type EventOf, type Rejection, type RejectionCode } from '@llm/account-model';
-import { loadState } from '@llm/account-model';
+import { accepted, type AccountEvent, aggregateOf, decide, type Decision, type EventOf, loadState, type Rejection, type RejectionCode, rejectionError } from '@llm/account-model';
 import { readEventOutcome } from '@llm/accounts-read';
 import { AppError, sleep, unavailable } from '@llm/errors';
 import type { EventPayloads } from '@llm/events';
@@ -73,12 +72,6 @@ export class AccountCommands {
 /** Throws the rejection as its HTTP error (rules checked before any event, e.g. the command-only ones). */
 export function orThrow(d: Decision<RejectionCode>): void {
   if (d.status === 'rejected') throw rejectionError(d);
-}
-
-/** The one mapping from a rejection to the client's error: the code is the error code, its kind the status. */
-export function rejectionError(r: Rejection<RejectionCode>): AppError {
-  const kind = REJECTION_KINDS[r.code];
-  return new AppError({ code: r.code === 'unstorable' ? 'unstorable_input' : r.code, kind, message: r.code === 'unstorable' ? `The change cannot be stored: ${r.message}` : r.message, ...(r.details ? { details: r.details } : {}) });
 }
 
 /** The one 503 of a change appended but not projected yet: it will apply; the client reads again shortly. */

@@ -4,13 +4,12 @@
 // user's cached keys). Counterpart of account-removals.ts.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import { apiKeyPrefixesOfMember, readProject, readWorkspace, type MembershipScopeKind } from '@llm/account-model';
+import { apiKeyPrefixesOfMember, apiKeysKey, type MembershipScopeKind, organizationKey, readProject, readWorkspace } from '@llm/account-model';
 import { generateApiKey } from '@llm/auth';
 import type { Pool } from '@llm/postgres';
 import { slugify } from '../domain/account-plan.ts';
 import type { AccountCommands } from './account-commands.ts';
 import type { SignupPlans } from './signup-plans.ts';
-import { apiKeysKey, organizationKey } from '@llm/account-model';
 
 export interface AccountCreationDeps {
   pool: Pool;

@@ -4,11 +4,10 @@
 // again but never brings a destroyed key back) — then the event, then the removed keys are forgotten
 // by this process's key cache so they stop working at once.
 import type { Request } from 'express';
-import { apiKeyPrefixesOfOrganization, listApiKeys, listDomains, organizationsOwnedBy, projectsOfOrganizations } from '@llm/account-model';
+import { apiKeyPrefixesOfOrganization, domainKey, listApiKeys, listDomains, organizationKey, organizationsOwnedBy, projectsOfOrganizations, userKey } from '@llm/account-model';
 import type { Pool } from '@llm/postgres';
 import { orThrow, type AccountCommands } from './account-commands.ts';
 import { shredKeysOfOwners } from './secret-key-store.ts';
-import { domainKey, organizationKey, userKey } from '@llm/account-model';
 
 export interface AccountRemovalDeps {
   pool: Pool;

@@ -3,12 +3,10 @@
 // organization's auth-flag changes), appended and awaited like every account change. Every change,
 // applied or not, drops the cached plan of the organization: entitlements and throttles of this
 // process see the new plan at once.
-import type { SubscriptionRecord } from '@llm/account-model';
+import { billingKey, readOrganizationSubscription, readSubscription, type SubscriptionRecord } from '@llm/account-model';
 import type { PlanResolver } from '@llm/access';
-import { readOrganizationSubscription, readSubscription } from '@llm/account-model';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands, CommandOutcome } from './account-commands.ts';
-import { billingKey } from '@llm/account-model';
 
 export type SubscriptionReason = 'signup' | 'switch' | 'cancel' | 'processor' | 'admin';
 

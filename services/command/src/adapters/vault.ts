@@ -2,15 +2,13 @@
 // seals a new version of its data under the same key, and records the change as an event. The one
 // place that holds a secret in clear, for as long as a request needs it.
 import type { Request } from 'express';
-import type { SecretEventType } from '@llm/account-model';
-import type { SecretRow } from '@llm/account-model';
+import { type SecretEventType, type SecretRow, secretsKey } from '@llm/account-model';
 import type { SecretKind } from '@llm/contracts';
 import type { EventPayloads, SecretInfo } from '@llm/events';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { isConfigured, openStoredSecret, publicData, sealData } from '@llm/vault';
 import { requestMeta, type AccountCommands, type CommandOutcome } from './account-commands.ts';
-import { secretsKey } from '@llm/account-model';
 
 export type SecretData = Record<string, unknown>;
 

@@ -6,12 +6,11 @@
 // subscription routes must change it.
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import { generatedSlug } from '@llm/account-model';
-import { readSecret } from '@llm/account-model';
+import { generatedSlug, readSecret, rejectionError } from '@llm/account-model';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { newDataKey, wrapDataKey } from '@llm/vault';
-import { rejectionError, untilApplied, withCompensation, type AccountCommands } from './account-commands.ts';
+import { untilApplied, withCompensation, type AccountCommands } from './account-commands.ts';
 import { shredKey, storeWrappedKey } from './secret-key-store.ts';
 import { Vault } from './vault.ts';
 

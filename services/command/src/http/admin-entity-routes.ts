@@ -6,7 +6,7 @@
 // {"detail":{"message":…, <extra keys>}}.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { membershipId, readOrganization, readUser, type MembershipScopeKind } from '@llm/account-model';
+import { apiKeysKey, membershipId, type MembershipScopeKind, readOrganization, readUser, userKey } from '@llm/account-model';
 import { findApiKeyById } from '@llm/accounts-read';
 import { adminApiKeyCreate, adminOrganizationCreate, adminUserCreate } from '@llm/contracts';
 import { type AppError, invalid } from '@llm/errors';
@@ -19,7 +19,6 @@ import { accountRemovals } from '../adapters/account-removals.ts';
 import { accountCreations } from '../adapters/account-creations.ts';
 import type { SignupPlans } from '../adapters/signup-plans.ts';
 import { adminBody, adminViews, emptyAccount, entityResolver, missing, pathId } from './admin-refs.ts';
-import { apiKeysKey, userKey } from '@llm/account-model';
 
 export interface AdminEntityDeps {
   pool: Pool;

@@ -7,8 +7,7 @@
 // first workspace and project the request names for it become those, instead of extra ones.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { findUserByEmail, findUserById, membershipId, organizationsOwnedBy, organizationWorkspace, readOrganization, readProject, readWorkspace, type MembershipScopeKind } from '@llm/account-model';
-import { isUuid, organizationKey, userKey } from '@llm/account-model';
+import { findUserByEmail, findUserById, isUuid, membershipId, type MembershipScopeKind, organizationKey, organizationsOwnedBy, organizationWorkspace, readOrganization, readProject, readWorkspace, userKey, workspaceKept } from '@llm/account-model';
 import { adminGraphCreate, adminGraphDelete, type AdminGraphCreate, type EntityRef } from '@llm/contracts';
 import { AppError, invalid } from '@llm/errors';
 import { statusOf, validate, type Handlers } from '@llm/http';
@@ -190,7 +189,7 @@ export function adminGraphRoutes(deps: AdminGraphDeps, admin: RequestHandler): H
         const w = await readWorkspace(pool, id);
         if (!w) skipped.push({ kind: 'workspace', id, reason: 'not_found' });
         else if (organizations.has(w.organization_id)) workspaces.push(w.id);
-        else errors.push({ code: 'workspace_kept', message: `Workspace '${w.id}' is its organization's only workspace: it goes only with the organization.`, details: { id: w.id } });
+        else { const kept = workspaceKept(w.id); errors.push({ code: kept.code, message: kept.message, details: { id: w.id } }); }
       }
       const projects: Array<{ id: string; organizationId: string; alone: boolean }> = [];
       for (const id of t.project_ids ?? []) {

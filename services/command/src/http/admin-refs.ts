@@ -1,8 +1,7 @@
 // What every operator entity route shares (compat §2.2): EntityRef resolution with its 400/404
 // rules, path ids, and the admin error body {"detail":{"message":…, <extra keys>}}.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { isUuid } from '@llm/account-model';
-import { findUserByEmail, readOrganization, readOrganizationBySlug, readProject, readUser, readWorkspace } from '@llm/account-model';
+import { findUserByEmail, isUuid, readOrganization, readOrganizationBySlug, readProject, readUser, readWorkspace } from '@llm/account-model';
 import type { EntityRef } from '@llm/contracts';
 import { AppError, invalid } from '@llm/errors';
 import { statusOf } from '@llm/http';

@@ -5,9 +5,8 @@
 // organization (rules: @llm/account-model project.ts); a deleted project's secrets are shredded first,
 // its keys stop working at once, and its spans are purged from the span store afterwards.
 import type { RequestHandler } from 'express';
-import { defaultProjectOf, organizationWorkspace, readProject, readWorkspace } from '@llm/account-model';
+import { defaultProjectOf, organizationWorkspace, readProject, readWorkspace, rejectionError, workspaceKept } from '@llm/account-model';
 import { adminProjectCreate, adminWorkspaceCreate } from '@llm/contracts';
-import { invalid } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
@@ -49,7 +48,7 @@ export function adminStructureRoutes(deps: AdminStructureDeps, admin: RequestHan
       const id = pathId(req, 'workspace_id');
       const ws = await readWorkspace(pool, id);
       if (!ws) throw missing('workspace', id);
-      throw invalid('workspace_kept', `Workspace '${ws.id}' is its organization's only workspace: it goes only with the organization.`, { ref: ws.id });
+      throw rejectionError(workspaceKept(ws.id));
     })],
 
     'admin.projects.create': [admin, adminBody(async (req, res) => {

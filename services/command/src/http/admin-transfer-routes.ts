@@ -5,14 +5,13 @@
 // its workspace and projects — the two swap roles. 204 when every organization moved; otherwise 200
 // with what moved and one error per organization that did not.
 import type { RequestHandler } from 'express';
-import { findUserByEmail, organizationsOwnedBy, readOrganization, readOrganizationBySlug, readUser } from '@llm/account-model';
+import { findUserByEmail, organizationKey, organizationsOwnedBy, readOrganization, readOrganizationBySlug, readUser } from '@llm/account-model';
 import { adminTransferOwnership } from '@llm/contracts';
 import { AppError, invalid } from '@llm/errors';
 import { statusOf, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 import { adminBody, badRef, missing } from './admin-refs.ts';
-import { organizationKey } from '@llm/account-model';
 
 export interface AdminTransferDeps { pool: Pool; commands: AccountCommands }
 

@@ -5,8 +5,7 @@
 // (read-your-writes for the credential itself).
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { decideKeyRef, type ApiKeyEventType, apiKeysKey } from '@llm/account-model';
-import { readApiKey } from '@llm/account-model';
+import { type ApiKeyEventType, apiKeysKey, decideKeyRef, readApiKey } from '@llm/account-model';
 import { generateApiKey, type ApiKeyAuthenticator } from '@llm/auth';
 import { apiKeyCreate, apiKeyPath, apiKeyView, type ApiKeyRow } from '@llm/contracts';
 import type { EventPayloads } from '@llm/events';

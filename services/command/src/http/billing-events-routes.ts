@@ -5,13 +5,13 @@
 // redelivery is answered 200 and changes nothing. Unlike the reference, an event is refused (503,
 // so the processor retries) while no signing secret is configured, and nothing here answers a 500.
 import type { RequestHandler, Response } from 'express';
-import type { SubscriptionRecord } from '@llm/account-model';
+import { rejectionError, type SubscriptionRecord } from '@llm/account-model';
 import {
   interpretProcessorEvent, ProcessorEventRejected, type BillingConfig, type PaymentsProcessor, type ProcessorAction, type ProcessorEvent,
 } from '@llm/billing';
 import { AppError } from '@llm/errors';
 import { readBoundedBody, type Handlers } from '@llm/http';
-import { rejectionError } from '../adapters/account-commands.ts';
+
 import type { BillingSubscriptions, SubscriptionChange } from '../adapters/billing-subscriptions.ts';
 
 export interface BillingEventRouteDeps {

@@ -4,7 +4,7 @@
 // `{"detail":…}` (AppError) and `{"status":"error","message":…}`. A processor failure is a 502, never
 // a 500; a change of the record is one billing event (services/command/src/adapters/billing-subscriptions.ts).
 import type { Request, RequestHandler, Response } from 'express';
-import type { SubscriptionRecord } from '@llm/account-model';
+import { rejectionError, type SubscriptionRecord } from '@llm/account-model';
 import { planHasFlag, type AccessCatalog } from '@llm/access';
 import {
   catalogAnswer, lineItemsFor, plansAnswer, pricingAnswer, utcDayOfMonth, PaymentsProcessorError,
@@ -14,7 +14,7 @@ import { billingCheckoutQuery, billingSwitchQuery } from '@llm/contracts';
 import { badGateway, invalid, notFound, type AppError } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import { periodRange } from '@llm/quota';
-import { rejectionError } from '../adapters/account-commands.ts';
+
 import { unchanged, type BillingSubscriptions, type SubscriptionChange } from '../adapters/billing-subscriptions.ts';
 
 export interface BillingRouteDeps {

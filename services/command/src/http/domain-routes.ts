@@ -4,11 +4,10 @@
 // before the event: `verified` records a fact that was observed.
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { decideChange, decideClaim, decideRenewal, decideVerify, type DomainEventType, domainKey } from '@llm/account-model';
-import { findDomainByName, loadDomainClaims, readDomain, readOrganization } from '@llm/account-model';
+import { decideChange, decideClaim, decideRenewal, decideVerify, type DomainEventType, domainKey, findDomainByName, loadDomainClaims, readDomain, readOrganization, refuse } from '@llm/account-model';
 import { domainCreate, domainVerify, domainView, type DomainRow } from '@llm/contracts';
 import { DnsLookupError, generateToken, isTokenExpired, type TxtVerification } from '@llm/dns-verify';
-import { invalid, notFound, unavailable, type AppError } from '@llm/errors';
+import { invalid, unavailable, type AppError } from '@llm/errors';
 import type { EventPayloads } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
@@ -19,7 +18,7 @@ import { requestMeta, orThrow as check, projectionLag, type AccountCommands } fr
 export type TxtProof = (domain: string, token: string) => Promise<TxtVerification>;
 
 export { domainKey };
-const domainNotFound = (): AppError => notFound('domain_not_found', 'Domain not found');
+const domainNotFound = (): AppError => refuse('domain_not_found', 'Domain not found');
 const claimOf = (row: DomainRow) => ({ verified: row.is_verified, token: row.token });
 
 export function domainRoutes(commands: AccountCommands, pool: Pool, proof: TxtProof, guard: RequestHandler[]): Handlers {

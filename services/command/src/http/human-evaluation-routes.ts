@@ -8,11 +8,7 @@
 // application up by id alone).
 import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import {
-  APPLICATION_NOT_FOUND, APPLICATION_VARIANT_NOT_FOUND, HUMAN_EVALUATION_APP_NOT_FOUND, HUMAN_EVALUATION_REVISION_MISMATCH,
-  HUMAN_EVALUATION_TESTSET_NOT_FOUND, HUMAN_EVALUATION_VARIANT_NOT_FOUND,
-} from '@llm/account-model';
-import { listHumanEvaluations, parseUuid, readApplication, readApplicationRevision, readApplicationVariant, readApplicationVariants, readTestcases, readTestset, type ApplicationRow, type ApplicationVariantRow, type HumanEvaluationRow, type TestcaseRow, type TestsetRow } from '@llm/account-model';
+import { APPLICATION_NOT_FOUND, APPLICATION_VARIANT_NOT_FOUND, type ApplicationRow, applicationsKey, type ApplicationVariantRow, evaluationsKey, HUMAN_EVALUATION_APP_NOT_FOUND, HUMAN_EVALUATION_REVISION_MISMATCH, HUMAN_EVALUATION_TESTSET_NOT_FOUND, HUMAN_EVALUATION_VARIANT_NOT_FOUND, type HumanEvaluationRow, listHumanEvaluations, parseUuid, readApplication, readApplicationRevision, readApplicationVariant, readApplicationVariants, readTestcases, readTestset, type TestcaseRow, type TestsetRow, testsetsKey, rejectionError, refuse } from '@llm/account-model';
 import {
   applicationRevisionCommit, applicationVariantCreate, humanEvaluationCreate, humanEvaluationList, simpleApplicationCreate, simpleTestsetCreate,
   type HumanEvaluationView,
@@ -21,10 +17,9 @@ import { invalid, notFound } from '@llm/errors';
 import { uuidv7, type EventPayloads } from '@llm/events';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { requestMeta, rejectionError, untilApplied, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import { requestMeta, untilApplied, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
 import type { AccountsEventType } from '../adapters/account-appender.ts';
 import type { QuotaGate } from '../adapters/quota-gate.ts';
-import { applicationsKey, evaluationsKey, testsetsKey } from '@llm/account-model';
 
 export interface HumanEvaluationRouteDeps {
   pool: Pool;
@@ -134,7 +129,7 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
       variant_id: uuidv7(), variant_slug: randomBytes(6).toString('hex'), revision0_id: uuidv7(), revision_id: uuidv7(),
     }, `application:${id}`));
     const app = await readApplication(pool, projectId, id);
-    if (!app) throw notFound('application_not_found', APPLICATION_NOT_FOUND);
+    if (!app) throw refuse('application_not_found', APPLICATION_NOT_FOUND);
     res.status(200).json({ count: 1, application: await applicationAnswer(projectId, app) });
   };
 
@@ -150,13 +145,13 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
     const v = validate(applicationVariantCreate, req.body).application_variant;
     const projectId = req.scope.projectId;
     const appId = uuidField(v.application_id, ['body', 'application_variant', 'application_id']);
-    if (!await readApplication(pool, projectId, appId)) throw notFound('application_not_found', APPLICATION_NOT_FOUND);
+    if (!await readApplication(pool, projectId, appId)) throw refuse('application_not_found', APPLICATION_NOT_FOUND);
     const id = uuidv7();
     orThrow(await record(req, 'accounts.application.variant_created', applicationsKey(projectId), {
       variant_id: id, application_id: appId, project_id: projectId, slug: v.slug, name: v.name ?? '', flags_json: json(v.flags), tags_json: json(v.tags),
     }, `application:${appId}`));
     const row = await readApplicationVariant(pool, projectId, id);
-    if (!row) throw notFound('application_variant_not_found', APPLICATION_VARIANT_NOT_FOUND);
+    if (!row) throw refuse('application_variant_not_found', APPLICATION_VARIANT_NOT_FOUND);
     res.status(200).json({ count: 1, application_variant: variantView(row) });
   };
 
@@ -170,7 +165,7 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
     // the aggregate refuse ours, and we read again.
     const version = await untilApplied(['application_revision_changed'], async () => {
       const variant = await readApplicationVariant(pool, projectId, variantId);
-      if (!variant || variant.application_id !== appId) throw notFound('application_variant_not_found', APPLICATION_VARIANT_NOT_FOUND);
+      if (!variant || variant.application_id !== appId) throw refuse('application_variant_not_found', APPLICATION_VARIANT_NOT_FOUND);
       const next = variant.revision === null ? 0 : variant.revision + 1;
       const outcome = await record(req, 'accounts.application.revision_committed', applicationsKey(projectId), {
         revision_id: id, variant_id: variantId, application_id: appId, project_id: projectId, slug: r.slug ?? '', message: r.message ?? '',
@@ -228,9 +223,9 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
     const variants: Array<{ variant_id: string; revision_id: string }> = [];
     for (const variantId of variantIds) {
       const v = await readApplicationVariant(pool, projectId, variantId);
-      if (!v || v.archived || v.application_id !== appId) throw invalid('human_evaluation_variant_not_found', HUMAN_EVALUATION_VARIANT_NOT_FOUND);
+      if (!v || v.archived || v.application_id !== appId) throw refuse('human_evaluation_variant_not_found', HUMAN_EVALUATION_VARIANT_NOT_FOUND);
       const revision = v.revision === null ? undefined : await readApplicationRevision(pool, projectId, v.id, v.revision);
-      if (!revision) throw invalid('human_evaluation_revision_mismatch', HUMAN_EVALUATION_REVISION_MISMATCH);
+      if (!revision) throw refuse('human_evaluation_revision_mismatch', HUMAN_EVALUATION_REVISION_MISMATCH);
       variants.push({ variant_id: v.id, revision_id: revision.id });
     }
     const rows = await readTestcases(pool, testsetId);

@@ -9,23 +9,21 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import {
-  DEFAULT_INVITATION_ROLE, INVITATION_ACCEPTED, INVITATION_EXPIRED, INVITATION_NOT_FOUND, INVITATION_WRONG_USER, WORKSPACE_NOT_FOUND,
-  normalEmail, type Rejection, type RejectionCode,
+  DEFAULT_INVITATION_ROLE, INVITATION_NOT_FOUND, NOT_PENDING, OWNER_NOT_REMOVABLE, WORKSPACE_NOT_FOUND, findUserByEmail, firstProjectOfWorkspace,
+  invitationByTokenHash, isMemberByEmail, mayManageWorkspaceMembers, normalEmail, organizationKey, pendingInvitation, readOrganization, readProject,
+  readWorkspace, refuse, userEmail, type InvitationRow,
 } from '@llm/account-model';
-import { findUserByEmail, firstProjectOfWorkspace, invitationByTokenHash, isMemberByEmail, mayManageWorkspaceMembers, pendingInvitation, readOrganization, readProject, readWorkspace, userEmail, type InvitationRow } from '@llm/account-model';
 import { hashSecret, type SessionReader } from '@llm/auth';
 import { invitationAccept, invitationCreate, invitationResend, workspaceUserRemove } from '@llm/contracts';
-import { AppError, invalid, notFound } from '@llm/errors';
+import { AppError } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { rejectionError, type AccountCommands } from '../adapters/account-commands.ts';
-import { organizationKey } from '@llm/account-model';
+import type { AccountCommands } from '../adapters/account-commands.ts';
 
 /** How long an invitation link is good for (a resend starts it again). */
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
 export const INVITE_FORBIDDEN = 'You do not have permission to perform this action. Please contact your Organization Owner';
-export const OWNER_NOT_REMOVABLE = "The organization's owner cannot be removed from the workspace.";
 
 export interface InvitationDeps {
   pool: Pool;
@@ -42,17 +40,6 @@ export interface InvitationDeps {
 const forbidden = (message: string): AppError => new AppError({ code: 'forbidden', kind: 'forbidden', message });
 const query = (req: Request, name: string): string | undefined => (typeof req.query[name] === 'string' ? req.query[name] : undefined);
 
-/** The rejections of an acceptance, in the reference's bodies (400 with an object, 409, 410). */
-function acceptFailure(res: Response, code: RejectionCode): boolean {
-  switch (code) {
-    case 'invitation_not_found': res.status(400).json({ detail: { error: code, message: INVITATION_NOT_FOUND } }); return true;
-    case 'invitation_wrong_user': res.status(400).json({ detail: { error: code, message: INVITATION_WRONG_USER } }); return true;
-    case 'invitation_accepted': res.status(409).json({ detail: INVITATION_ACCEPTED }); return true;
-    case 'invitation_expired': res.status(410).json({ detail: INVITATION_EXPIRED }); return true;
-    default: return false;
-  }
-}
-
 export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]): Handlers {
   const { pool, commands } = deps;
   const meta = (req: Request, organizationId: string, projectId?: string) =>
@@ -68,10 +55,10 @@ export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]):
   async function target(req: Request): Promise<{ organizationId: string; workspaceId: string; projectId: string }> {
     const org = await readOrganization(pool, String(req.params.organization_id ?? ''));
     const ws = org ? await readWorkspace(pool, String(req.params.workspace_id ?? '')) : undefined;
-    if (!org || !ws || ws.organization_id !== org.id) throw notFound('workspace_not_found', WORKSPACE_NOT_FOUND);
+    if (!org || !ws || ws.organization_id !== org.id) throw refuse('invitation_workspace_not_found', WORKSPACE_NOT_FOUND);
     const asked = query(req, 'project_id');
     const project = asked !== undefined ? await readProject(pool, asked) : undefined;
-    if (asked !== undefined && (!project || project.organization_id !== org.id)) throw notFound('workspace_not_found', WORKSPACE_NOT_FOUND);
+    if (asked !== undefined && (!project || project.organization_id !== org.id)) throw refuse('invitation_workspace_not_found', WORKSPACE_NOT_FOUND);
     const projectId = project?.id ?? await firstProjectOfWorkspace(pool, ws.id) ?? '';
     return { organizationId: org.id, workspaceId: ws.id, projectId };
   }
@@ -87,12 +74,12 @@ export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]):
 
   const invite: RequestHandler = async (req, res) => {
     const entries = validate(invitationCreate, req.body);
-    if (entries.length !== 1) throw invalid('invitation_one_user', 'Only one user can be invited at a time.');
+    if (entries.length !== 1) throw refuse('invitation_one_user', 'Only one user can be invited at a time.');
     const t = await target(req);
     await mustManage(req, t.organizationId, t.workspaceId);
     const entry = entries[0]!;
     const email = normalEmail(entry.email);
-    if (normalEmail(await userEmail(pool, req.scope.userId) ?? '') === email) throw invalid('invitation_self', 'You cannot invite yourself to a workspace');
+    if (normalEmail(await userEmail(pool, req.scope.userId) ?? '') === email) throw refuse('invitation_self', 'You cannot invite yourself to a workspace');
     const { token, hash, expiresAtUs } = newToken();
     await commands.commit({
       type: 'accounts.invitation.created', key: organizationKey(t.organizationId),
@@ -111,7 +98,7 @@ export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]):
     await mustManage(req, t.organizationId, t.workspaceId);
     const email = normalEmail(body.email);
     const pending = await pendingInvitation(pool, t.organizationId, email);
-    if (!pending) throw notFound('invitation_not_found', 'No pending invitation for this e-mail.');
+    if (!pending) throw refuse('invitation_not_pending', NOT_PENDING);
     const { token, hash, expiresAtUs } = newToken();
     await commands.commit({
       type: 'accounts.invitation.resent', key: organizationKey(t.organizationId),
@@ -129,37 +116,29 @@ export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]):
     // A token of another organization or workspace, or given with another e-mail, names nothing here.
     if (!inv || inv.email !== normalEmail(body.email) || inv.organization_id !== String(req.params.organization_id ?? '').toLowerCase()
       || inv.workspace_id !== String(req.params.workspace_id ?? '').toLowerCase()) {
-      acceptFailure(res, 'invitation_not_found');
-      return;
+      throw refuse('invitation_not_found', INVITATION_NOT_FOUND);
     }
-    const outcome = await commands.appendAndAwait({
+    await commands.commit({
       type: 'accounts.invitation.accepted', key: organizationKey(inv.organization_id),
       payload: { invitation_id: inv.id, organization_id: inv.organization_id, user_id: req.scope.userId, token_hash: hash },
       meta: meta(req, inv.organization_id),
     });
-    if (outcome.status === 'rejected') {
-      if (acceptFailure(res, outcome.code)) return;
-      throw rejectionError(outcome as Rejection<RejectionCode>);
-    }
     res.status(200).json({ message: 'Added user to workspace' });
   };
 
   const remove: RequestHandler = async (req, res) => {
     const q = validate(workspaceUserRemove, req.query, 'query');
     const ws = await readWorkspace(pool, String(req.params.workspace_id ?? ''));
-    if (!ws || (q.organization_id !== undefined && q.organization_id.toLowerCase() !== ws.organization_id)) throw notFound('workspace_not_found', WORKSPACE_NOT_FOUND);
+    if (!ws || (q.organization_id !== undefined && q.organization_id.toLowerCase() !== ws.organization_id)) throw refuse('invitation_workspace_not_found', WORKSPACE_NOT_FOUND);
     const org = await readOrganization(pool, ws.organization_id);
-    if (!org) throw notFound('workspace_not_found', WORKSPACE_NOT_FOUND);
+    if (!org) throw refuse('invitation_workspace_not_found', WORKSPACE_NOT_FOUND);
     await mustManage(req, org.id, ws.id);
     const email = normalEmail(q.email);
     const user = await findUserByEmail(pool, email);
-    if (user && user.id === org.owner_id) {
-      res.status(403).json({ detail: { message: OWNER_NOT_REMOVABLE } });
-      return;
-    }
+    if (user && user.id === org.owner_id) throw refuse('owner_not_removable', OWNER_NOT_REMOVABLE);
     const member = user !== undefined && await isMemberByEmail(pool, org.id, email);
     const pending = await pendingInvitation(pool, org.id, email);
-    if (!member && !pending) throw notFound('workspace_user_not_found', 'User is not a member of the workspace.');
+    if (!member && !pending) throw refuse('workspace_user_not_found', 'User is not a member of the workspace.');
     const m = meta(req, org.id);
     // The membership first: once it is gone, no accepted invitation can bring the user back, and
     // the pending one is withdrawn next (an acceptance in between is removed by a retry).

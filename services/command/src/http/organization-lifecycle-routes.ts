@@ -5,10 +5,8 @@
 // decided by the organization-lifecycle aggregate (@llm/account-model) and answered after the
 // projection has it.
 import type { Request, RequestHandler } from 'express';
-import { isUuid, NOT_PERMITTED, TRANSFER_INVALID, TRANSFER_OWNER_ONLY, organizationKey } from '@llm/account-model';
-import { readOrganization, readUser } from '@llm/account-model';
+import { organizationKey, readOrganization, readUser, refuse } from '@llm/account-model';
 import { organizationCreate } from '@llm/contracts';
-import { AppError, invalid, notFound } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
@@ -24,8 +22,6 @@ export interface OrganizationLifecycleDeps {
   forgetKey?: (prefix: string) => void;
 }
 
-const forbidden = (message: string): AppError => new AppError({ code: 'forbidden', kind: 'forbidden', message });
-
 export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, guard: RequestHandler[]): Handlers {
   const removals = accountRemovals(deps);
   const creations = accountCreations(deps);
@@ -35,7 +31,7 @@ export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, gua
   const create: RequestHandler = async (req, res) => {
     const body = validate(organizationCreate, req.body ?? {});
     const user = await readUser(deps.pool, req.scope.userId);
-    if (!user) throw notFound('user_not_found', 'User not found');
+    if (!user) throw refuse('user_not_found', 'User not found');
     const display = user.name || user.username || user.email.split('@')[0]!;
     const name = body.name ?? `${display}'s Organization`;
     const { id } = await creations.organization(req, { name, description: body.description ?? undefined, owner: user, actorId: req.scope.userId });
@@ -45,24 +41,22 @@ export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, gua
   };
 
   const remove: RequestHandler = async (req, res) => {
-    const org = await readOrganization(deps.pool, String(req.params.organization_id ?? ''));
-    if (!org || org.owner_id !== req.scope.userId) throw forbidden(NOT_PERMITTED);
-    // Decided first (the owner's last organization stays whole), then removed with its domains, secrets and keys.
-    await removals.organization(req, org.id, req.scope.userId);
+    // Decided first by the aggregate (owner only — an unknown id answers the same —, never the
+    // owner's last organization), then removed with its domains, secrets and keys.
+    await removals.organization(req, String(req.params.organization_id ?? '').toLowerCase(), req.scope.userId);
     res.status(200).json({ detail: 'Organization deleted successfully' });
   };
 
   const transfer: RequestHandler = async (req, res) => {
-    const org = await readOrganization(deps.pool, String(req.params.organization_id ?? ''));
-    if (!org || org.owner_id !== req.scope.userId) throw forbidden(TRANSFER_OWNER_ONLY);
-    const target = String(req.params.new_owner_id ?? '');
-    if (!isUuid(target)) throw invalid('organization_transfer_invalid', TRANSFER_INVALID);
+    // The aggregate decides (owner only, to a member): its codes are the answers.
+    const organizationId = String(req.params.organization_id ?? '').toLowerCase();
+    const target = String(req.params.new_owner_id ?? '').toLowerCase();
     await deps.commands.commit({
-      type: 'accounts.organization.transferred', key: organizationKey(org.id),
-      payload: { organization_id: org.id, from_user_id: req.scope.userId, to_user_id: target.toLowerCase() }, meta: meta(req, org.id),
+      type: 'accounts.organization.transferred', key: organizationKey(organizationId),
+      payload: { organization_id: organizationId, from_user_id: req.scope.userId, to_user_id: target }, meta: meta(req, organizationId),
     });
-    const after = await readOrganization(deps.pool, org.id);
-    res.status(200).json({ organization_id: org.id, owner_id: after?.owner_id ?? target.toLowerCase() });
+    const after = await readOrganization(deps.pool, organizationId);
+    res.status(200).json({ organization_id: organizationId, owner_id: after?.owner_id ?? target });
   };
 
   return {

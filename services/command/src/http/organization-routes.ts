@@ -3,11 +3,10 @@
 // by the organization aggregate's rules (@llm/account-model) and recorded as
 // accounts.organization.updated at the version read (a concurrent change makes one of the two a 409).
 import type { Request, RequestHandler } from 'express';
-import { decideSlug, nextFlags, organizationKey } from '@llm/account-model';
-import { memberRole, readOrganization } from '@llm/account-model';
+import { decideSlug, memberRole, nextFlags, organizationKey, readOrganization, refuse } from '@llm/account-model';
 import type { DeploymentMethods } from '@llm/auth-policy';
 import { organizationUpdate, organizationView } from '@llm/contracts';
-import { AppError, invalid, notFound } from '@llm/errors';
+import { AppError, invalid } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
@@ -40,7 +39,7 @@ export function organizationRoutes(deps: OrganizationRouteDeps, guard: RequestHa
     const org = await readOrganization(deps.pool, orgId);
     const role = org ? await memberRole(deps.pool, org.id, req.scope.userId) : undefined;
     // A non-member cannot tell the organization exists.
-    if (!org || role === undefined) throw notFound('organization_not_found', 'Organization not found');
+    if (!org || role === undefined) throw refuse('organization_not_found', 'Organization not found');
     if (role !== 'owner' && org.owner_id !== req.scope.userId) throw new AppError({ code: 'forbidden', kind: 'forbidden', message: NOT_ALLOWED });
     orThrow(decideSlug(org.slug, body.slug));
     if (body.flags !== undefined && !await deps.mayChangeFlags(org.id)) throw new AppError({ code: 'not_entitled', kind: 'forbidden', message: NOT_ENTITLED });
@@ -53,7 +52,7 @@ export function organizationRoutes(deps: OrganizationRouteDeps, guard: RequestHa
       meta: { requestId: req.id, organizationId: org.id, aggregateId: organizationKey(org.id), actorId: req.scope.userId, expectedVersion: org.version },
     });
     const after = await readOrganization(deps.pool, org.id);
-    if (!after) throw notFound('organization_not_found', 'Organization not found');
+    if (!after) throw refuse('organization_not_found', 'Organization not found');
     res.status(200).json(organizationView(after));
   };
 

@@ -5,14 +5,13 @@
 // shorter of the two in any case, so a plan downgraded later shortens it too.
 import type { RequestHandler } from 'express';
 import { planRetentionMinutes, type AccessCatalog, type PlanResolver, type RetainedData } from '@llm/access';
-import { parseUuid } from '@llm/account-model';
+import { organizationKey, parseUuid, refuse } from '@llm/account-model';
 import { readProjectRetention, type ProjectRetentionRow } from '@llm/accounts-read';
 import { projectUpdate, type ProjectRetentionResponse } from '@llm/contracts';
-import { invalid, notFound } from '@llm/errors';
+import { invalid } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands } from '../adapters/account-commands.ts';
-import { organizationKey } from '@llm/account-model';
 
 export interface ProjectRouteDeps {
   pool: Pool;
@@ -28,7 +27,7 @@ const DATA: readonly RetainedData[] = ['spans', 'events'];
 export function projectRoutes(deps: ProjectRouteDeps, guard: RequestHandler[]): Handlers {
   const read = async (projectId: string): Promise<ProjectRetentionRow> => {
     const row = await readProjectRetention(deps.pool, projectId);
-    if (!row) throw notFound('project_not_found', 'Project not found');
+    if (!row) throw refuse('project_not_found', 'Project not found');
     return row;
   };
   const view = async (row: ProjectRetentionRow): Promise<ProjectRetentionResponse> => {
@@ -51,7 +50,7 @@ export function projectRoutes(deps: ProjectRouteDeps, guard: RequestHandler[]): 
     if (id === undefined) throw new RequestValidationError([{ loc: ['path', 'project_id'], msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
     const body = validate(projectUpdate, req.body);
     // A credential acts in one project: another one, existing or not, is not found.
-    if (id !== req.scope.projectId.toLowerCase()) throw notFound('project_not_found', 'Project not found');
+    if (id !== req.scope.projectId.toLowerCase()) throw refuse('project_not_found', 'Project not found');
     const row = await read(id);
     const before = await view(row);
     const minutes = body.retention_minutes;

@@ -7,10 +7,9 @@
 // provider-endpoints.ts) unless the same change sends a new one.
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { decideProviderChange, decideProviderFlags, type ProviderEventType, organizationKey } from '@llm/account-model';
-import { parseUuid, readOrganization, readProvider } from '@llm/account-model';
+import { decideProviderChange, decideProviderFlags, organizationKey, parseUuid, type ProviderEventType, readOrganization, readProvider, refuse } from '@llm/account-model';
 import { providerCreate, providerUpdate, providerView, type ProviderRow } from '@llm/contracts';
-import { type AppError, notFound } from '@llm/errors';
+import type { AppError } from '@llm/errors';
 import type { EventPayloads, ProviderInfo } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import { discoverProvider, type FetchLike } from '@llm/oidc';
@@ -28,7 +27,7 @@ export interface ProviderRouteDeps {
   allowInsecure: boolean;
 }
 
-const providerNotFound = (): AppError => notFound('provider_not_found', 'Provider not found');
+const providerNotFound = (): AppError => refuse('provider_not_found', 'Provider not found');
 const SECRET_DROPPED = {
   code: 'client_secret_dropped',
   message: 'The issuer or an endpoint changed, so the stored client secret was dropped and the sign-ins linked through this provider were unlinked. '

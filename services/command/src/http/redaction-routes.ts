@@ -4,15 +4,14 @@
 // is refused here with 400 `redaction_pattern_refused` before anything is recorded. Served by the
 // command side, which applies the policy at ingest and drops its cached copy on a change.
 import type { Request, RequestHandler } from 'express';
-import { parseUuid, readRedactionPolicy } from '@llm/account-model';
+import { parseUuid, readRedactionPolicy, redactionKey, refuse } from '@llm/account-model';
 import { redactionPolicyBody, redactionPolicyResponse, type RedactionPolicyResponse } from '@llm/contracts';
-import { invalid, notFound } from '@llm/errors';
+import { invalid } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { compilePolicy } from '@llm/redaction';
 import { requestMeta, type AccountCommands } from '../adapters/account-commands.ts';
 import type { RedactionPolicies } from '../adapters/redaction-policies.ts';
-import { redactionKey } from '@llm/account-model';
 
 export interface RedactionRouteDeps {
   pool: Pool;
@@ -25,7 +24,7 @@ export function redactionRoutes(deps: RedactionRouteDeps, view: RequestHandler[]
   const projectOf = (req: Request): string => {
     const id = parseUuid(String(req.params.project_id ?? ''));
     if (id === undefined) throw new RequestValidationError([{ loc: ['path', 'project_id'], msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
-    if (id !== req.scope.projectId.toLowerCase()) throw notFound('project_not_found', 'Project not found');
+    if (id !== req.scope.projectId.toLowerCase()) throw refuse('project_not_found', 'Project not found');
     return id;
   };
 

@@ -6,27 +6,26 @@
 // commit on the same variant is retried with the next version.
 import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { isUuid, listQueryRevisions, listQueryVariants, readDefaultVariantHead, readQuery, readQueryRevision, readQueryVariant, readQueryVariantHead, readSimpleQuery, resolveQueryRevision, type QueryVariantHead } from '@llm/account-model';
+import { INITIAL_REVISION_EXISTS, isUuid, listQueryRevisions, refuse, listQueryVariants, type QueryVariantHead, readDefaultVariantHead, readQuery, readQueryRevision, readQueryVariant, readQueryVariantHead, readSimpleQuery, resolveQueryRevision, savedQueriesKey } from '@llm/account-model';
 import {
   queryCreateBody, queryEditBody, queryRevisionCommitBody, queryRevisionCreateBody, queryRevisionEditBody, queryVariantCreateBody, queryVariantEditBody,
   queryVariantForkBody, simpleQueryCreateBody, simpleQueryEditBody,
 } from '@llm/contracts';
-import { conflict, invalid, notFound, type AppError } from '@llm/errors';
+import { invalid, type AppError } from '@llm/errors';
 import { uuidv7, type QueryHeader } from '@llm/events';
 import { RequestValidationError, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { headerOf, parseBody, storedData } from '../domain/saved-query-revision.ts';
 import type { AccountsEventType } from '../adapters/account-appender.ts';
-import { requestMeta, projectionLag, rejectionError, untilApplied, type AccountChange, type AccountCommands } from '../adapters/account-commands.ts';
-import { savedQueriesKey } from '@llm/account-model';
+import { requestMeta, projectionLag, untilApplied, type AccountChange, type AccountCommands } from '../adapters/account-commands.ts';
 
 /** Each round of racing commits on one variant lets one through. */
 const MAX_COMMIT_ATTEMPTS = 8;
 
 const hex12 = (): string => randomBytes(6).toString('hex');
-const queryNotFound = (): AppError => notFound('query_not_found', 'Query not found.');
-const revisionNotFound = (): AppError => notFound('query_revision_not_found', 'The revision does not exist in this project.');
-const variantNotFound = (): AppError => notFound('query_variant_not_found', 'The variant does not exist in this project.');
+const queryNotFound = (): AppError => refuse('query_not_found', 'Query not found.');
+const revisionNotFound = (): AppError => refuse('query_revision_not_found', 'The revision does not exist in this project.');
+const variantNotFound = (): AppError => refuse('query_variant_not_found', 'The variant does not exist in this project.');
 
 /** A path id that is not a UUID is a 422, as a typed path parameter. */
 function pathId(req: Request, name: string): string {
@@ -47,24 +46,13 @@ function samePathId(bodyId: string | null | undefined, pathValue: string, field:
 
 export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: RequestHandler[]): Handlers {
 
-  /**
-   * Appends and awaits; a slug already taken answers the reference's 409 body. Returns false when
-   * the answer was written here.
-   */
-  async function write<T extends AccountsEventType>(res: Response, change: Omit<AccountChange<T>, 'key'>): Promise<boolean> {
-    const outcome = await commands.appendAndAwait({ ...change, key: savedQueriesKey(change.meta.projectId ?? '') } as AccountChange<T>);
-    if (outcome.status === 'applied') return true;
-    if (outcome.code === 'query_slug_exists' || outcome.code === 'query_variant_slug_exists' || outcome.code === 'query_revision_slug_exists') {
-      const slug = (outcome.details as { slug?: string } | undefined)?.slug ?? '';
-      res.status(409).json({ detail: { message: outcome.message, conflict: { slug } } });
-      return false;
-    }
-    throw rejectionError(outcome);
-  }
+  /** Appends and awaits: a rejection answers with its code's one presentation (a taken slug: the reference's 409 body). */
+  const write = <T extends AccountsEventType>(change: Omit<AccountChange<T>, 'key'>): Promise<void> =>
+    commands.commit({ ...change, key: savedQueriesKey(change.meta.projectId ?? '') } as AccountChange<T>);
 
   /** Commits the variant's next revision, retrying when another commit took that version first. */
-  async function commit(req: Request, res: Response, head: QueryVariantHead, content: { slug?: string | null; header: QueryHeader; data: string; message: string }): Promise<string | undefined> {
-    return untilApplied(['query_version_conflict'], async (attempt) => {
+  async function commit(req: Request, head: QueryVariantHead, content: { slug?: string | null; header: QueryHeader; data: string; message: string }): Promise<string> {
+    return untilApplied(['query_version_conflict', 'query_initial_revision_exists'], async (attempt) => {
       const current = attempt === 1 ? head : (await readQueryVariantHead(pool, req.scope.projectId, head.variantId)) ?? head;
       const revisionId = uuidv7();
       const outcome = await commands.appendAndAwait({
@@ -74,12 +62,8 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
           version: current.latestVersion + 1, header: content.header, data_json: content.data, message: content.message,
         },
       });
-      if (outcome.status === 'rejected' && outcome.code === 'query_revision_slug_exists') {
-        res.status(409).json({ detail: { message: outcome.message, conflict: { slug: content.slug ?? '' } } });
-        return { done: undefined };
-      }
-      return { outcome, value: revisionId as string | undefined };
-    }, { maxAttempts: MAX_COMMIT_ATTEMPTS, jitterMs: 20, exhausted: () => conflict('query_commit_contention', 'Too many concurrent commits to this variant; retry the commit.') });
+      return { outcome, value: revisionId };
+    }, { maxAttempts: MAX_COMMIT_ATTEMPTS, jitterMs: 20, exhausted: () => refuse('query_commit_contention', 'Too many concurrent commits to this variant; retry the commit.') });
   }
 
   const answerQuery = async (res: Response, projectId: string, id: string): Promise<void> => {
@@ -101,14 +85,14 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
   const archiveQuery = (archived: boolean): RequestHandler => async (req, res) => {
     const id = pathId(req, 'query_id');
     if (!(await readQuery(pool, req.scope.projectId, id))) throw queryNotFound();
-    if (!(await write(res, { type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, target: 'query', target_id: id, archived } }))) return;
+    await write({ type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, target: 'query', target_id: id, archived } });
     await answerQuery(res, req.scope.projectId, id);
   };
   const archiveVariant = (archived: boolean): RequestHandler => async (req, res) => {
     const id = pathId(req, 'variant_id');
     const head = await readQueryVariantHead(pool, req.scope.projectId, id);
     if (!head) throw variantNotFound();
-    if (!(await write(res, { type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${head.queryId}`), payload: { query_id: head.queryId, target: 'variant', target_id: id, archived } }))) return;
+    await write({ type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${head.queryId}`), payload: { query_id: head.queryId, target: 'variant', target_id: id, archived } });
     await answerVariant(res, req.scope.projectId, id);
   };
   /** A single revision (its variant and the variant's other revisions untouched). */
@@ -116,7 +100,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     const id = pathId(req, 'revision_id');
     const rev = await readQueryRevision(pool, req.scope.projectId, id);
     if (!rev) throw revisionNotFound();
-    if (!(await write(res, { type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${rev.artifact_id}`), payload: { query_id: rev.artifact_id, target: 'revision', target_id: id, archived } }))) return;
+    await write({ type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${rev.artifact_id}`), payload: { query_id: rev.artifact_id, target: 'revision', target_id: id, archived } });
     await answerRevision(res, req.scope.projectId, id);
   };
   /** Simple queries: the artifact and its default variant (with its revisions). */
@@ -124,9 +108,9 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     const id = pathId(req, 'query_id');
     const projectId = req.scope.projectId;
     if (!(await readQuery(pool, projectId, id))) throw queryNotFound();
-    if (!(await write(res, { type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, target: 'query', target_id: id, archived } }))) return;
+    await write({ type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, target: 'query', target_id: id, archived } });
     const head = await readDefaultVariantHead(pool, projectId, id);
-    if (head && !(await write(res, { type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, target: 'variant', target_id: head.variantId, archived } }))) return;
+    if (head) await write({ type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, target: 'variant', target_id: head.variantId, archived } });
     await answerQuery(res, projectId, id);
   };
 
@@ -144,10 +128,10 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     'queries.create': [...edit, async (req, res) => {
       const b = parseBody(queryCreateBody, req.body).query;
       const id = fixedId(req);
-      if (!(await write(res, {
+      await write({
         type: 'accounts.query.artifact.created', meta: requestMeta(req, `query:${id}`),
         payload: { query_id: id, slug: b.slug, header: headerOf(b), folder_id: b.folder_id ?? '' },
-      }))) return;
+      });
       await answerQuery(res, req.scope.projectId, id);
     }],
     'queries.edit': [...edit, async (req, res) => {
@@ -155,7 +139,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const b = parseBody(queryEditBody, req.body).query;
       samePathId(b.id, id, 'query.id');
       if (!(await readQuery(pool, req.scope.projectId, id))) throw queryNotFound();
-      if (!(await write(res, { type: 'accounts.query.artifact.edited', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, header: headerOf(b), folder_id: b.folder_id ?? '' } }))) return;
+      await write({ type: 'accounts.query.artifact.edited', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, header: headerOf(b), folder_id: b.folder_id ?? '' } });
       await answerQuery(res, req.scope.projectId, id);
     }],
     'queries.archive': [...edit, archiveQuery(true)],
@@ -167,10 +151,10 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       if (!queryId) throw new RequestValidationError([{ loc: ['body', 'query_variant', 'query_id'], msg: 'Field required', type: 'missing' }]);
       if (!(await readQuery(pool, req.scope.projectId, queryId))) throw queryNotFound();
       const id = uuidv7();
-      if (!(await write(res, {
+      await write({
         type: 'accounts.query.variant.created', meta: requestMeta(req, `query:${queryId}`),
         payload: { query_id: queryId.toLowerCase(), variant_id: id, slug: b.slug, header: headerOf(b) },
-      }))) return;
+      });
       await answerVariant(res, req.scope.projectId, id);
     }],
     'queries.variants.edit': [...edit, async (req, res) => {
@@ -179,7 +163,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       samePathId(b.id, id, 'query_variant.id');
       const head = await readQueryVariantHead(pool, req.scope.projectId, id);
       if (!head) throw variantNotFound();
-      if (!(await write(res, { type: 'accounts.query.variant.edited', meta: requestMeta(req, `query:${head.queryId}`), payload: { query_id: head.queryId, variant_id: id, header: headerOf(b) } }))) return;
+      await write({ type: 'accounts.query.variant.edited', meta: requestMeta(req, `query:${head.queryId}`), payload: { query_id: head.queryId, variant_id: id, header: headerOf(b) } });
       await answerVariant(res, req.scope.projectId, id);
     }],
     'queries.variants.archive': [...edit, archiveVariant(true)],
@@ -210,28 +194,23 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const revisions = history.map((r) => ({
         revision_id: uuidv7(), slug: `${r.slug}_${hex}`, header: headerOf(r), data_json: r.data ? JSON.stringify(r.data) : '', message: r.message ?? '',
       }));
-      if (!(await write(res, {
+      await write({
         type: 'accounts.query.variant.created', meta: requestMeta(req, `query:${source.query_id}`),
         payload: { query_id: source.query_id, variant_id: id, slug: b.query_variant.slug, header: headerOf(b.query_variant), revisions },
-      }))) return;
+      });
       await answerVariant(res, project, id);
     }],
 
     'queries.revisions.create': [...edit, async (req, res) => {
       const b = parseBody(queryRevisionCreateBody, req.body).query_revision;
       const head = await variantOfBody(req, b);
-      if (head.latestVersion >= 0) throw conflict('query_initial_revision_exists', 'An initial revision already exists for this variant.');
+      if (head.latestVersion >= 0) throw refuse('query_initial_revision_exists', INITIAL_REVISION_EXISTS);
       const revisionId = uuidv7();
       // Exactly version 0: a concurrent first commit makes the aggregate refuse this one.
-      const outcome = await commands.appendAndAwait({
-        type: 'accounts.query.revision.added', key: savedQueriesKey(req.scope.projectId), meta: requestMeta(req, `query:${head.queryId}`),
+      await write({
+        type: 'accounts.query.revision.added', meta: requestMeta(req, `query:${head.queryId}`),
         payload: { query_id: head.queryId, variant_id: head.variantId, revision_id: revisionId, slug: b.slug ?? hex12(), version: 0, header: headerOf(b), data_json: '', message: 'Initial revision' },
       });
-      if (outcome.status === 'rejected') {
-        if (outcome.code === 'query_version_conflict') throw conflict('query_initial_revision_exists', 'An initial revision already exists for this variant.');
-        if (outcome.code === 'query_revision_slug_exists') { res.status(409).json({ detail: { message: outcome.message, conflict: { slug: b.slug ?? '' } } }); return; }
-        throw rejectionError(outcome);
-      }
       await answerRevision(res, req.scope.projectId, revisionId);
     }],
     // The header only (fully replaced, as for artifacts and variants); `data` is immutable.
@@ -241,10 +220,10 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       samePathId(b.id, id, 'query_revision.id');
       const rev = await readQueryRevision(pool, req.scope.projectId, id);
       if (!rev) throw revisionNotFound();
-      if (!(await write(res, {
+      await write({
         type: 'accounts.query.revision.edited', meta: requestMeta(req, `query:${rev.artifact_id}`),
         payload: { query_id: rev.artifact_id, variant_id: rev.variant_id, revision_id: id, header: headerOf(b) },
-      }))) return;
+      });
       await answerRevision(res, req.scope.projectId, id);
     }],
     'queries.revisions.archive': [...edit, archiveRevision(true)],
@@ -253,8 +232,8 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const b = parseBody(queryRevisionCommitBody, req.body).query_revision;
       const data = storedData(b.data);
       const head = await variantOfBody(req, b);
-      const id = await commit(req, res, head, { slug: b.slug, header: headerOf(b), data, message: b.message ?? '' });
-      if (id) await answerRevision(res, req.scope.projectId, id);
+      const id = await commit(req, head, { slug: b.slug, header: headerOf(b), data, message: b.message ?? '' });
+      await answerRevision(res, req.scope.projectId, id);
     }],
 
     'simple.queries.create': [...edit, async (req, res) => {
@@ -263,16 +242,14 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const projectId = req.scope.projectId;
       const id = fixedId(req);
       const variantId = uuidv7();
-      if (!(await write(res, { type: 'accounts.query.artifact.created', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, slug: b.slug, header: headerOf(b), folder_id: '' } }))) return;
+      await write({ type: 'accounts.query.artifact.created', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, slug: b.slug, header: headerOf(b), folder_id: '' } });
       // The automatic variant copies the artifact's name, description, tags and meta.
       const variantHeader = headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta });
-      if (!(await write(res, { type: 'accounts.query.variant.created', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, variant_id: variantId, slug: hex12(), header: variantHeader } }))) return;
+      await write({ type: 'accounts.query.variant.created', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, variant_id: variantId, slug: hex12(), header: variantHeader } });
       const head: QueryVariantHead = { queryId: id, variantId, slug: '', latestVersion: -1 };
       // v0 is the placeholder (no data, flags, tags or meta); v1 carries the data.
-      const v0 = await commit(req, res, head, { header: headerOf({ name: b.name, description: b.description }), data: '', message: 'Initial commit' });
-      if (!v0) return;
-      const v1 = await commit(req, res, { ...head, latestVersion: 0 }, { header: headerOf({ name: b.name, description: b.description }), data, message: '' });
-      if (!v1) return;
+      await commit(req, head, { header: headerOf({ name: b.name, description: b.description }), data: '', message: 'Initial commit' });
+      const v1 = await commit(req, { ...head, latestVersion: 0 }, { header: headerOf({ name: b.name, description: b.description }), data, message: '' });
       const query = await readSimpleQuery(pool, projectId, id);
       if (!query) throw projectionLag();
       res.json({ count: 1, query: { ...query, variant_id: variantId, revision_id: v1 } });
@@ -288,10 +265,9 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       // Omitting `data` keeps the current data (the reference commits a revision without any).
       const data = b.data === undefined ? (current.data ? JSON.stringify(current.data) : '') : storedData(b.data);
       const header = headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta, flags: current.flags });
-      if (!(await write(res, { type: 'accounts.query.artifact.edited', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, header, folder_id: current.folder_id ?? '' } }))) return;
-      if (!(await write(res, { type: 'accounts.query.variant.edited', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, variant_id: head.variantId, header: headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta }) } }))) return;
-      const rev = await commit(req, res, head, { header: headerOf({ name: b.name, description: b.description }), data, message: '' });
-      if (!rev) return;
+      await write({ type: 'accounts.query.artifact.edited', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, header, folder_id: current.folder_id ?? '' } });
+      await write({ type: 'accounts.query.variant.edited', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, variant_id: head.variantId, header: headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta }) } });
+      await commit(req, head, { header: headerOf({ name: b.name, description: b.description }), data, message: '' });
       const query = await readSimpleQuery(pool, projectId, id);
       if (!query) throw projectionLag();
       res.json({ count: 1, query });

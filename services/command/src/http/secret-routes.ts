@@ -5,16 +5,15 @@
 // query service never holds key material.
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { decideSecretChange, generatedSlug, nextProviderKeyName, type SecretEventType } from '@llm/account-model';
-import { listSecrets, parseUuid, readSecret, secretNames, type SecretRow } from '@llm/account-model';
+import { decideSecretChange, generatedSlug, listSecrets, nextProviderKeyName, parseUuid, readSecret, type SecretEventType, secretNames, type SecretRow, rejectionError, refuse } from '@llm/account-model';
 import { secretCreate, secretUpdate, type PublicSecret, type SecretKind, type SecretUpdate } from '@llm/contracts';
-import { invalid, notFound } from '@llm/errors';
+import { invalid } from '@llm/errors';
 import type { EventPayloads, SecretInfo } from '@llm/events';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { mergeUpdate, newDataKey, preview, stringValueOf, withoutCredentials, wrapDataKey } from '@llm/vault';
-import { orThrow, rejectionError, untilApplied, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import { orThrow, untilApplied, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
 import { Vault, type SecretDraft } from '../adapters/vault.ts';
 import { shredKey, storeWrappedKey } from '../adapters/secret-key-store.ts';
 import { providerLabel, refuseLoginFields, requireValue, vetProviderUrl, withServerFields } from '../domain/secret-input.ts';
@@ -34,7 +33,7 @@ function secretIdOf(req: Request): string {
   if (id === undefined) throw new RequestValidationError([{ loc: ['path', 'secret_id'], msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
   return id;
 }
-const secretNotFound = () => notFound('secret_not_found', 'Secret not found');
+const secretNotFound = () => refuse('secret_not_found', 'Secret not found');
 const refused = (loc: string[], msg: string) => new RequestValidationError([{ loc: ['body', ...loc], msg, type: 'value_error' }]);
 type Data = Record<string, unknown>;
 

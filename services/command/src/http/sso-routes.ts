@@ -10,13 +10,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { ssoCallbackPath, ssoPath, ssoStartQuery } from '@llm/contracts';
-import { invalid, notFound, type AppError } from '@llm/errors';
+import { invalid, type AppError } from '@llm/errors';
 import { validate, type Handlers } from '@llm/http';
 import { finishSignIn, startSignIn, type FetchLike, type SecretValue, type VerifiedClaims } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { MAX_SESSION_IDENTITIES, isIdentity, mergeIdentities, ssoIdentity, type SessionCodec, type SsoStateCodec } from '@llm/web-session';
-import { decideSsoSignIn, userKey } from '@llm/account-model';
-import { domainOwner, findUserByEmail, userByIdentity, userIdentities } from '@llm/account-model';
+import { decideSsoSignIn, domainOwner, findUserByEmail, userByIdentity, userIdentities, userKey, refuse } from '@llm/account-model';
 import { orThrow, untilApplied, type AccountCommands } from '../adapters/account-commands.ts';
 import { findSsoTarget, type SsoTarget } from '../adapters/sso-store.ts';
 
@@ -47,8 +46,8 @@ export function ssoRoutes(deps: SsoDeps): Handlers {
   /** The organization and its active provider, or the reference's 404/400. */
   async function activeTarget(org: string, provider: string): Promise<ActiveTarget> {
     const t = await findSsoTarget(deps.pool, org, provider);
-    if (!t) throw notFound('organization_not_found', `Organization '${org}' not found`);
-    if (!t.provider) throw notFound('provider_not_found', `SSO provider '${provider}' not found for organization '${org}'`);
+    if (!t) throw refuse('organization_not_found', `Organization '${org}' not found`);
+    if (!t.provider) throw refuse('provider_not_found', `SSO provider '${provider}' not found for organization '${org}'`);
     if (!t.provider.isActive) throw invalid('provider_inactive', `SSO provider '${provider}' is not active`);
     // Moving a provider to another issuer or endpoint drops its client secret until a new one is set.
     if (t.provider.clientSecretSealed === '') {

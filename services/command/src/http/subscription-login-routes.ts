@@ -4,20 +4,16 @@
 // (@llm/account-model subscription-login.ts) and records the new data against the version it read —
 // when another change lands first, it reads and decides again.
 import type { Request, RequestHandler } from 'express';
-import {
-  decideCancel, decideFailure, decidePoll, decidePush, decideStart, loginFieldsOf,
-  type LoginAttempt, type LoginFields, type RunnerAttemptAnswer,
-} from '@llm/account-model';
-import { isUuid, readSecret, type SecretRow } from '@llm/account-model';
+import { decideCancel, decideFailure, decidePoll, decidePush, decideStart, isUuid, type LoginAttempt, type LoginFields, loginFieldsOf, readSecret, type RunnerAttemptAnswer, type SecretRow, rejectionError, refuse } from '@llm/account-model';
 import {
   subscriptionLoginFailure, subscriptionLoginPush,
   type LoginAttemptView, type SubscriptionLoginFailureView, type SubscriptionLoginPushView,
 } from '@llm/contracts';
-import { conflict, notFound } from '@llm/errors';
+import { notFound } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
-import { rejectionError, type AccountCommands } from '../adapters/account-commands.ts';
+import type { AccountCommands } from '../adapters/account-commands.ts';
 import type { AgentRunner } from '../adapters/agent-runner.ts';
 import { Vault, type SecretData } from '../adapters/vault.ts';
 
@@ -82,7 +78,7 @@ export function subscriptionLoginRoutes(deps: SubscriptionLoginDeps, browser: Re
       if (outcome.status === 'applied') return step.result;
       if (outcome.code !== 'secret_changed') throw rejectionError(outcome);
     }
-    throw conflict('secret_changed', 'The subscription connection keeps changing; retry.');
+    throw refuse('secret_changed', 'The subscription connection keeps changing; retry.');
   }
 
   const start: RequestHandler = async (req, res) => {

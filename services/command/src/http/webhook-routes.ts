@@ -6,10 +6,9 @@
 // A refused PUT leaves the secret as it was (see putSecret). A query answers at most
 // SUBSCRIPTIONS_QUERY_MAX_LIMIT = 1,000 subscriptions, `limit` or not; page on with `next`.
 import type { Request, RequestHandler, Response } from 'express';
-import { WEBHOOK_NOT_FOUND, type WebhookEventType, webhooksKey } from '@llm/account-model';
-import { parseUuid, queryWebhooks, readSecret, readWebhook, type WebhookRow } from '@llm/account-model';
+import { parseUuid, queryWebhooks, readSecret, readWebhook, WEBHOOK_NOT_FOUND, type WebhookEventType, type WebhookRow, webhooksKey, rejectionError, refuse } from '@llm/account-model';
 import { webhookCreate, webhookEdit, webhookQuery, webhookTest, type WebhookSubscriptionView } from '@llm/contracts';
-import { invalid, notFound } from '@llm/errors';
+import { invalid } from '@llm/errors';
 import { uuidv7, type EventPayloads, type Topics } from '@llm/events';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Producer } from '@llm/kafka';
@@ -17,7 +16,7 @@ import type { SecretsKeyring } from '@llm/oidc';
 import type { OutboundClient } from '@llm/outbound';
 import type { Pool } from '@llm/postgres';
 import { generateSigningSecret } from '@llm/webhooks';
-import { requestMeta, isProjectionLag, rejectionError, untilApplied, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import { requestMeta, isProjectionLag, untilApplied, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
 import { WebhookSecrets } from '../adapters/webhook-secrets.ts';
 import { testDelivery } from '../adapters/webhook-test-delivery.ts';
 import {
@@ -50,7 +49,7 @@ function subscriptionIdOf(req: Request): string {
   if (id === undefined) throw new RequestValidationError([{ loc: ['path', 'subscription_id'], msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
   return id;
 }
-const subscriptionNotFound = () => notFound('webhook_not_found', WEBHOOK_NOT_FOUND);
+const subscriptionNotFound = () => refuse('webhook_not_found', WEBHOOK_NOT_FOUND);
 const secretDescription = (id: string): string => `Secret of webhook subscription ${id}`;
 
 export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], edit: RequestHandler[]): Handlers {

@@ -6,8 +6,7 @@
 // linked revisions and the testset's name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AccountEvent } from '@llm/account-model';
-import { listHumanEvaluations, readApplicationRevision, readApplicationVariant, readHumanEvaluationScenarios, readTestcases, readTestset } from '@llm/account-model';
+import { type AccountEvent, listHumanEvaluations, readApplicationRevision, readApplicationVariant, readHumanEvaluationScenarios, readTestcases, readTestset } from '@llm/account-model';
 import { uuidv7 } from '@llm/events';
 import { ev as event, openProjectionDb, type ProjectionDb, type Step } from '../support/projection-db.ts';
 

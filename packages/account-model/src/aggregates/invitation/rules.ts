@@ -7,6 +7,7 @@ import type { AccountEvent } from '../../account-event.ts';
 import { rules } from '../../aggregate.ts';
 import { accepted, reject, type Decision } from '../../decision.ts';
 import { sameId } from '../ids.ts';
+import type { RejectionPresentations } from '../../presentation.ts';
 
 export type InvitationEventType = 'accounts.invitation.created' | 'accounts.invitation.resent' | 'accounts.invitation.accepted' | 'accounts.invitation.revoked';
 export type InvitationEvent = AccountEvent<InvitationEventType>;
@@ -39,17 +40,24 @@ export const INVITATION_REJECTIONS = {
   invitation_member_exists: 'invalid',
   invitation_role_invalid: 'invalid',
   invitation_exists: 'conflict',
-  invitation_not_found: 'not_found',
-  invitation_wrong_user: 'invalid',
+  // Checked by the command before any event (one invitee per request, not oneself, someone to remove).
+  invitation_one_user: 'invalid',
+  invitation_self: 'invalid',
+  workspace_user_not_found: 'not_found',
+  /** A resend finds no pending invitation for the e-mail. */
+  invitation_not_pending: 'not_found',
+  // An acceptance: the reference's bodies (400 with the code, 409, 410).
+  invitation_not_found: { kind: 'invalid', body: 'error_and_message' },
+  invitation_wrong_user: { kind: 'invalid', body: 'error_and_message' },
   invitation_accepted: 'conflict',
-  // The HTTP layer answers 410 Gone for it (no error kind of its own).
-  invitation_expired: 'invalid',
-} as const;
+  invitation_expired: 'gone',
+} as const satisfies RejectionPresentations<string>;
 export type InvitationRejection = keyof typeof INVITATION_REJECTIONS;
 
 export const WORKSPACE_NOT_FOUND = 'Workspace not found for organization.';
 export const ALREADY_MEMBER = 'User is already a member of the workspace';
 export const INVITATION_NOT_FOUND = 'Invitation does not exist.';
+export const NOT_PENDING = 'No pending invitation for this e-mail.';
 export const INVITATION_WRONG_USER = 'Invitation is addressed to a different user.';
 export const INVITATION_EXPIRED = 'Invitation has expired.';
 export const INVITATION_ACCEPTED = 'Invitation has already been accepted.';
@@ -86,7 +94,7 @@ export const invitationRules = rules({
       }
       case 'accounts.invitation.resent': {
         const inv = byId(s, orgId, e.payload.invitation_id);
-        if (!inv) return notFound();
+        if (!inv) return reject('invitation_not_pending', NOT_PENDING);
         return inv.accepted ? reject('invitation_accepted', INVITATION_ACCEPTED) : accepted;
       }
       case 'accounts.invitation.accepted': {

@@ -7,6 +7,7 @@ import type { AccountEvent } from '../../account-event.ts';
 import { rules } from '../../aggregate.ts';
 import { accepted, reject, type Decision } from '../../decision.ts';
 import { sameId } from '../ids.ts';
+import type { RejectionPresentations } from '../../presentation.ts';
 
 export type MembershipEventType = 'accounts.membership.set' | 'accounts.membership.removed';
 export type MembershipEvent = AccountEvent<MembershipEventType>;
@@ -31,20 +32,23 @@ export const MEMBERSHIP_REJECTIONS = {
   organization_not_found: 'not_found',
   user_not_found: 'not_found',
   owner_role_fixed: 'conflict',
+  /** Removing the owner from the organization (the reference's 403 with a nested message). */
+  owner_not_removable: { kind: 'forbidden', body: 'nested' },
   owner_role_by_transfer: 'invalid',
   unknown_role: 'unprocessable',
   membership_scope_not_found: 'not_found',
-} as const;
+} as const satisfies RejectionPresentations<string>;
 export type MembershipRejection = keyof typeof MEMBERSHIP_REJECTIONS;
 
 const userNotFound = (): Decision<MembershipRejection> => reject('user_not_found', 'User not found');
 const isRole = (role: string): boolean => (MEMBERSHIP_ROLES as readonly string[]).includes(role);
-const sameMember = (m: Member, organizationId: string, userId: string): boolean => sameId(m.organizationId, organizationId) && sameId(m.userId, userId);
 
 /** The workspace or project an event's role is held in; undefined for the organization itself. */
 export function membershipScopeOf(p: { scope?: string | undefined; scope_id?: string | undefined }): { kind: 'workspace' | 'project'; id: string } | undefined {
   return (p.scope === 'workspace' || p.scope === 'project') && p.scope_id ? { kind: p.scope, id: p.scope_id } : undefined;
 }
+
+export const OWNER_NOT_REMOVABLE = "The organization's owner cannot be removed from the workspace.";
 
 export const membershipRules = rules({
   eventTypes: ['accounts.membership.set', 'accounts.membership.removed'],
@@ -60,7 +64,9 @@ export const membershipRules = rules({
       const kind = scope.kind === 'workspace' ? 'Workspace' : 'Project';
       return reject('membership_scope_not_found', `${kind} not found: ${scope.id}.`, { ref: scope.id });
     }
-    if (sameId(org.ownerId, p.user_id)) return reject('owner_role_fixed', "The organization's owner keeps the owner role");
+    if (sameId(org.ownerId, p.user_id)) {
+      return e.type === 'accounts.membership.removed' ? reject('owner_not_removable', OWNER_NOT_REMOVABLE) : reject('owner_role_fixed', "The organization's owner keeps the owner role");
+    }
     if (e.type === 'accounts.membership.set') {
       if (!isRole(e.payload.role)) return reject('unknown_role', `Unknown role '${e.payload.role}'`);
       // Ownership of an organization changes hands through a transfer, which also swaps the roles.

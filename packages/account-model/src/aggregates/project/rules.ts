@@ -6,7 +6,7 @@
 // the reader (the shorter of the two), so this rule needs no plan catalog.
 import type { AccountEvent } from '../../account-event.ts';
 import { rules } from '../../aggregate.ts';
-import { accepted, reject, type Decision } from '../../decision.ts';
+import { accepted, reject, type Decision, type Rejection } from '../../decision.ts';
 import { sameId } from '../ids.ts';
 
 export type ProjectEventType = 'accounts.project.created' | 'accounts.project.deleted' | 'accounts.project.retention_set';
@@ -27,8 +27,14 @@ export const PROJECT_REJECTIONS = {
   project_not_found: 'not_found',
   project_default_kept: 'invalid',
   project_retention_invalid: 'invalid',
+  /** An organization's one workspace goes only with the organization (operator deletes). */
+  workspace_kept: 'invalid',
 } as const;
 export type ProjectRejection = keyof typeof PROJECT_REJECTIONS;
+
+/** The command-only rule of workspaces: one per organization, deleted only with it. */
+export const workspaceKept = (workspaceId: string): Rejection<'workspace_kept'> =>
+  reject('workspace_kept', `Workspace '${workspaceId}' is its organization's only workspace: it goes only with the organization.`, { ref: workspaceId });
 
 export const projectRules = rules({
   eventTypes: ['accounts.project.created', 'accounts.project.deleted', 'accounts.project.retention_set'],

@@ -12,6 +12,7 @@ import type { AccountEvent } from '../../account-event.ts';
 import { rules } from '../../aggregate.ts';
 import { accepted, reject, type Decision, type Rejection } from '../../decision.ts';
 import { isUuid, sameId } from '../ids.ts';
+import type { RejectionPresentations } from '../../presentation.ts';
 
 export type SavedQueryEventType =
   | 'accounts.query.created' | 'accounts.query.revision.committed'
@@ -47,20 +48,27 @@ export interface SavedQueryState {
 
 export const SAVED_QUERY_REJECTIONS = {
   query_exists: 'conflict',
-  query_slug_exists: 'conflict',
-  query_variant_slug_exists: 'conflict',
-  query_revision_slug_exists: 'conflict',
+  // The reference's 409 body names the slug: {"detail": {"message", "conflict": {"slug"}}}.
+  query_slug_exists: { kind: 'conflict', body: 'conflict' },
+  query_variant_slug_exists: { kind: 'conflict', body: 'conflict' },
+  query_revision_slug_exists: { kind: 'conflict', body: 'conflict' },
   query_not_found: 'not_found',
   query_variant_not_found: 'not_found',
   query_revision_not_found: 'not_found',
   query_version_conflict: 'conflict',
+  /** A first revision (version 0) for a variant that has one already. */
+  query_initial_revision_exists: 'conflict',
+  /** A commit that kept losing its version to concurrent commits (the command's bounded retry ran out). */
+  query_commit_contention: 'conflict',
   /** The common code (registry.ts COMMON_REJECTIONS), listed so that `decide` may answer it. */
   malformed_event: 'unprocessable',
-} as const;
+} as const satisfies RejectionPresentations<string>;
 export type SavedQueryRejection = keyof typeof SAVED_QUERY_REJECTIONS;
 
 export const queryNotFound = (): Rejection<'query_not_found'> => reject('query_not_found', 'Query not found.');
 export const queryVariantNotFound = (): Rejection<'query_variant_not_found'> => reject('query_variant_not_found', 'The variant does not exist in this project.');
+
+export const INITIAL_REVISION_EXISTS = 'An initial revision already exists for this variant.';
 
 /** The reference's wording for every duplicate slug (artifact, variant or revision). */
 export const slugExistsMessage = (slug: string): string => `A resource with slug '${slug}' already exists in this project.`;
@@ -86,6 +94,7 @@ const slugExists = (code: 'query_slug_exists' | 'query_variant_slug_exists' | 'q
 function decideRevision(s: SavedQueryState, projectId: string, queryId: string, variantId: string, version: number, slug: string): Decision<SavedQueryRejection> {
   const variant = variantIn(s, projectId, queryId, variantId);
   if (!variant) return reject('query_variant_not_found', 'The variant does not exist in this project.');
+  if (version === 0 && variant.latestVersion >= 0) return reject('query_initial_revision_exists', INITIAL_REVISION_EXISTS);
   if (version !== variant.latestVersion + 1) {
     return reject('query_version_conflict', `Query revision conflict: version ${version} claimed, but the variant's next version is ${variant.latestVersion + 1}.`,
       { current_version: String(variant.latestVersion) });
@@ -106,9 +115,6 @@ function idsOf(e: SavedQueryEvent): string[] {
     case 'accounts.query.archive.set': return [e.payload.query_id, e.payload.target_id];
   }
 }
-
-const withVariantVersion = (s: SavedQueryState, queryId: string, variantId: string, version: number): SavedQuery[] =>
-  s.queries.map((q) => (sameId(q.id, queryId) ? { ...q, variants: q.variants.map((v) => (sameId(v.id, variantId) ? { ...v, latestVersion: version } : v)) } : q));
 
 export const savedQueryRules = rules({
   eventTypes: [

@@ -34,11 +34,6 @@ export const subscriptionProviderOf = (kind: string, publicDataJson: string): st
   try { const d = JSON.parse(publicDataJson) as { provider?: unknown }; return typeof d.provider === 'string' ? d.provider : ''; } catch { return ''; }
 };
 
-const stored = (i: AccountEvent<'accounts.secret.created'>['payload']['secret']): StoredSecret => ({
-  id: i.secret_id, projectId: i.project_id, slug: i.slug, kind: i.kind, name: i.name, managedBy: i.managed_by,
-  subscriptionProvider: subscriptionProviderOf(i.kind, i.public_data_json), version: 1,
-});
-
 export const secretRules = rules({
   eventTypes: ['accounts.secret.created', 'accounts.secret.updated', 'accounts.secret.deleted'],
   rejections: SECRET_REJECTIONS,

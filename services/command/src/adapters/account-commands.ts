@@ -62,10 +62,48 @@ export class AccountCommands {
     throw projectionLag();
   }
 
-  /** appendAndAwait that answers a rejection with its HTTP error. */
+  /** appendAndAwait that answers a rejection with its code's presentation. */
   async commit<T extends AccountsEventType>(change: AccountChange<T>): Promise<void> {
     const outcome = await this.appendAndAwait(change);
     if (outcome.status === 'rejected') throw rejectionError(outcome);
+  }
+
+  /** A dry run: the write's early answer, thrown as its presentation when refused (nothing is appended). */
+  async check<T extends AccountsEventType>(origin: WriteOrigin, w: AccountWrite<T>): Promise<void> {
+    orThrow(await this.decideEarly(changeOf(origin, w)));
+  }
+
+  /**
+   * The one account write of a request: its metadata from the request (caller's scope, request id,
+   * actor; `w.meta` over it), decided early, appended, awaited, and a rejection answered with its
+   * code's presentation. A declared `compensate` runs when the change is refused or never appended.
+   */
+  async run<T extends AccountsEventType>(origin: WriteOrigin, w: AccountWrite<T>, opts: { compensate?: () => Promise<unknown> } = {}): Promise<void> {
+    const change = changeOf(origin, w);
+    const outcome = opts.compensate ? await withCompensation(() => this.appendAndAwait(change), opts.compensate) : await this.appendAndAwait(change);
+    if (outcome.status === 'rejected') throw rejectionError(outcome);
+  }
+
+  /**
+   * A write decided on a version read: `attempt(n)` reads the state and declares the change at the
+   * version it read (or `{ done }`: nothing to write). A rejection named in `retry.on` (another
+   * change took that version meanwhile) reads and decides again, bounded; any other rejection, and
+   * the last conflict, is answered with its presentation. `retry.compensate` runs once when the
+   * write finally fails (not on projection_lag: the change will still apply).
+   */
+  async runAtVersion<T extends AccountsEventType, V>(origin: WriteOrigin, retry: VersionRetry, attempt: (n: number) => Promise<{ write: AccountWrite<T>; value: V } | { done: V }>): Promise<V> {
+    const tries = (): Promise<V> => untilApplied(retry.on, async (n) => {
+      const a = await attempt(n);
+      if ('done' in a) return a;
+      return { outcome: await this.appendAndAwait(changeOf(origin, a.write)), value: a.value };
+    }, retry);
+    if (!retry.compensate) return tries();
+    try {
+      return await tries();
+    } catch (err) {
+      if (!isProjectionLag(err)) await retry.compensate().catch(() => undefined);
+      throw err;
+    }
   }
 }
 
@@ -100,6 +138,34 @@ export async function withCompensation(record: () => Promise<CommandOutcome>, un
   }
   if (outcome.status === 'rejected') await undo().catch(() => undefined);
   return outcome;
+}
+
+/** The origin of an operator's write (admin routes): the request's id, the operator as actor. */
+export const operatorOrigin = (req: Request): AccountEventMeta => ({ requestId: req.id, actorId: 'admin' });
+
+/** Who asks for a write: a request (its scope and id make the metadata) or, outside a request, the metadata itself. */
+export type WriteOrigin = Request | AccountEventMeta;
+
+/** One account change as a route declares it; the handler adds the metadata. */
+export interface AccountWrite<T extends AccountsEventType> {
+  type: T;
+  /** Partition key (the aggregate's stream key); also the event's aggregate id unless `meta` names one. */
+  key: string;
+  payload: EventPayloads[T];
+  /** Over the metadata the origin gives: the version read, another project or organization, the aggregate id. */
+  meta?: Partial<AccountEventMeta>;
+}
+
+export interface VersionRetry extends RetryOptions {
+  /** The codes that mean "another change took the version read": read and decide again. */
+  on: readonly RejectionCode[];
+  /** Undoes what was prepared for the write (a stored secret value) when it finally fails. */
+  compensate?: () => Promise<unknown>;
+}
+
+function changeOf<T extends AccountsEventType>(origin: WriteOrigin, w: AccountWrite<T>): AccountChange<T> {
+  const meta = 'requestId' in origin ? { aggregateId: w.key, ...origin, ...w.meta } : requestMeta(origin, w.key, w.meta);
+  return { type: w.type, key: w.key, payload: w.payload, meta };
 }
 
 /** How many times a change decided on the state as read is tried when other changes keep winning its version. */

@@ -1,14 +1,13 @@
 // The command side's vault: opens a stored secret (unwrapping its data key from the key store),
 // seals a new version of its data under the same key, and records the change as an event. The one
 // place that holds a secret in clear, for as long as a request needs it.
-import type { Request } from 'express';
 import { type SecretEventType, type SecretRow, secretsKey } from '@llm/account-model';
 import type { SecretKind } from '@llm/contracts';
 import type { EventPayloads, SecretInfo } from '@llm/events';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { isConfigured, openStoredSecret, publicData, sealData } from '@llm/vault';
-import { requestMeta, type AccountCommands, type CommandOutcome } from './account-commands.ts';
+import type { AccountWrite } from './account-commands.ts';
 
 export type SecretData = Record<string, unknown>;
 
@@ -19,7 +18,7 @@ export interface SecretDraft {
 }
 
 export class Vault {
-  constructor(private readonly pool: Pool, private readonly commands: AccountCommands, private readonly keyring: SecretsKeyring) {}
+  constructor(private readonly pool: Pool, private readonly keyring: SecretsKeyring) {}
 
   /** The stored data in clear with its data key, or undefined when the key is gone (shredded). */
   open(row: SecretRow): Promise<{ key: Buffer; data: SecretData } | undefined> {
@@ -36,11 +35,8 @@ export class Vault {
     };
   }
 
-  /** Appends the change and waits for its verdict (typed outcome; see AccountCommands). */
-  record<T extends SecretEventType>(req: Request, type: T, payload: EventPayloads[T], secretId: string, expectedVersion = 0): Promise<CommandOutcome> {
-    return this.commands.appendAndAwait({
-      type, key: secretsKey(req.scope.projectId), payload,
-      meta: requestMeta(req, `secret:${secretId}`, { expectedVersion }),
-    });
+  /** The change of a project's secret, for the command handler (AccountCommands.run / runAtVersion). */
+  change<T extends SecretEventType>(projectId: string, type: T, payload: EventPayloads[T], secretId: string, expectedVersion = 0): AccountWrite<T> {
+    return { type, key: secretsKey(projectId), payload, meta: { aggregateId: `secret:${secretId}`, expectedVersion } };
   }
 }

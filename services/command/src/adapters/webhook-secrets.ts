@@ -6,11 +6,11 @@
 // subscription routes must change it.
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import { generatedSlug, readSecret, rejectionError } from '@llm/account-model';
+import { generatedSlug, readSecret } from '@llm/account-model';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { newDataKey, wrapDataKey } from '@llm/vault';
-import { untilApplied, withCompensation, type AccountCommands } from './account-commands.ts';
+import type { AccountCommands } from './account-commands.ts';
 import { shredKey, storeWrappedKey } from './secret-key-store.ts';
 import { Vault } from './vault.ts';
 
@@ -19,8 +19,8 @@ const dataOf = (value: string) => ({ provider: { key: value } });
 export class WebhookSecrets {
   private readonly vault: Vault;
 
-  constructor(private readonly pool: Pool, commands: AccountCommands, private readonly keyring: SecretsKeyring) {
-    this.vault = new Vault(pool, commands, keyring);
+  constructor(private readonly pool: Pool, private readonly commands: AccountCommands, private readonly keyring: SecretsKeyring) {
+    this.vault = new Vault(pool, keyring);
   }
 
   /** The value in clear, or undefined when the secret is gone (deleted, or its key shredded). */
@@ -40,10 +40,9 @@ export class WebhookSecrets {
     // The key goes to the key store first: a secret whose event lands is always readable.
     await storeWrappedKey(this.pool, projectId, id, wrapDataKey(this.keyring, key, { ownerId: projectId, secretId: id }));
     // The key is shredded unless the secret's event is (or will be) applied.
-    const outcome = await withCompensation(() => this.vault.record(req, 'accounts.secret.created', {
+    await this.commands.run(req, this.vault.change(projectId, 'accounts.secret.created', {
       secret: this.vault.info({ id, projectId, slug: generatedSlug(name, randomUUID()), kind: 'webhook_provider', name, description, data: dataOf(value), key, writeOnly: true }),
-    }, id), () => shredKey(this.pool, projectId, id));
-    if (outcome.status === 'rejected') throw rejectionError(outcome);
+    }, id), { compensate: () => shredKey(this.pool, projectId, id) });
     return id;
   }
 
@@ -53,14 +52,16 @@ export class WebhookSecrets {
    */
   async put(req: Request, secretId: string, name: string, value: string, description: string): Promise<string> {
     const projectId = req.scope.projectId;
-    return untilApplied<string>(['secret_changed'], async () => {
+    return this.commands.runAtVersion<'accounts.secret.updated', string>(req, { on: ['secret_changed'] }, async () => {
       const row = await readSecret(this.pool, projectId, secretId);
       const opened = row ? await this.vault.open(row) : undefined;
       if (!row || !opened) return { done: await this.create(req, name, value, description) };
-      const outcome = await this.vault.record(req, 'accounts.secret.updated', {
-        secret: this.vault.info({ id: row.id, projectId, slug: row.slug, kind: 'webhook_provider', name, description, data: dataOf(value), key: opened.key, writeOnly: row.write_only }),
-      }, row.id, row.version);
-      return { outcome, value: row.id };
+      return {
+        write: this.vault.change(projectId, 'accounts.secret.updated', {
+          secret: this.vault.info({ id: row.id, projectId, slug: row.slug, kind: 'webhook_provider', name, description, data: dataOf(value), key: opened.key, writeOnly: row.write_only }),
+        }, row.id, row.version),
+        value: row.id,
+      };
     });
   }
 
@@ -68,7 +69,6 @@ export class WebhookSecrets {
   async remove(req: Request, secretId: string): Promise<void> {
     const projectId = req.scope.projectId;
     await shredKey(this.pool, projectId, secretId);
-    const outcome = await this.vault.record(req, 'accounts.secret.deleted', { secret_id: secretId, project_id: projectId }, secretId);
-    if (outcome.status === 'rejected') throw rejectionError(outcome);
+    await this.commands.run(req, this.vault.change(projectId, 'accounts.secret.deleted', { secret_id: secretId, project_id: projectId }, secretId));
   }
 }

@@ -5,7 +5,7 @@
 // answered from the projection once it has the event. Errors use the admin body of §2.2:
 // {"detail":{"message":…, <extra keys>}}.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { apiKeysKey, membershipId, type MembershipScopeKind, readOrganization, readUser, userKey } from '@llm/account-model';
 import { findApiKeyById } from '@llm/accounts-read';
 import { adminApiKeyCreate, adminOrganizationCreate, adminUserCreate } from '@llm/contracts';
@@ -14,7 +14,7 @@ import { validate, type Handlers } from '@llm/http';
 import { generateApiKey } from '@llm/auth';
 import type { Pool } from '@llm/postgres';
 import { planAccount } from '../domain/account-plan.ts';
-import type { AccountCommands } from '../adapters/account-commands.ts';
+import { operatorOrigin, type AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { accountCreations } from '../adapters/account-creations.ts';
 import type { SignupPlans } from '../adapters/signup-plans.ts';
@@ -55,9 +55,6 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
     };
   }
 
-  const meta = (req: Request, organizationId?: string, projectId?: string) =>
-    ({ requestId: req.id, ...(organizationId ? { organizationId } : {}), ...(projectId ? { projectId } : {}) });
-
   return {
     'admin.users.create': [admin, adminBody(async (req, res) => {
       const body = validate(adminUserCreate, req.body);
@@ -67,7 +64,7 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
       if (!options.seed_defaults) {
         // A user alone: no organization, so no key either (a key belongs to a project).
         const u = planAccount({ user: body.user }, ids).user;
-        await commands.commit({ type: 'accounts.user.created', key: userKey(u.email), payload: { user: u }, meta: meta(req) });
+        await commands.run(operatorOrigin(req), { type: 'accounts.user.created', key: userKey(u.email), payload: { user: u } });
         account.users = { user: await userView(u.id) };
       } else {
         const plan = planAccount({ user: body.user }, ids);
@@ -77,7 +74,7 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
           ...plan, organization: { ...plan.organization, plan: deps.plans.signupPlan() },
           api_key: key ? { id: keyId, prefix: key.prefix, secret_hash: key.secretHash, expires_at_us: 0 } : null,
         };
-        await commands.commit({ type: 'accounts.account.provisioned', key: userKey(plan.user.email), payload, meta: meta(req, plan.organization.id, plan.project.id) });
+        await commands.run(operatorOrigin(req), { type: 'accounts.account.provisioned', key: userKey(plan.user.email), payload, meta: { organizationId: plan.organization.id, projectId: plan.project.id } });
         await deps.plans.afterSignup?.({ id: plan.organization.id, name: plan.organization.name }, { requestId: req.id, email: plan.user.email, log: req.log });
         Object.assign(account, { users: { user: await userView(plan.user.id) }, ...await seededView(plan.organization.id, plan.workspace.id, plan.project.id, plan.user.id) });
         if (key) {
@@ -135,9 +132,9 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
       const id = pathId(req, 'api_key_id');
       const k = await findApiKeyById(pool, id);
       if (!k) throw missing('api_key', id);
-      await commands.commit({
+      await commands.run(operatorOrigin(req), {
         type: 'accounts.api_key.revoked', key: apiKeysKey(k.project_id), payload: { key_id: k.id, project_id: k.project_id },
-        meta: { ...meta(req, undefined, k.project_id), aggregateId: `api_key:${k.id}` },
+        meta: { projectId: k.project_id, aggregateId: `api_key:${k.id}` },
       });
       deps.forgetKey?.(k.prefix);
       res.status(200).json({ dry_run: false, deleted: { api_keys: [{ id: k.id }] } });

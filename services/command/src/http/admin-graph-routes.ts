@@ -7,13 +7,13 @@
 // first workspace and project the request names for it become those, instead of extra ones.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { findUserByEmail, findUserById, isUuid, membershipId, type MembershipScopeKind, organizationKey, organizationsOwnedBy, organizationWorkspace, readOrganization, readProject, readWorkspace, userKey, workspaceKept } from '@llm/account-model';
+import { findUserByEmail, findUserById, isUuid, membershipId, type MembershipScopeKind, organizationsOwnedBy, organizationWorkspace, readOrganization, readProject, readWorkspace, userKey, workspaceKept } from '@llm/account-model';
 import { adminGraphCreate, adminGraphDelete, type AdminGraphCreate, type EntityRef } from '@llm/contracts';
 import { AppError, invalid } from '@llm/errors';
 import { statusOf, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { planAccount, slugify } from '../domain/account-plan.ts';
-import { projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
+import { operatorOrigin, projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
 import { accountCreations } from '../adapters/account-creations.ts';
 import type { SignupPlans } from '../adapters/signup-plans.ts';
@@ -44,8 +44,6 @@ export function adminGraphRoutes(deps: AdminGraphDeps, admin: RequestHandler): H
     const out = emptyAccount();
     const errors: GraphError[] = [];
     const options = body.options ?? { create_api_keys: false, return_api_keys: false, seed_defaults: true };
-    const meta = (organizationId?: string, projectId?: string) =>
-      ({ requestId: req.id, ...(organizationId ? { organizationId, aggregateId: organizationKey(organizationId) } : {}), ...(projectId ? { projectId } : {}) });
 
     // Users: an existing e-mail is reused (no 409), as the reference does.
     for (const [ref, u] of Object.entries(body.users ?? {})) {
@@ -53,7 +51,7 @@ export function adminGraphRoutes(deps: AdminGraphDeps, admin: RequestHandler): H
       let id = existing?.id;
       if (!id) {
         const user = planAccount({ user: u }, { uuid: randomUUID, suffix }).user;
-        await commands.commit({ type: 'accounts.user.created', key: userKey(user.email), payload: { user }, meta: meta() });
+        await commands.run(operatorOrigin(req), { type: 'accounts.user.created', key: userKey(user.email), payload: { user } });
         id = user.id;
       }
       locals.user.set(ref, id);

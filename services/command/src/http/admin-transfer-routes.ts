@@ -10,7 +10,7 @@ import { adminTransferOwnership } from '@llm/contracts';
 import { AppError, invalid } from '@llm/errors';
 import { statusOf, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import type { AccountCommands } from '../adapters/account-commands.ts';
+import { operatorOrigin, type AccountCommands } from '../adapters/account-commands.ts';
 import { adminBody, badRef, missing } from './admin-refs.ts';
 
 export interface AdminTransferDeps { pool: Pool; commands: AccountCommands }
@@ -55,10 +55,9 @@ export function adminTransferRoutes(deps: AdminTransferDeps, admin: RequestHandl
       for (const { key, id } of named) {
         if (id === undefined) continue;
         try {
-          await commands.commit({
+          await commands.run(operatorOrigin(req), {
             type: 'accounts.organization.transferred', key: organizationKey(id),
-            payload: { organization_id: id, from_user_id: source, to_user_id: target },
-            meta: { requestId: req.id, organizationId: id, aggregateId: organizationKey(id), actorId: 'admin' },
+            payload: { organization_id: id, from_user_id: source, to_user_id: target }, meta: { organizationId: id },
           });
           transferred.push(id);
         } catch (err) {

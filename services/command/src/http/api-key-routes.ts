@@ -11,14 +11,11 @@ import { apiKeyCreate, apiKeyPath, apiKeyView, type ApiKeyRow } from '@llm/contr
 import type { EventPayloads } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { requestMeta, orThrow, projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
+import { orThrow, projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
 
 export function apiKeyRoutes(deps: { pool: Pool; commands: AccountCommands; authenticator: ApiKeyAuthenticator }, view: RequestHandler[], edit: RequestHandler[]): Handlers {
   const commit = <T extends ApiKeyEventType>(req: Request, type: T, payload: EventPayloads[T]): Promise<void> =>
-    deps.commands.commit({
-      type, key: apiKeysKey(req.scope.projectId), payload,
-      meta: requestMeta(req, `api_key:${payload.key_id}`),
-    });
+    deps.commands.run(req, { type, key: apiKeysKey(req.scope.projectId), payload, meta: { aggregateId: `api_key:${payload.key_id}` } });
 
   return {
     'keys.create': [...view, ...edit, async (req, res) => {

@@ -11,7 +11,7 @@ import { invalid, unavailable, type AppError } from '@llm/errors';
 import type { EventPayloads } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { requestMeta, orThrow as check, projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
+import { orThrow as check, projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
 
 /** The DNS proof (`verifyTxt` of @llm/dns-verify bound to the configured resolvers). Throws
  * DnsLookupError when the resolver fails (503), which is not the same as "no such record". */
@@ -24,10 +24,7 @@ const claimOf = (row: DomainRow) => ({ verified: row.is_verified, token: row.tok
 export function domainRoutes(commands: AccountCommands, pool: Pool, proof: TxtProof, guard: RequestHandler[]): Handlers {
   /** Records the event and answers from the projection. */
   async function commit<T extends DomainEventType>(req: Request, type: T, payload: EventPayloads[T] & { domain_id: string; domain: string }): Promise<DomainRow> {
-    await commands.commit({
-      type, key: domainKey(payload.domain), payload,
-      meta: requestMeta(req, `domain:${payload.domain_id}`),
-    });
+    await commands.run(req, { type, key: domainKey(payload.domain), payload, meta: { aggregateId: `domain:${payload.domain_id}` } });
     const row = await readDomain(pool, req.scope.organizationId, payload.domain_id);
     if (!row && type !== 'accounts.domain.deleted') throw projectionLag();
     return row as DomainRow;
@@ -64,7 +61,7 @@ export function domainRoutes(commands: AccountCommands, pool: Pool, proof: TxtPr
       check(decideVerify(claimOf(row)));
       const payload = { domain_id: row.id, organization_id: req.scope.organizationId, domain: row.domain, token: row.token ?? '' };
       // The aggregate's rules first (another organization may have verified the name): no DNS lookup for a lost cause.
-      check(await commands.decideEarly({ type: 'accounts.domain.verified', key: domainKey(row.domain), payload, meta: { requestId: req.id, organizationId: req.scope.organizationId } }));
+      await commands.check(req, { type: 'accounts.domain.verified', key: domainKey(row.domain), payload, meta: { aggregateId: `domain:${row.id}` } });
       if (isTokenExpired(row.created_at)) {
         throw invalid('domain_token_expired', 'Verification token expired after 48 hours. Please refresh the token.');
       }

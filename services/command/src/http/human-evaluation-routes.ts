@@ -7,8 +7,8 @@
 // project only: another project's application or testset is unknown here (the reference looks an
 // application up by id alone).
 import { randomBytes } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
-import { APPLICATION_NOT_FOUND, APPLICATION_VARIANT_NOT_FOUND, type ApplicationRow, applicationsKey, type ApplicationVariantRow, evaluationsKey, HUMAN_EVALUATION_APP_NOT_FOUND, HUMAN_EVALUATION_REVISION_MISMATCH, HUMAN_EVALUATION_TESTSET_NOT_FOUND, HUMAN_EVALUATION_VARIANT_NOT_FOUND, type HumanEvaluationRow, listHumanEvaluations, parseUuid, readApplication, readApplicationRevision, readApplicationVariant, readApplicationVariants, readTestcases, readTestset, type TestcaseRow, type TestsetRow, testsetsKey, rejectionError, refuse } from '@llm/account-model';
+import type { RequestHandler } from 'express';
+import { APPLICATION_NOT_FOUND, APPLICATION_VARIANT_NOT_FOUND, type ApplicationRow, applicationsKey, type ApplicationVariantRow, evaluationsKey, HUMAN_EVALUATION_APP_NOT_FOUND, HUMAN_EVALUATION_REVISION_MISMATCH, HUMAN_EVALUATION_TESTSET_NOT_FOUND, HUMAN_EVALUATION_VARIANT_NOT_FOUND, type HumanEvaluationRow, listHumanEvaluations, parseUuid, readApplication, readApplicationRevision, readApplicationVariant, readApplicationVariants, readTestcases, readTestset, type TestcaseRow, type TestsetRow, testsetsKey, refuse } from '@llm/account-model';
 import {
   applicationRevisionCommit, applicationVariantCreate, humanEvaluationCreate, humanEvaluationList, simpleApplicationCreate, simpleTestsetCreate,
   type HumanEvaluationView,
@@ -17,7 +17,7 @@ import { invalid, notFound } from '@llm/errors';
 import { uuidv7, type EventPayloads } from '@llm/events';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import { requestMeta, untilApplied, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import type { AccountCommands, AccountWrite } from '../adapters/account-commands.ts';
 import type { AccountsEventType } from '../adapters/account-appender.ts';
 import type { QuotaGate } from '../adapters/quota-gate.ts';
 
@@ -102,13 +102,9 @@ const answerText = (v: unknown): string => (v === undefined || v === null ? '' :
 export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: HumanEvaluationGuards): Handlers {
   const { pool, commands } = deps;
 
-  function record<T extends AccountsEventType>(req: Request, type: T, key: string, payload: EventPayloads[T], aggregateId: string): Promise<CommandOutcome> {
-    return commands.appendAndAwait({
-      type, key, payload,
-      meta: requestMeta(req, aggregateId, { expectedVersion: 0 }),
-    });
-  }
-  const orThrow = (o: CommandOutcome): void => { if (o.status === 'rejected') throw rejectionError(o); };
+  /** A change in the caller's project, about the aggregate `aggregateId`. */
+  const write = <T extends AccountsEventType>(type: T, key: string, payload: EventPayloads[T], aggregateId: string): AccountWrite<T> =>
+    ({ type, key, payload, meta: { aggregateId } });
 
   async function applicationAnswer(projectId: string, app: ApplicationRow): Promise<Record<string, unknown>> {
     const first = (await readApplicationVariants(pool, projectId, app.id))[0];
@@ -120,7 +116,7 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
     const a = validate(simpleApplicationCreate, req.body).application;
     const projectId = req.scope.projectId;
     const id = uuidv7();
-    orThrow(await record(req, 'accounts.application.created', applicationsKey(projectId), {
+    await commands.run(req, write('accounts.application.created', applicationsKey(projectId), {
       application: {
         application_id: id, project_id: projectId, slug: a.slug, name: a.name ?? '', description: a.description ?? '',
         tags_json: json(a.tags), meta_json: json(a.meta), flags_json: json(a.flags), data_json: json(a.data),
@@ -147,7 +143,7 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
     const appId = uuidField(v.application_id, ['body', 'application_variant', 'application_id']);
     if (!await readApplication(pool, projectId, appId)) throw refuse('application_not_found', APPLICATION_NOT_FOUND);
     const id = uuidv7();
-    orThrow(await record(req, 'accounts.application.variant_created', applicationsKey(projectId), {
+    await commands.run(req, write('accounts.application.variant_created', applicationsKey(projectId), {
       variant_id: id, application_id: appId, project_id: projectId, slug: v.slug, name: v.name ?? '', flags_json: json(v.flags), tags_json: json(v.tags),
     }, `application:${appId}`));
     const row = await readApplicationVariant(pool, projectId, id);
@@ -163,15 +159,15 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
     const id = uuidv7();
     // The next number is the variant's current one plus one; a concurrent commit that took it makes
     // the aggregate refuse ours, and we read again.
-    const version = await untilApplied(['application_revision_changed'], async () => {
+    const version = await commands.runAtVersion(req, { on: ['application_revision_changed'] }, async () => {
       const variant = await readApplicationVariant(pool, projectId, variantId);
       if (!variant || variant.application_id !== appId) throw refuse('application_variant_not_found', APPLICATION_VARIANT_NOT_FOUND);
       const next = variant.revision === null ? 0 : variant.revision + 1;
-      const outcome = await record(req, 'accounts.application.revision_committed', applicationsKey(projectId), {
+      const change = write('accounts.application.revision_committed', applicationsKey(projectId), {
         revision_id: id, variant_id: variantId, application_id: appId, project_id: projectId, slug: r.slug ?? '', message: r.message ?? '',
         data_json: json(r.data), version: next,
       }, `application:${appId}`);
-      return { outcome, value: next };
+      return { write: change, value: next };
     });
     const row = await readApplicationRevision(pool, projectId, variantId, version);
     res.status(200).json({
@@ -187,7 +183,7 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
     const t = validate(simpleTestsetCreate, req.body).testset;
     const projectId = req.scope.projectId;
     const id = uuidv7();
-    orThrow(await record(req, 'accounts.testset.created', testsetsKey(projectId), {
+    await commands.run(req, write('accounts.testset.created', testsetsKey(projectId), {
       testset_id: id, project_id: projectId, slug: t.slug, name: t.name ?? '', description: t.description ?? '', tags_json: json(t.tags), meta_json: json(t.meta),
       variant_id: uuidv7(), revision_id: uuidv7(), testcases: t.data.testcases.map((c) => ({ testcase_id: uuidv7(), data_json: JSON.stringify(c.data) })),
     }, `testset:${id}`));
@@ -242,7 +238,7 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
     // The aggregate decides again on the ordered log (a variant committed meanwhile: 400 mismatch).
     // One evaluation run of the organization's quota, reserved before the append and given back if
     // the evaluation is not recorded (refused by the aggregate, or the append failed).
-    await deps.quota.evaluation(req.scope.organizationId, async () => orThrow(await record(req, 'accounts.human_evaluation.created', evaluationsKey(projectId), {
+    await deps.quota.evaluation(req.scope.organizationId, async () => await commands.run(req, write('accounts.human_evaluation.created', evaluationsKey(projectId), {
       evaluation_id: id, project_id: projectId, app_id: appId, evaluation_type: body.evaluation_type, status: body.status, testset_id: testsetId,
       variants, scenarios,
     }, `human_evaluation:${id}`)));

@@ -42,8 +42,6 @@ const query = (req: Request, name: string): string | undefined => (typeof req.qu
 
 export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]): Handlers {
   const { pool, commands } = deps;
-  const meta = (req: Request, organizationId: string, projectId?: string) =>
-    ({ requestId: req.id, organizationId, aggregateId: organizationKey(organizationId), actorId: req.scope.userId, ...(projectId ? { projectId } : {}) });
 
   const inviteUrl = (req: Request, token: string, inv: { email: string; organizationId: string; workspaceId: string; projectId: string }): string => {
     const base = (deps.frontendUrl ?? deps.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`).replace(/\/+$/, '');
@@ -81,13 +79,13 @@ export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]):
     const email = normalEmail(entry.email);
     if (normalEmail(await userEmail(pool, req.scope.userId) ?? '') === email) throw refuse('invitation_self', 'You cannot invite yourself to a workspace');
     const { token, hash, expiresAtUs } = newToken();
-    await commands.commit({
+    await commands.run(req, {
       type: 'accounts.invitation.created', key: organizationKey(t.organizationId),
       payload: {
         invitation_id: randomUUID(), organization_id: t.organizationId, workspace_id: t.workspaceId, project_id: t.projectId, email,
         role: entry.roles?.[0] ?? DEFAULT_INVITATION_ROLE, token_hash: hash, expires_at_us: expiresAtUs, inviter_id: req.scope.userId,
       },
-      meta: meta(req, t.organizationId, t.projectId),
+      meta: { organizationId: t.organizationId, projectId: t.projectId },
     });
     res.status(200).json({ url: inviteUrl(req, token, { email, ...t }) });
   };
@@ -100,10 +98,10 @@ export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]):
     const pending = await pendingInvitation(pool, t.organizationId, email);
     if (!pending) throw refuse('invitation_not_pending', NOT_PENDING);
     const { token, hash, expiresAtUs } = newToken();
-    await commands.commit({
+    await commands.run(req, {
       type: 'accounts.invitation.resent', key: organizationKey(t.organizationId),
       payload: { invitation_id: pending.id, organization_id: t.organizationId, token_hash: hash, expires_at_us: expiresAtUs },
-      meta: meta(req, t.organizationId, t.projectId),
+      meta: { organizationId: t.organizationId, projectId: t.projectId },
     });
     const projectId = pending.project_id ?? t.projectId;
     res.status(200).json({ url: inviteUrl(req, token, { email, organizationId: t.organizationId, workspaceId: pending.workspace_id, projectId }) });
@@ -118,10 +116,10 @@ export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]):
       || inv.workspace_id !== String(req.params.workspace_id ?? '').toLowerCase()) {
       throw refuse('invitation_not_found', INVITATION_NOT_FOUND);
     }
-    await commands.commit({
+    await commands.run(req, {
       type: 'accounts.invitation.accepted', key: organizationKey(inv.organization_id),
       payload: { invitation_id: inv.id, organization_id: inv.organization_id, user_id: req.scope.userId, token_hash: hash },
-      meta: meta(req, inv.organization_id),
+      meta: { organizationId: inv.organization_id, projectId: undefined },
     });
     res.status(200).json({ message: 'Added user to workspace' });
   };
@@ -139,11 +137,11 @@ export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]):
     const member = user !== undefined && await isMemberByEmail(pool, org.id, email);
     const pending = await pendingInvitation(pool, org.id, email);
     if (!member && !pending) throw refuse('workspace_user_not_found', 'User is not a member of the workspace.');
-    const m = meta(req, org.id);
+    const m = { organizationId: org.id, projectId: undefined };
     // The membership first: once it is gone, no accepted invitation can bring the user back, and
     // the pending one is withdrawn next (an acceptance in between is removed by a retry).
-    if (member && user) await commands.commit({ type: 'accounts.membership.removed', key: organizationKey(org.id), payload: { organization_id: org.id, user_id: user.id }, meta: m });
-    if (pending) await commands.commit({ type: 'accounts.invitation.revoked', key: organizationKey(org.id), payload: { organization_id: org.id, email }, meta: m });
+    if (member && user) await commands.run(req, { type: 'accounts.membership.removed', key: organizationKey(org.id), payload: { organization_id: org.id, user_id: user.id }, meta: m });
+    if (pending) await commands.run(req, { type: 'accounts.invitation.revoked', key: organizationKey(org.id), payload: { organization_id: org.id, email }, meta: m });
     res.status(200).json(true);
   };
 

@@ -4,7 +4,7 @@
 // (owner only, to a member). Each is one accounts.organization.* event keyed `organization:<id>`,
 // decided by the organization-lifecycle aggregate (@llm/account-model) and answered after the
 // projection has it.
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { organizationKey, readOrganization, readUser, refuse } from '@llm/account-model';
 import { organizationCreate } from '@llm/contracts';
 import { validate, type Handlers } from '@llm/http';
@@ -25,8 +25,6 @@ export interface OrganizationLifecycleDeps {
 export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, guard: RequestHandler[]): Handlers {
   const removals = accountRemovals(deps);
   const creations = accountCreations(deps);
-  const meta = (req: Request, organizationId: string) =>
-    ({ requestId: req.id, organizationId, aggregateId: organizationKey(organizationId), actorId: req.scope.userId });
 
   const create: RequestHandler = async (req, res) => {
     const body = validate(organizationCreate, req.body ?? {});
@@ -51,9 +49,9 @@ export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, gua
     // The aggregate decides (owner only, to a member): its codes are the answers.
     const organizationId = String(req.params.organization_id ?? '').toLowerCase();
     const target = String(req.params.new_owner_id ?? '').toLowerCase();
-    await deps.commands.commit({
+    await deps.commands.run(req, {
       type: 'accounts.organization.transferred', key: organizationKey(organizationId),
-      payload: { organization_id: organizationId, from_user_id: req.scope.userId, to_user_id: target }, meta: meta(req, organizationId),
+      payload: { organization_id: organizationId, from_user_id: req.scope.userId, to_user_id: target }, meta: { organizationId, projectId: undefined },
     });
     const after = await readOrganization(deps.pool, organizationId);
     res.status(200).json({ organization_id: organizationId, owner_id: after?.owner_id ?? target });

@@ -46,10 +46,10 @@ export function organizationRoutes(deps: OrganizationRouteDeps, guard: RequestHa
     // The flag rules are the organization aggregate's: the early answer and the projector apply them.
     const flags = body.flags === undefined ? org.flags : nextFlags(defaults(), org.flags, body.flags);
     const description = body.description === undefined ? org.description : body.description;
-    await deps.commands.commit({
+    await deps.commands.run(req, {
       type: 'accounts.organization.updated', key: organizationKey(org.id),
       payload: { organization_id: org.id, name: body.name ?? org.name, description: description ?? '', flags_json: JSON.stringify(flags) },
-      meta: { requestId: req.id, organizationId: org.id, aggregateId: organizationKey(org.id), actorId: req.scope.userId, expectedVersion: org.version },
+      meta: { organizationId: org.id, expectedVersion: org.version },
     });
     const after = await readOrganization(deps.pool, org.id);
     if (!after) throw refuse('organization_not_found', 'Organization not found');

@@ -62,10 +62,9 @@ export function projectRoutes(deps: ProjectRouteDeps, guard: RequestHandler[]): 
         { max_retention_minutes: cap, plan: before.plan });
     }
     const organizationId = row.organization_id;
-    await deps.commands.commit({
+    await deps.commands.run(req, {
       type: 'accounts.project.retention_set', key: organizationKey(organizationId),
-      payload: { organization_id: organizationId, project_id: id, retention_minutes: minutes ?? 0 },
-      meta: { requestId: req.id, organizationId, projectId: id, aggregateId: organizationKey(organizationId), actorId: req.scope.userId },
+      payload: { organization_id: organizationId, project_id: id, retention_minutes: minutes ?? 0 }, meta: { organizationId, projectId: id },
     });
     deps.retentionChanged?.(id);
     res.status(200).json(await view(await read(id)));

@@ -14,7 +14,7 @@ import type { EventPayloads, ProviderInfo } from '@llm/events';
 import { validate, type Handlers } from '@llm/http';
 import { discoverProvider, type FetchLike } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
-import { requestMeta, isProjectionLag, orThrow, type AccountCommands } from '../adapters/account-commands.ts';
+import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
 import type { ProviderSecrets } from '../adapters/provider-secrets.ts';
 
 export interface ProviderRouteDeps {
@@ -47,13 +47,8 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
     return row;
   }
 
-  const commit = <T extends ProviderEventType>(req: Request, type: T, payload: EventPayloads[T], expectedVersion = 0): Promise<void> => {
-    const orgId = req.scope.organizationId;
-    return deps.commands.commit({
-      type, key: organizationKey(orgId), payload,
-      meta: requestMeta(req, organizationKey(orgId), { expectedVersion }),
-    });
-  };
+  const commit = <T extends ProviderEventType>(req: Request, type: T, payload: EventPayloads[T], expectedVersion = 0, compensate?: () => Promise<unknown>): Promise<void> =>
+    deps.commands.run(req, { type, key: organizationKey(req.scope.organizationId), payload, meta: { expectedVersion } }, compensate ? { compensate } : {});
 
   /** The projected provider; with `before`, also says when the change cost it its client secret. */
   async function answer(req: Request, id: string, res: { status(n: number): { json(b: unknown): void } }, before?: ProviderRow): Promise<void> {
@@ -77,19 +72,14 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
       // A provider becomes active by passing its test, whatever the client says.
       const flags = { ...(body.flags ?? {}), is_valid: false, is_active: false };
       const sealed = await deps.secrets.seal(req.scope.organizationId, id, body.settings.client_secret);
-      try {
-        await commit(req, 'accounts.provider.created', {
-          provider: {
-            provider_id: id, organization_id: req.scope.organizationId, slug: body.slug, name: body.name ?? '', description: body.description ?? '',
-            flags_json: JSON.stringify(flags), issuer_url: body.settings.issuer_url, client_id: body.settings.client_id,
-            client_secret_sealed: sealed, scopes: body.settings.scopes ?? [], extra_json: JSON.stringify(body.settings.extra ?? {}),
-          },
-        });
-      } catch (err) {
-        // Refused or never appended: no provider will hold this key. (Appended but lagging: it will.)
-        if (!isProjectionLag(err)) await deps.secrets.shred(req.scope.organizationId, id).catch(() => undefined);
-        throw err;
-      }
+      // Refused or never appended: no provider will hold this key, it is shredded. (Appended but lagging: it will.)
+      await commit(req, 'accounts.provider.created', {
+        provider: {
+          provider_id: id, organization_id: req.scope.organizationId, slug: body.slug, name: body.name ?? '', description: body.description ?? '',
+          flags_json: JSON.stringify(flags), issuer_url: body.settings.issuer_url, client_id: body.settings.client_id,
+          client_secret_sealed: sealed, scopes: body.settings.scopes ?? [], extra_json: JSON.stringify(body.settings.extra ?? {}),
+        },
+      }, 0, () => deps.secrets.shred(req.scope.organizationId, id));
       await answer(req, id, res);
     }],
 

@@ -10,7 +10,7 @@ import { invalid } from '@llm/errors';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { compilePolicy } from '@llm/redaction';
-import { requestMeta, type AccountCommands } from '../adapters/account-commands.ts';
+import type { AccountCommands } from '../adapters/account-commands.ts';
 import type { RedactionPolicies } from '../adapters/redaction-policies.ts';
 
 export interface RedactionRouteDeps {
@@ -35,10 +35,7 @@ export function redactionRoutes(deps: RedactionRouteDeps, view: RequestHandler[]
   };
 
   const record = async (req: Request, projectId: string, policyJson: string): Promise<void> => {
-    await deps.commands.commit({
-      type: 'accounts.redaction.policy_set', key: redactionKey(projectId), payload: { project_id: projectId, policy_json: policyJson },
-      meta: requestMeta(req, redactionKey(projectId), { projectId }),
-    });
+    await deps.commands.run(req, { type: 'accounts.redaction.policy_set', key: redactionKey(projectId), payload: { project_id: projectId, policy_json: policyJson }, meta: { projectId } });
     deps.policies.invalidate(projectId);
   };
 

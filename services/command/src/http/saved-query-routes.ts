@@ -12,12 +12,12 @@ import {
   queryVariantForkBody, simpleQueryCreateBody, simpleQueryEditBody,
 } from '@llm/contracts';
 import { invalid, type AppError } from '@llm/errors';
-import { uuidv7, type QueryHeader } from '@llm/events';
+import { uuidv7, type EventPayloads, type QueryHeader } from '@llm/events';
 import { RequestValidationError, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { headerOf, parseBody, storedData } from '../domain/saved-query-revision.ts';
 import type { AccountsEventType } from '../adapters/account-appender.ts';
-import { requestMeta, projectionLag, untilApplied, type AccountChange, type AccountCommands } from '../adapters/account-commands.ts';
+import { projectionLag, type AccountCommands, type AccountWrite } from '../adapters/account-commands.ts';
 
 /** Each round of racing commits on one variant lets one through. */
 const MAX_COMMIT_ATTEMPTS = 8;
@@ -46,24 +46,30 @@ function samePathId(bodyId: string | null | undefined, pathValue: string, field:
 
 export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: RequestHandler[]): Handlers {
 
-  /** Appends and awaits: a rejection answers with its code's one presentation (a taken slug: the reference's 409 body). */
-  const write = <T extends AccountsEventType>(change: Omit<AccountChange<T>, 'key'>): Promise<void> =>
-    commands.commit({ ...change, key: savedQueriesKey(change.meta.projectId ?? '') } as AccountChange<T>);
+  /** A change of the caller's project's saved queries, about `query:<id>`; a rejection answers with its code's presentation (a taken slug: the reference's 409 body). */
+  const write = <T extends AccountsEventType>(req: Request, w: { type: T; queryId: string; payload: EventPayloads[T] }): Promise<void> =>
+    commands.run(req, change(req, w));
+  const change = <T extends AccountsEventType>(req: Request, w: { type: T; queryId: string; payload: EventPayloads[T] }): AccountWrite<T> =>
+    ({ type: w.type, key: savedQueriesKey(req.scope.projectId), payload: w.payload, meta: { aggregateId: `query:${w.queryId}` } });
 
   /** Commits the variant's next revision, retrying when another commit took that version first. */
   async function commit(req: Request, head: QueryVariantHead, content: { slug?: string | null; header: QueryHeader; data: string; message: string }): Promise<string> {
-    return untilApplied(['query_version_conflict', 'query_initial_revision_exists'], async (attempt) => {
+    const retry = {
+      on: ['query_version_conflict', 'query_initial_revision_exists'] as const, maxAttempts: MAX_COMMIT_ATTEMPTS, jitterMs: 20,
+      exhausted: () => refuse('query_commit_contention', 'Too many concurrent commits to this variant; retry the commit.'),
+    };
+    return commands.runAtVersion(req, retry, async (attempt) => {
       const current = attempt === 1 ? head : (await readQueryVariantHead(pool, req.scope.projectId, head.variantId)) ?? head;
       const revisionId = uuidv7();
-      const outcome = await commands.appendAndAwait({
-        type: 'accounts.query.revision.added', key: savedQueriesKey(req.scope.projectId), meta: requestMeta(req, `query:${current.queryId}`),
+      const write = change(req, {
+        type: 'accounts.query.revision.added', queryId: current.queryId,
         payload: {
           query_id: current.queryId, variant_id: current.variantId, revision_id: revisionId, slug: content.slug ?? hex12(),
           version: current.latestVersion + 1, header: content.header, data_json: content.data, message: content.message,
         },
       });
-      return { outcome, value: revisionId };
-    }, { maxAttempts: MAX_COMMIT_ATTEMPTS, jitterMs: 20, exhausted: () => refuse('query_commit_contention', 'Too many concurrent commits to this variant; retry the commit.') });
+      return { write, value: revisionId };
+    });
   }
 
   const answerQuery = async (res: Response, projectId: string, id: string): Promise<void> => {
@@ -85,14 +91,14 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
   const archiveQuery = (archived: boolean): RequestHandler => async (req, res) => {
     const id = pathId(req, 'query_id');
     if (!(await readQuery(pool, req.scope.projectId, id))) throw queryNotFound();
-    await write({ type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, target: 'query', target_id: id, archived } });
+    await write(req, { type: 'accounts.query.archive.set', queryId: id, payload: { query_id: id, target: 'query', target_id: id, archived } });
     await answerQuery(res, req.scope.projectId, id);
   };
   const archiveVariant = (archived: boolean): RequestHandler => async (req, res) => {
     const id = pathId(req, 'variant_id');
     const head = await readQueryVariantHead(pool, req.scope.projectId, id);
     if (!head) throw variantNotFound();
-    await write({ type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${head.queryId}`), payload: { query_id: head.queryId, target: 'variant', target_id: id, archived } });
+    await write(req, { type: 'accounts.query.archive.set', queryId: head.queryId, payload: { query_id: head.queryId, target: 'variant', target_id: id, archived } });
     await answerVariant(res, req.scope.projectId, id);
   };
   /** A single revision (its variant and the variant's other revisions untouched). */
@@ -100,7 +106,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     const id = pathId(req, 'revision_id');
     const rev = await readQueryRevision(pool, req.scope.projectId, id);
     if (!rev) throw revisionNotFound();
-    await write({ type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${rev.artifact_id}`), payload: { query_id: rev.artifact_id, target: 'revision', target_id: id, archived } });
+    await write(req, { type: 'accounts.query.archive.set', queryId: rev.artifact_id, payload: { query_id: rev.artifact_id, target: 'revision', target_id: id, archived } });
     await answerRevision(res, req.scope.projectId, id);
   };
   /** Simple queries: the artifact and its default variant (with its revisions). */
@@ -108,9 +114,9 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     const id = pathId(req, 'query_id');
     const projectId = req.scope.projectId;
     if (!(await readQuery(pool, projectId, id))) throw queryNotFound();
-    await write({ type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, target: 'query', target_id: id, archived } });
+    await write(req, { type: 'accounts.query.archive.set', queryId: id, payload: { query_id: id, target: 'query', target_id: id, archived } });
     const head = await readDefaultVariantHead(pool, projectId, id);
-    if (head) await write({ type: 'accounts.query.archive.set', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, target: 'variant', target_id: head.variantId, archived } });
+    if (head) await write(req, { type: 'accounts.query.archive.set', queryId: id, payload: { query_id: id, target: 'variant', target_id: head.variantId, archived } });
     await answerQuery(res, projectId, id);
   };
 
@@ -128,8 +134,8 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
     'queries.create': [...edit, async (req, res) => {
       const b = parseBody(queryCreateBody, req.body).query;
       const id = fixedId(req);
-      await write({
-        type: 'accounts.query.artifact.created', meta: requestMeta(req, `query:${id}`),
+      await write(req, {
+        type: 'accounts.query.artifact.created', queryId: id,
         payload: { query_id: id, slug: b.slug, header: headerOf(b), folder_id: b.folder_id ?? '' },
       });
       await answerQuery(res, req.scope.projectId, id);
@@ -139,7 +145,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const b = parseBody(queryEditBody, req.body).query;
       samePathId(b.id, id, 'query.id');
       if (!(await readQuery(pool, req.scope.projectId, id))) throw queryNotFound();
-      await write({ type: 'accounts.query.artifact.edited', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, header: headerOf(b), folder_id: b.folder_id ?? '' } });
+      await write(req, { type: 'accounts.query.artifact.edited', queryId: id, payload: { query_id: id, header: headerOf(b), folder_id: b.folder_id ?? '' } });
       await answerQuery(res, req.scope.projectId, id);
     }],
     'queries.archive': [...edit, archiveQuery(true)],
@@ -151,8 +157,8 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       if (!queryId) throw new RequestValidationError([{ loc: ['body', 'query_variant', 'query_id'], msg: 'Field required', type: 'missing' }]);
       if (!(await readQuery(pool, req.scope.projectId, queryId))) throw queryNotFound();
       const id = uuidv7();
-      await write({
-        type: 'accounts.query.variant.created', meta: requestMeta(req, `query:${queryId}`),
+      await write(req, {
+        type: 'accounts.query.variant.created', queryId: queryId,
         payload: { query_id: queryId.toLowerCase(), variant_id: id, slug: b.slug, header: headerOf(b) },
       });
       await answerVariant(res, req.scope.projectId, id);
@@ -163,7 +169,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       samePathId(b.id, id, 'query_variant.id');
       const head = await readQueryVariantHead(pool, req.scope.projectId, id);
       if (!head) throw variantNotFound();
-      await write({ type: 'accounts.query.variant.edited', meta: requestMeta(req, `query:${head.queryId}`), payload: { query_id: head.queryId, variant_id: id, header: headerOf(b) } });
+      await write(req, { type: 'accounts.query.variant.edited', queryId: head.queryId, payload: { query_id: head.queryId, variant_id: id, header: headerOf(b) } });
       await answerVariant(res, req.scope.projectId, id);
     }],
     'queries.variants.archive': [...edit, archiveVariant(true)],
@@ -194,8 +200,8 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const revisions = history.map((r) => ({
         revision_id: uuidv7(), slug: `${r.slug}_${hex}`, header: headerOf(r), data_json: r.data ? JSON.stringify(r.data) : '', message: r.message ?? '',
       }));
-      await write({
-        type: 'accounts.query.variant.created', meta: requestMeta(req, `query:${source.query_id}`),
+      await write(req, {
+        type: 'accounts.query.variant.created', queryId: source.query_id,
         payload: { query_id: source.query_id, variant_id: id, slug: b.query_variant.slug, header: headerOf(b.query_variant), revisions },
       });
       await answerVariant(res, project, id);
@@ -207,8 +213,8 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       if (head.latestVersion >= 0) throw refuse('query_initial_revision_exists', INITIAL_REVISION_EXISTS);
       const revisionId = uuidv7();
       // Exactly version 0: a concurrent first commit makes the aggregate refuse this one.
-      await write({
-        type: 'accounts.query.revision.added', meta: requestMeta(req, `query:${head.queryId}`),
+      await write(req, {
+        type: 'accounts.query.revision.added', queryId: head.queryId,
         payload: { query_id: head.queryId, variant_id: head.variantId, revision_id: revisionId, slug: b.slug ?? hex12(), version: 0, header: headerOf(b), data_json: '', message: 'Initial revision' },
       });
       await answerRevision(res, req.scope.projectId, revisionId);
@@ -220,8 +226,8 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       samePathId(b.id, id, 'query_revision.id');
       const rev = await readQueryRevision(pool, req.scope.projectId, id);
       if (!rev) throw revisionNotFound();
-      await write({
-        type: 'accounts.query.revision.edited', meta: requestMeta(req, `query:${rev.artifact_id}`),
+      await write(req, {
+        type: 'accounts.query.revision.edited', queryId: rev.artifact_id,
         payload: { query_id: rev.artifact_id, variant_id: rev.variant_id, revision_id: id, header: headerOf(b) },
       });
       await answerRevision(res, req.scope.projectId, id);
@@ -242,10 +248,10 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       const projectId = req.scope.projectId;
       const id = fixedId(req);
       const variantId = uuidv7();
-      await write({ type: 'accounts.query.artifact.created', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, slug: b.slug, header: headerOf(b), folder_id: '' } });
+      await write(req, { type: 'accounts.query.artifact.created', queryId: id, payload: { query_id: id, slug: b.slug, header: headerOf(b), folder_id: '' } });
       // The automatic variant copies the artifact's name, description, tags and meta.
       const variantHeader = headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta });
-      await write({ type: 'accounts.query.variant.created', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, variant_id: variantId, slug: hex12(), header: variantHeader } });
+      await write(req, { type: 'accounts.query.variant.created', queryId: id, payload: { query_id: id, variant_id: variantId, slug: hex12(), header: variantHeader } });
       const head: QueryVariantHead = { queryId: id, variantId, slug: '', latestVersion: -1 };
       // v0 is the placeholder (no data, flags, tags or meta); v1 carries the data.
       await commit(req, head, { header: headerOf({ name: b.name, description: b.description }), data: '', message: 'Initial commit' });
@@ -265,8 +271,8 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       // Omitting `data` keeps the current data (the reference commits a revision without any).
       const data = b.data === undefined ? (current.data ? JSON.stringify(current.data) : '') : storedData(b.data);
       const header = headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta, flags: current.flags });
-      await write({ type: 'accounts.query.artifact.edited', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, header, folder_id: current.folder_id ?? '' } });
-      await write({ type: 'accounts.query.variant.edited', meta: requestMeta(req, `query:${id}`), payload: { query_id: id, variant_id: head.variantId, header: headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta }) } });
+      await write(req, { type: 'accounts.query.artifact.edited', queryId: id, payload: { query_id: id, header, folder_id: current.folder_id ?? '' } });
+      await write(req, { type: 'accounts.query.variant.edited', queryId: id, payload: { query_id: id, variant_id: head.variantId, header: headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta }) } });
       await commit(req, head, { header: headerOf({ name: b.name, description: b.description }), data, message: '' });
       const query = await readSimpleQuery(pool, projectId, id);
       if (!query) throw projectionLag();

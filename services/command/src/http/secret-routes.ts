@@ -5,15 +5,15 @@
 // query service never holds key material.
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { decideSecretChange, generatedSlug, listSecrets, nextProviderKeyName, parseUuid, readSecret, type SecretEventType, secretNames, type SecretRow, rejectionError, refuse } from '@llm/account-model';
+import { decideSecretChange, generatedSlug, listSecrets, nextProviderKeyName, parseUuid, readSecret, secretNames, type SecretRow, refuse } from '@llm/account-model';
 import { secretCreate, secretUpdate, type PublicSecret, type SecretKind, type SecretUpdate } from '@llm/contracts';
 import { invalid } from '@llm/errors';
-import type { EventPayloads, SecretInfo } from '@llm/events';
+import type { SecretInfo } from '@llm/events';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { mergeUpdate, newDataKey, preview, stringValueOf, withoutCredentials, wrapDataKey } from '@llm/vault';
-import { orThrow, untilApplied, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import { orThrow, type AccountCommands, type AccountWrite } from '../adapters/account-commands.ts';
 import { Vault, type SecretDraft } from '../adapters/vault.ts';
 import { shredKey, storeWrappedKey } from '../adapters/secret-key-store.ts';
 import { providerLabel, refuseLoginFields, requireValue, vetProviderUrl, withServerFields } from '../domain/secret-input.ts';
@@ -40,7 +40,8 @@ type Data = Record<string, unknown>;
 export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit: RequestHandler[]): Handlers {
   const { pool, keyring } = deps;
 
-  const vault = new Vault(pool, deps.commands, keyring);
+  const vault = new Vault(pool, keyring);
+  const { commands } = deps;
   const openRow = (row: SecretRow) => vault.open(row);
 
   async function publicView(row: SecretRow, open = true): Promise<PublicSecret> {
@@ -62,11 +63,6 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
       ...(row.managed_by ? { managed_by: row.managed_by } : {}),
       value_status: { configured: row.configured, ...(row.write_only && row.configured && value !== undefined && value !== '' ? { preview: preview(value) } : {}) },
     };
-  }
-
-  async function commit<T extends SecretEventType>(req: Request, type: T, payload: EventPayloads[T], secretId: string): Promise<void> {
-    const outcome = await vault.record(req, type, payload, secretId);
-    if (outcome.status === 'rejected') throw rejectionError(outcome);
   }
 
   async function answer(req: Request, res: { status(n: number): { json(b: unknown): void } }, id: string): Promise<void> {
@@ -112,10 +108,9 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     // The key goes to the key store first: a secret whose event lands is always readable.
     await storeWrappedKey(pool, projectId, id, wrapDataKey(keyring, key, { ownerId: projectId, secretId: id }));
     // The key is shredded unless the secret's event is (or will be) applied.
-    const outcome = await withCompensation(() => vault.record(req, 'accounts.secret.created', {
+    await commands.run(req, vault.change(projectId, 'accounts.secret.created', {
       secret: info({ id, projectId, slug, kind, name, description: body.header.description ?? '', data: withServerFields(kind, name, parsed), key, writeOnly: body.write_only }),
-    }, id), () => shredKey(pool, projectId, id));
-    if (outcome.status === 'rejected') throw rejectionError(outcome);
+    }, id), { compensate: () => shredKey(pool, projectId, id) });
     await answer(req, res, id);
   };
 
@@ -126,15 +121,16 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     const id = secretIdOf(req);
     // Decided on what was read, recorded at that version: a concurrent change (another edit, a
     // runner's login push) is never silently undone; the loser reads again and re-applies.
-    const updated = await untilApplied(['secret_changed'], async () => {
+    const updated = await commands.runAtVersion(req, { on: ['secret_changed'] }, async () => {
       const row = await readSecret(pool, req.scope.projectId, id);
       if (!row) throw secretNotFound();
-      return { outcome: await applyUpdate(req, body, row), value: row.id };
+      return { write: await updateOf(body, row), value: row.id };
     });
     return answer(req, res, updated);
   };
 
-  async function applyUpdate(req: Request, body: SecretUpdate, row: SecretRow): Promise<CommandOutcome> {
+  /** The secret's update as decided on the row read: its data merged, sealed again under its key, at the row's version. */
+  async function updateOf(body: SecretUpdate, row: SecretRow): Promise<AccountWrite<'accounts.secret.updated'>> {
     orThrow(decideSecretChange({ managedBy: row.managed_by ?? '' }));
     const opened = await openRow(row);
     if (!opened) throw secretNotFound();
@@ -155,7 +151,7 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     }
     const name = body.header?.name === undefined ? row.name : body.header.name ?? '';
     const description = body.header?.description === undefined ? row.description : body.header.description ?? '';
-    return vault.record(req, 'accounts.secret.updated', {
+    return vault.change(row.project_id, 'accounts.secret.updated', {
       secret: info({ id: row.id, projectId: row.project_id, slug: row.slug, kind, name, description, data: withServerFields(kind, name, data, { kind: storedKind, data: opened.data }), key: opened.key, writeOnly: row.write_only }),
     }, row.id, row.version);
   }
@@ -168,7 +164,7 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
     // the tables) can never be opened again, even with the key ring. Done whether or not the row is
     // (still) there, so a retry after a lagging answer or a crash completes it.
     await shredKey(pool, req.scope.projectId, id);
-    if (row) await commit(req, 'accounts.secret.deleted', { secret_id: row.id, project_id: row.project_id }, row.id);
+    if (row) await commands.run(req, vault.change(row.project_id, 'accounts.secret.deleted', { secret_id: row.id, project_id: row.project_id }, row.id));
     res.status(204).end();
   };
 

@@ -16,7 +16,7 @@ import { finishSignIn, startSignIn, type FetchLike, type SecretValue, type Verif
 import type { Pool } from '@llm/postgres';
 import { MAX_SESSION_IDENTITIES, isIdentity, mergeIdentities, ssoIdentity, type SessionCodec, type SsoStateCodec } from '@llm/web-session';
 import { decideSsoSignIn, domainOwner, findUserByEmail, userByIdentity, userIdentities, userKey, refuse } from '@llm/account-model';
-import { orThrow, untilApplied, type AccountCommands } from '../adapters/account-commands.ts';
+import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
 import { findSsoTarget, type SsoTarget } from '../adapters/sso-store.ts';
 
 export interface SsoDeps {
@@ -71,7 +71,8 @@ export function ssoRoutes(deps: SsoDeps): Handlers {
     const autoJoin = t.organization.flags.auto_join === true && owner === t.organization.id;
     const email = claims.email;
     // A concurrent sign-in that created the user meanwhile (user_exists): look again, and link.
-    return untilApplied(['user_exists'], async () => {
+    // Outside the caller's scope (a sign-in has none yet): the metadata names the organization and the user.
+    return deps.commands.runAtVersion({ requestId: req.id }, { on: ['user_exists'], maxAttempts: 2 }, async () => {
       // The provider's subject at its issuer decides first: it stays with the user it was linked to.
       const linked = await userByIdentity(deps.pool, method, claims.issuer, claims.sub);
       const byEmail = linked ? undefined : await findUserByEmail(deps.pool, email);
@@ -79,16 +80,16 @@ export function ssoRoutes(deps: SsoDeps): Handlers {
       orThrow(decideSsoSignIn({ domain, organizationId: t.organization.id, domainOwner: owner, linked: linked !== undefined, emailTaken: byEmail !== undefined }));
       const known = linked ?? byEmail;
       const user = known ?? { id: randomUUID(), email };
-      const outcome = await deps.commands.appendAndAwait({
-        type: 'accounts.identity.signed_in', key: userKey(user.email),
+      const write = {
+        type: 'accounts.identity.signed_in' as const, key: userKey(user.email),
         payload: {
           user_id: user.id, email: user.email, name: claims.name ?? '', create_user: known === undefined, method, subject: claims.sub,
           issuer: claims.issuer, auto_join_organization_id: autoJoin ? t.organization.id : '',
         },
-        meta: { requestId: req.id, organizationId: t.organization.id, aggregateId: `user:${user.id}`, actorId: user.id },
-      });
-      return { outcome, value: user };
-    }, { maxAttempts: 2 });
+        meta: { organizationId: t.organization.id, aggregateId: `user:${user.id}`, actorId: user.id },
+      };
+      return { write, value: user };
+    });
   }
 
   const stateRefused = (): AppError => invalid('sso_state_invalid', 'This sign-in expired or was started in another browser; start it again.');

@@ -4,7 +4,7 @@
 // (@llm/account-model subscription-login.ts) and records the new data against the version it read —
 // when another change lands first, it reads and decides again.
 import type { Request, RequestHandler } from 'express';
-import { decideCancel, decideFailure, decidePoll, decidePush, decideStart, isUuid, type LoginAttempt, type LoginFields, loginFieldsOf, readSecret, type RunnerAttemptAnswer, type SecretRow, rejectionError, refuse } from '@llm/account-model';
+import { decideCancel, decideFailure, decidePoll, decidePush, decideStart, isUuid, type LoginAttempt, type LoginFields, loginFieldsOf, readSecret, type RunnerAttemptAnswer, type SecretRow, refuse } from '@llm/account-model';
 import {
   subscriptionLoginFailure, subscriptionLoginPush,
   type LoginAttemptView, type SubscriptionLoginFailureView, type SubscriptionLoginPushView,
@@ -47,7 +47,7 @@ const pendingView = (a: LoginAttempt): LoginAttemptView => view(a.id, 'pending',
 export function subscriptionLoginRoutes(deps: SubscriptionLoginDeps, browser: RequestHandler[], runnerSide: RequestHandler[]): Handlers {
   const { pool, runner } = deps;
   const now = deps.now ?? Date.now;
-  const vault = new Vault(pool, deps.commands, deps.keyring);
+  const vault = new Vault(pool, deps.keyring);
 
   function secretIdOf(req: Request): string {
     const id = String(req.params.secret_id ?? '');
@@ -66,19 +66,17 @@ export function subscriptionLoginRoutes(deps: SubscriptionLoginDeps, browser: Re
 
   /** Read, decide, record against the version read; on a concurrent change, all of it again. */
   async function change<R>(req: Request, id: string, decide: (fields: LoginFields) => Step<R> | Promise<Step<R>>): Promise<R> {
-    for (let i = 0; i < MAX_TRIES; i++) {
+    const retry = { on: ['secret_changed'] as const, maxAttempts: MAX_TRIES, exhausted: () => refuse('secret_changed', 'The subscription connection keeps changing; retry.') };
+    return deps.commands.runAtVersion<'accounts.secret.updated', R>(req, retry, async () => {
       const { row, key, data } = await load(req, id);
       const step = await decide(loginFieldsOf(data));
-      if (!step.next) return step.result;
+      if (!step.next) return { done: step.result };
       const secret = vault.info({
         id: row.id, projectId: row.project_id, slug: row.slug, kind: 'subscription_provider', name: row.name, description: row.description,
         data: { ...data, ...step.next }, key, writeOnly: row.write_only, ...(row.managed_by ? { managedBy: row.managed_by } : {}),
       });
-      const outcome = await vault.record(req, 'accounts.secret.updated', { secret }, row.id, row.version);
-      if (outcome.status === 'applied') return step.result;
-      if (outcome.code !== 'secret_changed') throw rejectionError(outcome);
-    }
-    throw refuse('secret_changed', 'The subscription connection keeps changing; retry.');
+      return { write: vault.change(row.project_id, 'accounts.secret.updated', { secret }, row.id, row.version), value: step.result };
+    });
   }
 
   const start: RequestHandler = async (req, res) => {

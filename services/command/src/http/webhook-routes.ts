@@ -6,7 +6,7 @@
 // A refused PUT leaves the secret as it was (see putSecret). A query answers at most
 // SUBSCRIPTIONS_QUERY_MAX_LIMIT = 1,000 subscriptions, `limit` or not; page on with `next`.
 import type { Request, RequestHandler, Response } from 'express';
-import { parseUuid, queryWebhooks, readSecret, readWebhook, WEBHOOK_NOT_FOUND, type WebhookEventType, type WebhookRow, webhooksKey, rejectionError, refuse } from '@llm/account-model';
+import { parseUuid, queryWebhooks, readSecret, readWebhook, WEBHOOK_NOT_FOUND, type WebhookEventType, type WebhookRow, webhooksKey, refuse } from '@llm/account-model';
 import { webhookCreate, webhookEdit, webhookQuery, webhookTest, type WebhookSubscriptionView } from '@llm/contracts';
 import { invalid } from '@llm/errors';
 import { uuidv7, type EventPayloads, type Topics } from '@llm/events';
@@ -16,7 +16,7 @@ import type { SecretsKeyring } from '@llm/oidc';
 import type { OutboundClient } from '@llm/outbound';
 import type { Pool } from '@llm/postgres';
 import { generateSigningSecret } from '@llm/webhooks';
-import { requestMeta, isProjectionLag, untilApplied, withCompensation, type AccountCommands, type CommandOutcome } from '../adapters/account-commands.ts';
+import type { AccountCommands, AccountWrite } from '../adapters/account-commands.ts';
 import { WebhookSecrets } from '../adapters/webhook-secrets.ts';
 import { testDelivery } from '../adapters/webhook-test-delivery.ts';
 import {
@@ -56,12 +56,9 @@ export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], ed
   const { pool, commands } = deps;
   const secrets = new WebhookSecrets(pool, commands, deps.keyring);
 
-  function record<T extends WebhookEventType>(req: Request, type: T, payload: EventPayloads[T], id: string, expectedVersion = 0): Promise<CommandOutcome> {
-    return commands.appendAndAwait({
-      type, key: webhooksKey(req.scope.projectId), payload,
-      meta: requestMeta(req, `webhook:${id}`, { expectedVersion }),
-    });
-  }
+  /** A change of the project's subscription `id` (at the version read, for an update). */
+  const change = <T extends WebhookEventType>(req: Request, type: T, payload: EventPayloads[T], id: string, expectedVersion = 0): AccountWrite<T> =>
+    ({ type, key: webhooksKey(req.scope.projectId), payload, meta: { aggregateId: `webhook:${id}`, expectedVersion } });
 
   async function stored(req: Request, id: string): Promise<WebhookRow> {
     const row = await readWebhook(pool, req.scope.projectId, id);
@@ -80,12 +77,12 @@ export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], ed
    * A change decided on the subscription as read and recorded at that version: a concurrent change
    * is never silently undone; the loser reads again and re-applies.
    */
-  async function replace(req: Request, id: string, change: (row: WebhookRow) => Promise<Subscription | undefined>): Promise<void> {
-    await untilApplied(['webhook_changed'], async () => {
+  async function replace(req: Request, id: string, edit: (row: WebhookRow) => Promise<Subscription | undefined>, compensate?: () => Promise<unknown>): Promise<void> {
+    await commands.runAtVersion(req, { on: ['webhook_changed'], ...(compensate ? { compensate } : {}) }, async () => {
       const row = await stored(req, id);
-      const next = await change(row);
+      const next = await edit(row);
       if (next === undefined) return { done: undefined };
-      return { outcome: await record(req, 'accounts.webhook.updated', { subscription: webhookInfo(next) }, id, row.version), value: undefined };
+      return { write: change(req, 'accounts.webhook.updated', { subscription: webhookInfo(next) }, id, row.version), value: undefined };
     });
   }
 
@@ -102,8 +99,7 @@ export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], ed
     // Client flags are ignored on create: a new subscription is active.
     const subscription = subscriptionOf(body, { id, projectId, secretId }, true);
     // The secret is removed unless the subscription's event is (or will be) applied.
-    const outcome = await withCompensation(() => record(req, 'accounts.webhook.created', { subscription: webhookInfo(subscription) }, id), () => secrets.remove(req, secretId));
-    if (outcome.status === 'rejected') throw rejectionError(outcome);
+    await commands.run(req, change(req, 'accounts.webhook.created', { subscription: webhookInfo(subscription) }, id), { compensate: () => secrets.remove(req, secretId) });
     await answer(req, res, id, secret);
   };
 
@@ -140,29 +136,26 @@ export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], ed
     // An unknown subscription is a 404 before the vault is touched.
     await stored(req, id);
     let written: SecretWrite | undefined;
-    try {
-      await replace(req, id, async (row) => {
-        // A new value goes into the subscription's secret (created again if it is gone); omitted = unchanged.
-        if (given !== undefined && written === undefined) written = await putSecret(req, row, body.name, given);
-        return subscriptionOf(body, { id: row.id, projectId: row.project_id, secretId: written?.secretId ?? row.secret_id });
+    // Refused in the end: the secret's value is put back (appended but not yet projected, the change
+    // will still apply with the new value and it stays).
+    const undo = async (): Promise<void> => {
+      if (!written || given === undefined) return;
+      await undoSecret(req, written, given).catch((undoErr: unknown) => {
+        req.log?.error({ secret: written?.secretId, err: undoErr instanceof Error ? undoErr.message : 'error' }, 'webhook secret not restored after a refused PUT');
       });
-    } catch (err) {
-      // Appended but not yet projected (503 projection_lag): the change will apply with the new value.
-      if (written && given !== undefined && !isProjectionLag(err)) {
-        await undoSecret(req, written, given).catch((undoErr: unknown) => {
-          req.log?.error({ secret: written?.secretId, err: undoErr instanceof Error ? undoErr.message : 'error' }, 'webhook secret not restored after a refused PUT');
-        });
-      }
-      throw err;
-    }
+    };
+    await replace(req, id, async (row) => {
+      // A new value goes into the subscription's secret (created again if it is gone); omitted = unchanged.
+      if (given !== undefined && written === undefined) written = await putSecret(req, row, body.name, given);
+      return subscriptionOf(body, { id: row.id, projectId: row.project_id, secretId: written?.secretId ?? row.secret_id });
+    }, undo);
     await answer(req, res, id);
   };
 
   const remove: RequestHandler = async (req, res) => {
     const id = subscriptionIdOf(req);
     const row = await stored(req, id);
-    const outcome = await record(req, 'accounts.webhook.deleted', { subscription_id: row.id, project_id: row.project_id }, row.id);
-    if (outcome.status === 'rejected') throw rejectionError(outcome);
+    await commands.run(req, change(req, 'accounts.webhook.deleted', { subscription_id: row.id, project_id: row.project_id }, row.id));
     // Deviation from the reference (which leaves the vault secret behind): the signing secret goes
     // with its subscription, its key shredded first. Failing here leaves a secret the user can still
     // delete from /secrets; the subscription is gone either way.

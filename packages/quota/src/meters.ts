@@ -1,8 +1,9 @@
 // The one reader of the usage meters. Counters are summed from usage_daily (projector-usage, a
 // projection of the spans and platform events topics: exact and rebuilt by a replay) over the
-// quota's period; the `users` gauge is the organization's distinct members now (the accounts
-// projection).
+// quota's period; evaluation runs and the `users` gauge (the organization's distinct members now)
+// are counted by their owners in @llm/account-model.
 import type { Pool } from '@llm/postgres';
+import { countHumanEvaluations, countOrganizationMembers, projectsOfWorkspace } from '@llm/account-model';
 import type { DayRange } from './period.ts';
 
 type Queryable = Pick<Pool, 'query'>;
@@ -27,36 +28,17 @@ export interface MeterQuery {
   userId?: string;
 }
 
-/** Evaluation runs of the organization (the accounts projection's human_evaluations), in the range. */
-async function evaluationRuns(q: Queryable, m: MeterQuery): Promise<number> {
-  const where = ['p.organization_id = $1::uuid'];
-  const values: unknown[] = [m.organizationId];
-  if (m.range) { values.push(m.range.from, m.range.to); where.push(`h.created_at >= $${values.length - 1}::date AND h.created_at < $${values.length}::date`); }
-  if (m.projectId) { values.push(m.projectId); where.push(`h.project_id = $${values.length}::uuid`); }
-  if (m.workspaceId) { values.push(m.workspaceId); where.push(`p.workspace_id = $${values.length}::uuid`); }
-  if (m.userId !== undefined) { values.push(m.userId); where.push(`h.created_by_id = $${values.length}`); }
-  const r = await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM human_evaluations h JOIN projects p ON p.id = h.project_id WHERE ${where.join(' AND ')}`, values);
-  return Number(r.rows[0]?.n ?? 0);
-}
-
 export async function counterValue(q: Queryable, m: MeterQuery): Promise<number> {
-  if (m.meter === 'evaluations_run') return evaluationRuns(q, m);
+  if (m.meter === 'evaluations_run') return countHumanEvaluations(q, m);
   const where = ['organization_id = $1', 'meter = $2'];
   const values: unknown[] = [m.organizationId, m.meter];
   if (m.range) { values.push(m.range.from, m.range.to); where.push(`day >= $${values.length - 1}::date AND day < $${values.length}::date`); }
   if (m.projectId) { values.push(m.projectId); where.push(`project_id = $${values.length}::uuid`); }
-  if (m.workspaceId) { values.push(m.workspaceId); where.push(`project_id IN (SELECT id FROM projects WHERE workspace_id = $${values.length}::uuid)`); }
+  if (m.workspaceId) { values.push(await projectsOfWorkspace(q, m.workspaceId)); where.push(`project_id = ANY($${values.length}::uuid[])`); }
   if (m.userId !== undefined) { values.push(m.userId); where.push(`user_id = $${values.length}`); }
   const r = await q.query<{ value: string | null }>(`SELECT sum(value)::text AS value FROM usage_daily WHERE ${where.join(' AND ')}`, values);
   return Number(r.rows[0]?.value ?? 0);
 }
 
 /** The organization's members: distinct users with a membership in it, its workspaces or projects. */
-export async function usersGauge(q: Queryable, organizationId: string): Promise<number> {
-  const r = await q.query<{ n: number }>(
-    `SELECT count(DISTINCT user_id)::int AS n FROM memberships
-      WHERE (scope = 'organization' AND scope_id = $1::uuid)
-         OR (scope = 'workspace' AND scope_id IN (SELECT id FROM workspaces WHERE organization_id = $1::uuid))
-         OR (scope = 'project' AND scope_id IN (SELECT id FROM projects WHERE organization_id = $1::uuid))`, [organizationId]);
-  return r.rows[0]?.n ?? 0;
-}
+export const usersGauge = (q: Queryable, organizationId: string): Promise<number> => countOrganizationMembers(q, organizationId);

@@ -6,6 +6,7 @@
 import { derivedEventId, encodeEvent, isEvent, type DecodedEvent } from '@llm/events';
 import type { IncomingRecord } from '@llm/kafka';
 import type { PoolClient } from '@llm/postgres';
+import { querySlugsOfVariant } from '@llm/account-model';
 
 interface Revision { id: string; slug: string; version: number | string; message: string }
 
@@ -27,19 +28,15 @@ async function factsOf(c: PoolClient, e: DecodedEvent): Promise<Array<{ eventTyp
   if (isEvent(e, 'accounts.query.revision.committed')) {
     const p = e.payload;
     // The slugs are the projection's (just written in this transaction).
-    const r = await c.query<{ q: string; v: string }>(
-      'SELECT q.slug AS q, v.slug AS v FROM saved_query_variants v JOIN saved_queries q ON q.id = v.query_id WHERE v.id = $1::uuid', [p.variant_id]);
-    const slugs = r.rows[0];
-    return [{ eventType: 'queries.revisions.committed', attributes: queryAttributes(e, { id: p.query_id, slug: slugs?.q ?? '' }, { id: p.variant_id, slug: slugs?.v ?? '' }, p.revision) }];
+    const slugs = await querySlugsOfVariant(c, p.variant_id);
+    return [{ eventType: 'queries.revisions.committed', attributes: queryAttributes(e, { id: p.query_id, slug: slugs?.query ?? '' }, { id: p.variant_id, slug: slugs?.variant ?? '' }, p.revision) }];
   }
   if (isEvent(e, 'accounts.query.revision.added')) {
     const p = e.payload;
-    const r = await c.query<{ q: string; v: string }>(
-      'SELECT q.slug AS q, v.slug AS v FROM saved_query_variants v JOIN saved_queries q ON q.id = v.query_id WHERE v.id = $1::uuid', [p.variant_id]);
-    const slugs = r.rows[0];
+    const slugs = await querySlugsOfVariant(c, p.variant_id);
     return [{
       eventType: 'queries.revisions.committed',
-      attributes: queryAttributes(e, { id: p.query_id, slug: slugs?.q ?? '' }, { id: p.variant_id, slug: slugs?.v ?? '' },
+      attributes: queryAttributes(e, { id: p.query_id, slug: slugs?.query ?? '' }, { id: p.variant_id, slug: slugs?.variant ?? '' },
         { id: p.revision_id, slug: p.slug, version: String(p.version), message: p.message }),
     }];
   }

@@ -2,6 +2,7 @@
 // (events ingested, traces retrieved): each batch's usage is summed and written with the consumed
 // offsets in one Postgres transaction (@llm/pg-consumer), under the shared consumer policy
 // (Postgres away → wait and retry).
+import { organizationOfProject } from '@llm/account-model';
 import { decodeEvent, decodeSpanUsage, type SpanUsage, type Topics } from '@llm/events';
 import type { Result } from '@llm/errors';
 import { counter } from '@llm/metrics';
@@ -22,10 +23,7 @@ export interface UsageConsumerDeps {
   consumerName: string;
 }
 
-async function organizationOf(c: PoolClient, projectId: string): Promise<string | undefined> {
-  const r = await c.query<{ id: string }>('SELECT organization_id::text AS id FROM projects WHERE id = $1::uuid', [projectId]);
-  return r.rows[0]?.id;
-}
+const organizationOf = (c: PoolClient, projectId: string): Promise<string | undefined> => organizationOfProject(c, projectId);
 
 const undecodable = counter('usage_meter_records_unreadable_total', 'Spans-topic records the usage meters could not read (counted as no usage; projector-spans dead-letters them).');
 

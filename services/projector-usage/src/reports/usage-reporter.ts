@@ -5,6 +5,7 @@
 // identifier) is written before the processor is called and marked sent after; a pending report (a
 // crash or a failed call in between) is sent again with the same identifier and value, which the
 // processor answers from the first one. One replica reports at a time (a Postgres advisory lock).
+import { billedOrganizations } from '@llm/account-model';
 import type { PaymentsProcessor, UsageMeter } from '@llm/billing';
 import { usageReportKey } from '@llm/billing';
 import type { Logger } from '@llm/logging';
@@ -89,10 +90,9 @@ export async function runUsageReports(o: UsageReportOptions): Promise<UsageRunRe
         tally(ok);
         if (!ok) stuck.add(`${r.organization_id}|${r.meter}`);
       }
-      const orgs = await c.query<{ id: string; customer: string; anchor: number }>(
-        `SELECT organization_id::text AS id, customer_id AS customer, anchor FROM organization_subscriptions WHERE customer_id IS NOT NULL AND customer_id <> ''`);
+      const orgs = await billedOrganizations(c);
       const now = (o.now ?? (() => new Date()))();
-      for (const org of orgs.rows) {
+      for (const org of orgs) {
         for (const { counter, meter } of REPORTED_COUNTERS) {
           // A report still pending comes first: a new delta is measured from it once it is sent.
           if (stuck.has(`${org.id}|${meter}`)) continue;

@@ -50,3 +50,11 @@ export async function loadBillingState(q: Queryable, e: BillingEvent): Promise<B
 export function postgresPlanResolver(q: Queryable, access: Pick<AccessCatalog, 'defaultPlan' | 'planCacheMs'>): PlanResolver {
   return createPlanResolver({ read: (id) => readSubscription(q, id), defaultPlan: access.defaultPlan, ttlMs: access.planCacheMs });
 }
+
+/** The organizations billed through a processor customer, with their billing anchor (the usage reporter's list). */
+export async function billedOrganizations(q: Queryable): Promise<Array<{ id: string; customer: string; anchor: number }>> {
+  const r = await q.query<{ id: string; customer: string; anchor: number }>(
+    `SELECT organization_id::text AS id, customer_id AS customer, anchor FROM organization_subscriptions WHERE customer_id IS NOT NULL AND customer_id <> ''`);
+  return r.rows;
+}
+

@@ -71,3 +71,25 @@ export async function readHumanEvaluationScenarios(q: Queryable, evaluationId: s
   );
   return r.rows;
 }
+
+/** Which evaluations to count: an organization's, narrowed to a project, a workspace or a user, created in `[from, to)` days. */
+export interface EvaluationCount {
+  organizationId: string;
+  range?: { from: string; to: string } | undefined;
+  projectId?: string | undefined;
+  workspaceId?: string | undefined;
+  userId?: string | undefined;
+}
+
+/** The organization's evaluation runs (the quota meter `evaluations_run`). */
+export async function countHumanEvaluations(q: Queryable, m: EvaluationCount): Promise<number> {
+  const where = ['p.organization_id = $1::uuid'];
+  const values: unknown[] = [m.organizationId];
+  if (m.range) { values.push(m.range.from, m.range.to); where.push(`h.created_at >= $${values.length - 1}::date AND h.created_at < $${values.length}::date`); }
+  if (m.projectId) { values.push(m.projectId); where.push(`h.project_id = $${values.length}::uuid`); }
+  if (m.workspaceId) { values.push(m.workspaceId); where.push(`p.workspace_id = $${values.length}::uuid`); }
+  if (m.userId !== undefined) { values.push(m.userId); where.push(`h.created_by_id = $${values.length}`); }
+  const r = await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM human_evaluations h JOIN projects p ON p.id = h.project_id WHERE ${where.join(' AND ')}`, values);
+  return Number(r.rows[0]?.n ?? 0);
+}
+

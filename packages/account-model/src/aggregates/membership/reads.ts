@@ -78,3 +78,14 @@ export async function memberRole(q: Queryable, organizationId: string, userId: s
   );
   return r.rows[0]?.role;
 }
+
+/** The organization's members: distinct users with a membership in it, its workspaces or projects (the quota gauge `users`). */
+export async function countOrganizationMembers(q: Queryable, organizationId: string): Promise<number> {
+  const r = await q.query<{ n: number }>(
+    `SELECT count(DISTINCT user_id)::int AS n FROM memberships
+      WHERE (scope = 'organization' AND scope_id = $1::uuid)
+         OR (scope = 'workspace' AND scope_id IN (SELECT id FROM workspaces WHERE organization_id = $1::uuid))
+         OR (scope = 'project' AND scope_id IN (SELECT id FROM projects WHERE organization_id = $1::uuid))`, [organizationId]);
+  return r.rows[0]?.n ?? 0;
+}
+

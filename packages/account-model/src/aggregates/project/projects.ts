@@ -86,3 +86,16 @@ export async function readCurrentProject(q: Queryable, projectId: string, userId
   );
   return r.rows[0];
 }
+
+/** The ids of a workspace's projects. */
+export async function projectsOfWorkspace(q: Queryable, workspaceId: string): Promise<string[]> {
+  const r = await q.query<{ id: string }>('SELECT id::text AS id FROM projects WHERE workspace_id = $1::uuid ORDER BY id', [asUuid(workspaceId)]);
+  return r.rows.map((x) => x.id);
+}
+
+/** The organization a project belongs to. */
+export async function organizationOfProject(q: Queryable, projectId: string): Promise<string | undefined> {
+  const r = await q.query<{ id: string }>('SELECT organization_id::text AS id FROM projects WHERE id = $1::uuid', [asUuid(projectId)]);
+  return r.rows[0]?.id;
+}
+

@@ -381,3 +381,11 @@ export async function resolveQueryRevision(q: Queryable, projectId: string, refs
 
 /** The name POST /spans/query and /traces/query resolve their refs with. */
 export const findSavedQueryRevision = resolveQueryRevision;
+
+/** The slugs of a variant and of its query (the platform facts of a commit name them). */
+export async function querySlugsOfVariant(q: Queryable, variantId: string): Promise<{ query: string; variant: string } | undefined> {
+  const r = await q.query<{ q: string; v: string }>(
+    'SELECT q.slug AS q, v.slug AS v FROM saved_query_variants v JOIN saved_queries q ON q.id = v.query_id WHERE v.id = $1::uuid', [asUuid(variantId)]);
+  const row = r.rows[0];
+  return row ? { query: row.q, variant: row.v } : undefined;
+}

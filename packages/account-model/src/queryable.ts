@@ -10,9 +10,4 @@ export type Queryable = Pick<Pool, 'query'>;
 export const asUuid = (s: string | undefined | null): string | null => (s != null && isUuid(s) ? s : null);
 export { isUuid };
 
-/** A UUID in any usual spelling (hyphens or not, braces, `urn:uuid:`), as its canonical lowercase form. */
-export function parseUuid(s: string): string | undefined {
-  const hex = s.trim().toLowerCase().replace(/^urn:uuid:/, '').replace(/^\{(.*)\}$/, '$1').replace(/-/g, '');
-  if (!/^[0-9a-f]{32}$/.test(hex)) return undefined;
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+export { parseUuid } from '@llm/contracts';

@@ -103,3 +103,4 @@ export {
   savedQueryBody, simpleSavedQueryBody, savedQueryVariantBody, savedQueryRevisionBody, savedQueryAnswer, savedQueriesAnswer, simpleSavedQueryAnswer,
   simpleSavedQueriesAnswer, savedQueryVariantAnswer, savedQueryVariantsAnswer, savedQueryRevisionAnswer, savedQueryRevisionsAnswer, savedQueryRetrieveAnswer,
 } from './responses/saved-query-answers.ts';
+export { parseUuid } from './uuid.ts';

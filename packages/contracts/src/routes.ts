@@ -203,12 +203,12 @@ export const ROUTES = {
   // human evaluations (reference accounts §12) and the minimal applications / testsets they read (compat §4.2):
   // accounts events keyed `project:<id>:applications` / `:testsets` / `:evaluations`, served by the command side
   'applications.simple.create': { method: 'POST', path: '/simple/applications', side: 'command' },
-  'applications.simple.fetch': { method: 'GET', path: '/simple/applications/:application_id', side: 'command' },
+  'applications.simple.fetch': { method: 'GET', path: '/simple/applications/:application_id', side: 'query' },
   'applications.variants.create': { method: 'POST', path: '/applications/variants', side: 'command' },
   'applications.revisions.commit': { method: 'POST', path: '/applications/revisions/commit', side: 'command' },
   'testsets.simple.create': { method: 'POST', path: '/simple/testsets', side: 'command' },
-  'testsets.simple.fetch': { method: 'GET', path: '/simple/testsets/:testset_id', side: 'command' },
-  'human_evaluations.list': { method: 'GET', path: '/human-evaluations', side: 'command' },
+  'testsets.simple.fetch': { method: 'GET', path: '/simple/testsets/:testset_id', side: 'query' },
+  'human_evaluations.list': { method: 'GET', path: '/human-evaluations', side: 'query' },
   'human_evaluations.create': { method: 'POST', path: '/human-evaluations', side: 'command' },
   // the events log (reference accounts §10): ClickHouse projection of platform.events.v1
   'events.query': { method: 'POST', path: '/events/query', side: 'query' },
@@ -221,7 +221,7 @@ export const ROUTES = {
   'projects.update': { method: 'PATCH', path: '/projects/:project_id', side: 'command' },
   // a project's redaction policy (issue 30): accounts.redaction.policy_set keyed project:<id>:redaction; the
   // command side applies it before every span append, so it serves the reads too
-  'projects.redaction.fetch': { method: 'GET', path: '/projects/:project_id/redaction', side: 'command' },
+  'projects.redaction.fetch': { method: 'GET', path: '/projects/:project_id/redaction', side: 'query' },
   'projects.redaction.set': { method: 'PUT', path: '/projects/:project_id/redaction', side: 'command' },
   'projects.redaction.delete': { method: 'DELETE', path: '/projects/:project_id/redaction', side: 'command' },
   // operations, served by the process that runs projector-spans (it owns the span store)

@@ -1,5 +1,7 @@
 // Request validation with zod, rendered as the spec's HTTPValidationError (422 detail[{loc,msg,type}]).
 import type { z } from 'zod';
+import { parseUuid } from '@llm/contracts';
+import { notFound } from '@llm/errors';
 
 export interface ValidationIssue {
   loc: (string | number)[];
@@ -30,4 +32,15 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, loc0: '
   const r = schema.safeParse(value);
   if (!r.success) throw new RequestValidationError(issuesOf(r.error, loc0));
   return r.data;
+}
+
+/**
+ * The project a path names, when it is the caller's own: a credential acts in one project, so a
+ * malformed id is a 422 (as a typed path parameter) and any other project, existing or not, is 404.
+ */
+export function callerProjectParam(params: Record<string, unknown>, callerProjectId: string, name = 'project_id'): string {
+  const id = parseUuid(String(params[name] ?? ''));
+  if (id === undefined) throw new RequestValidationError([{ loc: ['path', name], msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
+  if (id !== callerProjectId.toLowerCase()) throw notFound('project_not_found', 'Project not found');
+  return id;
 }

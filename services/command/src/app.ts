@@ -178,8 +178,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...deliveryRoutes({ pool: deps.pool, producer: deps.producer, topics: deps.topics }, [member, requirePermission(deps.pool, 'edit_webhooks')]),
       // Human evaluations and the minimal applications / testsets they read (reference accounts §12, compat §4).
       ...humanEvaluationRoutes({ pool: deps.pool, commands, quota }, {
-        viewApps: [member, requirePermission(deps.pool, 'view_applications')], editApps: [member, requirePermission(deps.pool, 'edit_applications')],
-        viewEvaluations: [member, requirePermission(deps.pool, 'view_evaluation')], createEvaluations: [member, requirePermission(deps.pool, 'create_evaluation')],
+        editApps: [member, requirePermission(deps.pool, 'edit_applications')], createEvaluations: [member, requirePermission(deps.pool, 'create_evaluation')],
       }),
       // Billing: reads need view_billing, writes edit_billing (the owner); processor events are public (signed).
       ...billingRoutes({ ...billing, access: deps.access }, [member, requirePermission(deps.pool, 'view_billing')], [member, requirePermission(deps.pool, 'edit_billing')]),

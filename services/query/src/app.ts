@@ -32,6 +32,8 @@ import { eventRoutes } from './http/event-routes.ts';
 import { projectRoutes } from './http/project-routes.ts';
 import { profileRoutes } from './http/profile-routes.ts';
 import { simpleTraceRoutes } from './http/simple-trace-routes.ts';
+import { evaluationRoutes } from './http/evaluation-routes.ts';
+import { redactionRoutes } from './http/redaction-routes.ts';
 import { EventReader } from './adapters/event-reader.ts';
 import type { EventRecorder } from './adapters/event-recorder.ts';
 import { docsRoutes } from '@llm/openapi';
@@ -91,6 +93,10 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...projectRoutes(deps.pool, member),
     ...profileRoutes(deps.pool, member),
     ...simpleTraceRoutes(reader, searcher, [auth, requirePermission(deps.pool, 'view_spans')]),
+    ...redactionRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_spans')]),
+    ...evaluationRoutes(deps.pool, {
+      viewApps: [member, requirePermission(deps.pool, 'view_applications')], viewEvaluations: [member, requirePermission(deps.pool, 'view_evaluation')],
+    }),
     // The API description (/openapi.json) and its rendered page (/docs): public, code-only.
     ...docsRoutes(),
   };

@@ -8,11 +8,12 @@
 // application up by id alone).
 import { randomBytes } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { APPLICATION_NOT_FOUND, APPLICATION_VARIANT_NOT_FOUND, type ApplicationRow, applicationsKey, type ApplicationVariantRow, evaluationsKey, HUMAN_EVALUATION_APP_NOT_FOUND, HUMAN_EVALUATION_REVISION_MISMATCH, HUMAN_EVALUATION_TESTSET_NOT_FOUND, HUMAN_EVALUATION_VARIANT_NOT_FOUND, type HumanEvaluationRow, listHumanEvaluations, parseUuid, readApplication, readApplicationRevision, readApplicationVariant, readApplicationVariants, readTestcases, readTestset, type TestcaseRow, type TestsetRow, testsetsKey, refuse } from '@llm/account-model';
 import {
-  applicationRevisionCommit, applicationVariantCreate, humanEvaluationCreate, humanEvaluationList, simpleApplicationCreate, simpleTestsetCreate,
-  type HumanEvaluationView,
-} from '@llm/contracts';
+  APPLICATION_NOT_FOUND, APPLICATION_VARIANT_NOT_FOUND, HUMAN_EVALUATION_APP_NOT_FOUND, HUMAN_EVALUATION_REVISION_MISMATCH, HUMAN_EVALUATION_TESTSET_NOT_FOUND,
+  HUMAN_EVALUATION_VARIANT_NOT_FOUND, applicationAnswer, applicationVariantView, applicationsKey, evaluationUuid, evaluationsKey, parseUuid, readApplication,
+  readApplicationRevision, readApplicationVariant, readTestcases, readTestset, refuse, testsetView, testsetsKey, type TestcaseRow,
+} from '@llm/account-model';
+import { applicationRevisionCommit, applicationVariantCreate, humanEvaluationCreate, simpleApplicationCreate, simpleTestsetCreate } from '@llm/contracts';
 import { invalid, notFound } from '@llm/errors';
 import { uuidv7, type EventPayloads } from '@llm/events';
 import { RequestValidationError, validate, type Handlers } from '@llm/http';
@@ -30,12 +31,8 @@ export interface HumanEvaluationRouteDeps {
 
 /** Middleware chains per kind of access. */
 export interface HumanEvaluationGuards {
-  viewApps: RequestHandler[]; editApps: RequestHandler[];
-  viewEvaluations: RequestHandler[]; createEvaluations: RequestHandler[];
+  editApps: RequestHandler[]; createEvaluations: RequestHandler[];
 }
-
-/** The reference's answer to an id that is not a UUID (§4.1: the UUID parser's text). */
-export const BADLY_FORMED_UUID = 'badly formed hexadecimal UUID string';
 
 const json = (v: unknown): string => (v === undefined || v === null ? '' : JSON.stringify(v));
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -46,47 +43,6 @@ function uuidField(value: string, loc: Array<string | number>): string {
   if (id === undefined) throw new RequestValidationError([{ loc, msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
   return id;
 }
-/** A /human-evaluations id: the reference answers a malformed one 400 with the UUID parser's text. */
-function evaluationUuid(value: string): string {
-  const id = parseUuid(value);
-  if (id === undefined) throw invalid('badly_formed_uuid', BADLY_FORMED_UUID);
-  return id;
-}
-
-function applicationView(app: ApplicationRow, variant: ApplicationVariantRow | undefined, revisionId: string | undefined): Record<string, unknown> {
-  return {
-    id: app.id, slug: app.slug, name: app.name ?? app.slug, description: app.description, tags: app.tags, meta: app.meta, flags: app.flags, data: app.data,
-    created_at: iso(app.created_at), updated_at: null, created_by_id: app.created_by_id,
-    variant_id: variant?.id ?? null, revision_id: revisionId ?? null,
-  };
-}
-
-function variantView(v: ApplicationVariantRow): Record<string, unknown> {
-  return {
-    id: v.id, slug: v.slug, name: v.name ?? v.slug, application_id: v.application_id, flags: v.flags, tags: v.tags,
-    created_at: iso(v.created_at), created_by_id: v.created_by_id,
-  };
-}
-
-function testsetView(t: TestsetRow, rows: TestcaseRow[]): Record<string, unknown> {
-  return {
-    id: t.id, slug: t.slug, name: t.name ?? t.slug, description: t.description, tags: t.tags, meta: t.meta,
-    data: { testcases: rows.map((r) => ({ id: r.id, data: r.data, testset_id: r.testset_id })) },
-    variant_id: t.variant_id, revision_id: t.revision_id, created_at: iso(t.created_at), created_by_id: t.created_by_id,
-  };
-}
-
-/** A list item of GET /human-evaluations (§12): revision numbers as text, `" None"` when the linked revision is gone. */
-function evaluationView(e: HumanEvaluationRow): HumanEvaluationView {
-  const created = e.created_at.toISOString();
-  return {
-    id: e.id, app_id: e.app_id, project_id: e.project_id, evaluation_type: e.evaluation_type,
-    variant_ids: e.variant_ids, variant_names: e.variant_names.map((n) => n ?? ''), variants_revision_ids: e.variants_revision_ids,
-    revisions: e.revisions.map((n) => (n === null ? ' None' : String(n))),
-    testset_id: e.testset_id, testset_name: e.testset_name ?? '', status: e.status, created_at: created, updated_at: e.updated_at?.toISOString() ?? created,
-  };
-}
-
 /** The 400 of a row that lacks an input (§12: the variant's inputs against the row's columns, minus correct_answer). */
 function rowMismatch(inputs: string[], row: TestcaseRow): Error {
   const columns = Object.keys(row.data).filter((c) => c !== 'correct_answer');
@@ -106,12 +62,6 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
   const write = <T extends AccountsEventType>(type: T, key: string, payload: EventPayloads[T], aggregateId: string): AccountWrite<T> =>
     ({ type, key, payload, meta: { aggregateId } });
 
-  async function applicationAnswer(projectId: string, app: ApplicationRow): Promise<Record<string, unknown>> {
-    const first = (await readApplicationVariants(pool, projectId, app.id))[0];
-    const revision = first && first.revision !== null ? await readApplicationRevision(pool, projectId, first.id, first.revision) : undefined;
-    return applicationView(app, first, revision?.id);
-  }
-
   const createApplication: RequestHandler = async (req, res) => {
     const a = validate(simpleApplicationCreate, req.body).application;
     const projectId = req.scope.projectId;
@@ -126,15 +76,7 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
     }, `application:${id}`));
     const app = await readApplication(pool, projectId, id);
     if (!app) throw refuse('application_not_found', APPLICATION_NOT_FOUND);
-    res.status(200).json({ count: 1, application: await applicationAnswer(projectId, app) });
-  };
-
-  const fetchApplication: RequestHandler = async (req, res) => {
-    const id = parseUuid(String(req.params.application_id ?? ''));
-    const app = id === undefined ? undefined : await readApplication(pool, req.scope.projectId, id);
-    // An unknown id keeps the reference's empty answer.
-    if (!app) { res.status(200).json({ count: 0 }); return; }
-    res.status(200).json({ count: 1, application: await applicationAnswer(req.scope.projectId, app) });
+    res.status(200).json({ count: 1, application: await applicationAnswer(pool, projectId, app) });
   };
 
   const createVariant: RequestHandler = async (req, res) => {
@@ -148,7 +90,7 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
     }, `application:${appId}`));
     const row = await readApplicationVariant(pool, projectId, id);
     if (!row) throw refuse('application_variant_not_found', APPLICATION_VARIANT_NOT_FOUND);
-    res.status(200).json({ count: 1, application_variant: variantView(row) });
+    res.status(200).json({ count: 1, application_variant: applicationVariantView(row) });
   };
 
   const commitRevision: RequestHandler = async (req, res) => {
@@ -192,22 +134,6 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
     res.status(200).json({ count: 1, testset: testsetView(row, await readTestcases(pool, id)) });
   };
 
-  const fetchTestset: RequestHandler = async (req, res) => {
-    const id = parseUuid(String(req.params.testset_id ?? ''));
-    const row = id === undefined ? undefined : await readTestset(pool, req.scope.projectId, id);
-    if (!row) { res.status(200).json({ count: 0 }); return; }
-    res.status(200).json({ count: 1, testset: testsetView(row, await readTestcases(pool, row.id)) });
-  };
-
-  const listEvaluations: RequestHandler = async (req, res) => {
-    const q = validate(humanEvaluationList, req.query, 'query');
-    const appId = evaluationUuid(q.app_id);
-    // Unknown in this project (or another project's): 404, where the reference fails with a 500.
-    if (!await readApplication(pool, req.scope.projectId, appId)) throw notFound('app_not_found', HUMAN_EVALUATION_APP_NOT_FOUND);
-    const rows = await listHumanEvaluations(pool, req.scope.projectId, appId);
-    res.status(200).json(rows.map(evaluationView));
-  };
-
   const createEvaluation: RequestHandler = async (req, res) => {
     const body = validate(humanEvaluationCreate, req.body);
     const projectId = req.scope.projectId;
@@ -247,12 +173,9 @@ export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Hu
 
   return {
     'applications.simple.create': [...guards.editApps, createApplication],
-    'applications.simple.fetch': [...guards.viewApps, fetchApplication],
     'applications.variants.create': [...guards.editApps, createVariant],
     'applications.revisions.commit': [...guards.editApps, commitRevision],
     'testsets.simple.create': [...guards.editApps, createTestset],
-    'testsets.simple.fetch': [...guards.viewApps, fetchTestset],
-    'human_evaluations.list': [...guards.viewEvaluations, listEvaluations],
     'human_evaluations.create': [...guards.createEvaluations, createEvaluation],
   };
 }

@@ -8,6 +8,7 @@ import { projectApplication } from './projection.ts';
 
 export * from './rules.ts';
 export * from './projection.ts';
+export * from './views.ts';
 export * from './reads.ts';
 
 export const application = aggregate(applicationRules, { load: loadApplicationState, project: projectApplication });

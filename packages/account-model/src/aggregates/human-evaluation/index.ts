@@ -8,6 +8,7 @@ import { projectHumanEvaluation } from './projection.ts';
 
 export * from './rules.ts';
 export * from './projection.ts';
+export * from './views.ts';
 export * from './reads.ts';
 
 export const humanEvaluation = aggregate(humanEvaluationRules, { load: loadHumanEvaluationState, project: projectHumanEvaluation });

@@ -8,6 +8,7 @@ import { projectRedactionPolicy } from './projection.ts';
 
 export * from './rules.ts';
 export * from './projection.ts';
+export * from './views.ts';
 export * from './reads.ts';
 
 export const redactionPolicy = aggregate(redactionPolicyRules, { load: loadRedactionPolicyState, project: projectRedactionPolicy });

@@ -8,6 +8,7 @@ import { projectTestset } from './projection.ts';
 
 export * from './rules.ts';
 export * from './projection.ts';
+export * from './views.ts';
 export * from './reads.ts';
 
 export const testset = aggregate(testsetRules, { load: loadTestsetState, project: projectTestset });

@@ -3,8 +3,7 @@
 // credential, and malformed ids are refused, never a failing cast.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AccountEvent, ApiKeyState } from '@llm/account-model';
-import { findUsableApiKey, readApiKey } from '@llm/accounts-read';
+import { type AccountEvent, type ApiKeyState, findUsableApiKey, readApiKey } from '@llm/account-model';
 import { ev, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
 
 let db: ProjectionDb;

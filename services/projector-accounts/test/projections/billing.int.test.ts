@@ -5,8 +5,7 @@
 // flags and moves its version.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AccountEvent, BillingState, SubscriptionRecord } from '@llm/account-model';
-import { readOrganization, readSubscription } from '@llm/accounts-read';
+import { type AccountEvent, type BillingState, readOrganization, readSubscription, type SubscriptionRecord } from '@llm/account-model';
 import type { BillingSubscriptionSet } from '@llm/events';
 import { ev, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
 

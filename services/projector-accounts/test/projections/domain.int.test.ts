@@ -2,8 +2,7 @@
 // returns for the event's name are written out, and rejections leave the rows alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import type { AccountEvent, DomainClaim, DomainState } from '@llm/account-model';
-import { readDomain } from '@llm/accounts-read';
+import { type AccountEvent, type DomainClaim, type DomainState, readDomain } from '@llm/account-model';
 import { ev, openProjectionDb, type ProjectionDb, type Step } from '../support/projection-db.ts';
 
 let db: ProjectionDb;

@@ -5,8 +5,7 @@
 // revocation removes the pending invitation; the organization takes its invitations with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AccountEvent, InvitationRef, InvitationState } from '@llm/account-model';
-import { invitationByTokenHash, isMemberByEmail, mayManageWorkspaceMembers, pendingInvitation } from '@llm/accounts-read';
+import { type AccountEvent, invitationByTokenHash, type InvitationRef, type InvitationState, isMemberByEmail, mayManageWorkspaceMembers, pendingInvitation } from '@llm/account-model';
 import { ev, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
 
 let db: ProjectionDb;

@@ -4,8 +4,7 @@
 // workspaces and projects too, and the member's role is what the permission check reads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AccountEvent, MembershipState } from '@llm/account-model';
-import { isOrganizationMember, projectMemberships, userOrganizations } from '@llm/accounts-read';
+import { type AccountEvent, isOrganizationMember, type MembershipState, projectMemberships, userOrganizations } from '@llm/account-model';
 import { ev, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
 
 let db: ProjectionDb;
@@ -39,7 +38,7 @@ describe('membership projection (Postgres)', () => {
       [set(nobody, 'viewer'), 'user_not_found', { organizations, users: [], members: [] }],
       [set('not-a-uuid', 'viewer'), 'user_not_found', { organizations, users: [], members: [] }],
       [set(kim, 'viewer', noOrg), 'organization_not_found', { organizations: [], users: [{ id: kim }], members: [] }],
-      [removed(owner), 'owner_role_fixed', theOwner],
+      [removed(owner), 'owner_not_removable', theOwner],
       [set(kim, 'admin'), 'ok', kimAs('admin')],
     ];
     for (const [i, [e, verdict, after]] of steps.entries()) expect(await db.step('membership', e), `step ${i}`).toEqual({ verdict, after });

@@ -6,8 +6,7 @@
 // of the organization behind, memberships included.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AccountEvent, OrganizationLifecycleState } from '@llm/account-model';
-import { memberOrganizations } from '@llm/accounts-read';
+import { type AccountEvent, memberOrganizations, type OrganizationLifecycleState } from '@llm/account-model';
 import { ev as event, openProjectionDb, type ProjectionDb, type Step } from '../support/projection-db.ts';
 
 let db: ProjectionDb;

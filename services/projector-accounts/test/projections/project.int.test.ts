@@ -5,8 +5,8 @@
 // deleted project takes its keys and roles with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { EventOf } from '@llm/account-model';
-import { defaultProjectOf, findMembership, loadState, membershipId, projectMemberships, readProject, readProjectRetention } from '@llm/accounts-read';
+import { defaultProjectOf, type EventOf, findMembership, loadState, membershipId, projectMemberships, readProject } from '@llm/account-model';
+import { readProjectRetention } from '@llm/accounts-read';
 import { ev, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
 
 let db: ProjectionDb;

@@ -3,7 +3,7 @@
 // policy and still counts; a policy for a project that does not exist is refused and stores nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readRedactionPolicy } from '@llm/accounts-read';
+import { readRedactionPolicy } from '@llm/account-model';
 import { ev, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
 
 let db: ProjectionDb;

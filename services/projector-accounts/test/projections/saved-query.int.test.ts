@@ -5,10 +5,7 @@
 // events of the first model included.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { legacyVariantSlug, type AccountEvent, type SavedQueryEvent, type SavedQueryState } from '@llm/account-model';
-import {
-  listSimpleQueries, logQueryRevisions, readQueryRevision, readSimpleQuery, resolveQueryRevision,
-} from '@llm/accounts-read';
+import { type AccountEvent, legacyVariantSlug, listSimpleQueries, logQueryRevisions, readQueryRevision, readSimpleQuery, resolveQueryRevision, type SavedQueryEvent, type SavedQueryState } from '@llm/account-model';
 import type { QueryHeader } from '@llm/events';
 import { openProjectionDb, type ProjectionDb, type Step } from '../support/projection-db.ts';
 

@@ -3,8 +3,7 @@
 // no credential in clear.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AccountEvent, SecretState, StoredSecret } from '@llm/account-model';
-import { readSecret } from '@llm/accounts-read';
+import { type AccountEvent, readSecret, type SecretState, type StoredSecret } from '@llm/account-model';
 import type { SecretInfo } from '@llm/events';
 import { ev as event, openProjectionDb, type ProjectionDb, type Step } from '../support/projection-db.ts';
 

@@ -2,8 +2,7 @@
 // once (the first time stands); the loader answers, for each sign-out, whether its session is signed out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AccountEvent } from '@llm/account-model';
-import { isSessionRevoked } from '@llm/accounts-read';
+import { type AccountEvent, isSessionRevoked } from '@llm/account-model';
 import { openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
 
 const ev = (sid: string, timeUs: number): AccountEvent =>

@@ -5,8 +5,7 @@
 // no-op, never a failing cast.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AccountEvent, UserState } from '@llm/account-model';
-import { findUsableApiKey, userByIdentity, userIdentities } from '@llm/accounts-read';
+import { type AccountEvent, findUsableApiKey, userByIdentity, userIdentities, type UserState } from '@llm/account-model';
 import { ev, openProjectionDb, type ProjectionDb, type Step } from '../support/projection-db.ts';
 
 let db: ProjectionDb;

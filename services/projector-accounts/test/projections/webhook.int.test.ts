@@ -4,8 +4,7 @@
 // dispatcher's reader sees only active subscriptions of matching types.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AccountEvent, WebhookState } from '@llm/account-model';
-import { activeWebhooksFor, queryWebhooks, readWebhook } from '@llm/accounts-read';
+import { type AccountEvent, activeWebhooksFor, queryWebhooks, readWebhook, type WebhookState } from '@llm/account-model';
 import { uuidv7, type WebhookInfo } from '@llm/events';
 import { ev as event, openProjectionDb, type ProjectionDb } from '../support/projection-db.ts';
 

@@ -69,8 +69,8 @@ describe('invitation aggregate', () => {
 
   it('given a pending invitation, when it is resent, then it is accepted; an unknown or accepted invitation is refused', () => {
     expect(decideOn(invitation, withInvitations(ann()), resent()).status).toBe('accepted');
-    expect(decideOn(invitation, world, resent())).toMatchObject({ code: 'invitation_not_found' });
-    expect(decideOn(invitation, withInvitations(ann()), resent('h2', I1, O2))).toMatchObject({ code: 'invitation_not_found' });
+    expect(decideOn(invitation, world, resent())).toMatchObject({ code: 'invitation_not_pending' });
+    expect(decideOn(invitation, withInvitations(ann()), resent('h2', I1, O2))).toMatchObject({ code: 'invitation_not_pending' });
     expect(decideOn(invitation, acceptedAnn, resent())).toMatchObject({ code: 'invitation_accepted' });
   });
 

@@ -38,7 +38,7 @@ describe('membership aggregate', () => {
 
   it("when the owner's role is set or removed, then owner_role_fixed", () => {
     expect(decideOn(membership, world, set('viewer', OWNER))).toEqual({ status: 'rejected', code: 'owner_role_fixed', message: "The organization's owner keeps the owner role" });
-    expect(decideOn(membership, world, removed(OWNER))).toMatchObject({ code: 'owner_role_fixed' });
+    expect(decideOn(membership, world, removed(OWNER))).toMatchObject({ code: 'owner_not_removable' });
   });
 
   it('when the role is unknown, then unknown_role', () => {
@@ -49,12 +49,12 @@ describe('membership aggregate', () => {
     expect(decideOn(membership, world, set('viewer', KIM.toUpperCase(), ORG.toUpperCase())).status).toBe('accepted');
   });
 
-  it('rejection kinds: 404, 404, 409, 400, 422, 404', () => {
+  it('rejection kinds: 404, 404, 409, 403 (nested), 400, 422, 404', () => {
     expect(membership.rejections).toEqual({
-      organization_not_found: 'not_found', user_not_found: 'not_found', owner_role_fixed: 'conflict', owner_role_by_transfer: 'invalid',
-      unknown_role: 'unprocessable', membership_scope_not_found: 'not_found',
+      organization_not_found: 'not_found', user_not_found: 'not_found', owner_role_fixed: 'conflict', owner_not_removable: { kind: 'forbidden', body: 'nested' },
+      owner_role_by_transfer: 'invalid', unknown_role: 'unprocessable', membership_scope_not_found: 'not_found',
     });
-    for (const [code, kind] of Object.entries(membership.rejections)) expect(REJECTION_KINDS[code as keyof typeof REJECTION_KINDS]).toBe(kind);
+    for (const [code, p] of Object.entries(membership.rejections)) expect(REJECTION_KINDS[code as keyof typeof REJECTION_KINDS]).toBe(typeof p === 'string' ? p : p.kind);
   });
 
   it('given a member, when someone is made the organization owner by a membership, then it is refused (ownership moves by a transfer)', () => {

@@ -1,6 +1,6 @@
 // Given/when/then tests of what counts as pointing an SSO provider at another party.
 import { describe, expect, it } from 'vitest';
-import { endpointsChanged } from '../src/aggregates/provider-endpoints.ts';
+import { endpointsChanged } from '../src/aggregates/provider/endpoints.ts';
 
 const at = (issuer_url: string, extra: unknown = {}) => ({ issuer_url, extra });
 

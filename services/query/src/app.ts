@@ -15,6 +15,7 @@ import { activityRoutes } from './http/activity-routes.ts';
 import { accessRoutes } from './http/access-routes.ts';
 import { domainRoutes } from './http/domain-routes.ts';
 import { entitlement, type AccessCatalog, type PlanResolver } from '@llm/access';
+import type { CatalogConfig } from '@llm/billing';
 import { postgresPlanResolver } from '@llm/account-model';
 import { retentionHorizons, type RetentionHorizons } from '@llm/accounts-read';
 import { billingRoutes } from './http/billing-routes.ts';
@@ -48,6 +49,8 @@ export interface QueryDeps {
   maxResultBytes?: number;
   /** Plan catalog (GET /access/plans, entitlement flags). */
   access: AccessCatalog;
+  /** The billing catalog and pricing (GET /billing/plans, /catalog, /pricing; loadBillingConfig). */
+  catalog: CatalogConfig;
   /** Session cookies (the secrets that verify them). */
   session: SessionCodecOptions;
   /** Sign-in methods the deployment offers outside organization policies. */
@@ -88,7 +91,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
       return from === undefined ? null : new Date(Math.floor(from / 1000));
     }),
     ...eventRoutes(new EventReader(rm), [member, requirePermission(deps.pool, 'view_events'), organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'audit') })], deps.maxResultBytes),
-    ...billingRoutes({ pool: deps.pool, access: deps.access, plans }, [member, requirePermission(deps.pool, 'view_billing')]),
+    ...billingRoutes({ pool: deps.pool, access: deps.access, plans, catalog: deps.catalog }, [member, requirePermission(deps.pool, 'view_billing')]),
     ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'domains') })]),
     ...projectRoutes(deps.pool, member),
     ...profileRoutes(deps.pool, member),

@@ -32,7 +32,7 @@ readiness.checks.push(
   { name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } },
 );
 const plans = postgresPlanResolver(pool, access);
-const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access, plans, billing.freePlan) }, [{ side: 'query', handlers: queryHandlers({ plans, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) }]);
+const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: deploymentThrottle(access, plans, billing.freePlan) }, [{ side: 'query', handlers: queryHandlers({ plans, catalog: billing, ch, pool, queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES, access, session: sessionOptionsFromEnv(config), deployment: deploymentMethodsFromEnv(config), ...(recorder ? { recorder } : {}) }) }]);
 const server = await listen(app, config.PORT, config.HOST);
 const management = await listenManagement(readiness, config.MANAGEMENT_PORT, config.HOST);
 log.info({ port: server.port, management_port: management.port }, 'query service listening');

@@ -7,7 +7,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { rejectionError, type SubscriptionRecord } from '@llm/account-model';
 import { planHasFlag, type AccessCatalog } from '@llm/access';
 import {
-  catalogAnswer, lineItemsFor, plansAnswer, pricingAnswer, utcDayOfMonth, PaymentsProcessorError,
+  lineItemsFor, utcDayOfMonth, PaymentsProcessorError,
   type BillingConfig, type PaymentsProcessor,
 } from '@llm/billing';
 import { billingCheckoutQuery, billingSwitchQuery } from '@llm/contracts';
@@ -99,11 +99,6 @@ export function billingRoutes(deps: BillingRouteDeps, readGuard: RequestHandler[
     'billing.payments.portals': [...writeGuard, portal],
     'billing.stripe.portals': [...writeGuard, portal],
 
-    'billing.plans': [...readGuard, async (req, res) => {
-      const current = await subscriptions.read(req.scope.organizationId);
-      res.json(plansAnswer(config, current?.plan ?? null));
-    }],
-
     'billing.plans.switch': [...writeGuard, async (req, res) => {
       const q = validate(switchQuery, req.query, 'query');
       if (!isPlan(q.plan)) throw invalid('invalid_plan', 'Invalid plan');
@@ -177,7 +172,5 @@ export function billingRoutes(deps: BillingRouteDeps, readGuard: RequestHandler[
       res.json({ status: 'success' });
     }],
 
-    'billing.catalog': [...readGuard, (_req, res) => { res.json(catalogAnswer(config)); }],
-    'billing.pricing': [...readGuard, (_req, res) => { res.json(pricingAnswer(config)); }],
   };
 }

@@ -55,13 +55,13 @@ export default defineConfig(
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_OTHER_SERVICE] }] },
   },
   {
-    files: ['services/*/src/adapters/**/*.ts'],
+    files: ['services/*/src/**/adapters/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [NO_OTHER_SERVICE, { group: ['**/http/*'], message: 'Adapters never import HTTP code: move the shared type next to the adapter.' }] }],
     },
   },
   {
-    files: ['services/*/src/domain/**/*.ts'],
+    files: ['services/*/src/**/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: ['pg', '@clickhouse/client', 'chdb', 'node:fs', 'node:fs/promises', 'node:net', 'node:child_process', 'express'].map((name) => ({ name, message: 'Domain code does no I/O.' })),

@@ -23,7 +23,7 @@ import { createOutboundClient, type OutboundClient } from '@llm/outbound';
 import type { Pool } from '@llm/postgres';
 import { httpShutdownSteps, runShutdown } from '@llm/runtime';
 import { canonicalJsonLength, jsonPath, prepareDelivery, resolvePayload, sendDelivery } from '@llm/webhooks';
-import { testDelivery } from '../../services/command/src/adapters/webhook-test-delivery.ts';
+import { testDelivery } from '../../services/command/src/webhooks/adapters/webhook-test-delivery.ts';
 
 const { values: opt } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const RUNS = Math.max(1, Number(opt.runs));

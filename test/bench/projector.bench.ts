@@ -13,7 +13,7 @@ import { createLogger } from '@llm/logging';
 import { decodeOtlpTraces, encodeExportTraceServiceRequest, type OtlpSpanInput } from '@llm/otlp';
 import { normalizeBatch } from '@llm/span-model';
 import { createSpansProjector } from '@llm/service-projector-spans';
-import { groupByTrace } from '../../services/command/src/domain/span-records.ts';
+import { groupByTrace } from '../../services/command/src/ingest/domain/span-records.ts';
 
 const { values: opt } = parseArgs({ options: { spans: { type: 'string', default: '200000' }, client: { type: 'string', default: DEFAULT_KAFKA_CLIENT }, 'cpu-profile': { type: 'boolean', default: false } } });
 const TOTAL = Number(opt.spans);

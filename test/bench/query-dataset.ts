@@ -9,7 +9,7 @@ import type { Clickhouse } from '@llm/clickhouse';
 import type { DecodedEvent } from '@llm/events';
 import { normalizeBatch, type RawSpan } from '@llm/span-model';
 import { spanTables } from '@llm/span-table';
-import { groupByTrace } from '../../services/command/src/domain/span-records.ts';
+import { groupByTrace } from '../../services/command/src/ingest/domain/span-records.ts';
 import { applyTraceEvent } from '../../services/projector-spans/src/domain/trace-state.ts';
 import { insertSpanRows } from '../../services/projector-spans/src/adapters/span-table-writer.ts';
 import type { SpanRow } from '../../services/projector-spans/src/domain/span-row.ts';

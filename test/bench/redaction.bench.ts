@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { encodeExportTraceServiceRequest, type OtlpSpanInput } from '@llm/otlp';
-import { prepareOtlp, type OtlpScopeMeta } from '../../services/command/src/domain/prepare-otlp.ts';
+import { prepareOtlp, type OtlpScopeMeta } from '../../services/command/src/ingest/domain/prepare-otlp.ts';
 
 const { values: opt } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, secrets: { type: 'boolean', default: false } } });
 const SECONDS = Math.max(2, Number(opt.seconds));

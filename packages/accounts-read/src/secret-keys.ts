@@ -1,5 +1,5 @@
 // The one reader of the key store (secret_keys, 0010-secrets.sql): a secret's wrapped data key.
-// Written by the command side only (services/command/src/adapters/secret-key-store.ts).
+// Written by the command side only (services/command/src/vault/adapters/secret-key-store.ts).
 import { asUuid, type Queryable } from '@llm/account-model';
 
 export async function readWrappedKey(q: Queryable, ownerId: string, secretId: string): Promise<string | undefined> {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createLagMonitor, type KafkaClient, type LagMonitor } from '@llm/kafka';
 import { SPANS_PROJECTOR_GROUP, type Topics } from '@llm/events';
 import type { Logger } from '@llm/logging';
-import type { IngestPressureOptions } from './adapters/ingest-pressure.ts';
+import type { IngestPressureOptions } from './ingest/adapters/ingest-pressure.ts';
 
 export const ingestPressureEnv = z.object({
   /** Span projector lag (ms) the overload controller holds: above it the admitted rate is cut; 0 = never by lag. */

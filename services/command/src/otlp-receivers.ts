@@ -6,8 +6,8 @@ import { listen, type RunningServer } from '@llm/http';
 import type { Logger } from '@llm/logging';
 import type { Throttle } from '@llm/throttle';
 import type { CommandSide } from './app.ts';
-import { createOtlpHttpApp } from './http/otlp-http-app.ts';
-import { startOtlpGrpcServer } from './adapters/otlp-grpc-server.ts';
+import { createOtlpHttpApp } from './ingest/http/otlp-http-app.ts';
+import { startOtlpGrpcServer } from './ingest/adapters/otlp-grpc-server.ts';
 import type { OtlpReceiversEnv } from './otlp-receivers-config.ts';
 
 export interface OtlpReceivers {

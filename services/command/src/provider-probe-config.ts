@@ -2,7 +2,7 @@
 // APIs live when a deployment reaches them through a proxy or a regional endpoint (tests point
 // them at loopback servers the same way).
 import { z } from 'zod';
-import { HOSTED_KINDS, type HostedKind } from './domain/provider-probe.ts';
+import { HOSTED_KINDS, type HostedKind } from './accounts/domain/provider-probe.ts';
 
 const absoluteUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' });
 

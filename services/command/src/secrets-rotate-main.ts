@@ -13,10 +13,10 @@ import { createLogger } from '@llm/logging';
 import { secretsKeyEnv } from '@llm/oidc';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, exitOnBadConfig } from '@llm/runtime';
-import { AccountAppender } from './adapters/account-appender.ts';
-import { AccountCommands } from './adapters/account-commands.ts';
-import { rotateSecretKeys, type RotateFailure } from './secrets-rotate.ts';
-import { resealProviderSecrets, type ResealFailure } from './sso-reseal.ts';
+import { AccountAppender } from './accounts/adapters/account-appender.ts';
+import { AccountCommands } from './accounts/adapters/account-commands.ts';
+import { rotateSecretKeys, type RotateFailure } from './vault/secrets-rotate.ts';
+import { resealProviderSecrets, type ResealFailure } from './vault/sso-reseal.ts';
 
 const args = process.argv.slice(2);
 const unknown = args.filter((a) => a !== '--dry-run');

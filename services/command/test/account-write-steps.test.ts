@@ -2,7 +2,7 @@
 // and the one declared compensation, as the routes use them.
 import { describe, expect, it } from 'vitest';
 import { AppError, conflict } from '@llm/errors';
-import { isProjectionLag, projectionLag, untilApplied, withCompensation, type CommandOutcome } from '../src/adapters/account-commands.ts';
+import { isProjectionLag, projectionLag, untilApplied, withCompensation, type CommandOutcome } from '../src/accounts/adapters/account-commands.ts';
 
 const applied: CommandOutcome = { status: 'applied' };
 const changed: CommandOutcome = { status: 'rejected', code: 'secret_changed', message: 'The secret changed meanwhile.' };

@@ -1,7 +1,7 @@
 // The agent runner client: answers it believes, answers it refuses (502), and no runner at all (503).
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@llm/errors';
-import { AgentRunner, parseStarted, parseStatus } from '../src/adapters/agent-runner.ts';
+import { AgentRunner, parseStarted, parseStatus } from '../src/vault/adapters/agent-runner.ts';
 
 const started = { id: 'att_1', expires_at: '2026-11-23T12:10:00Z', user_code: 'ABCD-EFGH', verification_uri: 'https://auth.example.com/device', poll_after_ms: 5000 };
 const kindOf = (fn: () => unknown): string | undefined => {

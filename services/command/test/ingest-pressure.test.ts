@@ -4,7 +4,7 @@
 // checks that an overload keeps the capacity.
 import { describe, expect, it } from 'vitest';
 import type { LagSnapshot } from '@llm/kafka';
-import { IngestPressure } from '../src/adapters/ingest-pressure.ts';
+import { IngestPressure } from '../src/ingest/adapters/ingest-pressure.ts';
 import { simulate } from './support/pipeline-model.ts';
 
 const at = (ms: number, observedAt = 1000) => () => ({ records: 1, ms, observedAt });

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SecretsKeyring } from '@llm/oidc';
 import { newDataKey, unwrapDataKey, wrapDataKey } from '@llm/vault';
-import { keyIdOf, needsRewrap, onlyActiveInUse, outcomeOf, planRewrap, rewrapTotal, type RowPlan } from '../src/domain/key-rotation.ts';
+import { keyIdOf, needsRewrap, onlyActiveInUse, outcomeOf, planRewrap, rewrapTotal, type RowPlan } from '../src/vault/domain/key-rotation.ts';
 
 const A = randomBytes(32);
 const B = randomBytes(32);

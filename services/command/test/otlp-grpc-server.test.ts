@@ -10,12 +10,12 @@ import { apiKeyAuthenticator, generateApiKey } from '@llm/auth';
 import { createLogger } from '@llm/logging';
 import { encodeExportTraceServiceRequest } from '@llm/otlp';
 import { throttleMiddleware } from '@llm/throttle';
-import { startOtlpGrpcServer, type OtlpGrpcServer } from '../src/adapters/otlp-grpc-server.ts';
-import { OtlpIngest } from '../src/adapters/otlp-ingest.ts';
-import { OtlpWorkerPool } from '../src/adapters/otlp-worker-pool.ts';
-import { IngestPressure } from '../src/adapters/ingest-pressure.ts';
-import type { SpanAppender } from '../src/adapters/span-appender.ts';
-import type { QuotaGate } from '../src/adapters/quota-gate.ts';
+import { startOtlpGrpcServer, type OtlpGrpcServer } from '../src/ingest/adapters/otlp-grpc-server.ts';
+import { OtlpIngest } from '../src/ingest/adapters/otlp-ingest.ts';
+import { OtlpWorkerPool } from '../src/ingest/adapters/otlp-worker-pool.ts';
+import { IngestPressure } from '../src/ingest/adapters/ingest-pressure.ts';
+import type { SpanAppender } from '../src/ingest/adapters/span-appender.ts';
+import type { QuotaGate } from '../src/quota/adapters/quota-gate.ts';
 
 const EXPORT = '/opentelemetry.proto.collector.trace.v1.TraceService/Export';
 const SCOPE = { projectId: 'p', workspaceId: 'w', organizationId: 'org-1', userId: 'u', apiKeyId: 'k' };

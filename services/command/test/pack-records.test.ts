@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { packRecords, transferList, unpackRecords, type PackedRecords } from '../src/domain/pack-records.ts';
+import { packRecords, transferList, unpackRecords, type PackedRecords } from '../src/ingest/domain/pack-records.ts';
 
 const records = [
   { key: 'p:a', value: new Uint8Array([1, 2, 3]) },

@@ -3,8 +3,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeExportTraceServiceRequest } from '@llm/otlp';
 import type { VersionedPolicy } from '@llm/redaction';
-import { prepareOtlp, type OtlpScopeMeta } from '../src/domain/prepare-otlp.ts';
-import { OtlpWorkerPool } from '../src/adapters/otlp-worker-pool.ts';
+import { prepareOtlp, type OtlpScopeMeta } from '../src/ingest/domain/prepare-otlp.ts';
+import { OtlpWorkerPool } from '../src/ingest/adapters/otlp-worker-pool.ts';
 
 const EMAIL = 'jane.doe@example.com';
 const CARD = '4111 1111 1111 1111';

@@ -5,7 +5,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { errorHandler } from '@llm/http';
 import { OutboundError, type OutboundRequestInit, type OutboundResponse } from '@llm/outbound';
-import { UNSENDABLE_MESSAGE, providerProbeRoutes } from '../src/http/provider-probe-routes.ts';
+import { UNSENDABLE_MESSAGE, providerProbeRoutes } from '../src/accounts/http/provider-probe-routes.ts';
 
 const KEY = 'sk-unit-5f0c2d9e8b7a6f4e3d2c1b0a';
 

@@ -6,7 +6,7 @@ import type { ProbeProviderRequest } from '@llm/contracts';
 import {
   BASE_URL_REQUIRED, NO_KEY, extractModelIds, failureOutcome, interpretAnswer, modelListUrl, normaliseKind, planProbe, probeResponse,
   supportedKinds, type ProbePlan, type ProbeRequest,
-} from '../src/domain/provider-probe.ts';
+} from '../src/accounts/domain/provider-probe.ts';
 import { providerProbeEnv } from '../src/provider-probe-config.ts';
 
 const KEY = 'sk-test-0123456789abcdef';
@@ -214,7 +214,7 @@ describe('configuration', () => {
 describe('provider kinds', () => {
   it('the probe knows exactly the kinds a vault secret may name (one list of kinds, two views of it)', async () => {
     const { CUSTOM_PROVIDER_KINDS } = await import('@llm/contracts');
-    const { PROVIDER_KINDS } = await import('../src/domain/provider-probe.ts');
+    const { PROVIDER_KINDS } = await import('../src/accounts/domain/provider-probe.ts');
     expect([...PROVIDER_KINDS].sort()).toEqual([...CUSTOM_PROVIDER_KINDS].sort());
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { VersionedPolicy } from '@llm/redaction';
-import { RedactionPolicies, type PolicyReader } from '../src/adapters/redaction-policies.ts';
+import { RedactionPolicies, type PolicyReader } from '../src/ingest/adapters/redaction-policies.ts';
 
 const P = '0198c2a4-6b1f-7c3e-9d2a-5f8e7b6a4c31';
 const v1: VersionedPolicy = { version: 1, policy: { detectors: ['email'] } };

@@ -9,8 +9,8 @@ import { readWrappedKey } from '@llm/accounts-read';
 import { SecretsKeyring } from '@llm/oidc';
 import { migratePostgres, type Pool } from '@llm/postgres';
 import { newDataKey, unwrapDataKey, wrapDataKey } from '@llm/vault';
-import { shredKey, storeWrappedKey } from '../src/adapters/secret-key-store.ts';
-import { rotateSecretKeys, type RotateFailure } from '../src/secrets-rotate.ts';
+import { shredKey, storeWrappedKey } from '../src/vault/adapters/secret-key-store.ts';
+import { rotateSecretKeys, type RotateFailure } from '../src/vault/secrets-rotate.ts';
 
 const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../projector-accounts/migrations');
 

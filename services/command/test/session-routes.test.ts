@@ -8,8 +8,8 @@ import { RequestValidationError } from '@llm/http';
 import {
   createSessionAssertionVerifier, createSessionCodec, signSessionAssertion, SESSION_ASSERTION_HEADER, type WebSession,
 } from '@llm/web-session';
-import type { AccountCommands } from '../src/adapters/account-commands.ts';
-import { sessionRoutes } from '../src/http/session-routes.ts';
+import type { AccountCommands } from '../src/accounts/adapters/account-commands.ts';
+import { sessionRoutes } from '../src/accounts/http/session-routes.ts';
 
 const SERVICE_SECRET = 'service-secret-'.padEnd(40, 'x');
 const sessions = createSessionCodec({ secrets: ['session-secret-'.padEnd(40, 'y')], secure: false });

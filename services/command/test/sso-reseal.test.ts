@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { encryptSecret, SecretsKeyring } from '@llm/oidc';
 import { newDataKey, sealData } from '@llm/vault';
-import { isRingSealed, planReseal } from '../src/domain/sso-reseal.ts';
+import { isRingSealed, planReseal } from '../src/vault/domain/sso-reseal.ts';
 
 const A = new SecretsKeyring([randomBytes(32)]);
 const B = randomBytes(32);

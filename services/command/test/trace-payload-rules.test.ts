@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkRoot, checkSameTrace } from '../src/domain/trace-payload-rules.ts';
-import { flattenTree } from '../src/domain/flatten-tree.ts';
-import { chunkSpans } from '../src/domain/chunk-spans.ts';
+import { checkRoot, checkSameTrace } from '../src/ingest/domain/trace-payload-rules.ts';
+import { flattenTree } from '../src/ingest/domain/flatten-tree.ts';
+import { chunkSpans } from '../src/ingest/domain/chunk-spans.ts';
 import type { SpanRecord } from '@llm/events';
 
 const T = '0af7651916cd43dd8448eb211c80319c';

@@ -6,7 +6,7 @@ import { AppError } from '@llm/errors';
 import { RequestValidationError } from '@llm/http';
 import {
   checkSubscriptionFields, checkTemplate, requireSecretFor, SUBSCRIPTION_JSON_MAX_BYTES, secretNameOf, subscriptionFromRow, subscriptionOf, subscriptionView, webhookFilterOf, webhookInfo,
-} from '../src/domain/webhook-input.ts';
+} from '../src/webhooks/domain/webhook-input.ts';
 
 const ids = { id: '0190a000-0000-7000-8000-000000000001', projectId: '0190a000-0000-7000-8000-000000000002', secretId: '0190a000-0000-7000-8000-000000000003' };
 const row = (over: Partial<WebhookRow> = {}): WebhookRow => ({

@@ -6,7 +6,7 @@ import { decodeEvent, topicsFor } from '@llm/events';
 import type { Producer } from '@llm/kafka';
 import type { OutboundClient } from '@llm/outbound';
 import type { Pool } from '@llm/postgres';
-import { testDelivery, DRAFT_SUBSCRIPTION_ID, type TestDeliveryDeps } from '../src/adapters/webhook-test-delivery.ts';
+import { testDelivery, DRAFT_SUBSCRIPTION_ID, type TestDeliveryDeps } from '../src/webhooks/adapters/webhook-test-delivery.ts';
 
 const topics = topicsFor({ prefix: 't.', spansPartitions: 1, accountsPartitions: 1, spansRetentionMs: 1, dlqRetentionMs: 1 });
 const caller = {

@@ -1,5 +1,5 @@
 // zod schemas of the answers of the sign-in, organization-lifecycle and operator (admin) routes, as
-// their handlers build them (services/query/src/http/auth-routes.ts, services/command/src/http/
+// their handlers build them (services/query/src/http/auth-routes.ts, services/command/src/{accounts,admin}/http/
 // session-routes.ts, organization-*-routes.ts, admin-*-routes.ts, membership-routes.ts). The
 // OpenAPI document describes these routes with them, and the end-to-end suite checks every answer
 // against the document. Ids are UUIDs; times are ISO-8601 strings.

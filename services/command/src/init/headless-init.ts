@@ -10,10 +10,10 @@ import { findUsableApiKey, findUserByEmail, readOrganization, readProject } from
 import { AppError, sleep } from '@llm/errors';
 import type { Logger } from '@llm/logging';
 import type { Pool } from '@llm/postgres';
-import { planAccount } from '../domain/account-plan.ts';
-import type { AccountCommands } from '../adapters/account-commands.ts';
-import { accountProvisioned } from '../adapters/account-provisioning.ts';
-import type { SignupPlans } from '../adapters/signup-plans.ts';
+import { planAccount } from '../accounts/domain/account-plan.ts';
+import type { AccountCommands } from '../accounts/adapters/account-commands.ts';
+import { accountProvisioned } from '../accounts/adapters/account-provisioning.ts';
+import type { SignupPlans } from '../accounts/adapters/signup-plans.ts';
 import type { HeadlessInit } from '../headless-init-config.ts';
 
 export class HeadlessInitError extends Error {

@@ -2,9 +2,9 @@
 // the CPU-heavy part of ingest; the request thread keeps HTTP, Kafka and, in the all-in-one, the
 // projectors).
 import { parentPort } from 'node:worker_threads';
-import { prepareOtlp, type OtlpEncoding, type OtlpScopeMeta } from '../domain/prepare-otlp.ts';
-import { packRecords, transferList } from '../domain/pack-records.ts';
-import type { WorkerAnswer } from '../adapters/otlp-worker-pool.ts';
+import { prepareOtlp, type OtlpEncoding, type OtlpScopeMeta } from '../ingest/domain/prepare-otlp.ts';
+import { packRecords, transferList } from '../ingest/domain/pack-records.ts';
+import type { WorkerAnswer } from '../ingest/adapters/otlp-worker-pool.ts';
 
 const answer = (m: WorkerAnswer, transfer: ArrayBuffer[] = []): void => parentPort!.postMessage(m, transfer);
 

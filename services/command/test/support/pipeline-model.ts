@@ -1,6 +1,6 @@
 // A model of the ingest pipeline for the admission controller's tests (and for tuning it).
 import { LAG_LADDER_MS, type LagSnapshot } from '@llm/kafka';
-import { IngestPressure } from '../../src/adapters/ingest-pressure.ts';
+import { IngestPressure } from '../../src/ingest/adapters/ingest-pressure.ts';
 
 /**
  * A simulated pipeline: requests of `requestBytes` offered at `offer` bytes/s; the projector takes

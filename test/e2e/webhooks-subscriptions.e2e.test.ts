@@ -254,7 +254,7 @@ describe('a refused PUT', () => {
     pool = openPostgres(t.databaseUrl);
     const topics = topicsFor({ prefix: t.topicPrefix, spansPartitions: 3, accountsPartitions: 1, spansRetentionMs: -1, dlqRetentionMs: -1 });
     const commands = new RefusingCommands(new AccountAppender(producer, topics), pool);
-    const routes = webhookRoutes({ pool, commands, keyring: parseSecretsKeys(t.secrets.SECRETS_KEY), outbound: createOutboundClient(), producer, topics }, [], []);
+    const routes = webhookRoutes({ pool, commands, keyring: parseSecretsKeys(t.secrets.SECRETS_KEY), outbound: createOutboundClient(), producer, topics }, { view: [], edit: [] });
     put = (routes['webhooks.subscriptions.edit'] as unknown as Array<(req: Request, res: Response) => Promise<void>>)[0]!;
   });
   afterAll(async () => { await producer?.close(); await pool?.end(); });

@@ -152,3 +152,22 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
   const body = JSON.stringify({ detail });
   socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
+
+/** The middleware chains a route factory's routes run behind, by role (`view`, `edit`, `admin`, …). */
+export type Guards<K extends string> = Readonly<Record<K, readonly RequestHandler[]>>;
+
+/** Every route factory has this shape: what it needs, the chains its routes run behind → handlers by route id. */
+export type RouteFactory<D, K extends string> = (deps: D, guards: Guards<K>) => Handlers;
+
+/** One handler that runs a chain in order (an error, or a handler that answers, ends it), for an API that takes a single one. */
+export function chainOf(handlers: readonly RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      const h = handlers[i++];
+      if (err !== undefined || h === undefined) { next(err); return; }
+      Promise.resolve(h(req, res, step)).catch(step);
+    };
+    step();
+  };
+}

@@ -1,5 +1,5 @@
-export { createHttpApp, mountSide, listen, answerClientError } from './http-app.ts';
-export type { Handlers, HttpAppOptions, MountOptions, RunningServer } from './http-app.ts';
+export { createHttpApp, mountSide, listen, answerClientError, chainOf } from './http-app.ts';
+export type { Guards, Handlers, HttpAppOptions, MountOptions, RouteFactory, RunningServer } from './http-app.ts';
 export { validate, RequestValidationError, issuesOf, callerProjectParam } from './validation.ts';
 export type { ValidationIssue } from './validation.ts';
 export { errorHandler, statusOf } from './error-handler.ts';

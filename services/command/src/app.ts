@@ -33,7 +33,7 @@ import { redactionRoutes } from './accounts/http/redaction-routes.ts';
 import { RedactionPolicies, postgresPolicyReader } from './ingest/adapters/redaction-policies.ts';
 import { providerRoutes } from './accounts/http/provider-routes.ts';
 import { apiKeyRoutes } from './accounts/http/api-key-routes.ts';
-import { membershipRoutes } from './accounts/http/membership-routes.ts';
+import { membershipRoutes } from './admin/http/membership-routes.ts';
 import { adminEntityRoutes } from './admin/http/admin-entity-routes.ts';
 import { adminStructureRoutes } from './admin/http/admin-structure-routes.ts';
 import { adminTransferRoutes } from './admin/http/admin-transfer-routes.ts';
@@ -119,73 +119,75 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const processor = deps.processor !== undefined ? deps.processor : createPaymentsProcessor(deps.billing);
   const subscriptions = new BillingSubscriptions(commands, deps.pool, plans);
   const billing = { config: deps.billing, processor, subscriptions };
+  // Operator routes: the admin token (one chain for all of them).
+  const admin = { admin: [adminAuthenticator(deps.adminToken)] };
   return {
     handlers: {
-      ...tracingRoutes(spans, auth, quota, deps.traces, [requirePermission(deps.pool, 'edit_spans')], pressure, redaction),
-      ...otlpRoutes(otlp, auth),
-      ...adminRoutes(commands, deps.pool, adminAuthenticator(deps.adminToken), billingSignupPlans({ ...billing, access: deps.access }), (prefix) => auth.invalidate(prefix)),
-      ...membershipRoutes({ pool: deps.pool, commands, forgetKey: (prefix) => auth.invalidate(prefix) }, adminAuthenticator(deps.adminToken)),
+      ...tracingRoutes({ appender: spans, quota, traces: deps.traces, pressure, redaction }, { auth: [auth], editSpans: [requirePermission(deps.pool, 'edit_spans')] }),
+      ...otlpRoutes({ ingest: otlp }, { auth: [auth] }),
+      ...adminRoutes({ commands, pool: deps.pool, plans: billingSignupPlans({ ...billing, access: deps.access }), forgetKey: (prefix) => auth.invalidate(prefix) }, admin),
+      ...membershipRoutes({ pool: deps.pool, commands, forgetKey: (prefix) => auth.invalidate(prefix) }, admin),
       ...adminEntityRoutes({
         pool: deps.pool, commands, plans: billingSignupPlans({ ...billing, access: deps.access }), forgetKey: (prefix) => auth.invalidate(prefix),
-      }, adminAuthenticator(deps.adminToken)),
-      ...adminStructureRoutes({ pool: deps.pool, commands, forgetKey: (prefix) => auth.invalidate(prefix) }, adminAuthenticator(deps.adminToken)),
-      ...adminTransferRoutes({ pool: deps.pool, commands }, adminAuthenticator(deps.adminToken)),
+      }, admin),
+      ...adminStructureRoutes({ pool: deps.pool, commands, forgetKey: (prefix) => auth.invalidate(prefix) }, admin),
+      ...adminTransferRoutes({ pool: deps.pool, commands }, admin),
       ...adminGraphRoutes({
         pool: deps.pool, commands, plans: billingSignupPlans({ ...billing, access: deps.access }), forgetKey: (prefix) => auth.invalidate(prefix),
-      }, adminAuthenticator(deps.adminToken)),
-      ...savedQueryRoutes(commands, deps.pool, [member, requirePermission(deps.pool, 'edit_queries')]),
+      }, admin),
+      ...savedQueryRoutes({ commands, pool: deps.pool }, { edit: [member, requirePermission(deps.pool, 'edit_queries')] }),
       ...sessionRoutes({
         commands, sessions, readSession,
         assertions: deps.signIn.sessionAssertionSecrets ? createSessionAssertionVerifier({ secrets: deps.signIn.sessionAssertionSecrets }) : undefined,
-      }),
+      }, {}),
       ...ssoRoutes({
         pool: deps.pool, commands, sessions, ssoState: createSsoStateCodec({ secrets: deps.signIn.session.secrets, ...(deps.signIn.session.secure !== undefined && { secure: deps.signIn.session.secure }) }),
         openSecret: (organizationId, providerId, sealed) => providerSecrets.open(organizationId, providerId, sealed), fetch: (url, init) => outbound.fetch(url, init),
         allowInsecure: deps.signIn.outbound.allowInsecure === true, publicBaseUrl: deps.signIn.publicBaseUrl, frontendUrl: deps.signIn.frontendUrl,
-      }),
+      }, {}),
       ...organizationLifecycleRoutes({
         pool: deps.pool, commands, plans: billingSignupPlans({ ...billing, access: deps.access }), forgetKey: (prefix) => auth.invalidate(prefix),
-      }, [member]),
+      }, { member: [member] }),
       // Workspace invitations (no mail: the inviter gets the link) and member removal.
       ...invitationRoutes({
         pool: deps.pool, commands, frontendUrl: deps.signIn.frontendUrl, publicBaseUrl: deps.signIn.publicBaseUrl, apiKey: auth, readSession,
-      }, [member]),
+      }, { member: [member] }),
       ...organizationRoutes({
         pool: deps.pool, commands, deployment: deps.signIn.deployment,
         mayChangeFlags: entitlement(deps.access, plans, 'access'),
-      }, [member]),
+      }, { member: [member] }),
       ...providerRoutes({
         pool: deps.pool, commands, secrets: providerSecrets,
         fetch: (url, init) => outbound.fetch(url, init), allowInsecure: deps.signIn.outbound.allowInsecure === true,
-      }, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'sso') }), requirePermission(deps.pool, 'edit_organization_auth')]),
-      ...apiKeyRoutes({ pool: deps.pool, commands, authenticator: auth }, [member], [requirePermission(deps.pool, 'edit_api_keys')]),
+      }, { edit: [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'sso') }), requirePermission(deps.pool, 'edit_organization_auth')] }),
+      ...apiKeyRoutes({ pool: deps.pool, commands, authenticator: auth }, { view: [member], edit: [requirePermission(deps.pool, 'edit_api_keys')] }),
       // A project's own retention, never longer than its plan's (issue 30).
       ...projectRoutes({
         pool: deps.pool, commands, plans, access: deps.access, ...(deps.horizons && { retentionChanged: (id: string) => deps.horizons?.invalidate(id) }),
-      }, [member, requirePermission(deps.pool, 'edit_project')]),
+      }, { edit: [member, requirePermission(deps.pool, 'edit_project')] }),
       // A project's redaction policy, applied above before every span append (issue 30).
-      ...redactionRoutes({ pool: deps.pool, commands, policies: redaction }, [member, requirePermission(deps.pool, 'view_spans')], [requirePermission(deps.pool, 'edit_project')]),
+      ...redactionRoutes({ pool: deps.pool, commands, policies: redaction }, { view: [member, requirePermission(deps.pool, 'view_spans')], edit: [requirePermission(deps.pool, 'edit_project')] }),
       // One read of a provider's model list through the same outbound guard; nothing is stored.
-      ...providerProbeRoutes({ request: (url, init) => outbound.request(url, init), options: deps.signIn.providerProbe }, [member, requirePermission(deps.pool, 'edit_secret')]),
+      ...providerProbeRoutes({ request: (url, init) => outbound.request(url, init), options: deps.signIn.providerProbe }, { edit: [member, requirePermission(deps.pool, 'edit_secret')] }),
       ...secretRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, allowInsecure: deps.signIn.outbound.allowInsecure === true },
-        [member, requirePermission(deps.pool, 'view_secret')], [member, requirePermission(deps.pool, 'edit_secret')]),
+        { view: [member, requirePermission(deps.pool, 'view_secret')], edit: [member, requirePermission(deps.pool, 'edit_secret')] }),
       // Subscription logins: the browser signs in through the agent runner; the runner (both permissions) pushes refreshed logins.
       ...subscriptionLoginRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, runner: new AgentRunner(deps.signIn.agentRunner) },
-        [member, requirePermission(deps.pool, 'edit_secret')], [member, requirePermission(deps.pool, 'run_sessions'), requirePermission(deps.pool, 'use_mounts')]),
+        { browser: [member, requirePermission(deps.pool, 'edit_secret')], runner: [member, requirePermission(deps.pool, 'run_sessions'), requirePermission(deps.pool, 'use_mounts')] }),
       // Webhook subscriptions (their signing secrets live in the vault) and recorded deliveries.
       ...webhookRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, outbound, producer: deps.producer, topics: deps.topics, timeoutMs: deps.signIn.webhookTimeoutMs },
-        [member, requirePermission(deps.pool, 'view_webhooks')], [member, requirePermission(deps.pool, 'edit_webhooks')]),
-      ...deliveryRoutes({ pool: deps.pool, producer: deps.producer, topics: deps.topics }, [member, requirePermission(deps.pool, 'edit_webhooks')]),
+        { view: [member, requirePermission(deps.pool, 'view_webhooks')], edit: [member, requirePermission(deps.pool, 'edit_webhooks')] }),
+      ...deliveryRoutes({ pool: deps.pool, producer: deps.producer, topics: deps.topics }, { edit: [member, requirePermission(deps.pool, 'edit_webhooks')] }),
       // Human evaluations and the minimal applications / testsets they read (reference accounts §12, compat §4).
       ...humanEvaluationRoutes({ pool: deps.pool, commands, quota }, {
         editApps: [member, requirePermission(deps.pool, 'edit_applications')], createEvaluations: [member, requirePermission(deps.pool, 'create_evaluation')],
       }),
       // Billing: reads need view_billing, writes edit_billing (the owner); processor events are public (signed).
-      ...billingRoutes({ ...billing, access: deps.access }, [member, requirePermission(deps.pool, 'view_billing')], [member, requirePermission(deps.pool, 'edit_billing')]),
-      ...billingEventRoutes({ ...billing, planSlugs: Object.keys(deps.access.plans) }),
-      ...domainRoutes(commands, deps.pool, (domain, token) => verifyTxt(domain, token, deps.dns), [
-        member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'domains') }), requirePermission(deps.pool, 'edit_organization_auth'),
-      ]),
+      ...billingRoutes({ ...billing, access: deps.access }, { view: [member, requirePermission(deps.pool, 'view_billing')], edit: [member, requirePermission(deps.pool, 'edit_billing')] }),
+      ...billingEventRoutes({ ...billing, planSlugs: Object.keys(deps.access.plans) }, {}),
+      ...domainRoutes({ commands, pool: deps.pool, proof: (domain, token) => verifyTxt(domain, token, deps.dns) }, {
+        edit: [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'domains') }), requirePermission(deps.pool, 'edit_organization_auth')],
+      }),
     },
     otlp: { ingest: otlp, auth },
     initialise: (init) => runHeadlessInit({ commands, pool: deps.pool, plans: billingSignupPlans({ ...billing, access: deps.access }), log: deps.log }, init),

@@ -16,7 +16,7 @@ function route(answer: (url: string) => Promise<OutboundResponse>) {
   const handlers = providerProbeRoutes({
     request: (url, init) => { sent.push({ url, init }); return answer(url); },
     options: { timeoutMs: 1234, baseUrls: {} },
-  }, []);
+  }, { edit: [] });
   const handler = (handlers['providers.probe'] as RequestHandler[])[0]!;
   const call = async (body: unknown): Promise<{ status?: number; body?: unknown }> => {
     const out: { status?: number; body?: unknown } = {};

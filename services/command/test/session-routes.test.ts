@@ -20,7 +20,7 @@ function patch(trusted: boolean) {
     // This route never records an event: no command is expected.
     commands: {} as AccountCommands, sessions, readSession: async () => session,
     assertions: trusted ? createSessionAssertionVerifier({ secrets: [SERVICE_SECRET] }) : undefined,
-  });
+  }, {});
   const handler = handlers['auth.session.identities'] as RequestHandler;
   return async (identities: unknown[], assertion?: string) => {
     const out: { status?: number; body?: unknown; headers: Record<string, string> } = { headers: {} };

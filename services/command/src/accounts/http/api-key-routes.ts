@@ -4,21 +4,21 @@
 // stored. A revocation drops the key from this process's authenticator cache at once
 // (read-your-writes for the credential itself).
 import { randomUUID } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { type ApiKeyEventType, apiKeysKey, decideKeyRef, readApiKey } from '@llm/account-model';
 import { generateApiKey, type ApiKeyAuthenticator } from '@llm/auth';
 import { apiKeyCreate, apiKeyPath, apiKeyView, type ApiKeyRow } from '@llm/contracts';
 import type { EventPayloads } from '@llm/events';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { orThrow, projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
 
-export function apiKeyRoutes(deps: { pool: Pool; commands: AccountCommands; authenticator: ApiKeyAuthenticator }, view: RequestHandler[], edit: RequestHandler[]): Handlers {
+export function apiKeyRoutes(deps: { pool: Pool; commands: AccountCommands; authenticator: ApiKeyAuthenticator }, guards: Guards<'view' | 'edit'>): Handlers {
   const commit = <T extends ApiKeyEventType>(req: Request, type: T, payload: EventPayloads[T]): Promise<void> =>
     deps.commands.run(req, { type, key: apiKeysKey(req.scope.projectId), payload, meta: { aggregateId: `api_key:${payload.key_id}` } });
 
   return {
-    'keys.create': [...view, ...edit, async (req, res) => {
+    'keys.create': [...guards.view, ...guards.edit, async (req, res) => {
       const body = validate(apiKeyCreate, req.body ?? {});
       const key = generateApiKey();
       const id = randomUUID();
@@ -31,7 +31,7 @@ export function apiKeyRoutes(deps: { pool: Pool; commands: AccountCommands; auth
       res.status(200).json({ ...apiKeyView(row), key: key.raw });
     }],
 
-    'keys.revoke': [...view, ...edit, async (req, res) => {
+    'keys.revoke': [...guards.view, ...guards.edit, async (req, res) => {
       const { key_id: keyId } = validate(apiKeyPath, req.params, 'path');
       // The path names the key by id or prefix; the event needs its id.
       const row = await readApiKey(deps.pool, req.scope.projectId, keyId);

@@ -3,13 +3,13 @@
 // (@llm/account-model), the answer is the projected domain (read-your-writes). DNS is checked here,
 // before the event: `verified` records a fact that was observed.
 import { randomUUID } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { decideChange, decideClaim, decideRenewal, decideVerify, type DomainEventType, domainKey, findDomainByName, loadDomainClaims, readDomain, readOrganization, refuse } from '@llm/account-model';
 import { domainCreate, domainVerify, domainView, type DomainRow } from '@llm/contracts';
 import { DnsLookupError, generateToken, isTokenExpired, type TxtVerification } from '@llm/dns-verify';
 import { invalid, unavailable, type AppError } from '@llm/errors';
 import type { EventPayloads } from '@llm/events';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { orThrow as check, projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
 
@@ -21,7 +21,8 @@ export { domainKey };
 const domainNotFound = (): AppError => refuse('domain_not_found', 'Domain not found');
 const claimOf = (row: DomainRow) => ({ verified: row.is_verified, token: row.token });
 
-export function domainRoutes(commands: AccountCommands, pool: Pool, proof: TxtProof, guard: RequestHandler[]): Handlers {
+export function domainRoutes(deps: { commands: AccountCommands; pool: Pool; proof: TxtProof }, guards: Guards<'edit'>): Handlers {
+  const { commands, pool, proof } = deps;
   /** Records the event and answers from the projection. */
   async function commit<T extends DomainEventType>(req: Request, type: T, payload: EventPayloads[T] & { domain_id: string; domain: string }): Promise<DomainRow> {
     await commands.run(req, { type, key: domainKey(payload.domain), payload, meta: { aggregateId: `domain:${payload.domain_id}` } });
@@ -44,7 +45,7 @@ export function domainRoutes(commands: AccountCommands, pool: Pool, proof: TxtPr
   }
 
   return {
-    'organizations.domains.create': [...guard, async (req, res) => {
+    'organizations.domains.create': [...guards.edit, async (req, res) => {
       const body = validate(domainCreate, req.body);
       const orgId = req.scope.organizationId;
       check(decideClaim(await loadDomainClaims(pool, body.domain), orgId, body.domain));
@@ -54,7 +55,7 @@ export function domainRoutes(commands: AccountCommands, pool: Pool, proof: TxtPr
       res.status(200).json(domainView(row));
     }],
 
-    'organizations.domains.verify': [...guard, async (req, res) => {
+    'organizations.domains.verify': [...guards.edit, async (req, res) => {
       const body = validate(domainVerify, req.body);
       const row = await readDomain(pool, req.scope.organizationId, body.domain_id);
       if (!row) throw domainNotFound();
@@ -81,19 +82,19 @@ export function domainRoutes(commands: AccountCommands, pool: Pool, proof: TxtPr
 
     // The interface's state table: refresh renews the token of an unverified domain; reset starts a
     // verified domain over (unverified, new token). Each refuses the other state with a 409.
-    'organizations.domains.refresh': [...guard, async (req, res) => {
+    'organizations.domains.refresh': [...guards.edit, async (req, res) => {
       const row = await existing(req);
       check(decideRenewal('refresh', claimOf(row)));
       res.status(200).json(domainView(await issueToken(req, row)));
     }],
 
-    'organizations.domains.reset': [...guard, async (req, res) => {
+    'organizations.domains.reset': [...guards.edit, async (req, res) => {
       const row = await existing(req);
       check(decideRenewal('reset', claimOf(row)));
       res.status(200).json(domainView(await issueToken(req, row)));
     }],
 
-    'organizations.domains.delete': [...guard, async (req, res) => {
+    'organizations.domains.delete': [...guards.edit, async (req, res) => {
       const row = await existing(req);
       await commit(req, 'accounts.domain.deleted', { domain_id: row.id, organization_id: req.scope.organizationId, domain: row.domain });
       res.status(204).end();

@@ -16,7 +16,7 @@ import {
 import { applicationRevisionCommit, applicationVariantCreate, humanEvaluationCreate, simpleApplicationCreate, simpleTestsetCreate } from '@llm/contracts';
 import { invalid, notFound } from '@llm/errors';
 import { uuidv7, type EventPayloads } from '@llm/events';
-import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import { RequestValidationError, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands, AccountWrite } from '../adapters/account-commands.ts';
 import type { AccountsEventType } from '../adapters/account-appender.ts';
@@ -29,10 +29,6 @@ export interface HumanEvaluationRouteDeps {
   quota: Pick<QuotaGate, 'evaluation'>;
 }
 
-/** Middleware chains per kind of access. */
-export interface HumanEvaluationGuards {
-  editApps: RequestHandler[]; createEvaluations: RequestHandler[];
-}
 
 const json = (v: unknown): string => (v === undefined || v === null ? '' : JSON.stringify(v));
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -55,7 +51,7 @@ function rowMismatch(inputs: string[], row: TestcaseRow): Error {
 
 const answerText = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
-export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: HumanEvaluationGuards): Handlers {
+export function humanEvaluationRoutes(deps: HumanEvaluationRouteDeps, guards: Guards<'editApps' | 'createEvaluations'>): Handlers {
   const { pool, commands } = deps;
 
   /** A change in the caller's project, about the aggregate `aggregateId`. */

@@ -16,7 +16,7 @@ import {
 import { hashSecret, type SessionReader } from '@llm/auth';
 import { invitationAccept, invitationCreate, invitationResend, workspaceUserRemove } from '@llm/contracts';
 import { AppError } from '@llm/errors';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 
@@ -40,7 +40,7 @@ export interface InvitationDeps {
 const forbidden = (message: string): AppError => new AppError({ code: 'forbidden', kind: 'forbidden', message });
 const query = (req: Request, name: string): string | undefined => (typeof req.query[name] === 'string' ? req.query[name] : undefined);
 
-export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]): Handlers {
+export function invitationRoutes(deps: InvitationDeps, guards: Guards<'member'>): Handlers {
   const { pool, commands } = deps;
 
   const inviteUrl = (req: Request, token: string, inv: { email: string; organizationId: string; workspaceId: string; projectId: string }): string => {
@@ -156,9 +156,9 @@ export function invitationRoutes(deps: InvitationDeps, guard: RequestHandler[]):
   };
 
   return {
-    'organizations.workspaces.invite': [...guard, invite],
-    'organizations.workspaces.invite.resend': [...guard, resend],
+    'organizations.workspaces.invite': [...guards.member, invite],
+    'organizations.workspaces.invite.resend': [...guards.member, resend],
     'organizations.workspaces.invite.accept': [anyCaller, accept],
-    'workspaces.users.remove': [...guard, remove],
+    'workspaces.users.remove': [...guards.member, remove],
   };
 }

@@ -7,7 +7,7 @@
 import type { RequestHandler } from 'express';
 import { organizationKey, readOrganization, readUser, refuse } from '@llm/account-model';
 import { organizationCreate } from '@llm/contracts';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { projectionLag, type AccountCommands } from '../adapters/account-commands.ts';
 import { accountRemovals } from '../adapters/account-removals.ts';
@@ -22,7 +22,7 @@ export interface OrganizationLifecycleDeps {
   forgetKey?: (prefix: string) => void;
 }
 
-export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, guard: RequestHandler[]): Handlers {
+export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, guards: Guards<'member'>): Handlers {
   const removals = accountRemovals(deps);
   const creations = accountCreations(deps);
 
@@ -58,8 +58,8 @@ export function organizationLifecycleRoutes(deps: OrganizationLifecycleDeps, gua
   };
 
   return {
-    'organizations.create': [...guard, create],
-    'organizations.delete': [...guard, remove],
-    'organizations.transfer': [...guard, transfer],
+    'organizations.create': [...guards.member, create],
+    'organizations.delete': [...guards.member, remove],
+    'organizations.transfer': [...guards.member, transfer],
   };
 }

@@ -7,7 +7,7 @@ import { decideSlug, memberRole, nextFlags, organizationKey, readOrganization, r
 import type { DeploymentMethods } from '@llm/auth-policy';
 import { organizationUpdate, organizationView } from '@llm/contracts';
 import { AppError, invalid } from '@llm/errors';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
 
@@ -22,7 +22,7 @@ export interface OrganizationRouteDeps {
 const NOT_ALLOWED = 'You do not have access to perform this action. Please contact your organization admin.';
 const NOT_ENTITLED = 'You do not have access to this feature. Please upgrade your plan to continue.';
 
-export function organizationRoutes(deps: OrganizationRouteDeps, guard: RequestHandler[]): Handlers {
+export function organizationRoutes(deps: OrganizationRouteDeps, guards: Guards<'member'>): Handlers {
   const defaults = () => ({
     is_demo: false, allow_email: deps.deployment.email !== undefined, allow_social: deps.deployment.social.length > 0,
     allow_sso: false, allow_root: false, domains_only: false, auto_join: false,
@@ -56,5 +56,5 @@ export function organizationRoutes(deps: OrganizationRouteDeps, guard: RequestHa
     res.status(200).json(organizationView(after));
   };
 
-  return { 'organizations.update': [...guard, update], 'organizations.replace': [...guard, update] };
+  return { 'organizations.update': [...guards.member, update], 'organizations.replace': [...guards.member, update] };
 }

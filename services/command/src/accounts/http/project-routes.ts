@@ -9,7 +9,7 @@ import { organizationKey, parseUuid, refuse } from '@llm/account-model';
 import { readProjectRetention, type ProjectRetentionRow } from '@llm/accounts-read';
 import { projectUpdate, type ProjectRetentionResponse } from '@llm/contracts';
 import { invalid } from '@llm/errors';
-import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import { RequestValidationError, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands } from '../adapters/account-commands.ts';
 
@@ -24,7 +24,7 @@ export interface ProjectRouteDeps {
 
 const DATA: readonly RetainedData[] = ['spans', 'events'];
 
-export function projectRoutes(deps: ProjectRouteDeps, guard: RequestHandler[]): Handlers {
+export function projectRoutes(deps: ProjectRouteDeps, guards: Guards<'edit'>): Handlers {
   const read = async (projectId: string): Promise<ProjectRetentionRow> => {
     const row = await readProjectRetention(deps.pool, projectId);
     if (!row) throw refuse('project_not_found', 'Project not found');
@@ -70,5 +70,5 @@ export function projectRoutes(deps: ProjectRouteDeps, guard: RequestHandler[]): 
     res.status(200).json(await view(await read(id)));
   };
 
-  return { 'projects.update': [...guard, update] };
+  return { 'projects.update': [...guards.edit, update] };
 }

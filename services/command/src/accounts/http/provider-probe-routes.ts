@@ -5,7 +5,7 @@
 // followed and nothing is retried: a probe is a button a person is waiting on.
 import type { RequestHandler, Response } from 'express';
 import { probeProviderRequest } from '@llm/contracts';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import { isOutboundError, type OutboundRequestInit, type OutboundResponse } from '@llm/outbound';
 import { failureOutcome, interpretAnswer, planProbe, probeResponse, type ProbeOutcome, type ProbeRequest } from '../domain/provider-probe.ts';
 import type { ProviderProbeOptions } from '../../provider-probe-config.ts';
@@ -41,7 +41,7 @@ function isUnsendable(err: unknown): boolean {
   return false;
 }
 
-export function providerProbeRoutes(deps: ProviderProbeRouteDeps, guard: RequestHandler[]): Handlers {
+export function providerProbeRoutes(deps: ProviderProbeRouteDeps, guards: Guards<'edit'>): Handlers {
   async function send(probe: ProbeRequest): Promise<ProbeOutcome | { refused: string }> {
     try {
       const answer = await deps.request(probe.url, { method: 'GET', headers: probe.headers, maxRedirects: 0, timeoutMs: deps.options.timeoutMs });
@@ -71,7 +71,7 @@ export function providerProbeRoutes(deps: ProviderProbeRouteDeps, guard: Request
   };
 
   return {
-    'providers.probe': [...guard, probe],
-    'vault.providers.probe': [...guard, probe],
+    'providers.probe': [...guards.edit, probe],
+    'vault.providers.probe': [...guards.edit, probe],
   };
 }

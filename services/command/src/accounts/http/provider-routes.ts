@@ -6,12 +6,12 @@
 // at another issuer or endpoint drops its stored secret (the projector decides, see
 // provider-endpoints.ts) unless the same change sends a new one.
 import { randomUUID } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { decideProviderChange, decideProviderFlags, organizationKey, parseUuid, type ProviderEventType, readOrganization, readProvider, refuse } from '@llm/account-model';
 import { providerCreate, providerUpdate, providerView, type ProviderRow } from '@llm/contracts';
 import type { AppError } from '@llm/errors';
 import type { EventPayloads, ProviderInfo } from '@llm/events';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import { discoverProvider, type FetchLike } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { orThrow, type AccountCommands } from '../adapters/account-commands.ts';
@@ -35,7 +35,7 @@ const SECRET_DROPPED = {
 };
 const NO_SECRET = 'The provider has no client secret: set settings.client_secret.';
 
-export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[]): Handlers {
+export function providerRoutes(deps: ProviderRouteDeps, guards: Guards<'edit'>): Handlers {
   /** Changing providers must not lock everyone out (the provider aggregate's rule, on the flags as stored). */
   async function requireFallback(req: Request): Promise<void> {
     orThrow(decideProviderChange((await readOrganization(deps.pool, req.scope.organizationId))?.flags ?? {}));
@@ -65,7 +65,7 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
   });
 
   return {
-    'organizations.providers.create': [...guard, async (req, res) => {
+    'organizations.providers.create': [...guards.edit, async (req, res) => {
       const body = validate(providerCreate, req.body);
       await requireFallback(req);
       const id = randomUUID();
@@ -83,7 +83,7 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
       await answer(req, id, res);
     }],
 
-    'organizations.providers.update': [...guard, async (req, res) => {
+    'organizations.providers.update': [...guards.edit, async (req, res) => {
       const body = validate(providerUpdate, req.body);
       await requireFallback(req);
       const row = await existing(req);
@@ -108,7 +108,7 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
       await answer(req, row.id, res, row);
     }],
 
-    'organizations.providers.delete': [...guard, async (req, res) => {
+    'organizations.providers.delete': [...guards.edit, async (req, res) => {
       const row = await readProvider(deps.pool, req.scope.organizationId, String(req.params.provider_id ?? ''));
       if (!row) {
         // Already gone (a retry after a lagging answer or a crash): finish the shredding.
@@ -122,7 +122,7 @@ export function providerRoutes(deps: ProviderRouteDeps, guard: RequestHandler[])
       res.status(204).end();
     }],
 
-    'organizations.providers.test': [...guard, async (req, res) => {
+    'organizations.providers.test': [...guards.edit, async (req, res) => {
       await requireFallback(req);
       const row = await existing(req);
       // Without a secret there is nothing to sign in with: no need to ask the (maybe new) issuer.

@@ -4,11 +4,11 @@
 // accounts topic restores it, version included); a custom pattern the linear-time engine cannot run
 // is refused here with 400 `redaction_pattern_refused` before anything is recorded. Served by the
 // command side, which applies the policy at ingest and drops its cached copy on a change.
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { redactionKey, redactionPolicyAnswer } from '@llm/account-model';
 import { redactionPolicyBody } from '@llm/contracts';
 import { invalid } from '@llm/errors';
-import { callerProjectParam, validate, type Handlers } from '@llm/http';
+import { callerProjectParam, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { compilePolicy } from '@llm/redaction';
 import type { AccountCommands } from '../adapters/account-commands.ts';
@@ -20,7 +20,7 @@ export interface RedactionRouteDeps {
   policies: RedactionPolicies;
 }
 
-export function redactionRoutes(deps: RedactionRouteDeps, view: RequestHandler[], edit: RequestHandler[]): Handlers {
+export function redactionRoutes(deps: RedactionRouteDeps, guards: Guards<'view' | 'edit'>): Handlers {
   const projectOf = (req: Request): string => callerProjectParam(req.params, req.scope.projectId);
 
   const record = async (req: Request, projectId: string, policyJson: string): Promise<void> => {
@@ -29,7 +29,7 @@ export function redactionRoutes(deps: RedactionRouteDeps, view: RequestHandler[]
   };
 
   return {
-    'projects.redaction.set': [...view, ...edit, async (req, res) => {
+    'projects.redaction.set': [...guards.view, ...guards.edit, async (req, res) => {
       const projectId = projectOf(req);
       const policy = validate(redactionPolicyBody, req.body);
       const compiled = compilePolicy({ version: 0, policy });
@@ -39,7 +39,7 @@ export function redactionRoutes(deps: RedactionRouteDeps, view: RequestHandler[]
       await record(req, projectId, JSON.stringify(policy));
       res.json(await redactionPolicyAnswer(deps.pool, projectId));
     }],
-    'projects.redaction.delete': [...view, ...edit, async (req, res) => {
+    'projects.redaction.delete': [...guards.view, ...guards.edit, async (req, res) => {
       const projectId = projectOf(req);
       await record(req, projectId, '');
       res.json(await redactionPolicyAnswer(deps.pool, projectId));

@@ -13,7 +13,7 @@ import {
 } from '@llm/contracts';
 import { invalid, type AppError } from '@llm/errors';
 import { uuidv7, type EventPayloads, type QueryHeader } from '@llm/events';
-import { RequestValidationError, type Handlers } from '@llm/http';
+import { RequestValidationError, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { headerOf, parseBody, storedData } from '../domain/saved-query-revision.ts';
 import type { AccountsEventType } from '../adapters/account-appender.ts';
@@ -44,7 +44,8 @@ function samePathId(bodyId: string | null | undefined, pathValue: string, field:
   if (bodyId && bodyId.toLowerCase() !== pathValue) throw invalid('id_mismatch', `${field} does not match the id in the path.`);
 }
 
-export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: RequestHandler[]): Handlers {
+export function savedQueryRoutes(deps: { commands: AccountCommands; pool: Pool }, guards: Guards<'edit'>): Handlers {
+  const { commands, pool } = deps;
 
   /** A change of the caller's project's saved queries, about `query:<id>`; a rejection answers with its code's presentation (a taken slug: the reference's 409 body). */
   const write = <T extends AccountsEventType>(req: Request, w: { type: T; queryId: string; payload: EventPayloads[T] }): Promise<void> =>
@@ -131,7 +132,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
   }
 
   return {
-    'queries.create': [...edit, async (req, res) => {
+    'queries.create': [...guards.edit, async (req, res) => {
       const b = parseBody(queryCreateBody, req.body).query;
       const id = fixedId(req);
       await write(req, {
@@ -140,7 +141,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       });
       await answerQuery(res, req.scope.projectId, id);
     }],
-    'queries.edit': [...edit, async (req, res) => {
+    'queries.edit': [...guards.edit, async (req, res) => {
       const id = pathId(req, 'query_id');
       const b = parseBody(queryEditBody, req.body).query;
       samePathId(b.id, id, 'query.id');
@@ -148,10 +149,10 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       await write(req, { type: 'accounts.query.artifact.edited', queryId: id, payload: { query_id: id, header: headerOf(b), folder_id: b.folder_id ?? '' } });
       await answerQuery(res, req.scope.projectId, id);
     }],
-    'queries.archive': [...edit, archiveQuery(true)],
-    'queries.unarchive': [...edit, archiveQuery(false)],
+    'queries.archive': [...guards.edit, archiveQuery(true)],
+    'queries.unarchive': [...guards.edit, archiveQuery(false)],
 
-    'queries.variants.create': [...edit, async (req, res) => {
+    'queries.variants.create': [...guards.edit, async (req, res) => {
       const b = parseBody(queryVariantCreateBody, req.body).query_variant;
       const queryId = b.query_id ?? b.artifact_id;
       if (!queryId) throw new RequestValidationError([{ loc: ['body', 'query_variant', 'query_id'], msg: 'Field required', type: 'missing' }]);
@@ -163,7 +164,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       });
       await answerVariant(res, req.scope.projectId, id);
     }],
-    'queries.variants.edit': [...edit, async (req, res) => {
+    'queries.variants.edit': [...guards.edit, async (req, res) => {
       const id = pathId(req, 'variant_id');
       const b = parseBody(queryVariantEditBody, req.body).query_variant;
       samePathId(b.id, id, 'query_variant.id');
@@ -172,12 +173,12 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       await write(req, { type: 'accounts.query.variant.edited', queryId: head.queryId, payload: { query_id: head.queryId, variant_id: id, header: headerOf(b) } });
       await answerVariant(res, req.scope.projectId, id);
     }],
-    'queries.variants.archive': [...edit, archiveVariant(true)],
-    'queries.variants.unarchive': [...edit, archiveVariant(false)],
+    'queries.variants.archive': [...guards.edit, archiveVariant(true)],
+    'queries.variants.unarchive': [...guards.edit, archiveVariant(false)],
     // A new variant of the same artifact that starts with copies of the source variant's revisions
     // (up to the pinned one, else all), renumbered from 0 and slugged `<old>_<new variant hex>`:
     // one event, so a fork is whole or absent.
-    'queries.variants.fork': [...edit, async (req, res) => {
+    'queries.variants.fork': [...guards.edit, async (req, res) => {
       const b = parseBody(queryVariantForkBody, req.body);
       const project = req.scope.projectId;
       const src = b.query_variant_ref;
@@ -207,7 +208,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       await answerVariant(res, project, id);
     }],
 
-    'queries.revisions.create': [...edit, async (req, res) => {
+    'queries.revisions.create': [...guards.edit, async (req, res) => {
       const b = parseBody(queryRevisionCreateBody, req.body).query_revision;
       const head = await variantOfBody(req, b);
       if (head.latestVersion >= 0) throw refuse('query_initial_revision_exists', INITIAL_REVISION_EXISTS);
@@ -220,7 +221,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       await answerRevision(res, req.scope.projectId, revisionId);
     }],
     // The header only (fully replaced, as for artifacts and variants); `data` is immutable.
-    'queries.revisions.edit': [...edit, async (req, res) => {
+    'queries.revisions.edit': [...guards.edit, async (req, res) => {
       const id = pathId(req, 'revision_id');
       const b = parseBody(queryRevisionEditBody, req.body).query_revision;
       samePathId(b.id, id, 'query_revision.id');
@@ -232,9 +233,9 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       });
       await answerRevision(res, req.scope.projectId, id);
     }],
-    'queries.revisions.archive': [...edit, archiveRevision(true)],
-    'queries.revisions.unarchive': [...edit, archiveRevision(false)],
-    'queries.revisions.commit': [...edit, async (req, res) => {
+    'queries.revisions.archive': [...guards.edit, archiveRevision(true)],
+    'queries.revisions.unarchive': [...guards.edit, archiveRevision(false)],
+    'queries.revisions.commit': [...guards.edit, async (req, res) => {
       const b = parseBody(queryRevisionCommitBody, req.body).query_revision;
       const data = storedData(b.data);
       const head = await variantOfBody(req, b);
@@ -242,7 +243,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       await answerRevision(res, req.scope.projectId, id);
     }],
 
-    'simple.queries.create': [...edit, async (req, res) => {
+    'simple.queries.create': [...guards.edit, async (req, res) => {
       const b = parseBody(simpleQueryCreateBody, req.body).query;
       const data = storedData(b.data);
       const projectId = req.scope.projectId;
@@ -260,7 +261,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       if (!query) throw projectionLag();
       res.json({ count: 1, query: { ...query, variant_id: variantId, revision_id: v1 } });
     }],
-    'simple.queries.edit': [...edit, async (req, res) => {
+    'simple.queries.edit': [...guards.edit, async (req, res) => {
       const id = pathId(req, 'query_id');
       const b = parseBody(simpleQueryEditBody, req.body).query;
       samePathId(b.id, id, 'query.id');
@@ -278,7 +279,7 @@ export function savedQueryRoutes(commands: AccountCommands, pool: Pool, edit: Re
       if (!query) throw projectionLag();
       res.json({ count: 1, query });
     }],
-    'simple.queries.archive': [...edit, archiveSimple(true)],
-    'simple.queries.unarchive': [...edit, archiveSimple(false)],
+    'simple.queries.archive': [...guards.edit, archiveSimple(true)],
+    'simple.queries.unarchive': [...guards.edit, archiveSimple(false)],
   };
 }

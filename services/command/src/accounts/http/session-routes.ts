@@ -3,7 +3,7 @@
 // sign-out also records the session id (accounts.session.revoked) so the cookie stops working on
 // every replica even if a copy of it survives.
 import { AppError } from '@llm/errors';
-import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import { RequestValidationError, validate, type Handlers, type Guards } from '@llm/http';
 import type { SessionReader } from '@llm/auth';
 import {
   InvalidIdentitiesError, mergeIdentities, sessionIdentitiesUpdateSchema, SESSION_ASSERTION_HEADER,
@@ -22,7 +22,7 @@ export interface SessionRouteDeps {
 const refused = (message: string, identities: string[]): AppError =>
   new AppError({ code: 'identity_not_verified', kind: 'forbidden', message, details: { unverified_identities: identities } });
 
-export function sessionRoutes(deps: SessionRouteDeps): Handlers {
+export function sessionRoutes(deps: SessionRouteDeps, _guards: Guards<never>): Handlers {
   return {
     'auth.session.identities': async (req, res) => {
       const session = await deps.readSession(req);

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { ssoCallbackPath, ssoPath, ssoStartQuery } from '@llm/contracts';
 import { invalid, type AppError } from '@llm/errors';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import { finishSignIn, startSignIn, type FetchLike, type SecretValue, type VerifiedClaims } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { MAX_SESSION_IDENTITIES, isIdentity, mergeIdentities, ssoIdentity, type SessionCodec, type SsoStateCodec } from '@llm/web-session';
@@ -38,7 +38,7 @@ export interface SsoDeps {
 
 type ActiveTarget = SsoTarget & { provider: NonNullable<SsoTarget['provider']> };
 
-export function ssoRoutes(deps: SsoDeps): Handlers {
+export function ssoRoutes(deps: SsoDeps, _guards: Guards<never>): Handlers {
   const base = (req: Request): string => deps.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
   const redirectUri = (req: Request, org: string, provider: string): string =>
     `${base(req)}/auth/sso/callback/${encodeURIComponent(org)}/${encodeURIComponent(provider)}`;

@@ -5,12 +5,11 @@
 // answered from the projection once it has the event. Errors use the admin body of §2.2:
 // {"detail":{"message":…, <extra keys>}}.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
 import { apiKeysKey, membershipId, type MembershipScopeKind, readOrganization, readUser, userKey } from '@llm/account-model';
 import { findApiKeyById } from '@llm/accounts-read';
 import { adminApiKeyCreate, adminOrganizationCreate, adminUserCreate } from '@llm/contracts';
 import { type AppError, invalid } from '@llm/errors';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import { generateApiKey } from '@llm/auth';
 import type { Pool } from '@llm/postgres';
 import { planAccount } from '../../accounts/domain/account-plan.ts';
@@ -31,7 +30,7 @@ export interface AdminEntityDeps {
 /** The reference answers 501 here; no input may earn a 5xx from us, so it is a 400 naming the feature. */
 const notInEdition = (feature: string): AppError => invalid('not_supported', `'${feature}' is not supported by this backend: it has no password logins.`, { feature });
 
-export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler): Handlers {
+export function adminEntityRoutes(deps: AdminEntityDeps, guards: Guards<'admin'>): Handlers {
   const { pool, commands } = deps;
 
   const resolve = entityResolver(pool);
@@ -56,7 +55,7 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
   }
 
   return {
-    'admin.users.create': [admin, adminBody(async (req, res) => {
+    'admin.users.create': [...guards.admin, adminBody(async (req, res) => {
       const body = validate(adminUserCreate, req.body);
       const options = body.options ?? { create_api_keys: false, return_api_keys: false, seed_defaults: true };
       const ids = { uuid: randomUUID, suffix: () => randomBytes(3).toString('hex') };
@@ -86,7 +85,7 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
       res.status(200).json({ accounts: [account] });
     })],
 
-    'admin.users.delete': [admin, adminBody(async (req, res) => {
+    'admin.users.delete': [...guards.admin, adminBody(async (req, res) => {
       const id = pathId(req, 'user_id');
       const u = await readUser(pool, id);
       if (!u) throw missing('user', id);
@@ -97,7 +96,7 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
       });
     })],
 
-    'admin.organizations.create': [admin, adminBody(async (req, res) => {
+    'admin.organizations.create': [...guards.admin, adminBody(async (req, res) => {
       const body = validate(adminOrganizationCreate, req.body);
       if (!body.owner) throw invalid('organization_owner_required', "Organization 'org' requires a valid owner user.");
       const owner = await userView(await resolve('user', body.owner, 'owner'));
@@ -106,7 +105,7 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
       res.status(200).json({ accounts: [{ ...emptyAccount(), users: { owner }, ...seeded }] });
     })],
 
-    'admin.organizations.delete': [admin, adminBody(async (req, res) => {
+    'admin.organizations.delete': [...guards.admin, adminBody(async (req, res) => {
       const id = pathId(req, 'organization_id');
       const org = await readOrganization(pool, id);
       if (!org) throw missing('organization', id);
@@ -114,7 +113,7 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
       res.status(200).json({ dry_run: false, deleted: { organizations: [{ id: org.id }] } });
     })],
 
-    'admin.api_keys.create': [admin, adminBody(async (req, res) => {
+    'admin.api_keys.create': [...guards.admin, adminBody(async (req, res) => {
       const body = validate(adminApiKeyCreate, req.body);
       const projectId = await resolve('project', body.api_key.project_ref, 'api_key.project_ref');
       const userId = await resolve('user', body.api_key.user_ref, 'api_key.user_ref');
@@ -128,7 +127,7 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
       });
     })],
 
-    'admin.api_keys.delete': [admin, adminBody(async (req, res) => {
+    'admin.api_keys.delete': [...guards.admin, adminBody(async (req, res) => {
       const id = pathId(req, 'api_key_id');
       const k = await findApiKeyById(pool, id);
       if (!k) throw missing('api_key', id);
@@ -142,8 +141,8 @@ export function adminEntityRoutes(deps: AdminEntityDeps, admin: RequestHandler):
 
     // This backend signs users in through identity providers only: there are no passwords to set or
     // reset and no admin-made identities (a provider's subject is linked at its first sign-in).
-    'admin.identities.create': [admin, adminBody(async () => { throw notInEdition('user_identities'); })],
-    'admin.identities.delete': [admin, adminBody(async () => { throw notInEdition('user_identities'); })],
-    'admin.reset_password': [admin, adminBody(async () => { throw notInEdition('reset_password'); })],
+    'admin.identities.create': [...guards.admin, adminBody(async () => { throw notInEdition('user_identities'); })],
+    'admin.identities.delete': [...guards.admin, adminBody(async () => { throw notInEdition('user_identities'); })],
+    'admin.reset_password': [...guards.admin, adminBody(async () => { throw notInEdition('reset_password'); })],
   };
 }

@@ -6,11 +6,11 @@
 // projects → roles → keys). An organization here comes with its workspace and default project: the
 // first workspace and project the request names for it become those, instead of extra ones.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { findUserByEmail, findUserById, isUuid, membershipId, type MembershipScopeKind, organizationsOwnedBy, organizationWorkspace, readOrganization, readProject, readWorkspace, userKey, workspaceKept } from '@llm/account-model';
 import { adminGraphCreate, adminGraphDelete, type AdminGraphCreate, type EntityRef } from '@llm/contracts';
 import { AppError, invalid } from '@llm/errors';
-import { statusOf, validate, type Handlers } from '@llm/http';
+import { statusOf, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { planAccount, slugify } from '../../accounts/domain/account-plan.ts';
 import { operatorOrigin, projectionLag, type AccountCommands } from '../../accounts/adapters/account-commands.ts';
@@ -31,7 +31,7 @@ interface GraphError { code: string; message: string; details?: Record<string, u
 const suffix = (): string => randomBytes(3).toString('hex');
 const SCOPES: MembershipScopeKind[] = ['organization', 'workspace', 'project'];
 
-export function adminGraphRoutes(deps: AdminGraphDeps, admin: RequestHandler): Handlers {
+export function adminGraphRoutes(deps: AdminGraphDeps, guards: Guards<'admin'>): Handlers {
   const { pool, commands } = deps;
   const resolveRef = entityResolver(pool);
   const views = adminViews(pool);
@@ -148,14 +148,14 @@ export function adminGraphRoutes(deps: AdminGraphDeps, admin: RequestHandler): H
   }
 
   return {
-    'admin.graph.create': [admin, adminBody(async (req, res) => {
+    'admin.graph.create': [...guards.admin, adminBody(async (req, res) => {
       const body = validate(adminGraphCreate, req.body);
       // The reference creates anyway on a dry run; a dry run that writes would be a surprise.
       if (body.options?.dry_run) throw invalid('dry_run_unsupported', 'A dry run of a graph creation is not supported: nothing was created.');
       res.status(200).json(await create(req, body));
     })],
 
-    'admin.graph.delete': [admin, adminBody(async (req, res) => {
+    'admin.graph.delete': [...guards.admin, adminBody(async (req, res) => {
       const body = validate(adminGraphDelete, req.body);
       const t = body.target;
       const dryRun = body.dry_run;

@@ -2,12 +2,12 @@
 // one event keyed by its e-mail; the rules are the user aggregate's (@llm/account-model), and the
 // response is read back from the projected read model (read-your-writes).
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { findUserByEmail, findUserById, readOrganization, readProject, readUser, readWorkspace } from '@llm/account-model';
 import { adminAccountsCreate, adminAccountsDelete } from '@llm/contracts';
 import { invalid } from '@llm/errors';
 import type { AccountProvisioned } from '@llm/events';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import { generateApiKey } from '@llm/auth';
 import type { Pool } from '@llm/postgres';
 import { planAccount } from '../../accounts/domain/account-plan.ts';
@@ -28,10 +28,19 @@ async function projectedAccount(pool: Pool, plan: AccountProvisioned) {
   return { user, organization: { id: org.id, name: org.name, slug: org.slug, owner_id: org.owner_id, created_at: org.created_at }, workspace, project };
 }
 
-export function adminRoutes(commands: AccountCommands, pool: Pool, auth: RequestHandler, plans: SignupPlans, forgetKey?: (prefix: string) => void): Handlers {
+export interface AdminRouteDeps {
+  commands: AccountCommands;
+  pool: Pool;
+  plans: SignupPlans;
+  /** Drops the cached resolutions of a key prefix (a deleted account's keys stop at once here). */
+  forgetKey?: ((prefix: string) => void) | undefined;
+}
+
+export function adminRoutes(deps: AdminRouteDeps, guards: Guards<'admin'>): Handlers {
+  const { commands, pool, plans, forgetKey } = deps;
   const removals = accountRemovals({ pool, commands, forgetKey });
   return {
-    'admin.accounts.create': [auth, adminBody(async (req: Request, res) => {
+    'admin.accounts.create': [...guards.admin, adminBody(async (req: Request, res) => {
       const body = validate(adminAccountsCreate, req.body);
       const out: Record<string, unknown> = {};
       for (const [ref, acc] of Object.entries(body.accounts)) {
@@ -65,7 +74,7 @@ export function adminRoutes(commands: AccountCommands, pool: Pool, auth: Request
       }
       res.status(200).json({ accounts: out });
     })],
-    'admin.accounts.delete': [auth, adminBody(async (req, res) => {
+    'admin.accounts.delete': [...guards.admin, adminBody(async (req, res) => {
       const body = validate(adminAccountsDelete, req.body);
       for (const acc of Object.values(body.accounts)) {
         // The event is keyed by the e-mail, so a user named by id is looked up first; nobody found: nothing to delete.

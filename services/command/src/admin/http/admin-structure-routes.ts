@@ -4,10 +4,9 @@
 // only with its organization. Projects are accounts.project.created / .deleted events keyed by the
 // organization (rules: @llm/account-model project.ts); a deleted project's secrets are shredded first,
 // its keys stop working at once, and its spans are purged from the span store afterwards.
-import type { RequestHandler } from 'express';
 import { defaultProjectOf, organizationWorkspace, readProject, readWorkspace, rejectionError, workspaceKept } from '@llm/account-model';
 import { adminProjectCreate, adminWorkspaceCreate } from '@llm/contracts';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { projectionLag, type AccountCommands } from '../../accounts/adapters/account-commands.ts';
 import { accountRemovals } from '../../accounts/adapters/account-removals.ts';
@@ -21,7 +20,7 @@ export interface AdminStructureDeps {
   forgetKey?: (prefix: string) => void;
 }
 
-export function adminStructureRoutes(deps: AdminStructureDeps, admin: RequestHandler): Handlers {
+export function adminStructureRoutes(deps: AdminStructureDeps, guards: Guards<'admin'>): Handlers {
   const { pool } = deps;
   const resolve = entityResolver(pool);
   const removals = accountRemovals(deps);
@@ -29,7 +28,7 @@ export function adminStructureRoutes(deps: AdminStructureDeps, admin: RequestHan
   const views = adminViews(pool);
 
   return {
-    'admin.workspaces.create': [admin, adminBody(async (req, res) => {
+    'admin.workspaces.create': [...guards.admin, adminBody(async (req, res) => {
       const body = validate(adminWorkspaceCreate, req.body);
       const organizationId = await resolve('organization', body.workspace.organization_ref, 'workspace.organization_ref');
       const ws = await organizationWorkspace(pool, organizationId);
@@ -44,14 +43,14 @@ export function adminStructureRoutes(deps: AdminStructureDeps, admin: RequestHan
       });
     })],
 
-    'admin.workspaces.delete': [admin, adminBody(async (req) => {
+    'admin.workspaces.delete': [...guards.admin, adminBody(async (req) => {
       const id = pathId(req, 'workspace_id');
       const ws = await readWorkspace(pool, id);
       if (!ws) throw missing('workspace', id);
       throw rejectionError(workspaceKept(ws.id));
     })],
 
-    'admin.projects.create': [admin, adminBody(async (req, res) => {
+    'admin.projects.create': [...guards.admin, adminBody(async (req, res) => {
       const body = validate(adminProjectCreate, req.body);
       const organizationId = await resolve('organization', body.project.organization_ref, 'project.organization_ref');
       const workspaceId = await resolve('workspace', body.project.workspace_ref, 'project.workspace_ref');
@@ -59,7 +58,7 @@ export function adminStructureRoutes(deps: AdminStructureDeps, admin: RequestHan
       res.status(200).json({ accounts: [{ ...emptyAccount(), projects: { prj: await views.project(id) } }] });
     })],
 
-    'admin.projects.delete': [admin, adminBody(async (req, res) => {
+    'admin.projects.delete': [...guards.admin, adminBody(async (req, res) => {
       const id = pathId(req, 'project_id');
       const p = await readProject(pool, id);
       if (!p) throw missing('project', id);

@@ -4,11 +4,10 @@
 // transfer): the target must already be a member, and where both are members — the organization,
 // its workspace and projects — the two swap roles. 204 when every organization moved; otherwise 200
 // with what moved and one error per organization that did not.
-import type { RequestHandler } from 'express';
 import { findUserByEmail, organizationKey, organizationsOwnedBy, readOrganization, readOrganizationBySlug, readUser } from '@llm/account-model';
 import { adminTransferOwnership } from '@llm/contracts';
 import { AppError, invalid } from '@llm/errors';
-import { statusOf, validate, type Handlers } from '@llm/http';
+import { statusOf, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { operatorOrigin, type AccountCommands } from '../../accounts/adapters/account-commands.ts';
 import { adminBody, badRef, missing } from './admin-refs.ts';
@@ -23,7 +22,7 @@ const CODE_OF: Record<string, string> = {
   organization_transfer_invalid: 'target_not_member',
 };
 
-export function adminTransferRoutes(deps: AdminTransferDeps, admin: RequestHandler): Handlers {
+export function adminTransferRoutes(deps: AdminTransferDeps, guards: Guards<'admin'>): Handlers {
   const { pool, commands } = deps;
 
   async function user(which: 'source' | 'target', ref: { id?: string | undefined; email?: string | undefined } | undefined): Promise<string> {
@@ -35,7 +34,7 @@ export function adminTransferRoutes(deps: AdminTransferDeps, admin: RequestHandl
   }
 
   return {
-    'admin.transfer_ownership': [admin, adminBody(async (req, res) => {
+    'admin.transfer_ownership': [...guards.admin, adminBody(async (req, res) => {
       const body = validate(adminTransferOwnership, req.body);
       const source = await user('source', body.users.source);
       const target = await user('target', body.users.target);

@@ -10,7 +10,7 @@ import {
   interpretProcessorEvent, ProcessorEventRejected, type BillingConfig, type PaymentsProcessor, type ProcessorAction, type ProcessorEvent,
 } from '@llm/billing';
 import { AppError } from '@llm/errors';
-import { readBoundedBody, type Handlers } from '@llm/http';
+import { readBoundedBody, type Handlers, type Guards } from '@llm/http';
 
 import type { BillingSubscriptions, SubscriptionChange } from '../adapters/billing-subscriptions.ts';
 
@@ -56,7 +56,7 @@ function changeOf(action: ProcessorAction, event: ProcessorEvent, current: Subsc
   }
 }
 
-export function billingEventRoutes(deps: BillingEventRouteDeps): Handlers {
+export function billingEventRoutes(deps: BillingEventRouteDeps, _guards: Guards<never>): Handlers {
   const { config, processor, subscriptions } = deps;
   const now = deps.now ?? (() => new Date());
   const limit = deps.maxBodyBytes ?? MAX_EVENT_BYTES;

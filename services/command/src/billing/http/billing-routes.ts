@@ -12,7 +12,7 @@ import {
 } from '@llm/billing';
 import { billingCheckoutQuery, billingSwitchQuery } from '@llm/contracts';
 import { badGateway, invalid, notFound, type AppError } from '@llm/errors';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import { periodRange } from '@llm/quota';
 
 import { unchanged, type BillingSubscriptions, type SubscriptionChange } from '../adapters/billing-subscriptions.ts';
@@ -49,7 +49,7 @@ async function atProcessor<T>(operation: string, f: () => Promise<T>): Promise<T
 
 const notPurchasable = (plan: string): AppError => invalid('plan_not_purchasable', `Plan '${plan}' is not available for purchase (no Stripe line items configured).`);
 
-export function billingRoutes(deps: BillingRouteDeps, readGuard: RequestHandler[], writeGuard: RequestHandler[]): Handlers {
+export function billingRoutes(deps: BillingRouteDeps, guards: Guards<'view' | 'edit'>): Handlers {
   const { config, processor, subscriptions } = deps;
   const now = deps.now ?? (() => new Date());
   const isPlan = (slug: string): boolean => Object.hasOwn(deps.access.plans, slug);
@@ -94,12 +94,12 @@ export function billingRoutes(deps: BillingRouteDeps, readGuard: RequestHandler[
   };
 
   return {
-    'billing.payments.checkouts': [...writeGuard, checkout],
-    'billing.stripe.checkouts': [...writeGuard, checkout],
-    'billing.payments.portals': [...writeGuard, portal],
-    'billing.stripe.portals': [...writeGuard, portal],
+    'billing.payments.checkouts': [...guards.edit, checkout],
+    'billing.stripe.checkouts': [...guards.edit, checkout],
+    'billing.payments.portals': [...guards.edit, portal],
+    'billing.stripe.portals': [...guards.edit, portal],
 
-    'billing.plans.switch': [...writeGuard, async (req, res) => {
+    'billing.plans.switch': [...guards.edit, async (req, res) => {
       const q = validate(switchQuery, req.query, 'query');
       if (!isPlan(q.plan)) throw invalid('invalid_plan', 'Invalid plan');
       const current = await subscriptions.read(req.scope.organizationId);
@@ -117,7 +117,7 @@ export function billingRoutes(deps: BillingRouteDeps, readGuard: RequestHandler[
       res.json({ status: 'success' });
     }],
 
-    'billing.subscription': [...readGuard, async (req, res) => {
+    'billing.subscription': [...guards.view, async (req, res) => {
       const current = await subscriptions.read(req.scope.organizationId);
       if (!current || current.plan === '') { statusError(res, 404, LOCAL_NOT_FOUND); return; }
       if (current.plan === config.freePlan) { res.json({ plan: current.plan, type: 'standard' }); return; }
@@ -147,7 +147,7 @@ export function billingRoutes(deps: BillingRouteDeps, readGuard: RequestHandler[
       });
     }],
 
-    'billing.subscription.cancel': [...writeGuard, async (req, res) => {
+    'billing.subscription.cancel': [...guards.edit, async (req, res) => {
       const current = await subscriptions.read(req.scope.organizationId);
       if (!current) throw notFound('subscription_not_found', LOCAL_NOT_FOUND);
       if (current.subscriptionId === '' || !processor) {

@@ -5,7 +5,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { encodeExportTraceServiceResponse, encodeRpcStatus } from '@llm/otlp';
 import { AppError } from '@llm/errors';
-import { inflateBounded, readBoundedBody, type Handlers } from '@llm/http';
+import { inflateBounded, readBoundedBody, type Handlers, type Guards, chainOf } from '@llm/http';
 import type { OtlpIngest } from '../adapters/otlp-ingest.ts';
 import type { OtlpEncoding } from '../domain/prepare-otlp.ts';
 import { OTLP_HTTP_ANSWER, RPC_CODE, type OtlpOutcome } from '../domain/otlp-outcome.ts';
@@ -82,7 +82,9 @@ export function otlpExport(ingest: OtlpIngest, opts: OtlpHttpOptions): RequestHa
 /** The spec's liveness probe (auth: none): exporters and load balancers call it without credentials. */
 export const otlpLiveness: RequestHandler = (_req, res) => { res.json({ status: 'ready' }); };
 
-export function otlpRoutes(ingest: OtlpIngest, auth: RequestHandler): Handlers {
+export function otlpRoutes(deps: { ingest: OtlpIngest }, guards: Guards<'auth'>): Handlers {
+  const { ingest } = deps;
+  const auth = chainOf(guards.auth);
   const spec: OtlpHttpOptions = { acceptJson: false };
   return {
     'otlp.traces.status': otlpLiveness,

@@ -1,7 +1,7 @@
 // Write side of tracing: native, canonical, deprecated and simple shapes → span events.
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { otelTracingRequest, simpleTraceEdit, simpleTraceRequest, traceRequest, tracesRequest, type SpanInput } from '@llm/contracts';
-import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import { RequestValidationError, validate, type Handlers, type Guards } from '@llm/http';
 import { invalid, unavailable } from '@llm/errors';
 import { parseTraceId, type RawSpan } from '@llm/span-model';
 import type { SpanAppender, AppendMeta } from '../adapters/span-appender.ts';
@@ -41,7 +41,17 @@ function otelSpans(body: { spans?: SpanInput[] | null; traces?: Record<string, {
  * `editSpans` guards those two (the edit_spans permission);
  * `redaction` gives each project's redaction policy, applied to the normalised spans before the append.
  */
-export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quota: QuotaGate, traces?: TraceLookup, editSpans: RequestHandler[] = [], pressure?: IngestPressure, redaction?: RedactionPolicies): Handlers {
+export interface TracingRouteDeps {
+  appender: SpanAppender;
+  quota: QuotaGate;
+  /** The stored simple traces (PATCH/DELETE /simple/traces); none = those routes answer 503. */
+  traces?: TraceLookup | undefined;
+  pressure?: IngestPressure | undefined;
+  redaction?: RedactionPolicies | undefined;
+}
+
+export function tracingRoutes(deps: TracingRouteDeps, guards: Guards<'auth' | 'editSpans'>): Handlers {
+  const { appender, quota, traces, pressure, redaction } = deps;
   /** Overload is explicit (503 + Retry-After), as on OTLP: nothing is acknowledged into a growing backlog. */
   const admit = (): void => {
     const refusal = pressure?.check();
@@ -90,11 +100,11 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quot
   };
 
   return {
-    'tracing.spans.ingest': [auth, async (req, res) => {
+    'tracing.spans.ingest': [...guards.auth, async (req, res) => {
       const body = validate(otelTracingRequest, req.body);
       res.status(202).json(linksBody(await ingest(req, otelSpans(body))));
     }],
-    'tracing.traces.create': [auth, async (req, res) => {
+    'tracing.traces.create': [...guards.auth, async (req, res) => {
       const body = validate(otelTracingRequest, req.body);
       if (!body.spans && body.traces && Object.keys(body.traces).length > 1) throw invalid('too_many_traces', 'Too many traces');
       const top = body.spans ?? (body.traces ? topLevel(Object.values(body.traces)[0]?.spans) : []);
@@ -102,7 +112,7 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quot
       if (!root.ok) throw invalid('bad_trace_payload', root.error);
       res.status(202).json(linksBody(await ingest(req, otelSpans(body))));
     }],
-    'tracing.traces.edit': [auth, async (req, res) => {
+    'tracing.traces.edit': [...guards.auth, async (req, res) => {
       const body = validate(otelTracingRequest, req.body);
       if (!body.spans && body.traces && Object.keys(body.traces).length > 1) throw invalid('too_many_traces', 'Too many traces');
       const raw = otelSpans(body);
@@ -114,13 +124,13 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quot
       if (!root.ok) throw invalid('bad_trace_payload', root.error);
       res.status(202).json(linksBody(await replaceTrace(req, same.value, raw)));
     }],
-    'tracing.traces.delete': [auth, async (req, res) => {
+    'tracing.traces.delete': [...guards.auth, async (req, res) => {
       const traceId = pathTraceId(req);
       await appender.delete(traceId, metaOf(req));
       // Deletion is asynchronous like every write: the count of removed spans is not known here.
       res.status(202).json({ count: 0, links: [], trace_id: traceId });
     }],
-    'traces.create': [auth, async (req, res) => {
+    'traces.create': [...guards.auth, async (req, res) => {
       const body = validate(traceRequest, req.body);
       if (!body.trace || !body.trace.trace_id) throw invalid('bad_trace_payload', 'Missing trace');
       const root = checkRoot(topLevel(body.trace.spans));
@@ -129,7 +139,7 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quot
       const first = p.accepted[0];
       res.status(202).json(first ? { count: 1, trace_id: first.trace_id, ...rejectedOf(p) } : { count: 0, ...rejectedOf(p) });
     }],
-    'traces.ingest': [auth, async (req, res) => {
+    'traces.ingest': [...guards.auth, async (req, res) => {
       const body = validate(tracesRequest, req.body);
       const traces = (body.traces ?? []).filter((t) => t.trace_id);
       if (traces.length === 0) throw invalid('bad_trace_payload', 'Missing traces');
@@ -137,7 +147,7 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quot
       const ids = [...new Set(p.accepted.map((s) => s.trace_id))];
       res.status(202).json({ count: ids.length, trace_ids: ids, ...rejectedOf(p) });
     }],
-    'traces.edit': [auth, async (req, res) => {
+    'traces.edit': [...guards.auth, async (req, res) => {
       const body = validate(traceRequest, req.body);
       if (!body.trace || !body.trace.trace_id) throw invalid('bad_trace_payload', 'Missing trace');
       const raw = flattenTree(body.trace.spans);
@@ -149,12 +159,12 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quot
       await replaceTrace(req, same.value, raw);
       res.status(202).json({ count: 1, trace_id: same.value });
     }],
-    'traces.delete': [auth, async (req, res) => {
+    'traces.delete': [...guards.auth, async (req, res) => {
       const traceId = pathTraceId(req);
       await appender.delete(traceId, metaOf(req));
       res.status(202).json({ count: 1, trace_id: traceId });
     }],
-    'simple.traces.create': [auth, async (req, res) => {
+    'simple.traces.create': [...guards.auth, async (req, res) => {
       const { trace } = validate(simpleTraceRequest, req.body);
       const built = simpleTraceSpan(trace, new Date().toISOString());
       const p = await ingest(req, [built.raw]);
@@ -170,7 +180,7 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quot
     // PATCH and DELETE need the stored trace (root span id, origin/kind/channel), which only the
     // span store knows: read through the TraceLookup port, written as the usual trace replacement
     // or deletion event.
-    'simple.traces.edit': [auth, ...editSpans, async (req, res) => {
+    'simple.traces.edit': [...guards.auth, ...guards.editSpans, async (req, res) => {
       const traceId = simpleTraceId(req);
       const { trace } = validate(simpleTraceEdit, req.body);
       const stored = await findSimpleTrace(traces, req.scope.projectId, traceId);
@@ -192,7 +202,7 @@ export function tracingRoutes(appender: SpanAppender, auth: RequestHandler, quot
       if (next.meta) out.meta = next.meta;
       res.json({ count: 1, trace: out });
     }],
-    'simple.traces.delete': [auth, ...editSpans, async (req, res) => {
+    'simple.traces.delete': [...guards.auth, ...guards.editSpans, async (req, res) => {
       const traceId = simpleTraceId(req);
       const stored = await findSimpleTrace(traces, req.scope.projectId, traceId);
       if (!stored) { res.json({ count: 0 }); return; }

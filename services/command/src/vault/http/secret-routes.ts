@@ -9,7 +9,7 @@ import { decideSecretChange, generatedSlug, listSecrets, nextProviderKeyName, pa
 import { secretCreate, secretUpdate, type PublicSecret, type SecretKind, type SecretUpdate } from '@llm/contracts';
 import { invalid } from '@llm/errors';
 import type { SecretInfo } from '@llm/events';
-import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import { RequestValidationError, validate, type Handlers, type Guards } from '@llm/http';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import { mergeUpdate, newDataKey, preview, stringValueOf, withoutCredentials, wrapDataKey } from '@llm/vault';
@@ -37,7 +37,7 @@ const secretNotFound = () => refuse('secret_not_found', 'Secret not found');
 const refused = (loc: string[], msg: string) => new RequestValidationError([{ loc: ['body', ...loc], msg, type: 'value_error' }]);
 type Data = Record<string, unknown>;
 
-export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit: RequestHandler[]): Handlers {
+export function secretRoutes(deps: SecretRouteDeps, guards: Guards<'view' | 'edit'>): Handlers {
   const { pool, keyring } = deps;
 
   const vault = new Vault(pool, keyring);
@@ -169,10 +169,10 @@ export function secretRoutes(deps: SecretRouteDeps, view: RequestHandler[], edit
   };
 
   return {
-    'secrets.list': [...view, list], 'vault.secrets.list': [...view, list],
-    'secrets.fetch': [...view, fetch], 'vault.secrets.fetch': [...view, fetch],
-    'secrets.create': [...edit, create], 'vault.secrets.create': [...edit, create],
-    'secrets.update': [...edit, update], 'vault.secrets.update': [...edit, update],
-    'secrets.delete': [...edit, remove], 'vault.secrets.delete': [...edit, remove],
+    'secrets.list': [...guards.view, list], 'vault.secrets.list': [...guards.view, list],
+    'secrets.fetch': [...guards.view, fetch], 'vault.secrets.fetch': [...guards.view, fetch],
+    'secrets.create': [...guards.edit, create], 'vault.secrets.create': [...guards.edit, create],
+    'secrets.update': [...guards.edit, update], 'vault.secrets.update': [...guards.edit, update],
+    'secrets.delete': [...guards.edit, remove], 'vault.secrets.delete': [...guards.edit, remove],
   };
 }

@@ -10,7 +10,7 @@ import {
   type LoginAttemptView, type SubscriptionLoginFailureView, type SubscriptionLoginPushView,
 } from '@llm/contracts';
 import { notFound } from '@llm/errors';
-import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import { RequestValidationError, validate, type Handlers, type Guards } from '@llm/http';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands } from '../../accounts/adapters/account-commands.ts';
@@ -44,7 +44,7 @@ const pendingView = (a: LoginAttempt): LoginAttemptView => view(a.id, 'pending',
   user_code: a.user_code, verification_uri: a.verification_uri, expires_at: a.expires_at, poll_after_ms: Math.max(MIN_POLL_MS, a.poll_after_ms),
 });
 
-export function subscriptionLoginRoutes(deps: SubscriptionLoginDeps, browser: RequestHandler[], runnerSide: RequestHandler[]): Handlers {
+export function subscriptionLoginRoutes(deps: SubscriptionLoginDeps, guards: Guards<'browser' | 'runner'>): Handlers {
   const { pool, runner } = deps;
   const now = deps.now ?? Date.now;
   const vault = new Vault(pool, deps.keyring);
@@ -156,10 +156,10 @@ export function subscriptionLoginRoutes(deps: SubscriptionLoginDeps, browser: Re
   };
 
   return {
-    'secrets.login_attempts.start': [...browser, start],
-    'secrets.login_attempts.fetch': [...browser, poll],
-    'secrets.login_attempts.cancel': [...browser, cancel],
-    'secrets.subscription_login.push': [...runnerSide, push],
-    'secrets.subscription_login.failure': [...runnerSide, failure],
+    'secrets.login_attempts.start': [...guards.browser, start],
+    'secrets.login_attempts.fetch': [...guards.browser, poll],
+    'secrets.login_attempts.cancel': [...guards.browser, cancel],
+    'secrets.subscription_login.push': [...guards.runner, push],
+    'secrets.subscription_login.failure': [...guards.runner, failure],
   };
 }

@@ -11,7 +11,7 @@ import { deliveryIdTaken, deliveryView, readDeliveryOf } from '@llm/accounts-rea
 import { deliveryCreate, type DeliveryData } from '@llm/contracts';
 import { notFound } from '@llm/errors';
 import type { Topics } from '@llm/events';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import type { Producer } from '@llm/kafka';
 import type { Pool } from '@llm/postgres';
 import { appendDeliveryRecord, awaitDeliveryRecord, deliveryIdOf, type DeliveryRecord } from '@llm/webhooks';
@@ -25,7 +25,7 @@ function compact<T extends Record<string, unknown>>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as T;
 }
 
-export function deliveryRoutes(deps: DeliveryRouteDeps, edit: RequestHandler[]): Handlers {
+export function deliveryRoutes(deps: DeliveryRouteDeps, guards: Guards<'edit'>): Handlers {
   const { pool } = deps;
 
   const create: RequestHandler = async (req, res) => {
@@ -47,5 +47,5 @@ export function deliveryRoutes(deps: DeliveryRouteDeps, edit: RequestHandler[]):
     res.status(200).json({ count: 1, delivery: deliveryView(row) });
   };
 
-  return { 'webhooks.deliveries.create': [...edit, create] };
+  return { 'webhooks.deliveries.create': [...guards.edit, create] };
 }

@@ -10,7 +10,7 @@ import { parseUuid, queryWebhooks, readSecret, readWebhook, WEBHOOK_NOT_FOUND, t
 import { webhookCreate, webhookEdit, webhookQuery, webhookTest, type WebhookSubscriptionView } from '@llm/contracts';
 import { invalid } from '@llm/errors';
 import { uuidv7, type EventPayloads, type Topics } from '@llm/events';
-import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import { RequestValidationError, validate, type Handlers, type Guards } from '@llm/http';
 import type { Producer } from '@llm/kafka';
 import type { SecretsKeyring } from '@llm/oidc';
 import type { OutboundClient } from '@llm/outbound';
@@ -52,7 +52,7 @@ function subscriptionIdOf(req: Request): string {
 const subscriptionNotFound = () => refuse('webhook_not_found', WEBHOOK_NOT_FOUND);
 const secretDescription = (id: string): string => `Secret of webhook subscription ${id}`;
 
-export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], edit: RequestHandler[]): Handlers {
+export function webhookRoutes(deps: WebhookRouteDeps, guards: Guards<'view' | 'edit'>): Handlers {
   const { pool, commands } = deps;
   const secrets = new WebhookSecrets(pool, commands, deps.keyring);
 
@@ -210,13 +210,13 @@ export function webhookRoutes(deps: WebhookRouteDeps, view: RequestHandler[], ed
   };
 
   return {
-    'webhooks.subscriptions.create': [...edit, create],
-    'webhooks.subscriptions.test': [...edit, test],
-    'webhooks.subscriptions.query': [...view, query],
-    'webhooks.subscriptions.fetch': [...view, fetch],
-    'webhooks.subscriptions.edit': [...edit, update],
-    'webhooks.subscriptions.delete': [...edit, remove],
-    'webhooks.subscriptions.start': [...edit, activation(true)],
-    'webhooks.subscriptions.stop': [...edit, activation(false)],
+    'webhooks.subscriptions.create': [...guards.edit, create],
+    'webhooks.subscriptions.test': [...guards.edit, test],
+    'webhooks.subscriptions.query': [...guards.view, query],
+    'webhooks.subscriptions.fetch': [...guards.view, fetch],
+    'webhooks.subscriptions.edit': [...guards.edit, update],
+    'webhooks.subscriptions.delete': [...guards.edit, remove],
+    'webhooks.subscriptions.start': [...guards.edit, activation(true)],
+    'webhooks.subscriptions.stop': [...guards.edit, activation(false)],
   };
 }

@@ -7,11 +7,11 @@
 import type { RequestHandler } from 'express';
 import { findMembership, findUserByEmail, membershipId, type MembershipScopeKind } from '@llm/account-model';
 import { adminMembershipRemove, adminMembershipSet, adminScopedMembershipCreate, type EntityRef } from '@llm/contracts';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
-import type { AccountCommands } from '../adapters/account-commands.ts';
-import { accountCreations } from '../adapters/account-creations.ts';
-import { adminBody, emptyAccount, entityResolver, missing, pathId } from '../../admin/http/admin-refs.ts';
+import type { AccountCommands } from '../../accounts/adapters/account-commands.ts';
+import { accountCreations } from '../../accounts/adapters/account-creations.ts';
+import { adminBody, emptyAccount, entityResolver, missing, pathId } from './admin-refs.ts';
 
 const BODIES = {
   organization: adminScopedMembershipCreate('organization'),
@@ -26,7 +26,7 @@ export interface MembershipRouteDeps {
   forgetKey?: (prefix: string) => void;
 }
 
-export function membershipRoutes(deps: MembershipRouteDeps, admin: RequestHandler): Handlers {
+export function membershipRoutes(deps: MembershipRouteDeps, guards: Guards<'admin'>): Handlers {
   const { pool } = deps;
   const resolve = entityResolver(pool);
 
@@ -74,7 +74,7 @@ export function membershipRoutes(deps: MembershipRouteDeps, admin: RequestHandle
   }
 
   return {
-    'admin.memberships.set': [admin, async (req, res, next) => {
+    'admin.memberships.set': [...guards.admin, async (req, res, next) => {
       // The reference's body names the membership; ours (kept for existing scripts) is flat.
       if (req.body && typeof req.body === 'object' && 'membership' in req.body) return create('organization')(req, res, next);
       return adminBody(async () => {
@@ -87,15 +87,15 @@ export function membershipRoutes(deps: MembershipRouteDeps, admin: RequestHandle
         });
       })(req, res, next);
     }],
-    'admin.memberships.remove': [admin, adminBody(async (req, res) => {
+    'admin.memberships.remove': [...guards.admin, adminBody(async (req, res) => {
       const body = validate(adminMembershipRemove, req.body);
       await creations.role(req, { organizationId: body.organization_id, userId: await userOf(body.user) });
       res.status(204).end();
     })],
-    'admin.organizations.memberships.delete': [admin, remove('organization')],
-    'admin.workspaces.memberships.create': [admin, create('workspace')],
-    'admin.workspaces.memberships.delete': [admin, remove('workspace')],
-    'admin.projects.memberships.create': [admin, create('project')],
-    'admin.projects.memberships.delete': [admin, remove('project')],
+    'admin.organizations.memberships.delete': [...guards.admin, remove('organization')],
+    'admin.workspaces.memberships.create': [...guards.admin, create('workspace')],
+    'admin.workspaces.memberships.delete': [...guards.admin, remove('workspace')],
+    'admin.projects.memberships.create': [...guards.admin, create('project')],
+    'admin.projects.memberships.delete': [...guards.admin, remove('project')],
   };
 }

@@ -9,6 +9,7 @@ import type { Logger } from '@llm/logging';
 import { counter } from '@llm/metrics';
 import type { Pool } from '@llm/postgres';
 import { IngestAdmission, postgresAdmissionStore, type Admission, type AdmittedCounter } from '@llm/quota';
+import { isProjectionLag } from '../../accounts/adapters/account-commands.ts';
 
 const refused = counter('ingest_traces_refused_over_quota_total', 'Traces refused by ingest admission (organization over its traces_ingested quota).');
 const checkFailures = counter('ingest_quota_check_failures_total', 'Ingest admissions that could not read the plan or the meter and admitted the request (fail open).');
@@ -39,7 +40,7 @@ export function quotaGate(pool: Pool, plans: PlanResolver, access: Pick<AccessCa
     plans, catalog: access.plans, store: postgresAdmissionStore(pool), refusalCacheMs: access.quota.refusalCacheMs,
     onCheckFailed: (err) => { checkFailures(); log.warn({ err }, 'quota check failed; request admitted'); },
   });
-  /** Reserves, runs the append, gives the reservation back if it failed. */
+  /** Reserves, runs the append, gives the reservation back if it recorded nothing. */
   async function guarded<T>(admitted: Promise<Admission>, counter: AdmittedCounter, message: string, append: () => Promise<T>): Promise<T> {
     const a = await admitted;
     if (!a.admitted) {
@@ -49,7 +50,9 @@ export function quotaGate(pool: Pool, plans: PlanResolver, access: Pick<AccessCa
     try {
       return await append();
     } catch (err) {
-      a.release();
+      // Appended but not projected yet (503 projection_lag): the change will still apply, so it keeps
+      // its reservation; any other failure recorded nothing and gives it back.
+      if (!isProjectionLag(err)) a.release();
       throw err;
     }
   }

@@ -1,5 +1,6 @@
-// The shape the Postgres-backed consumers share (the webhook fan-out of platform.events.v1, the
-// deliveries projector of webhooks.deliveries.v1, the usage meters of tracing.spans.v1): each
+// The shape the Postgres-backed consumers share (the accounts projector of accounts.events.v1, the
+// webhook fan-out of platform.events.v1, the deliveries projector of webhooks.deliveries.v1, the
+// usage meters of tracing.spans.v1): each
 // partition batch is one Postgres transaction that applies the decoded records (and then `flush`,
 // for what a consumer sums over the batch) and stores the consumed position, so a re-delivered
 // batch is harmless. Failures
@@ -37,6 +38,9 @@ export interface LogConsumerDeps<E = DecodedEvent> {
   sink?(): BatchSink<E>;
   /** Called after a batch committed (e.g. to wake the sender). */
   afterCommit?(): void;
+  /** Runs in the transaction that steps over a record set aside (before it is dead-lettered), e.g.
+   * to record its outcome for a waiting command. */
+  onSetAside?(c: PoolClient, rec: IncomingRecord, reason: string): Promise<void>;
   concurrency?: number;
 }
 
@@ -53,6 +57,7 @@ export function createLogConsumer<E = DecodedEvent>(deps: LogConsumerDeps<E>): L
   const offsets = offsetStore(consumerName);
   const deadLettered = counter(`${deps.metricsPrefix}_records_dead_lettered_total`, `Records dead-lettered by ${consumerName} (undecodable or unappliable).`);
   const retried = counter(`${deps.metricsPrefix}_batch_retries_total`, `Batches of ${consumerName} retried after a transient failure (Postgres away or busy).`);
+  const breakerTrips = counter(`${deps.metricsPrefix}_set_aside_pauses_total`, `Pauses of ${consumerName} before setting a record aside after many in a row (a likely systemic fault).`);
   const dlq = deps.topics.dlq(topic);
 
   const consumer = deps.kafka.consumer({
@@ -91,11 +96,13 @@ export function createLogConsumer<E = DecodedEvent>(deps: LogConsumerDeps<E>): L
   async function setAsideRecord(rec: IncomingRecord, reason: string): Promise<void> {
     await withTransaction(pool, async (c) => {
       await offsets.storeOffset(c, rec.topic, rec.partition, rec.offset + 1n);
+      await deps.onSetAside?.(c, rec, reason);
       await deadLetter(rec, `could not apply: ${reason}`);
     });
   }
 
   const breaker = setAsideBreaker(20, 30_000, (reason) => {
+    breakerTrips();
     log.error({ reason }, 'many records in a row set aside: likely a systemic fault, not bad records; slowing down');
   });
 

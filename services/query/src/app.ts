@@ -78,26 +78,35 @@ export function queryHandlers(deps: QueryDeps): Handlers {
   const readSession = sessionReader({ codec: createSessionCodec(deps.session), pool: deps.pool });
   // Organization routes: an API key, or a browser session admitted by the organization's policy.
   const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.deployment });
-  return { ...readRoutes(reader, auth, deps.recorder), ...queryRoutes({ reader, searcher, accounts: deps.pool, ...(deps.recorder ? { recorder: deps.recorder } : {}) }, auth), ...savedQueryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_queries')], { reader, searcher, ...(deps.recorder ? { recorder: deps.recorder } : {}) }), ...exportRoutes({
+  const recorder = deps.recorder ? { recorder: deps.recorder } : {};
+  const key = { auth: [auth] };
+  return {
+    ...readRoutes({ reader, ...recorder }, key),
+    ...queryRoutes({ reader, searcher, accounts: deps.pool, ...recorder }, key),
+    ...savedQueryRoutes({ pool: deps.pool, traces: { reader, searcher, ...recorder } }, { view: [member, requirePermission(deps.pool, 'view_queries')] }),
+    ...exportRoutes({
       reader, searcher, accounts: deps.pool, exporter: new ExportReader(rm, EXPORT_PAGE_SPANS, Math.min(reader.maxResultBytes, EXPORT_PAGE_BYTES)), estimator: new ExportEstimator(rm),
-      ...(deps.recorder ? { recorder: deps.recorder } : {}),
-    }, auth),
-    ...activityRoutes(new ActivitySearcher(rm, reader), auth), ...analyticsRoutes(new AnalyticsReader(rm), auth), ...accessRoutes(deps.access, auth),
-    ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }),
-    ...organizationRoutes(deps.pool, member, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'sso') })]),
-    ...apiKeyRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_api_keys')]),
-    ...deliveryRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_webhooks')], deps.maxResultBytes, async (projectId) => {
-      const from = (await horizons.horizonOf(projectId)).eventsFromUs;
-      return from === undefined ? null : new Date(Math.floor(from / 1000));
-    }),
-    ...eventRoutes(new EventReader(rm), [member, requirePermission(deps.pool, 'view_events'), organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'audit') })], deps.maxResultBytes),
-    ...billingRoutes({ pool: deps.pool, access: deps.access, plans, catalog: deps.catalog }, [member, requirePermission(deps.pool, 'view_billing')]),
-    ...domainRoutes(deps.pool, [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'domains') })]),
-    ...projectRoutes(deps.pool, member),
-    ...profileRoutes(deps.pool, member),
-    ...simpleTraceRoutes(reader, searcher, [auth, requirePermission(deps.pool, 'view_spans')]),
-    ...redactionRoutes(deps.pool, [member, requirePermission(deps.pool, 'view_spans')]),
-    ...evaluationRoutes(deps.pool, {
+      ...recorder,
+    }, key),
+    ...activityRoutes({ reader: new ActivitySearcher(rm, reader) }, key), ...analyticsRoutes({ reader: new AnalyticsReader(rm) }, key), ...accessRoutes({ catalog: deps.access }, key),
+    ...authRoutes({ pool: deps.pool, readSession, deployment: deps.deployment }, {}),
+    ...organizationRoutes({ pool: deps.pool }, { member: [member], providers: [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'sso') })] }),
+    ...apiKeyRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_api_keys')] }),
+    ...deliveryRoutes({
+      pool: deps.pool, maxResultBytes: deps.maxResultBytes, retainedFrom: async (projectId) => {
+        const from = (await horizons.horizonOf(projectId)).eventsFromUs;
+        return from === undefined ? null : new Date(Math.floor(from / 1000));
+      },
+    }, { view: [member, requirePermission(deps.pool, 'view_webhooks')] }),
+    ...eventRoutes({ events: new EventReader(rm), maxResultBytes: deps.maxResultBytes },
+      { view: [member, requirePermission(deps.pool, 'view_events'), organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'audit') })] }),
+    ...billingRoutes({ pool: deps.pool, access: deps.access, plans, catalog: deps.catalog }, { view: [member, requirePermission(deps.pool, 'view_billing')] }),
+    ...domainRoutes({ pool: deps.pool }, { view: [member, organizationGuard({ pool: deps.pool, entitled: entitlement(deps.access, plans, 'domains') })] }),
+    ...projectRoutes({ pool: deps.pool }, { member: [member] }),
+    ...profileRoutes({ pool: deps.pool }, { member: [member] }),
+    ...simpleTraceRoutes({ reader, searcher }, { view: [auth, requirePermission(deps.pool, 'view_spans')] }),
+    ...redactionRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_spans')] }),
+    ...evaluationRoutes({ pool: deps.pool }, {
       viewApps: [member, requirePermission(deps.pool, 'view_applications')], viewEvaluations: [member, requirePermission(deps.pool, 'view_evaluation')],
     }),
     // The API description (/openapi.json) and its rendered page (/docs): public, code-only.

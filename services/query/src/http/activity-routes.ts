@@ -4,7 +4,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { z } from 'zod';
 import { ActivityQuerySchema, DEFAULT_LIMIT, decodeCursor, encodeCursor } from '@llm/span-filter';
-import { RequestValidationError, type Handlers } from '@llm/http';
+import { RequestValidationError, type Handlers, type Guards } from '@llm/http';
 import type { ActivitySearcher } from '../adapters/activity-search.ts';
 
 const body = ActivityQuerySchema;
@@ -13,7 +13,8 @@ function validationError(err: z.ZodError): RequestValidationError {
   return new RequestValidationError(err.issues.map((i) => ({ loc: ['body', ...i.path.map(String)], msg: i.message, type: i.code })));
 }
 
-export function activityRoutes(reader: ActivitySearcher, auth: RequestHandler): Handlers {
+export function activityRoutes(deps: { reader: ActivitySearcher }, guards: Guards<'auth'>): Handlers {
+  const { reader } = deps;
   const handler = (kind: 'session' | 'user'): RequestHandler => async (req: Request, res) => {
     const b = body.safeParse(req.body ?? {});
     if (!b.success) throw validationError(b.error);
@@ -40,9 +41,9 @@ export function activityRoutes(reader: ActivitySearcher, auth: RequestHandler): 
     res.json(out);
   };
   return {
-    'spans.sessions.query': [auth, handler('session')],
-    'spans.users.query': [auth, handler('user')],
-    'tracing.sessions.query': [auth, handler('session')],
-    'tracing.users.query': [auth, handler('user')],
+    'spans.sessions.query': [...guards.auth, handler('session')],
+    'spans.users.query': [...guards.auth, handler('user')],
+    'tracing.sessions.query': [...guards.auth, handler('session')],
+    'tracing.users.query': [...guards.auth, handler('user')],
   };
 }

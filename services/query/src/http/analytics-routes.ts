@@ -9,7 +9,7 @@
 import type { Request, RequestHandler } from 'express';
 import { invalid } from '@llm/errors';
 import { analyticsInput, legacyAnalyticsInput } from '@llm/contracts';
-import { RequestValidationError, type Handlers, type ValidationIssue } from '@llm/http';
+import { RequestValidationError, type Handlers, type ValidationIssue, type Guards } from '@llm/http';
 import { FilteringSchema } from '@llm/span-filter';
 import {
   buildAnalyticsQuery,
@@ -108,7 +108,8 @@ function specEcho(p: PlannedSpec) {
   return echoSpec(p.spec.type === '*' && p.type !== undefined ? { ...p.spec, type: p.type } : p.spec);
 }
 
-export function analyticsRoutes(reader: AnalyticsReader, auth: RequestHandler): Handlers {
+export function analyticsRoutes(deps: { reader: AnalyticsReader }, guards: Guards<'auth'>): Handlers {
+  const { reader } = deps;
   const specDriven: RequestHandler = async (req, res) => {
     const i = flatInputs(req, AnalyticsInputSchema);
     const parsed = parseSpecs(i.specs);
@@ -146,8 +147,8 @@ export function analyticsRoutes(reader: AnalyticsReader, auth: RequestHandler): 
   };
 
   return {
-    'spans.analytics.query': [auth, specDriven],
-    'tracing.analytics.query': [auth, specDriven],
-    'tracing.spans.analytics': [auth, legacy],
+    'spans.analytics.query': [...guards.auth, specDriven],
+    'tracing.analytics.query': [...guards.auth, specDriven],
+    'tracing.spans.analytics': [...guards.auth, legacy],
   };
 }

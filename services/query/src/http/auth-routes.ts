@@ -3,7 +3,7 @@
 // decisions are pure functions of @llm/auth-policy; this file only gathers their facts.
 import { accessQuery, discoverRequest } from '@llm/contracts';
 import { invalid, notFound, unauthenticated } from '@llm/errors';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { isUuid, domainOwner, memberRole, organizationPolicies, userEmail, userIdentities, userOrganizations } from '@llm/account-model';
 import type { SessionReader } from '@llm/auth';
@@ -16,7 +16,7 @@ export interface AuthRouteDeps {
 }
 
 
-export function authRoutes(deps: AuthRouteDeps): Handlers {
+export function authRoutes(deps: AuthRouteDeps, _guards: Guards<never>): Handlers {
   return {
     'auth.discover': async (req, res) => {
       const { email } = validate(discoverRequest, req.body);

@@ -17,7 +17,7 @@ import { parseUuid } from '@llm/account-model';
 import { deliveryView, queryDeliveries, readDelivery, type DeliveryFilter } from '@llm/accounts-read';
 import { deliveryQuery, type WebhookDeliveryView } from '@llm/contracts';
 import { notFound } from '@llm/errors';
-import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import { RequestValidationError, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { DEFAULT_MAX_RESULT_BYTES } from '@llm/span-read';
 import { timeWindow, usToIso } from '../domain/iso-time.ts';
@@ -37,7 +37,10 @@ function deliveryIdOf(req: Request): string {
 /** The project's oldest readable delivery time (issue 30); null = nothing expires. */
 export type DeliveriesRetainedFrom = (projectId: string) => Promise<Date | null>;
 
-export function deliveryRoutes(pool: Pool, view: RequestHandler[], maxResultBytes = DEFAULT_MAX_RESULT_BYTES, retainedFrom: DeliveriesRetainedFrom = async () => null): Handlers {
+export function deliveryRoutes(deps: { pool: Pool; maxResultBytes?: number | undefined; retainedFrom?: DeliveriesRetainedFrom }, guards: Guards<'view'>): Handlers {
+  const { pool } = deps;
+  const maxResultBytes = deps.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  const retainedFrom: DeliveriesRetainedFrom = deps.retainedFrom ?? (async () => null);
   const fetch: RequestHandler = async (req, res) => {
     const row = await readDelivery(pool, req.scope.projectId, deliveryIdOf(req), await retainedFrom(req.scope.projectId));
     if (!row) throw notFound('webhook_delivery_not_found', 'Webhook delivery not found');
@@ -86,5 +89,5 @@ export function deliveryRoutes(pool: Pool, view: RequestHandler[], maxResultByte
     res.status(200).json({ count: deliveries.length, deliveries });
   };
 
-  return { 'webhooks.deliveries.fetch': [...view, fetch], 'webhooks.deliveries.query': [...view, query] };
+  return { 'webhooks.deliveries.fetch': [...guards.view, fetch], 'webhooks.deliveries.query': [...guards.view, query] };
 }

@@ -9,12 +9,12 @@ import {
   readTestset, refuse, testsetView,
 } from '@llm/account-model';
 import { humanEvaluationList } from '@llm/contracts';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 
-export interface EvaluationReadGuards { viewApps: RequestHandler[]; viewEvaluations: RequestHandler[] }
 
-export function evaluationRoutes(pool: Pool, guards: EvaluationReadGuards): Handlers {
+export function evaluationRoutes(deps: { pool: Pool }, guards: Guards<'viewApps' | 'viewEvaluations'>): Handlers {
+  const { pool } = deps;
   const fetchApplication: RequestHandler = async (req, res) => {
     const id = parseUuid(String(req.params.application_id ?? ''));
     const app = id === undefined ? undefined : await readApplication(pool, req.scope.projectId, id);

@@ -9,9 +9,8 @@
 // answer stays near 1,000 × the largest attributes (tens of KB: ~40 MB) at most. The client pages on
 // with `next` = the last event id of the answer; fewer events than asked for is not the end, an
 // empty answer is.
-import type { RequestHandler } from 'express';
 import { eventQuery, type PlatformEventView } from '@llm/contracts';
-import { RequestValidationError, validate, type Handlers } from '@llm/http';
+import { RequestValidationError, validate, type Handlers, type Guards } from '@llm/http';
 import type { EventReader, EventRow } from '../adapters/event-reader.ts';
 import { DEFAULT_MAX_RESULT_BYTES } from '@llm/span-read';
 import { timeWindow, usToIso } from '../domain/iso-time.ts';
@@ -33,9 +32,11 @@ function view(r: EventRow): PlatformEventView {
   };
 }
 
-export function eventRoutes(events: EventReader, view_: RequestHandler[], maxResultBytes = DEFAULT_MAX_RESULT_BYTES): Handlers {
+export function eventRoutes(deps: { events: EventReader; maxResultBytes?: number | undefined }, guards: Guards<'view'>): Handlers {
+  const { events } = deps;
+  const maxResultBytes = deps.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   return {
-    'events.query': [...view_, async (req, res) => {
+    'events.query': [...guards.view, async (req, res) => {
       const q = validate(eventQuery, req.body);
       const w = q.windowing ?? {};
       const f = q.event ?? {};

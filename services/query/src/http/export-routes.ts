@@ -16,7 +16,7 @@
 import { once } from 'node:events';
 import type { Request, RequestHandler, Response } from 'express';
 import { EXPORT_MEDIA_TYPES, spanExportBody, type ExportFormat } from '@llm/contracts';
-import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
+import { RequestValidationError, issuesOf, type Handlers, type Guards } from '@llm/http';
 import type { Queryable } from '@llm/account-model';
 import { counter } from '@llm/metrics';
 import type { Span } from '@llm/span-model';
@@ -110,7 +110,7 @@ export function exportEvents(events: ReadEvents, req: ScopedRequest, what: { for
   };
 }
 
-export function exportRoutes(d: ExportRouteDeps, auth: RequestHandler): Handlers {
+export function exportRoutes(d: ExportRouteDeps, guards: Guards<'auth'>): Handlers {
   const events = readEvents(d.recorder);
 
   /** Span pages: key ranges of the span table; a list of trace ids (the filter's shortcut) is one read. */
@@ -185,7 +185,7 @@ export function exportRoutes(d: ExportRouteDeps, auth: RequestHandler): Handlers
   };
 
   return {
-    'spans.export': [auth, handler('span')],
-    'traces.export': [auth, handler('trace')],
+    'spans.export': [...guards.auth, handler('span')],
+    'traces.export': [...guards.auth, handler('trace')],
   };
 }

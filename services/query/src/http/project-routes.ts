@@ -1,15 +1,15 @@
 // GET /projects/current: the organization, workspace and project the caller acts in. The Agenta SDK
 // resolves its scope with it (`ag.tracing.get_trace_url()`, evaluation run URLs) and reads
 // organization_id, workspace_id and project_id; the other fields complete the reference's shape.
-import type { RequestHandler } from 'express';
 import { readCurrentProject } from '@llm/account-model';
 import { notFound } from '@llm/errors';
-import type { Handlers } from '@llm/http';
+import type { Handlers, Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 
-export function projectRoutes(pool: Pool, member: RequestHandler): Handlers {
+export function projectRoutes(deps: { pool: Pool }, guards: Guards<'member'>): Handlers {
+  const { pool } = deps;
   return {
-    'projects.current': [member, async (req, res) => {
+    'projects.current': [...guards.member, async (req, res) => {
       const p = await readCurrentProject(pool, req.scope.projectId, req.scope.userId);
       // The credential was admitted, so its project existed a moment ago: only a concurrent deletion lands here.
       if (!p) throw notFound('project_not_found', 'Project not found');

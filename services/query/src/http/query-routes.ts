@@ -1,8 +1,8 @@
 // POST /spans/query and POST /traces/query: the request's filter (or a saved query's) run by
 // filter-search.ts, one page at a time.
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { savedQueryRefs, spanQueryBody } from '@llm/contracts';
-import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
+import { RequestValidationError, issuesOf, type Handlers, type Guards } from '@llm/http';
 import { toOtelTracingTree } from '@llm/span-model';
 import { findSavedQueryRevision, type Queryable } from '@llm/account-model';
 import { resolveSavedQuery } from '../domain/resolve-saved-query.ts';
@@ -36,10 +36,10 @@ export interface QueryRouteDeps extends SearchDeps {
   recorder?: EventRecorder;
 }
 
-export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
+export function queryRoutes(d: QueryRouteDeps, guards: Guards<'auth'>): Handlers {
   const events = readEvents(d.recorder);
   return {
-    'spans.query': [auth, async (req, res) => {
+    'spans.query': [...guards.auth, async (req, res) => {
       const c = await compile(req, 'span', d.accounts);
       const { spans, next } = await spanPage(d, c, req.scope.projectId);
       events.queried(req, spans.length, spans.map((s) => s.trace_id));
@@ -47,7 +47,7 @@ export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
       if (next) out.windowing = { limit: c.w.limit, order: c.w.order, next };
       res.json(out);
     }],
-    'tracing.spans.query': [auth, async (req, res) => {
+    'tracing.spans.query': [...guards.auth, async (req, res) => {
       const i = flatInputs(req);
       const windowing = Object.fromEntries(Object.entries({ oldest: i.oldest, newest: i.newest, limit: i.limit, rate: i.rate }).filter(([, v]) => v !== undefined));
       const focus = i.focus ?? 'trace';
@@ -63,7 +63,7 @@ export function queryRoutes(d: QueryRouteDeps, auth: RequestHandler): Handlers {
       if (p.next) out.windowing = { limit: c.w.limit, next: p.next };
       res.json(out);
     }],
-    'traces.query': [auth, async (req, res) => {
+    'traces.query': [...guards.auth, async (req, res) => {
       const c = await compile(req, 'trace', d.accounts);
       const p = await tracePage(d, c, req.scope.projectId);
       const trees = new Map(canonicalTraces(p.spans).map((t) => [t.trace_id, t]));

@@ -1,7 +1,7 @@
 // Reads by id: traces and spans, canonical and deprecated shapes.
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { AppError, invalid } from '@llm/errors';
-import type { Handlers } from '@llm/http';
+import type { Handlers, Guards } from '@llm/http';
 import { parseSpanId, parseTraceId, toOtelTracingTree, type Span } from '@llm/span-model';
 import { type SpanReader, spanView } from '@llm/span-read';
 import { canonicalTraces } from '../domain/trace-view.ts';
@@ -30,7 +30,8 @@ function parseAll(ids: string[], parse: typeof parseTraceId, message: string): s
 }
 
 /** `recorder`: where read events go (traces.fetched when a read found something); none = not recorded. */
-export function readRoutes(reader: SpanReader, auth: RequestHandler, recorder?: EventRecorder): Handlers {
+export function readRoutes(deps: { reader: SpanReader; recorder?: EventRecorder | undefined }, guards: Guards<'auth'>): Handlers {
+  const { reader, recorder } = deps;
   const events = readEvents(recorder);
   const load = async (req: Request, traceIds: string[], spanIds: string[] = []): Promise<Span[]> =>
     (await reader.byIds(req.scope.projectId, traceIds, spanIds)).map(spanView);
@@ -46,7 +47,7 @@ export function readRoutes(reader: SpanReader, auth: RequestHandler, recorder?: 
         }
         next();
       },
-      auth,
+      ...guards.auth,
       async (req, res) => {
         const [id] = parseAll([String(req.params.trace_id)], parseTraceId, 'Invalid trace_id.');
         const [trace] = canonicalTraces(await load(req, [id!]));
@@ -54,27 +55,27 @@ export function readRoutes(reader: SpanReader, auth: RequestHandler, recorder?: 
         res.json(trace ? { count: 1, trace } : { count: 0 });
       },
     ],
-    'traces.list': [auth, async (req, res) => {
+    'traces.list': [...guards.auth, async (req, res) => {
       const raw = idsParam(req, 'trace_id', 'trace_ids');
       if (raw.length === 0) throw invalid('missing_ids', 'At least one trace_id query parameter is required.');
       const traces = canonicalTraces(await load(req, parseAll(raw, parseTraceId, 'Invalid trace_id.')));
       events.fetched(req, traces.map((t) => t.trace_id));
       res.json({ count: traces.length, traces });
     }],
-    'spans.list': [auth, async (req, res) => {
+    'spans.list': [...guards.auth, async (req, res) => {
       const t = idsParam(req, 'trace_id', 'trace_ids');
       const s = idsParam(req, 'span_id', 'span_ids');
       if (t.length === 0 && s.length === 0) throw invalid('missing_ids', 'At least one trace_id or span_id query parameter is required.');
       const spans = await load(req, parseAll(t, parseTraceId, 'Invalid trace_id.'), parseAll(s, parseSpanId, 'Invalid span_id.'));
       res.json({ count: spans.length, spans });
     }],
-    'spans.fetch': [auth, async (req, res) => {
+    'spans.fetch': [...guards.auth, async (req, res) => {
       const [t] = parseAll([String(req.params.trace_id)], parseTraceId, 'Invalid trace_id.');
       const [s] = parseAll([String(req.params.span_id)], parseSpanId, 'Invalid span_id.');
       const [span] = await load(req, [t!], [s!]);
       res.json(span ? { count: 1, span } : { count: 0 });
     }],
-    'tracing.traces.fetch': [auth, async (req, res) => {
+    'tracing.traces.fetch': [...guards.auth, async (req, res) => {
       const [id] = parseAll([String(req.params.trace_id)], parseTraceId, 'Invalid trace_id.');
       const spans = await load(req, [id!]);
       if (spans.length === 0) { res.json({ count: 0 }); return; }

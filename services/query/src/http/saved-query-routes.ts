@@ -1,7 +1,7 @@
 // Saved-query reads (reference compat §1.3–§1.5) from the Postgres projection: fetches answer
 // `{count:0|1, <key>?}` (an unknown id, or another project's, is `{"count":0}`), lists
 // `{count, <keys>}`, retrieve resolves refs by §1.4 (the resolver shared with /traces/query).
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
 import { isUuid, listQueries, listQueryRevisions, listQueryVariants, listSimpleQueries, logQueryRevisions, readQuery, readQueryRevision, readQueryVariant, readSimpleQuery, resolveQueryRevision, type ListWindow } from '@llm/account-model';
 import type { Pool } from '@llm/postgres';
@@ -11,7 +11,7 @@ import {
   simpleSavedQueriesQuery, storedDateTime, texts, type SavedQueryListWindow,
 } from '@llm/contracts';
 import { AppError } from '@llm/errors';
-import { RequestValidationError, issuesOf, type Handlers } from '@llm/http';
+import { RequestValidationError, issuesOf, type Handlers, type Guards } from '@llm/http';
 import { findRevision, retrievalRun, type StoredRevision } from '../domain/resolve-saved-query.ts';
 import { readEvents, type EventRecorder } from '../adapters/event-recorder.ts';
 import { compileSearch, spanPage, tracePage, type SearchDeps } from './filter-search.ts';
@@ -120,22 +120,23 @@ async function executeRevision(d: RetrieveTraceDeps, projectId: string, rev: Sto
   return { traceIds: order, traces: order.map((trace_id) => ({ trace_id, spans: byTrace.get(trace_id) ?? {} })), limit: c.w.limit, order: c.w.order, next };
 }
 
-export function savedQueryRoutes(pool: Pool, view: RequestHandler[], traces: RetrieveTraceDeps): Handlers {
+export function savedQueryRoutes(deps: { pool: Pool; traces: RetrieveTraceDeps }, guards: Guards<'view'>): Handlers {
+  const { pool, traces } = deps;
   const events = readEvents(traces.recorder);
   return {
-    'queries.fetch': [...view, async (req, res) => {
+    'queries.fetch': [...guards.view, async (req, res) => {
       const query = await readQuery(pool, req.scope.projectId, pathId(req, 'query_id'));
       res.json(query ? { count: 1, query } : { count: 0 });
     }],
-    'queries.query': [...view, async (req, res) => {
+    'queries.query': [...guards.view, async (req, res) => {
       const queries = await listQueries(pool, req.scope.projectId, queryStringFilter(req));
       res.json({ count: queries.length, queries });
     }],
-    'queries.variants.fetch': [...view, async (req, res) => {
+    'queries.variants.fetch': [...guards.view, async (req, res) => {
       const v = await readQueryVariant(pool, req.scope.projectId, pathId(req, 'variant_id'));
       res.json(v ? { count: 1, query_variant: v } : { count: 0 });
     }],
-    'queries.variants.query': [...view, async (req, res) => {
+    'queries.variants.query': [...guards.view, async (req, res) => {
       const b = parse(savedQueryVariantsQuery, req.body ?? {});
       const v = b.query_variant;
       const q = refFilter(b.query_refs);
@@ -149,11 +150,11 @@ export function savedQueryRoutes(pool: Pool, view: RequestHandler[], traces: Ret
       });
       res.json({ count: variants.length, query_variants: variants });
     }],
-    'queries.revisions.fetch': [...view, async (req, res) => {
+    'queries.revisions.fetch': [...guards.view, async (req, res) => {
       const r = await readQueryRevision(pool, req.scope.projectId, pathId(req, 'revision_id'));
       res.json(r ? { count: 1, query_revision: r } : { count: 0 });
     }],
-    'queries.revisions.query': [...view, async (req, res) => {
+    'queries.revisions.query': [...guards.view, async (req, res) => {
       const b = parse(savedQueryRevisionsQuery, req.body ?? {});
       const r = b.query_revision;
       const q = refFilter(b.query_refs);
@@ -173,7 +174,7 @@ export function savedQueryRoutes(pool: Pool, view: RequestHandler[], traces: Ret
       });
       res.json({ count: revisions.length, query_revisions: revisions });
     }],
-    'queries.revisions.retrieve': [...view, async (req, res) => {
+    'queries.revisions.retrieve': [...guards.view, async (req, res) => {
       const b = parse(savedQueryRetrieve, req.body ?? {});
       const execute = b.include_trace_ids === true || b.include_traces === true;
       // Running the stored filter reads spans: that needs view_spans besides view_queries.
@@ -205,7 +206,7 @@ export function savedQueryRoutes(pool: Pool, view: RequestHandler[], traces: Ret
         },
       });
     }],
-    'queries.revisions.log': [...view, async (req, res) => {
+    'queries.revisions.log': [...guards.view, async (req, res) => {
       const b = parse(savedQueryLog, req.body).query_revisions;
       const revisionId = b.query_revision_id ?? b.revision_id;
       const variantId = b.query_variant_id ?? b.variant_id;
@@ -216,11 +217,11 @@ export function savedQueryRoutes(pool: Pool, view: RequestHandler[], traces: Ret
       res.json({ count: revisions.length, query_revisions: revisions });
     }],
 
-    'simple.queries.fetch': [...view, async (req, res) => {
+    'simple.queries.fetch': [...guards.view, async (req, res) => {
       const query = await readSimpleQuery(pool, req.scope.projectId, pathId(req, 'query_id'));
       res.json(query ? { count: 1, query } : { count: 0 });
     }],
-    'simple.queries.query': [...view, async (req, res) => {
+    'simple.queries.query': [...guards.view, async (req, res) => {
       const b = parse(simpleSavedQueriesQuery, req.body);
       const refs = refFilter(b.query_refs);
       const queries = await listSimpleQueries(pool, req.scope.projectId, {

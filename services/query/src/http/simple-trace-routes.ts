@@ -1,23 +1,23 @@
 // Read side of simple traces (reference compat §5.2, tracing §3.3): GET /simple/traces/{trace_id}
 // and POST /simple/traces/query, over the same span store as every other read.
-import type { RequestHandler } from 'express';
 import { simpleTraceQuery } from '@llm/contracts';
-import { validate, type Handlers } from '@llm/http';
+import { validate, type Handlers, type Guards } from '@llm/http';
 import { parseTraceId } from '@llm/span-model';
 import { type SpanReader, readSimpleTrace, spanView, simpleTraceFiltering, simpleTraceOf } from '@llm/span-read';
 import type { SpanSearcher } from '../adapters/span-search.ts';
 import { compileSearch } from './filter-search.ts';
 
-export function simpleTraceRoutes(reader: SpanReader, searcher: SpanSearcher, view: RequestHandler[]): Handlers {
+export function simpleTraceRoutes(deps: { reader: SpanReader; searcher: SpanSearcher }, guards: Guards<'view'>): Handlers {
+  const { reader, searcher } = deps;
   return {
-    'simple.traces.fetch': [...view, async (req, res) => {
+    'simple.traces.fetch': [...guards.view, async (req, res) => {
       // Unknown, malformed or not a simple trace (no data): the reference's empty answer.
       const id = parseTraceId(String(req.params.trace_id));
       if (!id.ok) { res.json({ count: 0 }); return; }
       const trace = await readSimpleTrace(reader, req.scope.projectId, id.value);
       res.json(trace ? { count: 1, trace } : { count: 0 });
     }],
-    'simple.traces.query': [...view, async (req, res) => {
+    'simple.traces.query': [...guards.view, async (req, res) => {
       const body = validate(simpleTraceQuery, req.body ?? {}) ?? {};
       const c = compileSearch(req.scope.projectId, simpleTraceFiltering(body), body.windowing, 'span');
       const page = await searcher.spans({ projectId: req.scope.projectId, where: c.where, orderBy: c.w.orderBy, order: c.w.order, limit: c.w.limit, params: c.params });

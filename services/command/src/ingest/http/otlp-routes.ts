@@ -84,7 +84,8 @@ export const otlpLiveness: RequestHandler = (_req, res) => { res.json({ status: 
 
 export function otlpRoutes(deps: { ingest: OtlpIngest }, guards: Guards<'auth'>): Handlers {
   const { ingest } = deps;
-  const auth = chainOf(guards.auth);
+  // One authenticator is passed as itself: otlpAuth turns its rejection into the OTLP Status body.
+  const auth = guards.auth.length === 1 ? guards.auth[0]! : chainOf(guards.auth);
   const spec: OtlpHttpOptions = { acceptJson: false };
   return {
     'otlp.traces.status': otlpLiveness,

@@ -25,6 +25,9 @@ export const PERMISSIONS = {
   view_evaluation: 'viewer',
   create_evaluation: 'editor',
   view_applications: 'viewer',
+  // Evaluation runs with their scenarios, results and metrics (reference evaluations §1.7).
+  view_evaluation_runs: 'viewer',
+  edit_evaluation_runs: 'annotator',
   edit_applications: 'editor',
   run_sessions: 'editor',
   use_mounts: 'editor',

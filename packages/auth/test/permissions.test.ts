@@ -9,6 +9,8 @@ describe('permissions', () => {
     view_secret: ['viewer', 'annotator', 'editor', 'developer', 'admin', 'owner'],
     view_webhooks: ['viewer', 'annotator', 'editor', 'developer', 'admin', 'owner'],
     view_billing: ['viewer', 'annotator', 'editor', 'developer', 'admin', 'owner'],
+    view_evaluation_runs: ['viewer', 'annotator', 'editor', 'developer', 'admin', 'owner'],
+    edit_evaluation_runs: ['annotator', 'editor', 'developer', 'admin', 'owner'],
     view_queries: ['viewer', 'annotator', 'editor', 'developer', 'admin', 'owner'],
     edit_queries: ['editor', 'developer', 'admin', 'owner'],
     edit_secret: ['editor', 'developer', 'admin', 'owner'],

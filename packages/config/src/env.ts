@@ -50,6 +50,8 @@ export const envFragments = {
     KAFKA_PLATFORM_EVENTS_RETENTION_MS: z.coerce.number().int().default(92 * 24 * 3600 * 1000),
     KAFKA_DELIVERIES_PARTITIONS: positiveInt.default(3),
     KAFKA_DELIVERIES_RETENTION_MS: z.coerce.number().int().default(92 * 24 * 3600 * 1000),
+    // Evaluation runs (keyed by run: runs project in parallel; kept forever, like accounts).
+    KAFKA_EVALUATIONS_PARTITIONS: positiveInt.default(6),
     KAFKA_CLIENT: z.enum(KAFKA_CLIENT_KINDS).default(DEFAULT_KAFKA_CLIENT),
     SCHEMA_REGISTRY_URL: z.string().url().optional(),
   }),

@@ -19,6 +19,7 @@ import * as humanEvaluationAnswers from '../src/responses/human-evaluations.ts';
 import * as invitationAnswers from '../src/responses/invitations.ts';
 import * as billingAnswers from '../src/responses/billing.ts';
 import * as sessionAndAdminAnswers from '../src/responses/sessions-and-admin.ts';
+import * as evaluationRunAnswers from '../src/responses/evaluation-runs.ts';
 
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const SPAN = 'b7ad6b7169203331';
@@ -241,6 +242,23 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   billingCheckoutQuery: { schema: contracts.billingCheckoutQuery, samples: [{ plan: 'cloud_v0_pro', success_url: 'https://app.example.com/done' }] },
   billingSwitchQuery: { schema: contracts.billingSwitchQuery, samples: [{ plan: 'cloud_v0_pro' }] },
   // Not in contracts (it lives with the session code), but a request body all the same.
+  runsCreate: { schema: contracts.runsCreate, samples: [{ runs: [{ name: 'n', description: 'd', status: 'running', flags: { f: 't' }, tags: { t: 'v' }, meta: { m: 'v' }, data: { steps: [{ key: 'testset-x', type: 'input', origin: 'custom', references: { testset_revision: { id: 'i', slug: 's', version: '1' } }, inputs: [{ key: 'k' }], schemas: { outputs: { o: 'x' } } }], concurrency: { c: 'x' }, mappings: [{ m: 'x' }] } }] }] },
+  runEditOne: { schema: contracts.runEditOne, samples: [{ run: { id: UUID, ...{ name: 'n', description: 'd', status: 'running', flags: { f: 't' }, tags: { t: 'v' }, meta: { m: 'v' }, data: { steps: [{ key: 'testset-x', type: 'input', origin: 'custom', references: { testset_revision: { id: 'i', slug: 's', version: '1' } }, inputs: [{ key: 'k' }], schemas: { outputs: { o: 'x' } } }], concurrency: { c: 'x' }, mappings: [{ m: 'x' }] } } } }] },
+  runsEdit: { schema: contracts.runsEdit, samples: [{ runs: [{ id: UUID, ...{ name: 'n', description: 'd', status: 'running', flags: { f: 't' }, tags: { t: 'v' }, meta: { m: 'v' }, data: { steps: [{ key: 'testset-x', type: 'input', origin: 'custom', references: { testset_revision: { id: 'i', slug: 's', version: '1' } }, inputs: [{ key: 'k' }], schemas: { outputs: { o: 'x' } } }], concurrency: { c: 'x' }, mappings: [{ m: 'x' }] } } }] }] },
+  runIds: { schema: contracts.runIds, samples: [{ run_ids: [UUID] }] },
+  scenariosCreate: { schema: contracts.scenariosCreate, samples: [{ scenarios: [{ run_id: UUID, status: 'running', timestamp: '2026-01-01T00:00:00Z', flags: { f: 'x' }, tags: { t: 'x' }, meta: { m: 'x' } }] }] },
+  scenarioEditOne: { schema: contracts.scenarioEditOne, samples: [{ scenario: { id: UUID, status: 'success', tags: { t: 'x' }, meta: { m: 'x' } } }] },
+  scenariosEdit: { schema: contracts.scenariosEdit, samples: [{ scenarios: [{ id: UUID, status: 'success', tags: { t: 'x' }, meta: { m: 'x' } }] }] },
+  scenarioIds: { schema: contracts.scenarioIds, samples: [{ scenario_ids: [UUID] }] },
+  resultsWrite: { schema: contracts.resultsWrite, samples: [{ results: [{ run_id: UUID, scenario_id: UUID, step_key: 'application-x', status: 'success', trace_id: UUID, error: { message: 'x' }, tags: { t: 'x' }, meta: { m: 'x' }, flags: { f: 'x' } }] }] },
+  resultIds: { schema: contracts.resultIds, samples: [{ result_ids: [UUID] }] },
+  metricsWrite: { schema: contracts.metricsWrite, samples: [{ metrics: [{ run_id: UUID, scenario_id: UUID, status: 'success', data: { d: 'x' }, tags: { t: 'x' }, meta: { m: 'x' }, flags: { f: 'x' } }] }] },
+  metricIds: { schema: contracts.metricIds, samples: [{ metrics_ids: [UUID] }] },
+  closeQuery: { schema: contracts.closeQuery, samples: [{ status: 'success' }] },
+  runsQuery: { schema: contracts.runsQuery, samples: [{ run: { ids: [UUID], name: 'n', description: 'd', flags: { f: 'x' }, tags: { t: 'x' }, status: 'running', references: [{ testset_revision: { id: 'i', slug: 's' } }] }, windowing: { next: UUID, limit: 5, order: 'descending' } }] },
+  scenariosQuery: { schema: contracts.scenariosQuery, samples: [{ scenario: { run_id: UUID, flags: { f: 'x' }, tags: { t: 'x' } } }] },
+  resultsQuery: { schema: contracts.resultsQuery, samples: [{ result: { run_id: UUID, step_key: 's', step_keys: ['k'], flags: { f: 'x' }, tags: { t: 'x' } } }] },
+  metricsQuery: { schema: contracts.metricsQuery, samples: [{ metrics: { run_id: UUID, scenario_ids: true, flags: { f: 'x' }, tags: { t: 'x' } } }] },
   sessionIdentitiesUpdateSchema: { schema: sessionIdentitiesUpdateSchema, samples: [{ session_identities: ['email:otp', 'sso:acme:okta'] }] },
 };
 
@@ -259,10 +277,12 @@ const NOT_REQUESTS = new Set([
   'redactionPolicyResponse',
   // The payments processor's event: read raw and checked by its signature, stored never.
   'paymentsProcessorEvent',
+  // Evaluation runs: building blocks sampled inside runsCreate, scenariosEdit, resultsWrite, metricsWrite and the queries.
+  'evaluationStatus', 'uuidText', 'runStep', 'runData', 'runCreate', 'runEdit', 'scenarioEdit', 'resultWrite', 'metricWrite', 'evaluationWindow',
 ]);
 // Answers (src/responses/*): output schemas of what the handlers send, never parsed from a request.
 for (const m of [accountAnswers, analyticsAnswers, savedQueryAnswers, simpleTraceAnswers, spanViews, tracingReadAnswers, tracingWriteAnswers, vaultAndWebhookAnswers, organizationAuthAnswers,
-  humanEvaluationAnswers, invitationAnswers, billingAnswers, sessionAndAdminAnswers]) for (const k of Object.keys(m)) NOT_REQUESTS.add(k);
+  humanEvaluationAnswers, invitationAnswers, billingAnswers, sessionAndAdminAnswers, evaluationRunAnswers]) for (const k of Object.keys(m)) NOT_REQUESTS.add(k);
 
 type Segment = string | number;
 interface Position { path: Segment[]; kind: 'value' | 'key' }

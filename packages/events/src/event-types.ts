@@ -12,6 +12,10 @@ import type { QueryArtifactCreated, QueryArtifactEdited, QueryVariantCreated, Qu
 import type { WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded, BillingSubscriptionSet } from './payloads.ts';
 import type { ApplicationCreated, ApplicationVariantCreated, ApplicationRevisionCommitted, TestsetCreated, HumanEvaluationCreated } from './payloads.ts';
 import type { RedactionPolicySet } from './payloads.ts';
+import type {
+  EvaluationRunCreated, EvaluationRunEdited, EvaluationRunLifecycleSet, EvaluationRunDeleted, EvaluationScenariosAdded, EvaluationScenariosEdited,
+  EvaluationScenariosDeleted, EvaluationResultsUpserted, EvaluationResultsDeleted, EvaluationMetricsUpserted, EvaluationMetricsDeleted,
+} from './payloads.ts';
 
 export interface EventPayloads {
   'tracing.spans.upserted': SpansUpserted;
@@ -69,6 +73,17 @@ export interface EventPayloads {
   'accounts.redaction.policy_set': RedactionPolicySet;
   'platform.event.recorded': PlatformEvent;
   'webhooks.delivery.recorded': DeliveryRecorded;
+  'evaluations.run.created': EvaluationRunCreated;
+  'evaluations.run.edited': EvaluationRunEdited;
+  'evaluations.run.lifecycle_set': EvaluationRunLifecycleSet;
+  'evaluations.run.deleted': EvaluationRunDeleted;
+  'evaluations.scenarios.added': EvaluationScenariosAdded;
+  'evaluations.scenarios.edited': EvaluationScenariosEdited;
+  'evaluations.scenarios.deleted': EvaluationScenariosDeleted;
+  'evaluations.results.upserted': EvaluationResultsUpserted;
+  'evaluations.results.deleted': EvaluationResultsDeleted;
+  'evaluations.metrics.upserted': EvaluationMetricsUpserted;
+  'evaluations.metrics.deleted': EvaluationMetricsDeleted;
 }
 
 export type EventType = keyof EventPayloads;
@@ -129,6 +144,17 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.redaction.policy_set': { message: 'RedactionPolicySet', version: 1 },
   'platform.event.recorded': { message: 'PlatformEvent', version: 1 },
   'webhooks.delivery.recorded': { message: 'DeliveryRecorded', version: 1 },
+  'evaluations.run.created': { message: 'EvaluationRunCreated', version: 1 },
+  'evaluations.run.edited': { message: 'EvaluationRunEdited', version: 1 },
+  'evaluations.run.lifecycle_set': { message: 'EvaluationRunLifecycleSet', version: 1 },
+  'evaluations.run.deleted': { message: 'EvaluationRunDeleted', version: 1 },
+  'evaluations.scenarios.added': { message: 'EvaluationScenariosAdded', version: 1 },
+  'evaluations.scenarios.edited': { message: 'EvaluationScenariosEdited', version: 1 },
+  'evaluations.scenarios.deleted': { message: 'EvaluationScenariosDeleted', version: 1 },
+  'evaluations.results.upserted': { message: 'EvaluationResultsUpserted', version: 1 },
+  'evaluations.results.deleted': { message: 'EvaluationResultsDeleted', version: 1 },
+  'evaluations.metrics.upserted': { message: 'EvaluationMetricsUpserted', version: 1 },
+  'evaluations.metrics.deleted': { message: 'EvaluationMetricsDeleted', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

@@ -1,4 +1,4 @@
-export { MAX_MESSAGE_BYTES, retentionShortfalls, topicsFor, spansKey, SPANS_PROJECTOR_GROUP } from './topics.ts';
+export { MAX_MESSAGE_BYTES, retentionShortfalls, topicsFor, spansKey, evaluationRunKey, SPANS_PROJECTOR_GROUP } from './topics.ts';
 export type { Topics, TopicSpec, TopicSettings } from './topics.ts';
 export { EVENT_TYPES, isEventType } from './event-types.ts';
 export type { EventType, EventPayloads } from './event-types.ts';
@@ -16,6 +16,11 @@ export type { SecretInfo, SecretCreated, SecretUpdated, SecretDeleted } from './
 export type { WebhookInfo, WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded, BillingSubscriptionSet } from './payloads.ts';
 export type { ApplicationInfo, ApplicationCreated, ApplicationVariantCreated, ApplicationRevisionCommitted, TestcaseInfo, TestsetCreated, HumanEvaluationVariant, HumanEvaluationScenario, HumanEvaluationCreated } from './payloads.ts';
 export type { RedactionPolicySet } from './payloads.ts';
+export type {
+  EvaluationRunInfo, EvaluationRunCreated, EvaluationRunEdited, EvaluationRunLifecycleSet, EvaluationRunDeleted, EvaluationScenarioInfo, EvaluationScenariosAdded,
+  EvaluationScenariosEdited, EvaluationScenariosDeleted, EvaluationResultInfo, EvaluationResultsUpserted, EvaluationResultsDeleted, EvaluationMetricInfo,
+  EvaluationMetricsUpserted, EvaluationMetricsDeleted,
+} from './payloads.ts';
 export { createRegistryFraming, plainFraming, stripRegistryFrame } from './schema-registry.ts';
 export type { EventFraming, RegistryFramingOptions } from './schema-registry.ts';
 export { uuidv7, uuidv5, NAMESPACE_DNS, derivedEventId } from './ids.ts';

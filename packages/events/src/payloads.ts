@@ -186,3 +186,31 @@ export interface BillingSubscriptionSet {
 
 /** A project's redaction policy after the change: JSON text, '' = none. */
 export interface RedactionPolicySet { project_id: string; policy_json: string }
+
+// Evaluation runs (evaluations.v1, keyed `<project_id>:<run_id>`): JSON text fields, '' = absent.
+export interface EvaluationRunInfo {
+  run_id: string; name: string; description: string; status: string; flags_json: string; tags_json: string; meta_json: string; data_json: string;
+}
+export interface EvaluationRunCreated { run: EvaluationRunInfo }
+export interface EvaluationRunEdited { run: EvaluationRunInfo }
+/** '' = unchanged; is_closed / is_active are 'true' | 'false'. */
+export interface EvaluationRunLifecycleSet { run_id: string; is_closed: string; is_active: string; status: string }
+export interface EvaluationRunDeleted { run_id: string }
+/** interval: minutes, -1 = none; timestamp: ISO, '' = none. */
+export interface EvaluationScenarioInfo {
+  scenario_id: string; status: string; timestamp: string; interval: number; flags_json: string; tags_json: string; meta_json: string;
+}
+export interface EvaluationScenariosAdded { run_id: string; scenarios: EvaluationScenarioInfo[] }
+export interface EvaluationScenariosEdited { run_id: string; scenarios: EvaluationScenarioInfo[] }
+export interface EvaluationScenariosDeleted { run_id: string; scenario_ids: string[] }
+export interface EvaluationResultInfo {
+  result_id: string; scenario_id: string; step_key: string; repeat_idx: number; status: string; trace_id: string; hash_id: string;
+  testcase_id: string; error_json: string; timestamp: string; interval: number; flags_json: string; tags_json: string; meta_json: string;
+}
+export interface EvaluationResultsUpserted { run_id: string; results: EvaluationResultInfo[] }
+export interface EvaluationResultsDeleted { run_id: string; result_ids: string[] }
+export interface EvaluationMetricInfo {
+  metric_id: string; scenario_id: string; timestamp: string; interval: number; status: string; data_json: string; flags_json: string; tags_json: string; meta_json: string;
+}
+export interface EvaluationMetricsUpserted { run_id: string; metrics: EvaluationMetricInfo[] }
+export interface EvaluationMetricsDeleted { run_id: string; metric_ids: string[] }

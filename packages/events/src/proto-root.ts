@@ -3,7 +3,7 @@ import protobuf from 'protobufjs';
 import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('../proto/', import.meta.url));
-const PROTO_FILES = ['envelope.proto', 'tracing.proto', 'accounts.proto', 'platform.proto', 'webhooks.proto'];
+const PROTO_FILES = ['envelope.proto', 'tracing.proto', 'accounts.proto', 'platform.proto', 'webhooks.proto', 'evaluations.proto'];
 // keepCase: field names stay as in the .proto files (snake_case, the wire casing of the whole system).
 export const protoRoot: protobuf.Root = new protobuf.Root().loadSync(
   PROTO_FILES.map((f) => dir + f),

@@ -24,6 +24,8 @@ export interface TopicSettings {
   /** webhooks.deliveries.v1 (delivery outcomes); default 3 partitions, 30 days. */
   deliveriesPartitions?: number;
   deliveriesRetentionMs?: number;
+  /** evaluations.v1 (runs, scenarios, results, metrics keyed by run); default 6 partitions, kept forever. */
+  evaluationsPartitions?: number;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -35,6 +37,8 @@ export interface Topics {
   platform: string;
   /** Webhook delivery outcomes (keyed by subscription id). */
   deliveries: string;
+  /** Evaluation runs with their scenarios, results and metrics (keyed `<project_id>:<run_id>`). */
+  evaluations: string;
   dlq: (topic: string) => string;
   all: TopicSpec[];
 }
@@ -44,12 +48,14 @@ export function topicsFor(s: TopicSettings): Topics {
   const accounts = `${s.prefix}accounts.events.v1`;
   const platform = `${s.prefix}platform.events.v1`;
   const deliveries = `${s.prefix}webhooks.deliveries.v1`;
+  const evaluations = `${s.prefix}evaluations.v1`;
   const dlq = (t: string): string => `${t}.dlq`;
   return {
     spans,
     accounts,
     platform,
     deliveries,
+    evaluations,
     dlq,
     all: [
       { name: spans, partitions: s.spansPartitions, retentionMs: s.spansRetentionMs, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
@@ -60,6 +66,9 @@ export function topicsFor(s: TopicSettings): Topics {
       { name: deliveries, partitions: s.deliveriesPartitions ?? 3, retentionMs: s.deliveriesRetentionMs ?? 92 * DAY_MS, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
       { name: dlq(platform), partitions: 1, retentionMs: s.dlqRetentionMs, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
       { name: dlq(deliveries), partitions: 1, retentionMs: s.dlqRetentionMs, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
+      // The system of record of evaluations, like accounts: kept forever (a replay rebuilds every run).
+      { name: evaluations, partitions: s.evaluationsPartitions ?? 6, retentionMs: -1, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
+      { name: dlq(evaluations), partitions: 1, retentionMs: -1, cleanupPolicy: 'delete', maxMessageBytes: MAX_MESSAGE_BYTES },
     ],
   };
 }
@@ -73,6 +82,9 @@ export function retentionShortfalls(topics: Topics, minMs: number): Array<{ topi
   const data = new Set([topics.spans, topics.platform, topics.deliveries]);
   return topics.all.filter((t) => data.has(t.name) && t.retentionMs >= 0 && t.retentionMs < minMs).map((t) => ({ topic: t.name, retentionMs: t.retentionMs }));
 }
+
+/** Partition key of the evaluations topic: a run's events stay in order on one partition. */
+export const evaluationRunKey = (projectId: string, runId: string): string => `${projectId}:${runId}`;
 
 /** Partition key of the spans topic: a trace's events stay in order on one partition. */
 export const spansKey = (projectId: string, traceId: string): string => `${projectId}:${traceId}`;

@@ -11,6 +11,7 @@ const ACK = ' The write is acknowledged once appended to the log (202) and is vi
 const DEPRECATED = (current: string): string => ` Deprecated: kept for clients of the reference system; use \`${current}\`.`;
 const ADMIN = ' Needs the operator token (`Authorization: Access <ADMIN_TOKEN>`).';
 const QUERY_WRITE = ' The change is appended to the accounts log and answered once projected (read-your-writes).';
+const EV_WRITE = ' The change is appended to the run\'s stream on `evaluations.v1` and answered once projected (read-your-writes); a closed run answers 409.';
 const SIMPLE_Q = ' A simple query is a query with one automatic variant.';
 
 export const OPERATION_DOCS: Partial<Record<RouteId, OperationDoc>> = {
@@ -187,6 +188,40 @@ export const OPERATION_DOCS: Partial<Record<RouteId, OperationDoc>> = {
   'profile.fetch': d('Get the caller\'s user', 'The user the credential acts for (the creator of an API key, or the signed-in user): id, e-mail, username and creation time, in the reference\'s shape.'),
   'projects.current': d('Get the current project', 'The project, workspace and organization the credential belongs to (the Agenta SDK resolves its scope with it).'),
   'projects.update': d('Change a project\'s retention', 'Sets how long the project keeps its data (`retention_minutes`), never longer than its plan\'s retention; `null` returns to the plan\'s. Answers the project\'s own, the plan\'s and the effective retention.'),
+  'evaluations.runs.create': d('Create evaluation runs', `Creates runs (\`{runs: [...]}\`); \`has_*\` flags follow from the steps. Each run takes one unit of the organization's \`evaluations_run\` quota (429 when spent).${EV_WRITE}`),
+  'evaluations.runs.edit': d('Edit evaluation runs', `Sent columns replace the stored ones, omitted ones stay; \`flags\` merge; \`data\` is replaced whole.${EV_WRITE}`),
+  'evaluations.runs.delete': d('Delete evaluation runs', 'Deletes runs with their scenarios, results and metrics; answers the ids found.'),
+  'evaluations.runs.query': d('Query evaluation runs', 'Runs of the project by ids, name, description (substring), flags and tags (containment), status, or step references; newest first, `windowing` pages.'),
+  'evaluations.runs.close': d('Close evaluation runs', 'Sets `is_closed` on each run: a closed run refuses changes to its scenarios, results and metrics (409).'),
+  'evaluations.runs.open': d('Open evaluation runs', 'Clears `is_closed` on each run.'),
+  'evaluations.runs.fetch': d('Get an evaluation run', 'One run of the project; `count` is 0 when unknown.'),
+  'evaluations.runs.edit_one': d('Edit an evaluation run', `As \`PATCH /evaluations/runs\` for one run; a body id other than the path's answers \`{count: 0}\`.${EV_WRITE}`),
+  'evaluations.runs.delete_one': d('Delete an evaluation run', 'Deletes the run with everything it owns.'),
+  'evaluations.runs.close_one': d('Close an evaluation run', 'Sets `is_closed`, and the status given in `?status=` (the SDK closes with the rolled-up status).'),
+  'evaluations.runs.open_one': d('Open an evaluation run', 'Clears `is_closed`: the run takes changes to its scenarios, results and metrics again.'),
+  'evaluations.scenarios.create': d('Create scenarios', `Adds scenarios to runs (unknown runs are skipped).${EV_WRITE}`),
+  'evaluations.scenarios.edit': d('Edit scenarios', `Only the non-null fields sent replace the stored ones.${EV_WRITE}`),
+  'evaluations.scenarios.delete': d('Delete scenarios', 'Deletes scenarios with their results and metrics; answers the ids found.'),
+  'evaluations.scenarios.query': d('Query scenarios', 'Scenarios by ids, runs, statuses, intervals, timestamps, flags and tags, in creation order.'),
+  'evaluations.scenarios.fetch': d('Get a scenario', 'One scenario of the project; `count` is 0 when unknown.'),
+  'evaluations.scenarios.edit_one': d('Edit a scenario', `As \`PATCH /evaluations/scenarios\` for one scenario (the SDK sets its status here).${EV_WRITE}`),
+  'evaluations.scenarios.delete_one': d('Delete a scenario', 'Deletes the scenario with its results and metrics.'),
+  'evaluations.results.create': d('Write results', `Upserts cells by (scenario, step key, repeat): an existing cell keeps its id; every other column is replaced. A scenario the run lacks is a 400.${EV_WRITE}`),
+  'evaluations.results.set': d('Write results (PUT)', 'As `POST /evaluations/results`.'),
+  'evaluations.results.edit': d('Write results (PATCH)', 'As `POST /evaluations/results`.'),
+  'evaluations.results.delete': d('Delete results', 'Deletes cells; answers the ids actually deleted.'),
+  'evaluations.results.query': d('Query results', 'Cells by ids, runs, scenarios, step keys, repeats, statuses, intervals, timestamps, flags and tags, in creation order.'),
+  'evaluations.results.fetch': d('Get a result', 'One cell of the project; `count` is 0 when unknown.'),
+  'evaluations.results.delete_one': d('Delete a result', 'Deletes one cell of a run (a closed run answers 409).'),
+  'evaluations.metrics.create': d('Write metrics', `Upserts metric rows by key: global (run), variational (scenario) or temporal (timestamp and interval); a scenario with a timestamp is a 422.${EV_WRITE}`),
+  'evaluations.metrics.set': d('Write metrics (PUT)', 'As `POST /evaluations/metrics`.'),
+  'evaluations.metrics.edit': d('Write metrics (PATCH)', 'As `POST /evaluations/metrics`.'),
+  'evaluations.metrics.delete': d('Delete metrics', 'Deletes metric rows; answers the ids actually deleted.'),
+  'evaluations.metrics.query': d('Query metrics', 'Metric rows by ids, runs, scenarios (`scenario_ids: true` = variational rows, `false` = rows without a scenario), timestamps likewise, intervals, statuses, flags and tags.'),
+  'evaluations.metrics.fetch': d('Get a metric row', 'One metric row, in a list envelope (`{count, metrics}`).'),
+  'evaluations.metrics.delete_one': d('Delete a metric row', 'Deletes one metric row.'),
+  'simple.evaluations.scenarios.add': d('Add scenarios to a simple evaluation', `Adds \`count\` running scenarios to the run in order (a \`timestamp\` is floored to the minute with interval 1); \`count\` ≤ 0 adds none.${EV_WRITE}`),
+  'simple.evaluations.populate': d('Populate a simple evaluation', `Upserts cells of the run in the path (one naming another run is a 400), as \`POST /evaluations/results\`.${EV_WRITE}`),
   'projects.redaction.fetch': d('Get a project\'s redaction policy', 'The redaction policy the command service applies to the project\'s spans before they are appended (built-in detectors, custom patterns, the attributes they apply to), with its version; `policy` is null when none is set.'),
   'projects.redaction.set': d('Set a project\'s redaction policy', 'Replaces the project\'s redaction policy (`{}` runs every built-in detector on every attribute). Spans accepted afterwards are stored with typed placeholders (`[EMAIL]`, `[CARD]`, …), their counts and the policy version in the `redaction` attribute. A custom pattern that cannot run in linear time (backreferences, lookarounds, large counted repetitions) is refused with 400 `redaction_pattern_refused`. Needs edit_project.'),
   'projects.redaction.delete': d('Remove a project\'s redaction policy', 'Spans accepted afterwards are stored as sent. The version moves on, so a span records which policy redacted it. Needs edit_project.'),

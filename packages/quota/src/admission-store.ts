@@ -52,9 +52,12 @@ const EXACT_METER: Readonly<Record<string, string>> = {
   // The usage meters (projector-usage, a projection of the spans topic).
   traces_ingested: `coalesce((SELECT sum(value) FROM usage_daily
     WHERE organization_id = $1::uuid AND meter = $2 AND day >= $3::date AND day < $4::date), 0)`,
-  // Evaluation runs are account facts (the accounts projection's human_evaluations).
-  evaluations_run: `(SELECT count(*) FROM human_evaluations h JOIN projects p ON p.id = h.project_id
-    WHERE p.organization_id = $1::uuid AND $2::text IS NOT NULL AND h.created_at >= $3::date AND h.created_at < $4::date)`,
+  // Evaluation runs: the legacy human evaluations (accounts projection) and the runs of
+  // evaluations.v1 (projector-evaluations' evaluation_runs), created in the period.
+  evaluations_run: `((SELECT count(*) FROM human_evaluations h JOIN projects p ON p.id = h.project_id
+    WHERE p.organization_id = $1::uuid AND $2::text IS NOT NULL AND h.created_at >= $3::date AND h.created_at < $4::date)
+    + (SELECT count(*) FROM evaluation_runs r JOIN projects p ON p.id = r.project_id
+    WHERE p.organization_id = $1::uuid AND r.created_at >= $3::date AND r.created_at < $4::date))`,
 };
 
 const PREDICATE = `(CASE WHEN $6::boolean THEN value + $4 <= $5 ELSE $4 <= $5 AND value < $5 END)`;

@@ -18,6 +18,7 @@ export interface KafkaConfig {
   KAFKA_PLATFORM_EVENTS_RETENTION_MS?: number;
   KAFKA_DELIVERIES_PARTITIONS?: number;
   KAFKA_DELIVERIES_RETENTION_MS?: number;
+  KAFKA_EVALUATIONS_PARTITIONS?: number;
   KAFKA_CLIENT?: KafkaClientKind;
   SCHEMA_REGISTRY_URL?: string;
 }
@@ -33,6 +34,7 @@ export function topicsFromConfig(c: KafkaConfig): Topics {
     ...(c.KAFKA_PLATFORM_EVENTS_RETENTION_MS !== undefined && { platformRetentionMs: c.KAFKA_PLATFORM_EVENTS_RETENTION_MS }),
     ...(c.KAFKA_DELIVERIES_PARTITIONS !== undefined && { deliveriesPartitions: c.KAFKA_DELIVERIES_PARTITIONS }),
     ...(c.KAFKA_DELIVERIES_RETENTION_MS !== undefined && { deliveriesRetentionMs: c.KAFKA_DELIVERIES_RETENTION_MS }),
+    ...(c.KAFKA_EVALUATIONS_PARTITIONS !== undefined && { evaluationsPartitions: c.KAFKA_EVALUATIONS_PARTITIONS }),
   });
 }
 

@@ -15,6 +15,7 @@ import { spanPurgeSettingsFromEnv } from '@llm/project-purge';
 import { createRetentionPurges } from './retention-purges.ts';
 import { adminAuthenticator, adminPathGate, apiKeyAuthenticator, postgresApiKeyLookup } from '@llm/auth';
 import { createAccountsProjector } from '@llm/service-projector-accounts';
+import { createEvaluationsProjector } from '@llm/service-projector-evaluations';
 import { createWebhookDispatcher, dispatcherSettingsFromEnv } from '@llm/service-webhook-dispatcher';
 import { outboundOptionsFromEnv } from '@llm/outbound';
 import { createEventPurge, createEventsProjector } from '@llm/service-projector-events';
@@ -58,8 +59,9 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const makeSpans = () => createSpansProjector({ kafka, producer, ch, topics, log, cacheSpans: config.PROJECTOR_TRACE_CACHE_SPANS, cacheBytes: config.PROJECTOR_TRACE_CACHE_BYTES });
   let spans = makeSpans();
   const events = createEventsProjector({ kafka, producer, ch, topics, log });
+  const evaluations = createEvaluationsProjector({ kafka, producer, pool, topics, log });
   // Projectors migrate their stores before the HTTP side serves the first request.
-  await Promise.all([accounts.start(), spans.start(), events.start()]);
+  await Promise.all([accounts.start(), spans.start(), events.start(), evaluations.start()]);
   // The webhook dispatcher reads the accounts read model: started once its tables exist.
   const dispatcher = config.WEBHOOK_DISPATCHER_ENABLED
     ? createWebhookDispatcher({ kafka, producer, pool, topics, log, keyring: config.SECRETS_KEY, outbound: outboundOptionsFromEnv(config), settings: dispatcherSettingsFromEnv(config) })
@@ -129,6 +131,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
         { name: 'projector-events', run: () => events.stop() },
         { name: 'webhook-dispatcher', run: async () => { await dispatcher?.stop(); } },
         { name: 'projector-usage', run: () => usage.stop() },
+        { name: 'projector-evaluations', run: () => evaluations.stop() },
         { name: 'projector-accounts', run: () => accounts.stop() },
         { name: 'producer', run: () => producer.close() },
         { name: 'postgres', run: () => pool.end() },

@@ -46,6 +46,9 @@ import { AgentRunner } from './vault/adapters/agent-runner.ts';
 import type { SignInOptions } from './sign-in-config.ts';
 import { webhookRoutes } from './webhooks/http/webhook-routes.ts';
 import { humanEvaluationRoutes } from './accounts/http/human-evaluation-routes.ts';
+import { EvaluationCommands } from './evaluations/adapters/evaluation-commands.ts';
+import { runRoutes } from './evaluations/http/run-routes.ts';
+import { cellRoutes } from './evaluations/http/cell-routes.ts';
 import { deliveryRoutes } from './webhooks/http/delivery-routes.ts';
 import { createPaymentsProcessor, type BillingConfig, type PaymentsProcessor } from '@llm/billing';
 import { BillingSubscriptions } from './billing/adapters/billing-subscriptions.ts';
@@ -110,6 +113,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const otlp = new OtlpIngest(spans, workers, quota, pressure, deps.otlpMaxBatchBytes, redaction);
   const accounts = new AccountAppender(deps.producer, deps.topics);
   const commands = new AccountCommands(accounts, deps.pool);
+  const evaluations = new EvaluationCommands(deps.producer, deps.topics, deps.pool);
   const providerSecrets = new ProviderSecrets(deps.pool, deps.signIn.secrets);
   const sessions = createSessionCodec(deps.signIn.session);
   const readSession = sessionReader({ codec: sessions, pool: deps.pool });
@@ -182,6 +186,9 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...humanEvaluationRoutes({ pool: deps.pool, commands, quota }, {
         editApps: [member, requirePermission(deps.pool, 'edit_applications')], createEvaluations: [member, requirePermission(deps.pool, 'create_evaluation')],
       }),
+      // Evaluation runs, scenarios, results and metrics (reference evaluations §2.3): evaluations.v1, keyed by run.
+      ...runRoutes({ pool: deps.pool, evaluations, quota }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
+      ...cellRoutes({ pool: deps.pool, evaluations }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       // Billing: reads need view_billing, writes edit_billing (the owner); processor events are public (signed).
       ...billingRoutes({ ...billing, access: deps.access }, { view: [member, requirePermission(deps.pool, 'view_billing')], edit: [member, requirePermission(deps.pool, 'edit_billing')] }),
       ...billingEventRoutes({ ...billing, planSlugs: Object.keys(deps.access.plans) }, {}),

@@ -34,6 +34,7 @@ import { projectRoutes } from './http/project-routes.ts';
 import { profileRoutes } from './http/profile-routes.ts';
 import { simpleTraceRoutes } from './http/simple-trace-routes.ts';
 import { evaluationRoutes } from './http/evaluation-routes.ts';
+import { evaluationRunRoutes } from './http/evaluation-run-routes.ts';
 import { redactionRoutes } from './http/redaction-routes.ts';
 import { EventReader } from './adapters/event-reader.ts';
 import type { EventRecorder } from './adapters/event-recorder.ts';
@@ -106,6 +107,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...profileRoutes({ pool: deps.pool }, { member: [member] }),
     ...simpleTraceRoutes({ reader, searcher }, { view: [auth, requirePermission(deps.pool, 'view_spans')] }),
     ...redactionRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_spans')] }),
+    ...evaluationRunRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_evaluation_runs')] }),
     ...evaluationRoutes({ pool: deps.pool }, {
       viewApps: [member, requirePermission(deps.pool, 'view_applications')], viewEvaluations: [member, requirePermission(deps.pool, 'view_evaluation')],
     }),

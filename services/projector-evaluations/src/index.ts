@@ -1,0 +1,2 @@
+export { createEvaluationsProjector, EVALUATIONS_CONSUMER, EVALUATIONS_MIGRATIONS, type EvaluationsProjectorDeps } from './app.ts';
+export { evaluationsProjectorConfig } from './config.ts';

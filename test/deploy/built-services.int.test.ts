@@ -88,7 +88,7 @@ afterAll(() => {
 describe('built services (npm run build)', () => {
   it('when built, then every service entry and the worker it spawns are compiled, with the run-time files beside them', () => {
     const sources = manifest.entries.map((e) => e.source);
-    for (const service of ['all-in-one', 'command', 'query', 'gateway', 'projector-spans', 'projector-accounts', 'projector-events', 'projector-usage', 'webhook-dispatcher']) {
+    for (const service of ['all-in-one', 'command', 'query', 'gateway', 'projector-spans', 'projector-accounts', 'projector-events', 'projector-usage', 'projector-evaluations', 'webhook-dispatcher']) {
       expect(sources).toContain(`services/${service}/src/main.ts`);
     }
     expect(sources).toEqual(expect.arrayContaining(['services/command/src/workers/prepare-otlp-worker.ts', 'services/projector-spans/src/replay-main.ts', 'packages/runtime/src/redrive-main.ts', 'services/command/src/secrets-rotate-main.ts']));
@@ -119,7 +119,7 @@ describe('built services (npm run build)', () => {
   it('when the other built entry points start without their settings, then each stops at the configuration check naming what is missing', async () => {
     const expectations: Record<string, string> = {
       'all-in-one': 'KAFKA_BROKERS', query: 'SESSION_SECRETS', 'projector-spans': 'ADMIN_TOKEN', 'projector-events': 'KAFKA_BROKERS',
-      'projector-usage': 'DATABASE_URL', 'webhook-dispatcher': 'SECRETS_KEY',
+      'projector-usage': 'DATABASE_URL', 'projector-evaluations': 'KAFKA_BROKERS', 'webhook-dispatcher': 'SECRETS_KEY',
     };
     await Promise.all(Object.entries(expectations).map(async ([service, missing]) => {
       const r = await runToExit(builtEntry(service));

@@ -7,6 +7,7 @@ import { accountsProjectorConfig } from '../../services/projector-accounts/src/c
 import { eventsProjectorConfig } from '../../services/projector-events/src/config.ts';
 import { spansProjectorConfig } from '../../services/projector-spans/src/config.ts';
 import { usageProjectorConfig } from '../../services/projector-usage/src/config.ts';
+import { evaluationsProjectorConfig } from '../../services/projector-evaluations/src/config.ts';
 import { queryConfig } from '../../services/query/src/config.ts';
 import { webhookDispatcherConfig } from '../../services/webhook-dispatcher/src/config.ts';
 
@@ -18,6 +19,7 @@ export const serviceSchemas: Record<string, z.ZodObject> = {
   'projector-accounts': accountsProjectorConfig,
   'projector-events': eventsProjectorConfig,
   'projector-usage': usageProjectorConfig,
+  'projector-evaluations': evaluationsProjectorConfig,
   'webhook-dispatcher': webhookDispatcherConfig,
 };
 

@@ -2961,6 +2961,430 @@ export interface paths {
         patch: operations["projects.update"];
         trace?: never;
     };
+    "/evaluations/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create evaluation runs
+         * @description Creates runs (`{runs: [...]}`); `has_*` flags follow from the steps. Each run takes one unit of the organization's `evaluations_run` quota (429 when spent). The change is appended to the run's stream on `evaluations.v1` and answered once projected (read-your-writes); a closed run answers 409.
+         */
+        post: operations["evaluations.runs.create"];
+        /**
+         * Delete evaluation runs
+         * @description Deletes runs with their scenarios, results and metrics; answers the ids found.
+         */
+        delete: operations["evaluations.runs.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit evaluation runs
+         * @description Sent columns replace the stored ones, omitted ones stay; `flags` merge; `data` is replaced whole. The change is appended to the run's stream on `evaluations.v1` and answered once projected (read-your-writes); a closed run answers 409.
+         */
+        patch: operations["evaluations.runs.edit"];
+        trace?: never;
+    };
+    "/evaluations/runs/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query evaluation runs
+         * @description Runs of the project by ids, name, description (substring), flags and tags (containment), status, or step references; newest first, `windowing` pages.
+         */
+        post: operations["evaluations.runs.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluations/runs/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close evaluation runs
+         * @description Sets `is_closed` on each run: a closed run refuses changes to its scenarios, results and metrics (409).
+         */
+        post: operations["evaluations.runs.close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluations/runs/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open evaluation runs
+         * @description Clears `is_closed` on each run.
+         */
+        post: operations["evaluations.runs.open"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluations/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an evaluation run
+         * @description One run of the project; `count` is 0 when unknown.
+         */
+        get: operations["evaluations.runs.fetch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an evaluation run
+         * @description Deletes the run with everything it owns.
+         */
+        delete: operations["evaluations.runs.delete_one"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an evaluation run
+         * @description As `PATCH /evaluations/runs` for one run; a body id other than the path's answers `{count: 0}`. The change is appended to the run's stream on `evaluations.v1` and answered once projected (read-your-writes); a closed run answers 409.
+         */
+        patch: operations["evaluations.runs.edit_one"];
+        trace?: never;
+    };
+    "/evaluations/runs/{run_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close an evaluation run
+         * @description Sets `is_closed`, and the status given in `?status=` (the SDK closes with the rolled-up status).
+         */
+        post: operations["evaluations.runs.close_one"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluations/runs/{run_id}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open an evaluation run
+         * @description Clears `is_closed`: the run takes changes to its scenarios, results and metrics again.
+         */
+        post: operations["evaluations.runs.open_one"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluations/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create scenarios
+         * @description Adds scenarios to runs (unknown runs are skipped). The change is appended to the run's stream on `evaluations.v1` and answered once projected (read-your-writes); a closed run answers 409.
+         */
+        post: operations["evaluations.scenarios.create"];
+        /**
+         * Delete scenarios
+         * @description Deletes scenarios with their results and metrics; answers the ids found.
+         */
+        delete: operations["evaluations.scenarios.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit scenarios
+         * @description Only the non-null fields sent replace the stored ones. The change is appended to the run's stream on `evaluations.v1` and answered once projected (read-your-writes); a closed run answers 409.
+         */
+        patch: operations["evaluations.scenarios.edit"];
+        trace?: never;
+    };
+    "/evaluations/scenarios/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query scenarios
+         * @description Scenarios by ids, runs, statuses, intervals, timestamps, flags and tags, in creation order.
+         */
+        post: operations["evaluations.scenarios.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluations/scenarios/{scenario_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a scenario
+         * @description One scenario of the project; `count` is 0 when unknown.
+         */
+        get: operations["evaluations.scenarios.fetch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a scenario
+         * @description Deletes the scenario with its results and metrics.
+         */
+        delete: operations["evaluations.scenarios.delete_one"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a scenario
+         * @description As `PATCH /evaluations/scenarios` for one scenario (the SDK sets its status here). The change is appended to the run's stream on `evaluations.v1` and answered once projected (read-your-writes); a closed run answers 409.
+         */
+        patch: operations["evaluations.scenarios.edit_one"];
+        trace?: never;
+    };
+    "/evaluations/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Write results (PUT)
+         * @description As `POST /evaluations/results`.
+         */
+        put: operations["evaluations.results.set"];
+        /**
+         * Write results
+         * @description Upserts cells by (scenario, step key, repeat): an existing cell keeps its id; every other column is replaced. A scenario the run lacks is a 400. The change is appended to the run's stream on `evaluations.v1` and answered once projected (read-your-writes); a closed run answers 409.
+         */
+        post: operations["evaluations.results.create"];
+        /**
+         * Delete results
+         * @description Deletes cells; answers the ids actually deleted.
+         */
+        delete: operations["evaluations.results.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Write results (PATCH)
+         * @description As `POST /evaluations/results`.
+         */
+        patch: operations["evaluations.results.edit"];
+        trace?: never;
+    };
+    "/evaluations/results/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query results
+         * @description Cells by ids, runs, scenarios, step keys, repeats, statuses, intervals, timestamps, flags and tags, in creation order.
+         */
+        post: operations["evaluations.results.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluations/results/{result_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a result
+         * @description One cell of the project; `count` is 0 when unknown.
+         */
+        get: operations["evaluations.results.fetch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a result
+         * @description Deletes one cell of a run (a closed run answers 409).
+         */
+        delete: operations["evaluations.results.delete_one"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluations/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Write metrics (PUT)
+         * @description As `POST /evaluations/metrics`.
+         */
+        put: operations["evaluations.metrics.set"];
+        /**
+         * Write metrics
+         * @description Upserts metric rows by key: global (run), variational (scenario) or temporal (timestamp and interval); a scenario with a timestamp is a 422. The change is appended to the run's stream on `evaluations.v1` and answered once projected (read-your-writes); a closed run answers 409.
+         */
+        post: operations["evaluations.metrics.create"];
+        /**
+         * Delete metrics
+         * @description Deletes metric rows; answers the ids actually deleted.
+         */
+        delete: operations["evaluations.metrics.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Write metrics (PATCH)
+         * @description As `POST /evaluations/metrics`.
+         */
+        patch: operations["evaluations.metrics.edit"];
+        trace?: never;
+    };
+    "/evaluations/metrics/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query metrics
+         * @description Metric rows by ids, runs, scenarios (`scenario_ids: true` = variational rows, `false` = rows without a scenario), timestamps likewise, intervals, statuses, flags and tags.
+         */
+        post: operations["evaluations.metrics.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluations/metrics/{metric_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a metric row
+         * @description One metric row, in a list envelope (`{count, metrics}`).
+         */
+        get: operations["evaluations.metrics.fetch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a metric row
+         * @description Deletes one metric row.
+         */
+        delete: operations["evaluations.metrics.delete_one"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/scenarios/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add scenarios to a simple evaluation
+         * @description Adds `count` running scenarios to the run in order (a `timestamp` is floored to the minute with interval 1); `count` ≤ 0 adds none. The change is appended to the run's stream on `evaluations.v1` and answered once projected (read-your-writes); a closed run answers 409.
+         */
+        post: operations["simple.evaluations.scenarios.add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/populate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Populate a simple evaluation
+         * @description Upserts cells of the run in the path (one naming another run is a 400), as `POST /evaluations/results`. The change is appended to the run's stream on `evaluations.v1` and answered once projected (read-your-writes); a closed run answers 409.
+         */
+        post: operations["simple.evaluations.populate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{project_id}/redaction": {
         parameters: {
             query?: never;
@@ -4866,6 +5290,382 @@ export interface components {
         "projects.update.body": {
             retention_minutes: number | null;
         };
+        "evaluations.runs.create.body": {
+            runs: {
+                id?: (string) | null;
+                name?: string | null;
+                description?: string | null;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                data?: {
+                    steps?: {
+                        key: string;
+                        /** @enum {string} */
+                        type: "input" | "invocation" | "annotation";
+                        /**
+                         * @default custom
+                         * @enum {string}
+                         */
+                        origin?: "custom" | "human" | "auto";
+                        references?: {
+                            [key: string]: {
+                                id?: string | null;
+                                slug?: string | null;
+                                version?: string | null;
+                            };
+                        } | null;
+                        inputs?: {
+                            key: string;
+                        }[] | null;
+                        schemas?: {
+                            [key: string]: unknown;
+                        } | null;
+                    }[] | null;
+                    repeats?: number | null;
+                    concurrency?: {
+                        [key: string]: unknown;
+                    } | null;
+                    mappings?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                } | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+        };
+        "evaluations.runs.edit.body": {
+            runs: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                data?: {
+                    steps?: {
+                        key: string;
+                        /** @enum {string} */
+                        type: "input" | "invocation" | "annotation";
+                        /**
+                         * @default custom
+                         * @enum {string}
+                         */
+                        origin?: "custom" | "human" | "auto";
+                        references?: {
+                            [key: string]: {
+                                id?: string | null;
+                                slug?: string | null;
+                                version?: string | null;
+                            };
+                        } | null;
+                        inputs?: {
+                            key: string;
+                        }[] | null;
+                        schemas?: {
+                            [key: string]: unknown;
+                        } | null;
+                    }[] | null;
+                    repeats?: number | null;
+                    concurrency?: {
+                        [key: string]: unknown;
+                    } | null;
+                    mappings?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                } | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+        };
+        "evaluations.runs.delete.body": {
+            run_ids: (string)[];
+        };
+        "evaluations.runs.query.body": {
+            run?: {
+                ids?: (string)[] | null;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                statuses?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled")[] | null;
+                references?: {
+                    [key: string]: {
+                        id?: string | null;
+                        slug?: string | null;
+                        version?: string | null;
+                    };
+                }[] | null;
+            } | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "evaluations.runs.edit_one.body": {
+            run: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                data?: {
+                    steps?: {
+                        key: string;
+                        /** @enum {string} */
+                        type: "input" | "invocation" | "annotation";
+                        /**
+                         * @default custom
+                         * @enum {string}
+                         */
+                        origin?: "custom" | "human" | "auto";
+                        references?: {
+                            [key: string]: {
+                                id?: string | null;
+                                slug?: string | null;
+                                version?: string | null;
+                            };
+                        } | null;
+                        inputs?: {
+                            key: string;
+                        }[] | null;
+                        schemas?: {
+                            [key: string]: unknown;
+                        } | null;
+                    }[] | null;
+                    repeats?: number | null;
+                    concurrency?: {
+                        [key: string]: unknown;
+                    } | null;
+                    mappings?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                } | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "evaluations.scenarios.create.body": {
+            scenarios: {
+                run_id: string;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                interval?: number | null;
+                timestamp?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+        };
+        "evaluations.scenarios.edit.body": {
+            scenarios: {
+                id: string;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                interval?: number | null;
+                timestamp?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+        };
+        "evaluations.scenarios.delete.body": {
+            scenario_ids: (string)[];
+        };
+        "evaluations.scenarios.query.body": {
+            scenario?: {
+                ids?: (string)[] | null;
+                run_id?: (string) | null;
+                run_ids?: (string)[] | null;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                statuses?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled")[] | null;
+                interval?: number | null;
+                intervals?: number[] | null;
+                timestamp?: string | null;
+                timestamps?: string[] | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+            } | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "evaluations.scenarios.edit_one.body": {
+            scenario: {
+                id: string;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                interval?: number | null;
+                timestamp?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "evaluations.results.create.body": {
+            results: {
+                run_id: string;
+                scenario_id: string;
+                step_key: string;
+                repeat_idx?: number | null;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                trace_id?: (string) | null;
+                hash_id?: (string) | null;
+                testcase_id?: (string) | null;
+                error?: {
+                    [key: string]: unknown;
+                } | null;
+                interval?: number | null;
+                timestamp?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+        };
+        "evaluations.results.delete.body": {
+            result_ids: (string)[];
+        };
+        "evaluations.results.query.body": {
+            result?: {
+                ids?: (string)[] | null;
+                run_id?: (string) | null;
+                run_ids?: (string)[] | null;
+                scenario_id?: (string) | null;
+                scenario_ids?: (string)[] | null;
+                step_key?: string | null;
+                step_keys?: string[] | null;
+                repeat_idx?: number | null;
+                repeat_idxs?: number[] | null;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                statuses?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled")[] | null;
+                interval?: number | null;
+                intervals?: number[] | null;
+                timestamp?: string | null;
+                timestamps?: string[] | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+            } | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "evaluations.metrics.create.body": {
+            metrics: {
+                run_id: string;
+                scenario_id?: (string) | null;
+                timestamp?: string | null;
+                interval?: number | null;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                data?: {
+                    [key: string]: unknown;
+                } | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+        };
+        "evaluations.metrics.delete.body": {
+            metrics_ids: (string)[];
+        };
+        "evaluations.metrics.query.body": {
+            metrics?: {
+                ids?: (string)[] | null;
+                run_id?: (string) | null;
+                run_ids?: (string)[] | null;
+                scenario_id?: (string) | null;
+                scenario_ids?: (boolean | (string)[]) | null;
+                timestamp?: string | null;
+                timestamps?: (boolean | string[]) | null;
+                interval?: number | null;
+                intervals?: number[] | null;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                statuses?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled")[] | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+            } | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "simple.evaluations.scenarios.add.body": {
+            count: number;
+            timestamp?: string | null;
+        };
         "projects.redaction.set.body": {
             detectors?: ("email" | "phone" | "card" | "iban" | "api_key" | "token" | "ip")[];
             custom?: {
@@ -6512,6 +7312,287 @@ export interface components {
                 spans: number | null;
                 events: number | null;
             };
+        };
+        "evaluations.runs.create.response": {
+            count: number;
+            runs: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                version: "2025-07-14";
+                created_at: string;
+                created_by_id?: string;
+                updated_at?: string;
+                updated_by_id?: string;
+                flags: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                name?: string;
+                description?: string;
+                /** @enum {string} */
+                status: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+                data?: {
+                    [key: string]: unknown;
+                };
+            }[];
+            windowing?: {
+                [key: string]: unknown;
+            };
+        };
+        "evaluations.runs.delete.response": {
+            count: number;
+            run_ids: string[];
+        };
+        "evaluations.runs.fetch.response": {
+            /** @constant */
+            count: 1;
+            run: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                version: "2025-07-14";
+                created_at: string;
+                created_by_id?: string;
+                updated_at?: string;
+                updated_by_id?: string;
+                flags: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                name?: string;
+                description?: string;
+                /** @enum {string} */
+                status: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+                data?: {
+                    [key: string]: unknown;
+                };
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluations.runs.delete_one.response": {
+            /** @constant */
+            count: 1;
+            /** Format: uuid */
+            run_id: string;
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluations.scenarios.create.response": {
+            count: number;
+            scenarios: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                version: "2025-07-14";
+                created_at: string;
+                created_by_id?: string;
+                updated_at?: string;
+                updated_by_id?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                run_id: string;
+                /** @enum {string} */
+                status: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+                interval?: number;
+                timestamp?: string;
+            }[];
+        };
+        "evaluations.scenarios.delete.response": {
+            count: number;
+            scenario_ids: string[];
+        };
+        "evaluations.scenarios.fetch.response": {
+            /** @constant */
+            count: 1;
+            scenario: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                version: "2025-07-14";
+                created_at: string;
+                created_by_id?: string;
+                updated_at?: string;
+                updated_by_id?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                run_id: string;
+                /** @enum {string} */
+                status: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+                interval?: number;
+                timestamp?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluations.scenarios.delete_one.response": {
+            /** @constant */
+            count: 1;
+            /** Format: uuid */
+            scenario_id: string;
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluations.results.create.response": {
+            count: number;
+            results: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                version: "2025-07-14";
+                created_at: string;
+                created_by_id?: string;
+                updated_at?: string;
+                updated_by_id?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                run_id: string;
+                /** Format: uuid */
+                scenario_id: string;
+                step_key: string;
+                repeat_idx: number;
+                /** @enum {string} */
+                status: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+                trace_id?: string;
+                hash_id?: string;
+                testcase_id?: string;
+                error?: {
+                    [key: string]: unknown;
+                };
+                interval?: number;
+                timestamp?: string;
+            }[];
+        };
+        "evaluations.results.delete.response": {
+            count: number;
+            result_ids: string[];
+        };
+        "evaluations.results.fetch.response": {
+            /** @constant */
+            count: 1;
+            result: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                version: "2025-07-14";
+                created_at: string;
+                created_by_id?: string;
+                updated_at?: string;
+                updated_by_id?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                run_id: string;
+                /** Format: uuid */
+                scenario_id: string;
+                step_key: string;
+                repeat_idx: number;
+                /** @enum {string} */
+                status: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+                trace_id?: string;
+                hash_id?: string;
+                testcase_id?: string;
+                error?: {
+                    [key: string]: unknown;
+                };
+                interval?: number;
+                timestamp?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluations.results.delete_one.response": {
+            /** @constant */
+            count: 1;
+            /** Format: uuid */
+            result_id: string;
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluations.metrics.create.response": {
+            count: number;
+            metrics: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                version: "2025-07-14";
+                created_at: string;
+                created_by_id?: string;
+                updated_at?: string;
+                updated_by_id?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                run_id: string;
+                /** Format: uuid */
+                scenario_id?: string;
+                timestamp?: string;
+                interval?: number;
+                /** @enum {string} */
+                status: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+                data?: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        "evaluations.metrics.delete.response": {
+            count: number;
+            metrics_ids: string[];
         };
         "projects.redaction.fetch.response": {
             /** Format: uuid */
@@ -19206,6 +20287,2020 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["projects.update.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.runs.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "runs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.runs.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "runs": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "flags": {},
+                     *           "status": "pending"
+                     *         }
+                     *       ],
+                     *       "windowing": {
+                     *         "example": {
+                     *           "key": "value"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.runs.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "run_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.runs.delete.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "run_ids": [
+                     *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.delete.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.runs.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "runs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.runs.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "runs": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "flags": {},
+                     *           "status": "pending"
+                     *         }
+                     *       ],
+                     *       "windowing": {
+                     *         "example": {
+                     *           "key": "value"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.runs.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "run": {
+                 *         "ids": [
+                 *           "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         ]
+                 *       },
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.runs.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "runs": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "flags": {},
+                     *           "status": "pending"
+                     *         }
+                     *       ],
+                     *       "windowing": {
+                     *         "example": {
+                     *           "key": "value"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.runs.close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "run_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.runs.delete.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "runs": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "flags": {},
+                     *           "status": "pending"
+                     *         }
+                     *       ],
+                     *       "windowing": {
+                     *         "example": {
+                     *           "key": "value"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.runs.open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "run_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.runs.delete.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "runs": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "flags": {},
+                     *           "status": "pending"
+                     *         }
+                     *       ],
+                     *       "windowing": {
+                     *         "example": {
+                     *           "key": "value"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.runs.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "run": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "status": "pending",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.runs.delete_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.delete_one.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.runs.edit_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "run": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "status": "pending",
+                 *         "data": {
+                 *           "steps": [
+                 *             {
+                 *               "key": "sk-example-0000",
+                 *               "type": "input"
+                 *             }
+                 *           ]
+                 *         },
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.runs.edit_one.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "run": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "status": "pending",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.runs.close_one": {
+        parameters: {
+            query?: {
+                status?: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+            };
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "run": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "status": "pending",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.runs.open_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "run": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "status": "pending",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.scenarios.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scenarios": [
+                 *         {
+                 *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.scenarios.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "scenarios": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.scenarios.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.scenarios.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scenario_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.scenarios.delete.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "scenario_ids": [
+                     *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.scenarios.delete.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.scenarios.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scenarios": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.scenarios.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "scenarios": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.scenarios.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.scenarios.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "scenario": {
+                 *         "ids": [
+                 *           "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         ]
+                 *       },
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.scenarios.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "scenarios": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.scenarios.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.scenarios.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scenario_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "scenario": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "status": "pending",
+                     *         "interval": 10,
+                     *         "timestamp": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.scenarios.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.scenarios.delete_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scenario_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "scenario_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.scenarios.delete_one.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.scenarios.edit_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scenario_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scenario": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "status": "pending",
+                 *         "interval": 10,
+                 *         "timestamp": "2026-01-15T09:30:00.000Z",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.scenarios.edit_one.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "scenario": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "status": "pending",
+                     *         "interval": 10,
+                     *         "timestamp": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.scenarios.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.results.set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "results": [
+                 *         {
+                 *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *           "scenario_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *           "step_key": "example"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.results.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "scenario_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "step_key": "example",
+                     *           "repeat_idx": 10,
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.results.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.results.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "results": [
+                 *         {
+                 *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *           "scenario_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *           "step_key": "example"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.results.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "scenario_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "step_key": "example",
+                     *           "repeat_idx": 10,
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.results.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.results.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "result_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.results.delete.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "result_ids": [
+                     *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.results.delete.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.results.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "results": [
+                 *         {
+                 *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *           "scenario_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *           "step_key": "example"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.results.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "scenario_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "step_key": "example",
+                     *           "repeat_idx": 10,
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.results.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.results.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "result": {
+                 *         "ids": [
+                 *           "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         ]
+                 *       },
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.results.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "scenario_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "step_key": "example",
+                     *           "repeat_idx": 10,
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.results.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.results.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                result_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "result": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "scenario_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "step_key": "example",
+                     *         "repeat_idx": 10,
+                     *         "status": "pending",
+                     *         "trace_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "hash_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testcase_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "error": {
+                     *           "example": "example"
+                     *         },
+                     *         "interval": 10,
+                     *         "timestamp": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.results.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.results.delete_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                result_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "result_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.results.delete_one.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.metrics.set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "metrics": [
+                 *         {
+                 *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.metrics.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "metrics": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.metrics.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.metrics.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "metrics": [
+                 *         {
+                 *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.metrics.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "metrics": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.metrics.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.metrics.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "metrics_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.metrics.delete.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "metrics_ids": [
+                     *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.metrics.delete.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.metrics.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "metrics": [
+                 *         {
+                 *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.metrics.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "metrics": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.metrics.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.metrics.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "metrics": {
+                 *         "ids": [
+                 *           "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         ]
+                 *       },
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.metrics.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "metrics": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.metrics.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.metrics.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                metric_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "metrics": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.metrics.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.metrics.delete_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                metric_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "metrics_ids": [
+                     *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.metrics.delete.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.scenarios.add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "count": 1,
+                 *       "timestamp": "2026-01-15T09:30:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluations.scenarios.add.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "scenarios": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.scenarios.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.populate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "results": [
+                 *         {
+                 *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *           "scenario_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *           "step_key": "example"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.results.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "scenario_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "step_key": "example",
+                     *           "repeat_idx": 10,
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.results.create.response"];
                 };
             };
             400: components["responses"]["Error400"];

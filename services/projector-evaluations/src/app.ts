@@ -5,6 +5,7 @@ import type { Topics } from '@llm/events';
 import type { KafkaClient, Producer } from '@llm/kafka';
 import type { Logger } from '@llm/logging';
 import { migratePostgres, type Pool } from '@llm/postgres';
+import { waitForTables } from '@llm/pg-consumer';
 import { createEvaluationsConsumer } from './consumer/evaluations-consumer.ts';
 
 export const EVALUATIONS_MIGRATIONS = fileURLToPath(new URL('../migrations/', import.meta.url));
@@ -23,12 +24,15 @@ export interface EvaluationsProjectorDeps {
 export function createEvaluationsProjector(deps: EvaluationsProjectorDeps): { start(): Promise<void>; stop(): Promise<void> } {
   const log = deps.log.child({ component: 'projector-evaluations' });
   const c = createEvaluationsConsumer({ ...deps, log, consumerName: deps.consumerName ?? EVALUATIONS_CONSUMER });
+  let stopping = false;
   return {
     async start() {
+      // The consumed positions live in projector_offsets, which projector-accounts' migrations create.
+      await waitForTables(deps.pool, ['projector_offsets'], log, () => stopping);
       const applied = await migratePostgres(deps.pool, EVALUATIONS_MIGRATIONS);
       if (applied.length) log.info({ applied }, 'postgres migrations applied');
       await c.start();
     },
-    stop: () => c.stop(),
+    async stop() { stopping = true; await c.stop(); },
   };
 }

@@ -3321,6 +3321,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/evaluations/metrics/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh metrics from traces
+         * @description Recomputes metric rows from the traces of the runs' cells: per invocation and annotation step, the cumulative duration, errors, costs and tokens, and one metric per leaf of the evaluator's outputs (declared, else inferred from its traces). `run_ids` refreshes each run's global row; `run_id` with `scenario_ids` (or `scenario_id`) the variational rows; waits (bounded) for cell traces still on their way. An unchanged row appends nothing. A closed run answers 409.
+         */
+        post: operations["evaluations.metrics.refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/evaluations/metrics/{metric_id}": {
         parameters: {
             query?: never;
@@ -5661,6 +5681,17 @@ export interface components {
                 limit?: number | null;
                 order?: ("ascending" | "descending") | null;
             } | null;
+        };
+        "evaluations.metrics.refresh.body": {
+            metrics: {
+                run_id?: (string) | null;
+                run_ids?: (string)[] | null;
+                scenario_id?: (string) | null;
+                scenario_ids?: (string)[] | null;
+                timestamp?: string | null;
+                timestamps?: string[] | null;
+                interval?: number | null;
+            };
         };
         "simple.evaluations.scenarios.add.body": {
             count: number;
@@ -22095,6 +22126,63 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.metrics.refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "metrics": {
+                 *         "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.metrics.refresh.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "metrics": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.metrics.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];

@@ -140,3 +140,11 @@ export const metricsQuery = z.object({
   }).nullish(),
   windowing: evaluationWindow.nullish(),
 });
+
+/** POST /evaluations/metrics/refresh (§2.3): which keys to recompute from the cells' traces. */
+export const metricsRefresh = z.object({
+  metrics: z.object({
+    run_id: uuidText.nullish(), run_ids: z.array(uuidText).max(100).nullish(), scenario_id: uuidText.nullish(), scenario_ids: z.array(uuidText).max(1000).nullish(),
+    timestamp: storedDateTime.nullish(), timestamps: z.array(storedDateTime).max(100).nullish(), interval,
+  }),
+});

@@ -107,7 +107,7 @@ export { parseUuid } from './uuid.ts';
 export {
   EVALUATION_STATUSES, MAX_EVALUATION_ITEMS, evaluationStatus, uuidText, runStep, runData, runCreate, runsCreate, runEdit, runEditOne, runsEdit, runIds,
   scenariosCreate, scenarioEdit, scenarioEditOne, scenariosEdit, scenarioIds, resultWrite, resultsWrite, resultIds, metricWrite, metricsWrite, metricIds,
-  closeQuery, evaluationWindow, runsQuery, scenariosQuery, resultsQuery, metricsQuery,
+  closeQuery, evaluationWindow, runsQuery, scenariosQuery, resultsQuery, metricsQuery, metricsRefresh,
   type RunStepInput, type ResultWrite,
 } from './evaluation-runs.ts';
 export {

@@ -251,6 +251,7 @@ export const ROUTES = {
   'evaluations.metrics.edit': { method: 'PATCH', path: '/evaluations/metrics', side: 'command' },
   'evaluations.metrics.delete': { method: 'DELETE', path: '/evaluations/metrics', side: 'command' },
   'evaluations.metrics.query': { method: 'POST', path: '/evaluations/metrics/query', side: 'query' },
+  'evaluations.metrics.refresh': { method: 'POST', path: '/evaluations/metrics/refresh', side: 'command' },
   'evaluations.metrics.fetch': { method: 'GET', path: '/evaluations/metrics/:metric_id', side: 'query' },
   'evaluations.metrics.delete_one': { method: 'DELETE', path: '/evaluations/metrics/:metric_id', side: 'command' },
   // the SDK's slice routes of a simple evaluation (§2.4): the same run events

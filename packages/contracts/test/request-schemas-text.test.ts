@@ -254,6 +254,7 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   resultIds: { schema: contracts.resultIds, samples: [{ result_ids: [UUID] }] },
   metricsWrite: { schema: contracts.metricsWrite, samples: [{ metrics: [{ run_id: UUID, scenario_id: UUID, status: 'success', data: { d: 'x' }, tags: { t: 'x' }, meta: { m: 'x' }, flags: { f: 'x' } }] }] },
   metricIds: { schema: contracts.metricIds, samples: [{ metrics_ids: [UUID] }] },
+  metricsRefresh: { schema: contracts.metricsRefresh, samples: [{ metrics: { run_id: UUID, scenario_id: UUID } }] },
   closeQuery: { schema: contracts.closeQuery, samples: [{ status: 'success' }] },
   runsQuery: { schema: contracts.runsQuery, samples: [{ run: { ids: [UUID], name: 'n', description: 'd', flags: { f: 'x' }, tags: { t: 'x' }, status: 'running', references: [{ testset_revision: { id: 'i', slug: 's' } }] }, windowing: { next: UUID, limit: 5, order: 'descending' } }] },
   scenariosQuery: { schema: contracts.scenariosQuery, samples: [{ scenario: { run_id: UUID, flags: { f: 'x' }, tags: { t: 'x' } } }] },

@@ -14,7 +14,7 @@ import type { ApplicationCreated, ApplicationVariantCreated, ApplicationRevision
 import type { RedactionPolicySet } from './payloads.ts';
 import type {
   EvaluationRunCreated, EvaluationRunEdited, EvaluationRunLifecycleSet, EvaluationRunDeleted, EvaluationScenariosAdded, EvaluationScenariosEdited,
-  EvaluationScenariosDeleted, EvaluationResultsUpserted, EvaluationResultsDeleted, EvaluationMetricsUpserted, EvaluationMetricsDeleted,
+  EvaluationScenariosDeleted, EvaluationResultsUpserted, EvaluationResultsDeleted, EvaluationMetricsUpserted, EvaluationMetricsDeleted, EvaluationMetricsRefreshed,
 } from './payloads.ts';
 
 export interface EventPayloads {
@@ -84,6 +84,7 @@ export interface EventPayloads {
   'evaluations.results.deleted': EvaluationResultsDeleted;
   'evaluations.metrics.upserted': EvaluationMetricsUpserted;
   'evaluations.metrics.deleted': EvaluationMetricsDeleted;
+  'evaluations.metrics.refreshed': EvaluationMetricsRefreshed;
 }
 
 export type EventType = keyof EventPayloads;
@@ -155,6 +156,7 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'evaluations.results.deleted': { message: 'EvaluationResultsDeleted', version: 1 },
   'evaluations.metrics.upserted': { message: 'EvaluationMetricsUpserted', version: 1 },
   'evaluations.metrics.deleted': { message: 'EvaluationMetricsDeleted', version: 1 },
+  'evaluations.metrics.refreshed': { message: 'EvaluationMetricsRefreshed', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

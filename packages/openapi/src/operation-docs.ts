@@ -218,6 +218,7 @@ export const OPERATION_DOCS: Partial<Record<RouteId, OperationDoc>> = {
   'evaluations.metrics.edit': d('Write metrics (PATCH)', 'As `POST /evaluations/metrics`.'),
   'evaluations.metrics.delete': d('Delete metrics', 'Deletes metric rows; answers the ids actually deleted.'),
   'evaluations.metrics.query': d('Query metrics', 'Metric rows by ids, runs, scenarios (`scenario_ids: true` = variational rows, `false` = rows without a scenario), timestamps likewise, intervals, statuses, flags and tags.'),
+  'evaluations.metrics.refresh': d('Refresh metrics from traces', 'Recomputes metric rows from the traces of the runs\' cells: per invocation and annotation step, the cumulative duration, errors, costs and tokens, and one metric per leaf of the evaluator\'s outputs (declared, else inferred from its traces). `run_ids` refreshes each run\'s global row; `run_id` with `scenario_ids` (or `scenario_id`) the variational rows; waits (bounded) for cell traces still on their way. An unchanged row appends nothing. A closed run answers 409.'),
   'evaluations.metrics.fetch': d('Get a metric row', 'One metric row, in a list envelope (`{count, metrics}`).'),
   'evaluations.metrics.delete_one': d('Delete a metric row', 'Deletes one metric row.'),
   'simple.evaluations.scenarios.add': d('Add scenarios to a simple evaluation', `Adds \`count\` running scenarios to the run in order (a \`timestamp\` is floored to the minute with interval 1); \`count\` ≤ 0 adds none.${EV_WRITE}`),

@@ -4,7 +4,7 @@
 // openapi-document.ts (never a missing operation).
 import { z } from 'zod';
 import {
-  closeQuery, metricIds, metricsQuery, metricsWrite, resultIds, resultsQuery, resultsWrite, runEditOne, runIds, runsCreate, runsEdit, runsQuery, scenarioEditOne,
+  closeQuery, metricIds, metricsQuery, metricsRefresh, metricsWrite, resultIds, resultsQuery, resultsWrite, runEditOne, runIds, runsCreate, runsEdit, runsQuery, scenarioEditOne,
   scenarioIds, scenariosCreate, scenariosEdit, scenariosQuery, evaluationRunResponse, evaluationRunsResponse, evaluationRunIdsResponse, evaluationRunIdResponse,
   evaluationScenarioResponse, evaluationScenariosResponse, evaluationScenarioIdsResponse, evaluationScenarioIdResponse, evaluationResultResponse,
   evaluationResultsResponse, evaluationResultIdsResponse, evaluationResultIdResponse, evaluationMetricsResponse, evaluationMetricIdsResponse, int, storedDateTime,
@@ -188,6 +188,7 @@ export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   'evaluations.metrics.delete': { body: metricIds, response: evaluationMetricIdsResponse },
   'evaluations.metrics.query': { body: metricsQuery, bodyOptional: true, response: evaluationMetricsResponse },
   'evaluations.metrics.fetch': { response: evaluationMetricsResponse },
+  'evaluations.metrics.refresh': { body: metricsRefresh, response: evaluationMetricsResponse },
   'evaluations.metrics.delete_one': { response: evaluationMetricIdsResponse },
   'simple.evaluations.scenarios.add': { body: z.object({ count: int({ max: 10_000 }), timestamp: storedDateTime.nullish() }), response: evaluationScenariosResponse },
   'simple.evaluations.populate': { body: resultsWrite, response: evaluationResultsResponse },

@@ -8,3 +8,4 @@ export * from './span-reader.ts';
 export * from './span-view.ts';
 export * from './simple-trace-view.ts';
 export * from './simple-trace-lookup.ts';
+export * from './trace-metrics.ts';

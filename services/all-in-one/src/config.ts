@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { envFragments } from '@llm/config';
 import { accessEnv } from '@llm/access';
 import { billingEnv } from '@llm/billing';
-import { headlessInitEnv, ingestPressureEnv, otlpReceiversEnv, signInEnv } from '@llm/service-command';
+import { headlessInitEnv, ingestPressureEnv, metricsRefreshEnv, otlpReceiversEnv, signInEnv } from '@llm/service-command';
 import { dispatcherEnv } from '@llm/service-webhook-dispatcher';
 import { readEventsEnv } from '@llm/service-query';
 import { retentionPurgeEnv, spanPurgeEnv } from '@llm/project-purge';
@@ -22,6 +22,7 @@ export const allInOneConfig = envFragments.logging
   .extend(ingestPressureEnv.shape)
   .extend(otlpReceiversEnv.shape)
   .extend(headlessInitEnv.shape)
+  .extend(metricsRefreshEnv.shape)
   .extend(dispatcherEnv.shape)
   .extend({
     /** Run the webhook dispatcher in this process (false: it runs as its own service). */

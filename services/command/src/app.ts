@@ -12,6 +12,7 @@ import { AccountCommands } from './accounts/adapters/account-commands.ts';
 import { ProviderSecrets } from './vault/adapters/provider-secrets.ts';
 import { tracingRoutes } from './ingest/http/tracing-routes.ts';
 import type { TraceLookup } from './ingest/adapters/trace-lookup.ts';
+import type { TraceMetrics } from '@llm/span-read';
 import { otlpRoutes } from './ingest/http/otlp-routes.ts';
 import { OtlpWorkerPool } from './ingest/adapters/otlp-worker-pool.ts';
 import { OtlpIngest } from './ingest/adapters/otlp-ingest.ts';
@@ -49,6 +50,8 @@ import { humanEvaluationRoutes } from './accounts/http/human-evaluation-routes.t
 import { EvaluationCommands } from './evaluations/adapters/evaluation-commands.ts';
 import { runRoutes } from './evaluations/http/run-routes.ts';
 import { cellRoutes } from './evaluations/http/cell-routes.ts';
+import { metricRefreshRoutes } from './evaluations/http/metric-refresh-routes.ts';
+import { MetricsRefresh } from './evaluations/adapters/metrics-refresh.ts';
 import { deliveryRoutes } from './webhooks/http/delivery-routes.ts';
 import { createPaymentsProcessor, type BillingConfig, type PaymentsProcessor } from '@llm/billing';
 import { BillingSubscriptions } from './billing/adapters/billing-subscriptions.ts';
@@ -85,6 +88,10 @@ export interface CommandDeps {
   /** Reads stored simple traces for PATCH/DELETE /simple/traces/{id} (the query side's span
    * reader); none = those routes answer 503. */
   traces?: TraceLookup;
+  /** Summaries of traces for evaluation metrics (ClickHouse); absent → POST /evaluations/metrics/refresh answers 503. */
+  traceMetrics?: TraceMetrics;
+  /** How long a metrics refresh waits for its cells' traces (METRICS_TRACE_WAIT_MS). */
+  metricsTraceWaitMs?: number;
   /** Ingest admission under overload (ingest-pressure-config.ts); absent = only the backlog bound, no lag watch. */
   ingestPressure?: IngestPressureOptions;
   /** Overrides the processor of `billing` (tests); null = Stripe not configured. */
@@ -189,6 +196,8 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       // Evaluation runs, scenarios, results and metrics (reference evaluations §2.3): evaluations.v1, keyed by run.
       ...runRoutes({ pool: deps.pool, evaluations, quota }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...cellRoutes({ pool: deps.pool, evaluations }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
+      ...metricRefreshRoutes({ refresh: new MetricsRefresh(deps.pool, evaluations, deps.traceMetrics, { traceWaitMs: deps.metricsTraceWaitMs }) },
+        { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       // Billing: reads need view_billing, writes edit_billing (the owner); processor events are public (signed).
       ...billingRoutes({ ...billing, access: deps.access }, { view: [member, requirePermission(deps.pool, 'view_billing')], edit: [member, requirePermission(deps.pool, 'edit_billing')] }),
       ...billingEventRoutes({ ...billing, planSlugs: Object.keys(deps.access.plans) }, {}),

@@ -7,6 +7,7 @@ import { signInEnv } from './sign-in-config.ts';
 import { ingestPressureEnv } from './ingest-pressure-config.ts';
 import { otlpReceiversEnv } from './otlp-receivers-config.ts';
 import { headlessInitEnv } from './headless-init-config.ts';
+import { metricsRefreshEnv } from './evaluations/metrics-refresh-config.ts';
 
 export const commandConfig = envFragments.logging
   .extend(envFragments.http.shape)
@@ -20,6 +21,7 @@ export const commandConfig = envFragments.logging
   .extend(ingestPressureEnv.shape)
   .extend(otlpReceiversEnv.shape)
   .extend(headlessInitEnv.shape)
+  .extend(metricsRefreshEnv.shape)
   // ClickHouse only by URL: PATCH/DELETE /simple/traces/{id} read the stored trace there (503 without
   // it). The embedded engine is one process's, so a separate command service cannot share it.
   .extend(envFragments.clickhouse.pick({ CLICKHOUSE_URL: true, CLICKHOUSE_DATABASE: true }).shape)

@@ -79,6 +79,8 @@ CREATE TABLE evaluation_metrics (
   flags jsonb,
   tags jsonb,
   meta jsonb,
+  -- A refreshed row: the run's results_seq its values were computed on (NULL = written by a client).
+  results_seq bigint,
   created_at timestamptz NOT NULL,
   created_by_id text,
   updated_at timestamptz,

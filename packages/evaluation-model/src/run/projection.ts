@@ -127,8 +127,22 @@ export function projectRun(e: EvaluationEvent, _s: RunState): SqlStatement[] {
                    AS m(id, scenario_id, ts, iv, status, data, flags, tags, meta)
                ON CONFLICT (run_id, (coalesce(scenario_id, '00000000-0000-0000-0000-000000000000'::uuid)), (coalesce("timestamp", 'epoch'::timestamptz)))
                DO UPDATE SET "interval" = excluded."interval", status = excluded.status, data = excluded.data, flags = excluded.flags,
-                 tags = excluded.tags, meta = excluded.meta, updated_at = excluded.created_at, updated_by_id = excluded.created_by_id`,
+                 tags = excluded.tags, meta = excluded.meta, results_seq = NULL, updated_at = excluded.created_at, updated_by_id = excluded.created_by_id`,
         values: [...metricArrays(rows), e.payload.run_id, e.projectId, at, by],
+      }];
+    }
+    case 'evaluations.metrics.refreshed': {
+      // The row of the key, unless a refresh computed on newer cells (a higher results_seq) is stored.
+      const m = e.payload.metric!;
+      return [{
+        text: `INSERT INTO evaluation_metrics (id, scenario_id, "timestamp", "interval", status, data, flags, tags, meta, run_id, project_id, results_seq, created_at, created_by_id)
+               VALUES ($1::uuid, nullif($2, '')::uuid, nullif($3, '')::timestamptz, nullif($4::bigint, -1), $5, ${j('$6')}, ${j('$7')}, ${j('$8')}, ${j('$9')},
+                       $10::uuid, $11::uuid, $12::bigint, $13, $14)
+               ON CONFLICT (run_id, (coalesce(scenario_id, '00000000-0000-0000-0000-000000000000'::uuid)), (coalesce("timestamp", 'epoch'::timestamptz)))
+               DO UPDATE SET "interval" = excluded."interval", status = excluded.status, data = excluded.data, results_seq = excluded.results_seq,
+                 updated_at = excluded.created_at, updated_by_id = excluded.created_by_id
+               WHERE evaluation_metrics.results_seq IS NULL OR evaluation_metrics.results_seq <= excluded.results_seq`,
+        values: [...metricArrays([m]).map((a) => (a as unknown[])[0]), e.payload.run_id, e.projectId, e.payload.results_seq, at, by],
       }];
     }
     case 'evaluations.metrics.deleted':

@@ -54,7 +54,7 @@ export interface ResultRow extends Lifecycle {
 }
 export interface MetricRow extends Lifecycle {
   id: string; run_id: string; scenario_id: string | null; timestamp: Date | null; interval: string | null; status: string; data: Json | null;
-  flags: Json | null; tags: Json | null; meta: Json | null;
+  flags: Json | null; tags: Json | null; meta: Json | null; results_seq: string | null;
 }
 
 const LIFECYCLE = 'created_at, created_by_id, updated_at, updated_by_id';
@@ -63,7 +63,7 @@ const SCENARIO_COLUMNS = `id::text AS id, run_id::text AS run_id, status, "times
 const RESULT_COLUMNS = `id::text AS id, run_id::text AS run_id, scenario_id::text AS scenario_id, step_key, repeat_idx, status, trace_id::text AS trace_id,
   hash_id::text AS hash_id, testcase_id::text AS testcase_id, error, "timestamp", "interval"::text AS "interval", flags, tags, meta, ${LIFECYCLE}`;
 const METRIC_COLUMNS = `id::text AS id, run_id::text AS run_id, scenario_id::text AS scenario_id, "timestamp", "interval"::text AS "interval", status, data,
-  flags, tags, meta, ${LIFECYCLE}`;
+  flags, tags, meta, results_seq::text AS results_seq, ${LIFECYCLE}`;
 
 /** A page: `next` = the last id seen (exclusive), `limit` ≥ 1, `newest`/`oldest` bound `created_at`; unsent = everything. */
 export interface Windowing { newest?: string | undefined; oldest?: string | undefined; next?: string | undefined; limit?: number | undefined; order?: 'ascending' | 'descending' | undefined }

@@ -42,6 +42,8 @@ export const scenarioMissingMessage = (ids: readonly string[]): string =>
 const MUTATES_CONTENT = new Set<string>([
   'evaluations.run.edited', 'evaluations.scenarios.added', 'evaluations.scenarios.edited', 'evaluations.scenarios.deleted',
   'evaluations.results.upserted', 'evaluations.results.deleted', 'evaluations.metrics.upserted', 'evaluations.metrics.deleted',
+  // Refreshing a closed run's metrics is refused too (the reference answers an empty 200: a [quirk]).
+  'evaluations.metrics.refreshed',
 ]);
 
 /** The run an event is about. */
@@ -57,6 +59,7 @@ export function scenarioIdsOf(e: EvaluationEvent): string[] {
     case 'evaluations.scenarios.deleted': return e.payload.scenario_ids;
     case 'evaluations.results.upserted': return [...new Set(e.payload.results.map((r) => r.scenario_id))];
     case 'evaluations.metrics.upserted': return [...new Set(e.payload.metrics.map((m) => m.scenario_id).filter((s) => s !== ''))];
+    case 'evaluations.metrics.refreshed': return e.payload.metric && e.payload.metric.scenario_id !== '' ? [e.payload.metric.scenario_id] : [];
     default: return [];
   }
 }
@@ -89,6 +92,12 @@ function malformed(e: EvaluationEvent): string | undefined {
       }
       return undefined;
     case 'evaluations.metrics.deleted': return e.payload.metric_ids.every(isUuid) ? undefined : 'a metric id is not a UUID';
+    case 'evaluations.metrics.refreshed': {
+      const m = e.payload.metric;
+      if (!m || !isUuid(m.metric_id) || !optionalUuid(m.scenario_id) || !isTime(m.timestamp)) return 'the metric id, scenario id or timestamp is malformed';
+      if (m.scenario_id !== '' && m.timestamp !== '') return 'the metric has both a scenario and a timestamp';
+      return Number.isSafeInteger(e.payload.results_seq) && e.payload.results_seq >= 0 ? undefined : 'results_seq is not a count';
+    }
     default: return undefined;
   }
 }
@@ -120,7 +129,8 @@ export function decideRun(e: EvaluationEvent, s: RunState): Decision<RunRejectio
       return missing.length ? reject('evaluation_scenario_not_found', 'Scenario not found.', { scenario_ids: missing }) : accepted;
     }
     case 'evaluations.results.upserted':
-    case 'evaluations.metrics.upserted': {
+    case 'evaluations.metrics.upserted':
+    case 'evaluations.metrics.refreshed': {
       const missing = scenarioIdsOf(e).filter((id) => !inRun.has(id));
       return missing.length ? reject('evaluation_scenario_missing', scenarioMissingMessage(missing), { scenario_ids: missing }) : accepted;
     }

@@ -1,0 +1,111 @@
+// Metrics refreshed from the traces of a run's cells (reference evaluations §3.4; docs/design/
+// evaluations.md §3.7), for one key: the whole run (global) or one scenario (variational).
+//   1. the run's cells with a trace, by step (invocation and annotation steps), and the run's
+//      results_seq they were read at; no trace at all → no row;
+//   2. a bounded wait until the span store holds every one of those traces (spans arrive
+//      asynchronously; the SDK refreshes as soon as it wrote the cell);
+//   3. per step, the cumulative metrics and one per leaf of the evaluator's outputs schema (declared
+//      in the step, else inferred from the root spans of its first five traces in id order);
+//   4. one summary per step over the traces' root spans (packages/span-read trace-metrics);
+//   5. unchanged from the stored row → nothing is appended (idempotent); otherwise one
+//      `evaluations.metrics.refreshed` carrying the values and results_seq, which the projector
+//      stores unless a refresh of newer cells is already there. Replay never reads ClickHouse.
+import type { Request } from 'express';
+import { AppError, sleep, unavailable } from '@llm/errors';
+import {
+  RUN_CLOSED_MESSAGE, evaluationRejectionError, queryResults, readMetricKeys, readRun, stepSpecs, type MetricRow, type RunRow,
+} from '@llm/evaluation-model';
+import { uuidv7 } from '@llm/events';
+import type { Pool } from '@llm/postgres';
+import type { TraceMetrics } from '@llm/span-read';
+import type { EvaluationCommands } from './evaluation-commands.ts';
+
+export interface MetricsRefreshOptions {
+  /** How long a refresh waits for its cells' traces to be stored (METRICS_TRACE_WAIT_MS). */
+  traceWaitMs?: number;
+}
+
+type Json = Record<string, unknown>;
+interface Step { key: string; type?: string; schemas?: { outputs?: unknown } }
+
+/** JSON text with sorted keys: the stored jsonb orders keys its own way. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v !== null && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Json)[k])}`).join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
+}
+
+const hex = (uuid: string): string => uuid.replace(/-/g, '');
+
+export class MetricsRefresh {
+  private readonly traceWaitMs: number;
+
+  constructor(private readonly pool: Pool, private readonly evaluations: EvaluationCommands, private readonly source: TraceMetrics | undefined, opts: MetricsRefreshOptions = {}) {
+    this.traceWaitMs = opts.traceWaitMs ?? 10_000;
+  }
+
+  /** The key's row after the refresh; undefined when the run is unknown or none of its cells has a trace. */
+  async refresh(req: Request, runId: string, scenarioId: string | undefined): Promise<MetricRow | undefined> {
+    const projectId = req.scope.projectId;
+    const run = await readRun(this.pool, projectId, runId);
+    if (!run) return undefined;
+    if (run.flags.is_closed === true) {
+      throw evaluationRejectionError({ status: 'rejected', code: 'evaluation_run_closed', message: RUN_CLOSED_MESSAGE, details: { run_id: run.id, ...(scenarioId ? { scenario_ids: [scenarioId] } : {}) } });
+    }
+    const source = this.source;
+    if (!source) throw unavailable('metrics_unavailable', 'Metrics cannot be computed here: the span store is not configured (CLICKHOUSE_URL).');
+    const traces = await this.cellTraces(run, scenarioId);
+    if (traces.size === 0) return undefined;
+    await this.waitForTraces(source, projectId, [...new Set([...traces.values()].flat())]);
+
+    const steps = new Map(((run.data?.steps ?? []) as Step[]).map((s) => [s.key, s]));
+    const data: Json = {};
+    for (const [stepKey, ids] of traces) {
+      const sorted = [...ids].sort();
+      const specs = await stepSpecs(steps.get(stepKey)?.schemas?.outputs, () => source.outputs(projectId, sorted.slice(0, 5), 5));
+      const metrics = await source.summarise(projectId, sorted, specs);
+      if (Object.keys(metrics).length > 0) data[stepKey] = metrics;
+    }
+    if (Object.keys(data).length === 0) return undefined;
+
+    const key = { scenario_id: scenarioId ?? '', timestamp: '' };
+    const [stored] = await readMetricKeys(this.pool, run.id, [key]);
+    if (stored && stored.status === 'success' && canonical(stored.data) === canonical(data) && stored.results_seq === run.results_seq) return stored;
+    await this.evaluations.run(req, {
+      type: 'evaluations.metrics.refreshed', runId: run.id,
+      payload: {
+        run_id: run.id, results_seq: Number(run.results_seq),
+        metric: { metric_id: stored?.id ?? uuidv7(), scenario_id: key.scenario_id, timestamp: '', interval: -1, status: 'success', data_json: JSON.stringify(data), flags_json: '', tags_json: '', meta_json: '' },
+      },
+    });
+    return (await readMetricKeys(this.pool, run.id, [key]))[0];
+  }
+
+  /** Trace ids (32 hex) of the key's cells, by refreshable step (all steps when the run declares none). */
+  private async cellTraces(run: RunRow, scenarioId: string | undefined): Promise<Map<string, string[]>> {
+    const declared = (run.data?.steps ?? []) as Step[];
+    const refreshable = declared.length === 0 ? undefined : new Set(declared.filter((s) => s.type === 'invocation' || s.type === 'annotation').map((s) => s.key));
+    const cells = await queryResults(this.pool, run.project_id, { run_id: run.id, ...(scenarioId ? { scenario_id: scenarioId } : {}) }, undefined);
+    const out = new Map<string, string[]>();
+    for (const c of cells) {
+      if (!c.trace_id || (refreshable && !refreshable.has(c.step_key))) continue;
+      out.set(c.step_key, [...(out.get(c.step_key) ?? []), hex(c.trace_id)]);
+    }
+    return out;
+  }
+
+  /** Waits (bounded) until the span store holds every trace; then computes with what is there. */
+  private async waitForTraces(source: TraceMetrics, projectId: string, traceIds: string[]): Promise<void> {
+    const deadline = Date.now() + this.traceWaitMs;
+    for (let i = 0; ; i++) {
+      let stored: string[];
+      try {
+        stored = await source.stored(projectId, traceIds);
+      } catch (err) {
+        throw err instanceof AppError ? err : unavailable('read_model_unavailable', 'The span store could not answer in time; retry shortly.', err);
+      }
+      if (stored.length >= traceIds.length || Date.now() >= deadline) return;
+      await sleep(Math.min(50 * 2 ** i, 500));
+    }
+  }
+}

@@ -52,6 +52,11 @@ function cappedFreq(s: string, cap: string): string[] {
 export interface AnalyticsQueryOptions {
   /** Most values one frequency map returns per bucket and spec (default MAX_DISTINCT_VALUES). */
   maxDistinct?: number;
+  /**
+   * Groups by this expression instead of the time bucket (an integer in [0, plan.count)): e.g. an
+   * evaluation run's step of each trace, so the steps of a metrics refresh are one statement.
+   */
+  groupSql?: string;
 }
 
 /**
@@ -67,7 +72,7 @@ export function buildAnalyticsQuery(
   const maxDistinct = options.maxDistinct ?? MAX_DISTINCT_VALUES;
   if (!Number.isInteger(maxDistinct) || maxDistinct < 1) throw new Error(`maxDistinct must be a positive integer (${maxDistinct})`);
   const freqs: string[] = [];
-  const raws: string[] = [`${bucketSql(plan, bag)} AS bucket`];
+  const raws: string[] = [`${options.groupSql ?? bucketSql(plan, bag)} AS bucket`];
   const views: string[] = ['bucket'];
   const windows: string[] = [];
   const layouts: string[] = [];

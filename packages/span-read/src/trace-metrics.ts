@@ -10,21 +10,25 @@ import { ReadModel } from './read-model.ts';
 
 export interface TraceMetricSpec { type: string; path: string }
 
+/** Where given traces are: their time ranges (trace index) and which have a stored root span. */
+export interface LocatedTraces { projectId: string; ranges: TraceRange[]; roots: Set<string> }
+
 export interface TraceMetrics {
-  /** Of the traces (32 hex), those the span store holds now. */
-  stored(projectId: string, traceIds: readonly string[]): Promise<string[]>;
-  /** The `ag.data.outputs` of the traces' root spans, in trace id order (at most `limit`). */
-  outputs(projectId: string, traceIds: readonly string[], limit: number): Promise<unknown[]>;
-  /** One summary of the traces' root spans: spec path → metric (absent when nothing was computed). */
-  summarise(projectId: string, traceIds: readonly string[], specs: readonly TraceMetricSpec[]): Promise<Record<string, unknown>>;
+  /** Finds the traces (32 hex): their time ranges, and which of them have their root span stored. */
+  locate(projectId: string, traceIds: readonly string[]): Promise<LocatedTraces>;
+  /** The `ag.data.outputs` of the root spans of each group's traces (located), in trace id order (at most `limit` per group). */
+  outputs(located: LocatedTraces, groups: ReadonlyArray<readonly string[]>, limit: number): Promise<unknown[][]>;
+  /**
+   * One summary per group of traces (located) over their root spans, in one statement: spec path →
+   * metric, per group (empty when nothing was computed). `specs[i]` are group i's specs.
+   */
+  summarise(located: LocatedTraces, groups: ReadonlyArray<readonly string[]>, specs: ReadonlyArray<readonly TraceMetricSpec[]>): Promise<Array<Record<string, unknown>>>;
 }
 
 const PROJECT = 'm_project';
 
 export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } = {}): TraceMetrics {
   const rm = new ReadModel(ch, opts.queryTimeoutMs);
-  const locate = (projectId: string, traceIds: readonly string[]): Promise<TraceRange[]> =>
-    rm.guard(() => locateTraces(ch, rm.tables, projectId, [...new Set(traceIds)]));
 
   /** The roots of the traces: project, retention, trace ids, and the time ranges they occupy. */
   async function rootsOf(projectId: string, ranges: TraceRange[]): Promise<{ where: string; params: Record<string, unknown> }> {
@@ -34,41 +38,68 @@ export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } =
       params: { [PROJECT]: projectId, m_traces: ranges.map((r) => r.trace_id), ...time.params, ...await rm.retention(projectId, 'spans') },
     };
   }
+  const subset = (located: LocatedTraces, traceIds: readonly string[]): TraceRange[] => {
+    const wanted = new Set(traceIds);
+    return located.ranges.filter((r) => wanted.has(r.trace_id) && located.roots.has(r.trace_id));
+  };
 
   return {
-    async stored(projectId, traceIds) {
-      return (await locate(projectId, traceIds)).map((r) => r.trace_id);
-    },
-
-    async outputs(projectId, traceIds, limit) {
-      const ranges = await locate(projectId, traceIds);
-      if (ranges.length === 0) return [];
+    async locate(projectId, traceIds) {
+      const ranges = await rm.guard(() => locateTraces(ch, rm.tables, projectId, [...new Set(traceIds)]));
+      if (ranges.length === 0) return { projectId, ranges, roots: new Set() };
+      // A trace counts once its root span is stored: the summaries read root spans (the trace index
+      // is written before the spans and the roots).
       const roots = await rootsOf(projectId, ranges);
-      const rows = await rm.run<{ attributes: string }>(
-        `SELECT attributes FROM ${rm.roots} FINAL WHERE ${roots.where} ORDER BY trace_id LIMIT ${Math.max(1, Math.floor(limit))}`, roots.params,
-      );
-      return rows.map((r) => {
-        try { return (JSON.parse(r.attributes) as { ag?: { data?: { outputs?: unknown } } }).ag?.data?.outputs; } catch { return undefined; }
-      }).filter((o) => o !== undefined);
+      const stored = await rm.run<{ trace_id: string }>(`SELECT DISTINCT trace_id FROM ${rm.roots} WHERE ${roots.where}`, roots.params);
+      return { projectId, ranges, roots: new Set(stored.map((r) => r.trace_id)) };
     },
 
-    async summarise(projectId, traceIds, specs) {
-      const ranges = await locate(projectId, traceIds);
-      const parsed = parseSpecs(specs);
-      if (ranges.length === 0 || !parsed.ok) return {};
+    async outputs(located, groups, limit) {
+      const n = Math.max(1, Math.floor(limit));
+      const firsts = groups.map((g) => [...new Set(g)].filter((t) => located.roots.has(t)).sort().slice(0, n));
+      const ranges = subset(located, firsts.flat());
+      if (ranges.length === 0) return groups.map(() => []);
+      const roots = await rootsOf(located.projectId, ranges);
+      const rows = await rm.run<{ trace_id: string; attributes: string }>(`SELECT trace_id, attributes FROM ${rm.roots} FINAL WHERE ${roots.where} ORDER BY trace_id`, roots.params);
+      const byTrace = new Map(rows.map((r) => {
+        try { return [r.trace_id, (JSON.parse(r.attributes) as { ag?: { data?: { outputs?: unknown } } }).ag?.data?.outputs] as const; } catch { return [r.trace_id, undefined] as const; }
+      }));
+      return firsts.map((ids) => ids.map((t) => byTrace.get(t)).filter((o) => o !== undefined));
+    },
+
+    async summarise(located, groups, specs) {
+      const ranges = subset(located, groups.flat());
+      if (ranges.length === 0) return groups.map(() => ({}));
+      // Every group's specs in one statement; each group keeps its own paths.
+      const union = [...new Map(specs.flat().map((x) => [`${x.type} ${x.path}`, x])).values()];
+      const parsed = parseSpecs(union);
+      if (!parsed.ok) return groups.map(() => ({}));
       const oldestUs = Math.min(...ranges.map((r) => r.first_us));
       const newestUs = Math.max(...ranges.map((r) => r.last_us)) + 1;
-      const plan = planBuckets({ oldestUs, newestUs });
+      const plan = { ...planBuckets({ oldestUs, newestUs }), count: groups.length };
       const scoped = compileScope({ filter: undefined, focus: 'trace', window: { oldestUs, newestUs } }, { projectParam: PROJECT });
-      if (!scoped.ok) return {};
-      const roots = await rootsOf(projectId, ranges);
-      // The compiled scope (window, roots, not deleted) narrowed to the traces; the project clause is ours.
+      if (!scoped.ok) return groups.map(() => ({}));
+      const roots = await rootsOf(located.projectId, ranges);
       const scope: Scope = { where: `${scoped.scope.where} AND ${roots.where}`, params: scoped.scope.params };
+      // The group of a trace (a trace in several groups counts in the first).
+      const ids: string[] = [];
+      const index: number[] = [];
+      const seen = new Set<string>();
+      groups.forEach((g, i) => { for (const t of g) if (!seen.has(t)) { seen.add(t); ids.push(t); index.push(i); } });
       const planned = planSpecs(parsed.specs);
-      const st = buildAnalyticsQuery(rm.roots, scope, plan, planned);
-      if (!st) return {};
-      const rows = await rm.run<Record<string, unknown>>(st.sql, { ...paramValues(st.params), ...roots.params });
-      return shapeAnalytics(rows, plan, planned)[0]?.metrics ?? {};
+      const st = buildAnalyticsQuery(rm.roots, scope, plan, planned, { groupSql: 'transform(trace_id, {m_group_ids:Array(String)}, {m_group_index:Array(Int64)}, -1)' });
+      if (!st) return groups.map(() => ({}));
+      const rows = await rm.run<Record<string, unknown>>(st.sql, { ...paramValues(st.params), ...roots.params, m_group_ids: ids, m_group_index: index });
+      const out: Array<Record<string, unknown>> = groups.map(() => ({}));
+      const byGroup = new Map(rows.map((r) => [Number(r.bucket), r]));
+      groups.forEach((_, i) => {
+        const row = byGroup.get(i);
+        if (!row) return;
+        const own = new Set(specs[i]!.map((x) => x.path));
+        const metrics = shapeAnalytics([{ ...row, bucket: i }], plan, planned)[0]?.metrics ?? {};
+        out[i] = Object.fromEntries(Object.entries(metrics).filter(([path]) => own.has(path)));
+      });
+      return out;
     },
   };
 }

@@ -17,7 +17,7 @@ import {
 } from '@llm/evaluation-model';
 import { uuidv7 } from '@llm/events';
 import type { Pool } from '@llm/postgres';
-import type { TraceMetrics } from '@llm/span-read';
+import type { LocatedTraces, TraceMetrics } from '@llm/span-read';
 import type { EvaluationCommands } from './evaluation-commands.ts';
 
 export interface MetricsRefreshOptions {
@@ -56,16 +56,18 @@ export class MetricsRefresh {
     if (!source) throw unavailable('metrics_unavailable', 'Metrics cannot be computed here: the span store is not configured (CLICKHOUSE_URL).');
     const traces = await this.cellTraces(run, scenarioId);
     if (traces.size === 0) return undefined;
-    await this.waitForTraces(source, projectId, [...new Set([...traces.values()].flat())]);
+    const located = await this.waitForTraces(source, projectId, [...new Set([...traces.values()].flat())]);
 
     const steps = new Map(((run.data?.steps ?? []) as Step[]).map((s) => [s.key, s]));
+    const keys = [...traces.keys()];
+    const groups = keys.map((k) => [...traces.get(k)!].sort());
+    // Outputs schemas: declared on the step, else inferred from its first five traces (one read for every step).
+    const undeclared = keys.map((k) => steps.get(k)?.schemas?.outputs === undefined);
+    const samples = undeclared.some(Boolean) ? await source.outputs(located, groups.map((g, i) => (undeclared[i] ? g : [])), 5) : groups.map(() => []);
+    const specs = await Promise.all(keys.map((k, i) => stepSpecs(steps.get(k)?.schemas?.outputs, () => Promise.resolve(samples[i] ?? []))));
+    const summaries = await source.summarise(located, groups, specs);
     const data: Json = {};
-    for (const [stepKey, ids] of traces) {
-      const sorted = [...ids].sort();
-      const specs = await stepSpecs(steps.get(stepKey)?.schemas?.outputs, () => source.outputs(projectId, sorted.slice(0, 5), 5));
-      const metrics = await source.summarise(projectId, sorted, specs);
-      if (Object.keys(metrics).length > 0) data[stepKey] = metrics;
-    }
+    keys.forEach((k, i) => { if (Object.keys(summaries[i] ?? {}).length > 0) data[k] = summaries[i]; });
     if (Object.keys(data).length === 0) return undefined;
 
     const key = { scenario_id: scenarioId ?? '', timestamp: '' };
@@ -94,17 +96,17 @@ export class MetricsRefresh {
     return out;
   }
 
-  /** Waits (bounded) until the span store holds every trace; then computes with what is there. */
-  private async waitForTraces(source: TraceMetrics, projectId: string, traceIds: string[]): Promise<void> {
+  /** Waits (bounded) until the span store holds every trace's root span; then computes with what is there. */
+  private async waitForTraces(source: TraceMetrics, projectId: string, traceIds: string[]): Promise<LocatedTraces> {
     const deadline = Date.now() + this.traceWaitMs;
     for (let i = 0; ; i++) {
-      let stored: string[];
+      let located: LocatedTraces;
       try {
-        stored = await source.stored(projectId, traceIds);
+        located = await source.locate(projectId, traceIds);
       } catch (err) {
         throw err instanceof AppError ? err : unavailable('read_model_unavailable', 'The span store could not answer in time; retry shortly.', err);
       }
-      if (stored.length >= traceIds.length || Date.now() >= deadline) return;
+      if (located.roots.size >= traceIds.length || Date.now() >= deadline) return located;
       await sleep(Math.min(50 * 2 ** i, 500));
     }
   }

@@ -57,7 +57,15 @@ let requests = 0;
 
 let retries = 0;
 let pollMs = 0;
-async function call(kind: string, method: string, url: string, auth: Record<string, string>, body?: unknown): Promise<any> {
+/** The parts of the answers this bench reads. */
+interface Answer {
+  count: number;
+  runs: Array<{ id: string }>;
+  scenarios: Array<{ id: string }>;
+  metrics: Array<{ data?: Record<string, Record<string, { count?: number; mean?: number } | undefined> | undefined> }>;
+}
+
+async function call(kind: string, method: string, url: string, auth: Record<string, string>, body?: unknown): Promise<Answer> {
   const t0 = performance.now();
   let r: Response;
   let text: string;
@@ -73,7 +81,7 @@ async function call(kind: string, method: string, url: string, auth: Record<stri
   requests++;
   latencies.set(kind, [...(latencies.get(kind) ?? []), ms]);
   if (r.status >= 300) throw new Error(`${kind}: ${method} ${url} → ${r.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : undefined;
+  return (text ? JSON.parse(text) : {}) as Answer;
 }
 
 const pct = (xs: number[], p: number): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN; };
@@ -99,8 +107,8 @@ const auth = acc.auth;
 try {
   // The SDK-like run.
   const t0 = performance.now();
-  const run = (await call('run create', 'POST', '/evaluations/runs/', auth, { runs: [{ name: 'bench', status: 'running', data: { steps, repeats: 1 } }] })).runs[0];
-  const scenarios = (await call('scenarios/add', 'POST', `/simple/evaluations/${run.id}/scenarios/add`, auth, { count: N })).scenarios as Array<{ id: string }>;
+  const run = (await call('run create', 'POST', '/evaluations/runs/', auth, { runs: [{ name: 'bench', status: 'running', data: { steps, repeats: 1 } }] })).runs[0]!;
+  const scenarios = (await call('scenarios/add', 'POST', `/simple/evaluations/${run.id}/scenarios/add`, auth, { count: N })).scenarios;
   await pool(scenarios, CONCURRENCY, async (s, i) => {
     const traces = Object.fromEntries(steps.slice(1).map((st) => [st.key, hex(16)]));
     await call('spans ingest', 'POST', '/tracing/spans/ingest', auth, { spans: Object.entries(traces).map(([k, t]) => span(t, k, i)) });
@@ -138,9 +146,9 @@ try {
 
   // The large run, filled in bulk, then the global refresh alone.
   async function bulkRun(n: number): Promise<string> {
-    const r = (await call('bulk', 'POST', '/evaluations/runs/', auth, { runs: [{ name: `bulk ${n}`, status: 'running', data: { steps } }] })).runs[0];
+    const r = (await call('bulk', 'POST', '/evaluations/runs/', auth, { runs: [{ name: `bulk ${n}`, status: 'running', data: { steps } }] })).runs[0]!;
     const ids: string[] = [];
-    for (let k = 0; k < n; k += 5000) ids.push(...(await call('bulk', 'POST', `/simple/evaluations/${r.id}/scenarios/add`, auth, { count: Math.min(5000, n - k) })).scenarios.map((s: { id: string }) => s.id));
+    for (let k = 0; k < n; k += 5000) ids.push(...(await call('bulk', 'POST', `/simple/evaluations/${r.id}/scenarios/add`, auth, { count: Math.min(5000, n - k) })).scenarios.map((s) => s.id));
     const batches: Array<Array<{ scenario: string; i: number }>> = [];
     for (let k = 0; k < ids.length; k += 250) batches.push(ids.slice(k, k + 250).map((scenario, j) => ({ scenario, i: k + j })));
     await pool(batches, 4, async (batch) => {

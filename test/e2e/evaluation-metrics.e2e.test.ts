@@ -67,6 +67,10 @@ describe('evaluation metrics', () => {
       expect(m.data['testset-t']).toBeUndefined();
       expect(m.data['application-a']).toBeDefined();
     }
+    // The evaluator's outputs schema was inferred from its first traces and written into the run's step.
+    const stored = (await call('GET', `/evaluations/runs/${run.id}`, a)).body.run;
+    expect(stored.data.steps[2].schemas.outputs).toEqual({ type: 'object', properties: { score: { type: 'number' }, success: { type: 'boolean' } } });
+    expect(stored.data.steps[0].schemas).toBeUndefined();
     const global = await call('POST', '/evaluations/metrics/refresh', a, { metrics: { run_id: run.id, scenario_id: null } });
     expect(global.body.count).toBe(1);
     const score = global.body.metrics[0].data['evaluator-e']['attributes.ag.data.outputs.score'];

@@ -106,12 +106,17 @@ describe('evaluations replay', () => {
     await append('evaluations.results.upserted', a.projectId, third.runId, { run_id: third.runId, results: [cell(uuidv7())] });
     // Another project's run named with this project's id: unknown.
     await append('evaluations.scenarios.added', a.projectId, second.runId, { run_id: second.runId, scenarios: [{ scenario_id: uuidv7(), status: 'running', timestamp: '', interval: -1, flags_json: '', tags_json: '', meta_json: '' }] });
+    // An inferred schema written into the open run's steps (applied), and one that is no JSON (refused).
+    await append('evaluations.run.schemas_inferred', a.projectId, third.runId, { run_id: third.runId, schemas_json: JSON.stringify({ 'evaluator-c': { type: 'object', properties: { score: { type: 'number' } } } }) });
+    await append('evaluations.run.schemas_inferred', a.projectId, third.runId, { run_id: third.runId, schemas_json: '{' });
     // A run that already exists; an id that is no UUID.
     await append('evaluations.run.created', a.projectId, first.runId, { run: { run_id: first.runId, name: '', description: '', status: 'pending', flags_json: '{}', tags_json: '', meta_json: '', data_json: '' } });
     await append('evaluations.scenarios.deleted', a.projectId, third.runId, { run_id: third.runId, scenario_ids: ['not-a-uuid'] });
     await eventually(async () => (await live.query('SELECT count(*)::int AS n FROM evaluation_events WHERE event_id = ANY($1::uuid[])', [injected])).rows[0].n, (n) => n === injected.length, 30_000);
     const refused = (await live.query('SELECT rejection_code FROM evaluation_events WHERE event_id = ANY($1::uuid[]) ORDER BY rejection_code', [injected])).rows.map((r) => r.rejection_code);
-    expect(refused).toEqual(['evaluation_event_malformed', 'evaluation_run_closed', 'evaluation_run_exists', 'evaluation_run_not_found', 'evaluation_scenario_missing']);
+    expect(refused).toEqual(['evaluation_event_malformed', 'evaluation_event_malformed', 'evaluation_run_closed', 'evaluation_run_exists', 'evaluation_run_not_found', 'evaluation_scenario_missing', null]);
+    const steps = (await live.query('SELECT data->\'steps\' AS steps FROM evaluation_runs WHERE id = $1', [third.runId])).rows[0].steps;
+    expect(steps[2].schemas.outputs.properties.score).toEqual({ type: 'number' });
 
     // Rebuild into a fresh database from offset 0.
     const id = hex(4);

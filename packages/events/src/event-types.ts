@@ -14,7 +14,7 @@ import type { ApplicationCreated, ApplicationVariantCreated, ApplicationRevision
 import type { RedactionPolicySet } from './payloads.ts';
 import type {
   EvaluationRunCreated, EvaluationRunEdited, EvaluationRunLifecycleSet, EvaluationRunDeleted, EvaluationScenariosAdded, EvaluationScenariosEdited,
-  EvaluationScenariosDeleted, EvaluationResultsUpserted, EvaluationResultsDeleted, EvaluationMetricsUpserted, EvaluationMetricsDeleted, EvaluationMetricsRefreshed,
+  EvaluationScenariosDeleted, EvaluationResultsUpserted, EvaluationResultsDeleted, EvaluationMetricsUpserted, EvaluationMetricsDeleted, EvaluationMetricsRefreshed, EvaluationRunSchemasInferred,
 } from './payloads.ts';
 
 export interface EventPayloads {
@@ -85,6 +85,7 @@ export interface EventPayloads {
   'evaluations.metrics.upserted': EvaluationMetricsUpserted;
   'evaluations.metrics.deleted': EvaluationMetricsDeleted;
   'evaluations.metrics.refreshed': EvaluationMetricsRefreshed;
+  'evaluations.run.schemas_inferred': EvaluationRunSchemasInferred;
 }
 
 export type EventType = keyof EventPayloads;
@@ -157,6 +158,7 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'evaluations.metrics.upserted': { message: 'EvaluationMetricsUpserted', version: 1 },
   'evaluations.metrics.deleted': { message: 'EvaluationMetricsDeleted', version: 1 },
   'evaluations.metrics.refreshed': { message: 'EvaluationMetricsRefreshed', version: 1 },
+  'evaluations.run.schemas_inferred': { message: 'EvaluationRunSchemasInferred', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

@@ -215,3 +215,4 @@ export interface EvaluationMetricInfo {
 export interface EvaluationMetricsUpserted { run_id: string; metrics: EvaluationMetricInfo[] }
 export interface EvaluationMetricsDeleted { run_id: string; metric_ids: string[] }
 export interface EvaluationMetricsRefreshed { run_id: string; metric: EvaluationMetricInfo; results_seq: number }
+export interface EvaluationRunSchemasInferred { run_id: string; schemas_json: string }

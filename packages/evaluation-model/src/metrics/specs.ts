@@ -82,8 +82,7 @@ export function inferOutputsSchema(samples: readonly unknown[]): Schema | undefi
   return Object.keys(merged).length > 0 ? { type: 'object', properties: merged } : undefined;
 }
 
-/** The specs of one step: the cumulative ones, then its outputs' (declared, else inferred from samples). */
-export function stepSpecs(declared: unknown, samples: () => Promise<unknown[]>): Promise<StepMetricSpec[]> {
-  if (isObject(declared)) return Promise.resolve([...CUMULATIVE_SPECS, ...specsFromSchema(declared)]);
-  return samples().then((s) => [...CUMULATIVE_SPECS, ...specsFromSchema(inferOutputsSchema(s))]);
+/** The specs of one step: the cumulative ones, then its outputs schema's leaves. */
+export function stepSpecs(outputsSchema: unknown): StepMetricSpec[] {
+  return [...CUMULATIVE_SPECS, ...specsFromSchema(outputsSchema)];
 }

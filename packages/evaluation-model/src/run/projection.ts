@@ -70,6 +70,19 @@ export function projectRun(e: EvaluationEvent, _s: RunState): SqlStatement[] {
         values: [p.run_id, p.is_closed, p.is_active, p.status, at, by],
       }];
     }
+    case 'evaluations.run.schemas_inferred':
+      // Each named step without an outputs schema takes the inferred one; a schema already there stays.
+      return [{
+        text: `UPDATE evaluation_runs r SET data = jsonb_set(r.data, '{steps}', (
+                 SELECT coalesce(jsonb_agg(CASE WHEN $2::jsonb ? (st->>'key') AND (st #> '{schemas,outputs}') IS NULL
+                   THEN jsonb_set(st, '{schemas}', (CASE WHEN jsonb_typeof(st->'schemas') = 'object' THEN st->'schemas' ELSE '{}'::jsonb END)
+                                                   || jsonb_build_object('outputs', $2::jsonb -> (st->>'key')))
+                   ELSE st END ORDER BY ord), '[]'::jsonb)
+                 FROM jsonb_array_elements(r.data->'steps') WITH ORDINALITY AS t(st, ord))),
+                 updated_at = $3, updated_by_id = $4
+               WHERE r.id = $1::uuid AND jsonb_typeof(r.data->'steps') = 'array'`,
+        values: [e.payload.run_id, e.payload.schemas_json, at, by],
+      }];
     case 'evaluations.run.deleted':
       return [{ text: 'DELETE FROM evaluation_runs WHERE id = $1::uuid', values: [e.payload.run_id] }];
     case 'evaluations.scenarios.added':

@@ -43,7 +43,7 @@ const MUTATES_CONTENT = new Set<string>([
   'evaluations.run.edited', 'evaluations.scenarios.added', 'evaluations.scenarios.edited', 'evaluations.scenarios.deleted',
   'evaluations.results.upserted', 'evaluations.results.deleted', 'evaluations.metrics.upserted', 'evaluations.metrics.deleted',
   // Refreshing a closed run's metrics is refused too (the reference answers an empty 200: a [quirk]).
-  'evaluations.metrics.refreshed',
+  'evaluations.metrics.refreshed', 'evaluations.run.schemas_inferred',
 ]);
 
 /** The run an event is about. */
@@ -92,6 +92,12 @@ function malformed(e: EvaluationEvent): string | undefined {
       }
       return undefined;
     case 'evaluations.metrics.deleted': return e.payload.metric_ids.every(isUuid) ? undefined : 'a metric id is not a UUID';
+    case 'evaluations.run.schemas_inferred': {
+      try {
+        const v: unknown = JSON.parse(e.payload.schemas_json);
+        return typeof v === 'object' && v !== null && !Array.isArray(v) ? undefined : 'schemas_json is not an object';
+      } catch { return 'schemas_json is not JSON'; }
+    }
     case 'evaluations.metrics.refreshed': {
       const m = e.payload.metric;
       if (!m || !isUuid(m.metric_id) || !optionalUuid(m.scenario_id) || !isTime(m.timestamp)) return 'the metric id, scenario id or timestamp is malformed';

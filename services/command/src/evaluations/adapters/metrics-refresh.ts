@@ -13,7 +13,7 @@
 import type { Request } from 'express';
 import { AppError, sleep, unavailable } from '@llm/errors';
 import {
-  RUN_CLOSED_MESSAGE, evaluationRejectionError, queryResults, readMetricKeys, readRun, stepSpecs, type MetricRow, type RunRow,
+  RUN_CLOSED_MESSAGE, evaluationRejectionError, inferOutputsSchema, queryResults, readMetricKeys, readRun, stepSpecs, type MetricRow, type RunRow,
 } from '@llm/evaluation-model';
 import { uuidv7 } from '@llm/events';
 import type { Pool } from '@llm/postgres';
@@ -61,10 +61,23 @@ export class MetricsRefresh {
     const steps = new Map(((run.data?.steps ?? []) as Step[]).map((s) => [s.key, s]));
     const keys = [...traces.keys()];
     const groups = keys.map((k) => [...traces.get(k)!].sort());
-    // Outputs schemas: declared on the step, else inferred from its first five traces (one read for every step).
-    const undeclared = keys.map((k) => steps.get(k)?.schemas?.outputs === undefined);
-    const samples = undeclared.some(Boolean) ? await source.outputs(located, groups.map((g, i) => (undeclared[i] ? g : [])), 5) : groups.map(() => []);
-    const specs = await Promise.all(keys.map((k, i) => stepSpecs(steps.get(k)?.schemas?.outputs, () => Promise.resolve(samples[i] ?? []))));
+    // Outputs schemas: declared on the step, else inferred from its first five traces (one read for
+    // every such step) and written into the run's steps, so later refreshes use the same schema.
+    const declared = keys.map((k) => steps.get(k)?.schemas?.outputs);
+    const undeclared = declared.map((d) => d === undefined || d === null);
+    if (undeclared.some(Boolean)) {
+      const samples = await source.outputs(located, groups.map((g, i) => (undeclared[i] ? g : [])), 5);
+      const inferred: Json = {};
+      keys.forEach((k, i) => {
+        if (!undeclared[i]) return;
+        const schema = inferOutputsSchema(samples[i] ?? []);
+        if (schema) { declared[i] = schema; inferred[k] = schema; }
+      });
+      if (Object.keys(inferred).length > 0) {
+        await this.evaluations.run(req, { type: 'evaluations.run.schemas_inferred', runId: run.id, payload: { run_id: run.id, schemas_json: JSON.stringify(inferred) } });
+      }
+    }
+    const specs = declared.map((d) => stepSpecs(d));
     const summaries = await source.summarise(located, groups, specs);
     const data: Json = {};
     keys.forEach((k, i) => { if (Object.keys(summaries[i] ?? {}).length > 0) data[k] = summaries[i]; });

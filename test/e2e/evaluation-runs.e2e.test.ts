@@ -126,6 +126,50 @@ describe('evaluation runs', () => {
     expect(left.rows[0].n).toBe(0);
   });
 
+  it('given a run, when it is read and driven as a simple evaluation, then its steps read as revision maps and the slice routes act on its cells', async () => {
+    const run = await newRun(a);
+    const view = await call('GET', `/simple/evaluations/${run.id}`, a);
+    expect(view.body).toMatchObject({ count: 1, evaluation: { id: run.id, data: {
+      status: 'running', query_steps: {}, testset_steps: { [steps[0]!.references.testset_revision!.id]: 'custom' },
+      application_steps: { [steps[1]!.references.application_revision!.id]: 'custom' }, evaluator_steps: { [steps[2]!.references.evaluator_revision!.id]: 'custom' }, repeats: 1,
+    } } });
+    expect((await call('POST', '/simple/evaluations/query', a, { evaluation: { ids: [run.id] } })).body).toMatchObject({ count: 1, evaluations: [{ id: run.id }] });
+    expect((await call('POST', `/simple/evaluations/${run.id}/stop`, a)).body.evaluation.flags.is_active).toBe(false);
+    const started = (await call('POST', `/simple/evaluations/${run.id}/start`, a)).body.evaluation;
+    expect(started).toMatchObject({ flags: { is_active: true }, data: { status: 'running' } });
+
+    const scenarios = (await call('POST', `/simple/evaluations/${run.id}/scenarios/add`, a, { count: 2 })).body.scenarios as Array<{ id: string }>;
+    for (const s of scenarios) {
+      for (const key of ['application-def', 'evaluator-ghi']) await call('POST', `/simple/evaluations/${run.id}/populate`, a, { results: [{ run_id: run.id, scenario_id: s.id, step_key: key, status: 'success' }] });
+    }
+    expect((await call('POST', `/simple/evaluations/${run.id}/probe`, a, {})).body.count).toBe(4);
+    expect((await call('POST', `/simple/evaluations/${run.id}/probe`, a, { step_keys: ['evaluator-ghi'] })).body.count).toBe(2);
+    expect((await call('POST', `/simple/evaluations/${run.id}/probe`, a, { scenario_ids: [] })).body.count).toBe(0);
+    // Prune one scenario's evaluator cell (then the refresh, which finds no trace: no rows).
+    expect((await call('POST', `/simple/evaluations/${run.id}/prune`, a, { scenario_ids: [scenarios[0]!.id], step_keys: ['evaluator-ghi'] })).status).toBe(204);
+    expect((await call('POST', `/simple/evaluations/${run.id}/probe`, a, {})).body.count).toBe(3);
+    // Steps: one added, one removed with its cells; repeats set.
+    const added = await call('POST', `/simple/evaluations/${run.id}/steps/add`, a, { steps: [{ key: 'evaluator-new', type: 'annotation', origin: 'human' }] });
+    expect(added.body.run.flags).toMatchObject({ has_human: true });
+    const removed = await call('POST', `/simple/evaluations/${run.id}/steps/remove`, a, { step_keys: ['application-def'] });
+    expect(removed.body.run.data.steps.map((x: { key: string }) => x.key)).toEqual(['testset-abc', 'evaluator-ghi', 'evaluator-new']);
+    expect((await call('POST', `/simple/evaluations/${run.id}/probe`, a, {})).body.count).toBe(1);
+    expect((await call('POST', `/simple/evaluations/${run.id}/repeats/set`, a, { repeats: 3 })).body.run.data.repeats).toBe(3);
+    // Scenarios of another run cannot be removed through this one; its own can.
+    const other = await newRun(a);
+    const [foreign] = (await call('POST', `/simple/evaluations/${other.id}/scenarios/add`, a, { count: 1 })).body.scenarios;
+    expect((await call('POST', `/simple/evaluations/${run.id}/scenarios/remove`, a, { scenario_ids: [foreign.id] })).status).toBe(400);
+    expect((await call('POST', `/simple/evaluations/${run.id}/scenarios/remove`, a, { scenario_ids: [scenarios[1]!.id] })).status).toBe(204);
+    expect((await call('POST', '/evaluations/scenarios/query', a, { scenario: { run_id: run.id } })).body.count).toBe(1);
+    // Closed through the simple view: writes 409; opened again; deleted once.
+    expect((await call('POST', `/simple/evaluations/${run.id}/close`, a)).body.evaluation.flags.is_closed).toBe(true);
+    expect((await call('POST', `/simple/evaluations/${run.id}/scenarios/add`, a, { count: 1 })).status).toBe(409);
+    expect((await call('POST', `/simple/evaluations/${run.id}/open`, a)).body.evaluation.flags.is_closed).toBe(false);
+    expect((await call('DELETE', `/simple/evaluations/${run.id}`, a)).body).toEqual({ count: 1, evaluation_id: run.id });
+    expect((await call('DELETE', `/simple/evaluations/${run.id}`, a)).body).toEqual({ count: 0 });
+    expect((await call('GET', `/simple/evaluations/${run.id}`, b)).body).toEqual({ count: 0 });
+  });
+
   it('given another project\'s run, when a key of this project reads or writes it, then it is unknown and unchanged', async () => {
     const run = await newRun(a);
     const [s] = (await call('POST', `/simple/evaluations/${run.id}/scenarios/add`, a, { count: 1 })).body.scenarios;

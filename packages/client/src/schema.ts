@@ -3405,6 +3405,270 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/simple/evaluations/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query simple evaluations
+         * @description Runs seen as simple evaluations (their steps as maps of revision id → origin), filtered by ids, name, flags and tags; newest first, `windowing` pages (the reference ignores ids, name and windowing here).
+         */
+        post: operations["simple.evaluations.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a simple evaluation
+         * @description One run as a simple evaluation: status, and its query, testset, application and evaluator steps as maps of revision id → origin; `count` is 0 when unknown.
+         */
+        get: operations["simple.evaluations.fetch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a simple evaluation
+         * @description Deletes the run with its scenarios, results and metrics; `{count: 0}` for an unknown id (the reference answers 1).
+         */
+        delete: operations["simple.evaluations.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a simple evaluation
+         * @description Marks the run active and running. Server-side execution is not built yet: nothing is dispatched (runs are executed by clients, as the SDK's `aevaluate()` does).
+         */
+        post: operations["simple.evaluations.start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a simple evaluation
+         * @description Marks the run inactive (`is_active: false`).
+         */
+        post: operations["simple.evaluations.stop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a simple evaluation
+         * @description Sets `is_closed`: the run refuses changes to its scenarios, results and metrics (409) until opened.
+         */
+        post: operations["simple.evaluations.close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a simple evaluation
+         * @description Clears `is_closed`: the run takes changes again.
+         */
+        post: operations["simple.evaluations.open"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/scenarios/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove scenarios of a simple evaluation
+         * @description Deletes the scenarios with their results and metrics; a scenario of another run (or unknown) is a 400 and nothing is removed. Answers 204.
+         */
+        post: operations["simple.evaluations.scenarios.remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/probe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Probe the cells of a simple evaluation
+         * @description The cells of a slice of the run (`scenario_ids`, `step_keys`, `repeat_idxs`; omitted = all, `[]` = none).
+         */
+        post: operations["simple.evaluations.probe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/prune": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prune cells of a simple evaluation
+         * @description Deletes the cells of a slice (`{}` = every cell), then refreshes the affected scenarios' and the run's metrics. Answers 204.
+         */
+        post: operations["simple.evaluations.prune"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh a simple evaluation's metrics
+         * @description Recomputes the metrics of the slice's scenarios (all when omitted), then the run's global row, from the cells' traces. Answers 204.
+         */
+        post: operations["simple.evaluations.refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/steps/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add steps to a simple evaluation
+         * @description Appends the steps whose keys the run does not have yet; `has_*` flags follow.
+         */
+        post: operations["simple.evaluations.steps.add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/steps/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove steps from a simple evaluation
+         * @description Removes the steps and deletes their cells.
+         */
+        post: operations["simple.evaluations.steps.remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/repeats/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a simple evaluation's repeats
+         * @description Sets `data.repeats` (1–1000).
+         */
+        post: operations["simple.evaluations.repeats.set"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{project_id}/redaction": {
         parameters: {
             query?: never;
@@ -5697,6 +5961,61 @@ export interface components {
             count: number;
             timestamp?: string | null;
         };
+        "simple.evaluations.query.body": {
+            evaluation?: {
+                ids?: (string)[] | null;
+                name?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+            } | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "simple.evaluations.probe.body": {
+            scenario_ids?: (string)[] | null;
+            step_keys?: string[] | null;
+            repeat_idxs?: number[] | null;
+        };
+        "simple.evaluations.steps.add.body": {
+            steps: {
+                key: string;
+                /** @enum {string} */
+                type: "input" | "invocation" | "annotation";
+                /**
+                 * @default custom
+                 * @enum {string}
+                 */
+                origin?: "custom" | "human" | "auto";
+                references?: {
+                    [key: string]: {
+                        id?: string | null;
+                        slug?: string | null;
+                        version?: string | null;
+                    };
+                } | null;
+                inputs?: {
+                    key: string;
+                }[] | null;
+                schemas?: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+        };
+        "simple.evaluations.steps.remove.body": {
+            step_keys: string[];
+        };
+        "simple.evaluations.repeats.set.body": {
+            repeats: number;
+        };
         "projects.redaction.set.body": {
             detectors?: ("email" | "phone" | "card" | "iban" | "api_key" | "token" | "ip")[];
             custom?: {
@@ -7624,6 +7943,101 @@ export interface components {
         "evaluations.metrics.delete.response": {
             count: number;
             metrics_ids: string[];
+        };
+        "simple.evaluations.query.response": {
+            count: number;
+            evaluations: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                version: "2025-07-14";
+                created_at: string;
+                created_by_id?: string;
+                updated_at?: string;
+                updated_by_id?: string;
+                flags: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                name?: string;
+                description?: string;
+                data: {
+                    /** @enum {string} */
+                    status: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+                    query_steps: {
+                        [key: string]: "custom" | "human" | "auto";
+                    };
+                    testset_steps: {
+                        [key: string]: "custom" | "human" | "auto";
+                    };
+                    application_steps: {
+                        [key: string]: "custom" | "human" | "auto";
+                    };
+                    evaluator_steps: {
+                        [key: string]: "custom" | "human" | "auto";
+                    };
+                    repeats?: number;
+                };
+            }[];
+        };
+        "simple.evaluations.fetch.response": {
+            /** @constant */
+            count: 1;
+            evaluation: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                version: "2025-07-14";
+                created_at: string;
+                created_by_id?: string;
+                updated_at?: string;
+                updated_by_id?: string;
+                flags: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                name?: string;
+                description?: string;
+                data: {
+                    /** @enum {string} */
+                    status: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+                    query_steps: {
+                        [key: string]: "custom" | "human" | "auto";
+                    };
+                    testset_steps: {
+                        [key: string]: "custom" | "human" | "auto";
+                    };
+                    application_steps: {
+                        [key: string]: "custom" | "human" | "auto";
+                    };
+                    evaluator_steps: {
+                        [key: string]: "custom" | "human" | "auto";
+                    };
+                    repeats?: number;
+                };
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.evaluations.delete.response": {
+            /** @constant */
+            count: 1;
+            /** Format: uuid */
+            evaluation_id: string;
+        } | {
+            /** @constant */
+            count: 0;
         };
         "projects.redaction.fetch.response": {
             /** Format: uuid */
@@ -22389,6 +22803,864 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["evaluations.results.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluation": {
+                 *         "ids": [
+                 *           "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         ]
+                 *       },
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluations.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluations": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "flags": {},
+                     *           "data": {
+                     *             "status": "pending",
+                     *             "query_steps": {},
+                     *             "testset_steps": {},
+                     *             "application_steps": {},
+                     *             "evaluator_steps": {}
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluations.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluation": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "data": {
+                     *           "status": "pending",
+                     *           "query_steps": {},
+                     *           "testset_steps": {},
+                     *           "application_steps": {},
+                     *           "evaluator_steps": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluations.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluation_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluations.delete.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluation": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "data": {
+                     *           "status": "pending",
+                     *           "query_steps": {},
+                     *           "testset_steps": {},
+                     *           "application_steps": {},
+                     *           "evaluator_steps": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluations.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluation": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "data": {
+                     *           "status": "pending",
+                     *           "query_steps": {},
+                     *           "testset_steps": {},
+                     *           "application_steps": {},
+                     *           "evaluator_steps": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluations.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluation": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "data": {
+                     *           "status": "pending",
+                     *           "query_steps": {},
+                     *           "testset_steps": {},
+                     *           "application_steps": {},
+                     *           "evaluator_steps": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluations.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluation": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "data": {
+                     *           "status": "pending",
+                     *           "query_steps": {},
+                     *           "testset_steps": {},
+                     *           "application_steps": {},
+                     *           "evaluator_steps": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluations.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.scenarios.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scenario_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.scenarios.delete.body"];
+            };
+        };
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.probe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "scenario_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ],
+                 *       "step_keys": [
+                 *         "example"
+                 *       ],
+                 *       "repeat_idxs": [
+                 *         10
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluations.probe.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "scenario_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "step_key": "example",
+                     *           "repeat_idx": 10,
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.results.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.prune": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "scenario_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ],
+                 *       "step_keys": [
+                 *         "example"
+                 *       ],
+                 *       "repeat_idxs": [
+                 *         10
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluations.probe.body"];
+            };
+        };
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "scenario_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ],
+                 *       "step_keys": [
+                 *         "example"
+                 *       ],
+                 *       "repeat_idxs": [
+                 *         10
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluations.probe.body"];
+            };
+        };
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.steps.add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "steps": [
+                 *         {
+                 *           "key": "sk-example-0000",
+                 *           "type": "input"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluations.steps.add.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "run": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "status": "pending",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.steps.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "step_keys": [
+                 *         "example"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluations.steps.remove.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "run": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "status": "pending",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.repeats.set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "repeats": 10
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluations.repeats.set.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "run": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "status": "pending",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.fetch.response"];
                 };
             };
             400: components["responses"]["Error400"];

@@ -148,3 +148,17 @@ export const metricsRefresh = z.object({
     timestamp: storedDateTime.nullish(), timestamps: z.array(storedDateTime).max(100).nullish(), interval,
   }),
 });
+
+/** A slice of a run's cells (probe, prune, refresh): omitted = all, `[]` = none (§2.4). */
+export const runSlice = z.object({
+  scenario_ids: z.array(uuidText).max(MAX_EVALUATION_ITEMS).nullish(),
+  step_keys: z.array(stepKey).max(1000).nullish(),
+  repeat_idxs: z.array(int({ min: 0, max: 1000 })).max(1000).nullish(),
+});
+export const stepsAdd = z.object({ steps: z.array(runStep).max(1000) });
+export const stepsRemove = z.object({ step_keys: z.array(stepKey).max(1000) });
+export const repeatsSet = z.object({ repeats: int({ min: 1, max: 1000, label: 'repeats' }) });
+export const simpleEvaluationsQuery = z.object({
+  evaluation: z.object({ ids: list(uuidText).nullish(), name: texts.name.nullish(), flags: jsonObject.nullish(), tags: jsonObject.nullish() }).nullish(),
+  windowing: evaluationWindow.nullish(),
+});

@@ -107,11 +107,13 @@ export { parseUuid } from './uuid.ts';
 export {
   EVALUATION_STATUSES, MAX_EVALUATION_ITEMS, evaluationStatus, uuidText, runStep, runData, runCreate, runsCreate, runEdit, runEditOne, runsEdit, runIds,
   scenariosCreate, scenarioEdit, scenarioEditOne, scenariosEdit, scenarioIds, resultWrite, resultsWrite, resultIds, metricWrite, metricsWrite, metricIds,
-  closeQuery, evaluationWindow, runsQuery, scenariosQuery, resultsQuery, metricsQuery, metricsRefresh,
+  closeQuery, evaluationWindow, runsQuery, scenariosQuery, resultsQuery, metricsQuery, metricsRefresh, runSlice, stepsAdd, stepsRemove, repeatsSet,
+  simpleEvaluationsQuery,
   type RunStepInput, type ResultWrite,
 } from './evaluation-runs.ts';
 export {
   evaluationRunView, evaluationScenarioView, evaluationResultView, evaluationMetricView, evaluationRunResponse, evaluationRunsResponse, evaluationRunIdsResponse,
   evaluationRunIdResponse, evaluationScenarioResponse, evaluationScenariosResponse, evaluationScenarioIdsResponse, evaluationScenarioIdResponse,
   evaluationResultResponse, evaluationResultsResponse, evaluationResultIdsResponse, evaluationResultIdResponse, evaluationMetricsResponse, evaluationMetricIdsResponse,
+  simpleEvaluationView, simpleEvaluationResponse, simpleEvaluationsResponse, simpleEvaluationDeletedResponse,
 } from './responses/evaluation-runs.ts';

@@ -257,6 +257,20 @@ export const ROUTES = {
   // the SDK's slice routes of a simple evaluation (§2.4): the same run events
   'simple.evaluations.scenarios.add': { method: 'POST', path: '/simple/evaluations/:evaluation_id/scenarios/add', side: 'command' },
   'simple.evaluations.populate': { method: 'POST', path: '/simple/evaluations/:evaluation_id/populate', side: 'command' },
+  'simple.evaluations.query': { method: 'POST', path: '/simple/evaluations/query', side: 'query' },
+  'simple.evaluations.fetch': { method: 'GET', path: '/simple/evaluations/:evaluation_id', side: 'query' },
+  'simple.evaluations.delete': { method: 'DELETE', path: '/simple/evaluations/:evaluation_id', side: 'command' },
+  'simple.evaluations.start': { method: 'POST', path: '/simple/evaluations/:evaluation_id/start', side: 'command' },
+  'simple.evaluations.stop': { method: 'POST', path: '/simple/evaluations/:evaluation_id/stop', side: 'command' },
+  'simple.evaluations.close': { method: 'POST', path: '/simple/evaluations/:evaluation_id/close', side: 'command' },
+  'simple.evaluations.open': { method: 'POST', path: '/simple/evaluations/:evaluation_id/open', side: 'command' },
+  'simple.evaluations.scenarios.remove': { method: 'POST', path: '/simple/evaluations/:evaluation_id/scenarios/remove', side: 'command' },
+  'simple.evaluations.probe': { method: 'POST', path: '/simple/evaluations/:evaluation_id/probe', side: 'query' },
+  'simple.evaluations.prune': { method: 'POST', path: '/simple/evaluations/:evaluation_id/prune', side: 'command' },
+  'simple.evaluations.refresh': { method: 'POST', path: '/simple/evaluations/:evaluation_id/refresh', side: 'command' },
+  'simple.evaluations.steps.add': { method: 'POST', path: '/simple/evaluations/:evaluation_id/steps/add', side: 'command' },
+  'simple.evaluations.steps.remove': { method: 'POST', path: '/simple/evaluations/:evaluation_id/steps/remove', side: 'command' },
+  'simple.evaluations.repeats.set': { method: 'POST', path: '/simple/evaluations/:evaluation_id/repeats/set', side: 'command' },
   // a project's redaction policy (issue 30): accounts.redaction.policy_set keyed project:<id>:redaction; the
   // command side applies it before every span append, so it serves the reads too
   'projects.redaction.fetch': { method: 'GET', path: '/projects/:project_id/redaction', side: 'query' },

@@ -51,6 +51,7 @@ import { EvaluationCommands } from './evaluations/adapters/evaluation-commands.t
 import { runRoutes } from './evaluations/http/run-routes.ts';
 import { cellRoutes } from './evaluations/http/cell-routes.ts';
 import { metricRefreshRoutes } from './evaluations/http/metric-refresh-routes.ts';
+import { simpleEvaluationRoutes } from './evaluations/http/simple-evaluation-routes.ts';
 import { MetricsRefresh } from './evaluations/adapters/metrics-refresh.ts';
 import { deliveryRoutes } from './webhooks/http/delivery-routes.ts';
 import { createPaymentsProcessor, type BillingConfig, type PaymentsProcessor } from '@llm/billing';
@@ -121,6 +122,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const accounts = new AccountAppender(deps.producer, deps.topics);
   const commands = new AccountCommands(accounts, deps.pool);
   const evaluations = new EvaluationCommands(deps.producer, deps.topics, deps.pool);
+  const metricsRefresh = new MetricsRefresh(deps.pool, evaluations, deps.traceMetrics, { traceWaitMs: deps.metricsTraceWaitMs });
   const providerSecrets = new ProviderSecrets(deps.pool, deps.signIn.secrets);
   const sessions = createSessionCodec(deps.signIn.session);
   const readSession = sessionReader({ codec: sessions, pool: deps.pool });
@@ -196,8 +198,8 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       // Evaluation runs, scenarios, results and metrics (reference evaluations §2.3): evaluations.v1, keyed by run.
       ...runRoutes({ pool: deps.pool, evaluations, quota }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...cellRoutes({ pool: deps.pool, evaluations }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
-      ...metricRefreshRoutes({ refresh: new MetricsRefresh(deps.pool, evaluations, deps.traceMetrics, { traceWaitMs: deps.metricsTraceWaitMs }) },
-        { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
+      ...metricRefreshRoutes({ refresh: metricsRefresh }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
+      ...simpleEvaluationRoutes({ pool: deps.pool, evaluations, refresh: metricsRefresh }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       // Billing: reads need view_billing, writes edit_billing (the owner); processor events are public (signed).
       ...billingRoutes({ ...billing, access: deps.access }, { view: [member, requirePermission(deps.pool, 'view_billing')], edit: [member, requirePermission(deps.pool, 'edit_billing')] }),
       ...billingEventRoutes({ ...billing, planSlugs: Object.keys(deps.access.plans) }, {}),

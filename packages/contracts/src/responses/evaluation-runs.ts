@@ -41,3 +41,12 @@ export const evaluationResultIdsResponse = z.object({ count: z.number().int(), r
 export const evaluationResultIdResponse = z.union([z.object({ count: z.literal(1), result_id: uuid }), none]);
 export const evaluationMetricsResponse = z.object({ count: z.number().int(), metrics: z.array(evaluationMetricView) });
 export const evaluationMetricIdsResponse = z.object({ count: z.number().int(), metrics_ids: z.array(uuid) });
+
+const stepMap = z.record(z.string(), z.enum(['custom', 'human', 'auto']));
+export const simpleEvaluationView = z.object({
+  ...lifecycle, name: z.string().optional(), description: z.string().optional(), flags: json,
+  data: z.object({ status, query_steps: stepMap, testset_steps: stepMap, application_steps: stepMap, evaluator_steps: stepMap, repeats: z.number().int().optional() }),
+});
+export const simpleEvaluationResponse = z.union([z.object({ count: z.literal(1), evaluation: simpleEvaluationView }), none]);
+export const simpleEvaluationsResponse = z.object({ count: z.number().int(), evaluations: z.array(simpleEvaluationView) });
+export const simpleEvaluationDeletedResponse = z.union([z.object({ count: z.literal(1), evaluation_id: uuid }), none]);

@@ -166,6 +166,15 @@ export async function readCells(q: Queryable, runId: string, keys: ReadonlyArray
   )).rows;
 }
 
+/** The trace ids (32 hex) of a run's cells, by step (the cells of one scenario when given): what a metrics refresh reads. */
+export async function readCellTraces(q: Queryable, runId: string, scenarioId: string | undefined): Promise<Array<{ step_key: string; trace_id: string }>> {
+  return (await q.query<{ step_key: string; trace_id: string }>(
+    `SELECT step_key, replace(trace_id::text, '-', '') AS trace_id FROM evaluation_results
+      WHERE run_id = $1::uuid AND trace_id IS NOT NULL AND ($2::uuid IS NULL OR scenario_id = $2::uuid)`,
+    [asUuid(runId), scenarioId === undefined ? null : asUuid(scenarioId)],
+  )).rows;
+}
+
 export interface ResultFilter {
   ids?: string[] | undefined; run_id?: string | undefined; run_ids?: string[] | undefined; scenario_id?: string | undefined; scenario_ids?: string[] | undefined;
   step_key?: string | undefined; step_keys?: string[] | undefined; repeat_idx?: number | undefined; repeat_idxs?: number[] | undefined;

@@ -36,3 +36,27 @@ export function metricView(m: MetricRow): Json {
     flags: m.flags, tags: m.tags, meta: m.meta,
   });
 }
+
+/** The step maps of a simple evaluation: revision id → origin, per kind of step (§2.4). */
+function stepMaps(data: Json | null): Record<string, Record<string, string>> {
+  const maps: Record<string, Record<string, string>> = { query_steps: {}, testset_steps: {}, application_steps: {}, evaluator_steps: {} };
+  const steps = Array.isArray(data?.steps) ? (data.steps as Array<{ type?: string; origin?: string; references?: Record<string, { id?: string } | undefined> }>) : [];
+  for (const s of steps) {
+    const refs = s.references ?? {};
+    const add = (map: string, ref: string): void => { const id = refs[ref]?.id; if (typeof id === 'string') maps[map]![id] = s.origin ?? 'custom'; };
+    // Query inputs are reported once, under query_steps (the reference also lists them as testset steps: a [quirk]).
+    if (s.type === 'input') { if (refs.query_revision) add('query_steps', 'query_revision'); else add('testset_steps', 'testset_revision'); }
+    if (s.type === 'invocation') add('application_steps', 'application_revision');
+    if (s.type === 'annotation') add('evaluator_steps', 'evaluator_revision');
+  }
+  return maps;
+}
+
+/** A run as a simple evaluation (§2.4): its step references as maps of revision id → origin. */
+export function simpleEvaluationView(r: RunRow): Json {
+  const repeats = typeof r.data?.repeats === 'number' ? r.data.repeats : null;
+  return withoutNulls({
+    ...lifecycle(r), name: r.name, description: r.description, flags: r.flags, tags: r.tags, meta: r.meta,
+    data: withoutNulls({ status: r.status, ...stepMaps(r.data), repeats }),
+  });
+}

@@ -6,9 +6,9 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import {
   metricView, queryMetrics, queryResults, queryRuns, queryScenarios, readMetrics, readResults, readRun, readScenarios, resultView, runView, scenarioView,
-  type Windowing,
+  simpleEvaluationView, type Windowing,
 } from '@llm/evaluation-model';
-import { metricsQuery, resultsQuery, runsQuery, scenariosQuery, uuidText } from '@llm/contracts';
+import { metricsQuery, resultsQuery, runSlice, runsQuery, scenariosQuery, simpleEvaluationsQuery, uuidText } from '@llm/contracts';
 import { validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 
@@ -57,6 +57,27 @@ export function evaluationRunRoutes(deps: { pool: Pool }, guards: Guards<'view'>
     'evaluations.metrics.fetch': [...guards.view, async (req, res) => {
       const rows = await readMetrics(pool, req.scope.projectId, [pathUuid(req, 'metric_id')]);
       res.json({ count: rows.length, metrics: rows.map(metricView) });
+    }],
+    // Simple evaluations (§2.4): runs seen through their step references.
+    'simple.evaluations.fetch': [...guards.view, async (req, res) => {
+      const row = await readRun(pool, req.scope.projectId, pathUuid(req, 'evaluation_id'));
+      res.json(row ? { count: 1, evaluation: simpleEvaluationView(row) } : { count: 0 });
+    }],
+    // The reference ignores ids, name and windowing here (a [quirk]); they are honoured.
+    'simple.evaluations.query': [...guards.view, async (req, res) => {
+      const body = validate(simpleEvaluationsQuery, req.body ?? {});
+      const rows = await queryRuns(pool, req.scope.projectId, defined(body.evaluation), window(body.windowing));
+      res.json({ count: rows.length, evaluations: rows.map(simpleEvaluationView) });
+    }],
+    // The cells of a slice: omitted = all, `[]` = none.
+    'simple.evaluations.probe': [...guards.view, async (req, res) => {
+      const runId = pathUuid(req, 'evaluation_id');
+      const s = validate(runSlice, req.body ?? {});
+      const none = [s.scenario_ids, s.step_keys, s.repeat_idxs].some((x) => Array.isArray(x) && x.length === 0);
+      const rows = none ? [] : await queryResults(pool, req.scope.projectId, {
+        run_id: runId, ...(s.scenario_ids ? { scenario_ids: s.scenario_ids } : {}), ...(s.step_keys ? { step_keys: s.step_keys } : {}), ...(s.repeat_idxs ? { repeat_idxs: s.repeat_idxs } : {}),
+      }, undefined);
+      res.json({ count: rows.length, results: rows.map(resultView) });
     }],
     'evaluations.metrics.query': [...guards.view, async (req, res) => {
       const body = validate(metricsQuery, req.body ?? {});

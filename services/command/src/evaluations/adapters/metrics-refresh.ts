@@ -13,7 +13,7 @@
 import type { Request } from 'express';
 import { AppError, sleep, unavailable } from '@llm/errors';
 import {
-  RUN_CLOSED_MESSAGE, evaluationRejectionError, inferOutputsSchema, queryResults, readMetricKeys, readRun, stepSpecs, type MetricRow, type RunRow,
+  RUN_CLOSED_MESSAGE, evaluationRejectionError, inferOutputsSchema, readCellTraces, readMetricKeys, readRun, stepSpecs, type MetricRow, type RunRow,
 } from '@llm/evaluation-model';
 import { uuidv7 } from '@llm/events';
 import type { Pool } from '@llm/postgres';
@@ -35,7 +35,6 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-const hex = (uuid: string): string => uuid.replace(/-/g, '');
 
 export class MetricsRefresh {
   private readonly traceWaitMs: number;
@@ -100,11 +99,12 @@ export class MetricsRefresh {
   private async cellTraces(run: RunRow, scenarioId: string | undefined): Promise<Map<string, string[]>> {
     const declared = (run.data?.steps ?? []) as Step[];
     const refreshable = declared.length === 0 ? undefined : new Set(declared.filter((s) => s.type === 'invocation' || s.type === 'annotation').map((s) => s.key));
-    const cells = await queryResults(this.pool, run.project_id, { run_id: run.id, ...(scenarioId ? { scenario_id: scenarioId } : {}) }, undefined);
     const out = new Map<string, string[]>();
-    for (const c of cells) {
-      if (!c.trace_id || (refreshable && !refreshable.has(c.step_key))) continue;
-      out.set(c.step_key, [...(out.get(c.step_key) ?? []), hex(c.trace_id)]);
+    for (const c of await readCellTraces(this.pool, run.id, scenarioId)) {
+      if (refreshable && !refreshable.has(c.step_key)) continue;
+      const list = out.get(c.step_key);
+      if (list) list.push(c.trace_id);
+      else out.set(c.step_key, [c.trace_id]);
     }
     return out;
   }

@@ -257,7 +257,6 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   runSlice: { schema: contracts.runSlice, samples: [{ scenario_ids: [UUID], step_keys: ['k'], repeat_idxs: [0] }] },
   stepsAdd: { schema: contracts.stepsAdd, samples: [{ steps: [{ key: 'evaluator-x', type: 'annotation', origin: 'human', references: { evaluator_revision: { id: 'i', slug: 's' } }, schemas: { outputs: { o: 'x' } } }] }] },
   stepsRemove: { schema: contracts.stepsRemove, samples: [{ step_keys: ['k'] }] },
-  repeatsSet: { schema: contracts.repeatsSet, samples: [{ repeats: 2 }] },
   simpleEvaluationsQuery: { schema: contracts.simpleEvaluationsQuery, samples: [{ evaluation: { ids: [UUID], name: 'n', flags: { f: 'x' }, tags: { t: 'x' } } }] },
   metricsRefresh: { schema: contracts.metricsRefresh, samples: [{ metrics: { run_id: UUID, scenario_id: UUID } }] },
   closeQuery: { schema: contracts.closeQuery, samples: [{ status: 'success' }] },
@@ -284,6 +283,8 @@ const NOT_REQUESTS = new Set([
   // The payments processor's event: read raw and checked by its signature, stored never.
   'paymentsProcessorEvent',
   // Evaluation runs: building blocks sampled inside runsCreate, scenariosEdit, resultsWrite, metricsWrite and the queries.
+  // POST /simple/evaluations/{id}/repeats/set: one number, no text.
+  'repeatsSet',
   'evaluationStatus', 'uuidText', 'runStep', 'runData', 'runCreate', 'runEdit', 'scenarioEdit', 'resultWrite', 'metricWrite', 'evaluationWindow',
 ]);
 // Answers (src/responses/*): output schemas of what the handlers send, never parsed from a request.

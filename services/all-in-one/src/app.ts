@@ -59,7 +59,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   const makeSpans = () => createSpansProjector({ kafka, producer, ch, topics, log, cacheSpans: config.PROJECTOR_TRACE_CACHE_SPANS, cacheBytes: config.PROJECTOR_TRACE_CACHE_BYTES });
   let spans = makeSpans();
   const events = createEventsProjector({ kafka, producer, ch, topics, log });
-  const evaluations = createEvaluationsProjector({ kafka, producer, pool, topics, log });
+  const evaluations = createEvaluationsProjector({ kafka, producer, pool, topics, log, purge: spanPurgeSettingsFromEnv(config) });
   // Projectors migrate their stores before the HTTP side serves the first request.
   await Promise.all([accounts.start(), spans.start(), events.start(), evaluations.start()]);
   // The webhook dispatcher reads the accounts read model: started once its tables exist.

@@ -5,6 +5,7 @@ import { createLogger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, exitOnBadConfig, httpShutdownSteps, onSignals, runShutdown } from '@llm/runtime';
 import { evaluationsProjectorConfig } from './config.ts';
+import { spanPurgeSettingsFromEnv } from '@llm/project-purge';
 import { createEvaluationsProjector } from './app.ts';
 
 const config = exitOnBadConfig(parseConfig(evaluationsProjectorConfig, process.env));
@@ -12,7 +13,7 @@ const log = createLogger({ name: 'projector-evaluations', level: config.LOG_LEVE
 const { kafka, topics } = await connectKafka(config, log);
 const producer = await kafka.producer();
 const pool = openPostgres(config.DATABASE_URL);
-const projector = createEvaluationsProjector({ kafka, producer, pool, topics, log });
+const projector = createEvaluationsProjector({ kafka, producer, pool, topics, log, purge: spanPurgeSettingsFromEnv(config) });
 await projector.start();
 const readiness = createReadiness();
 readiness.checks.push({ name: 'postgres', check: async () => { await pool.query('SELECT 1'); } });

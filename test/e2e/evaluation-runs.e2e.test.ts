@@ -154,13 +154,15 @@ describe('evaluation runs', () => {
     const removed = await call('POST', `/simple/evaluations/${run.id}/steps/remove`, a, { step_keys: ['application-def'] });
     expect(removed.body.run.data.steps.map((x: { key: string }) => x.key)).toEqual(['testset-abc', 'evaluator-ghi', 'evaluator-new']);
     expect((await call('POST', `/simple/evaluations/${run.id}/probe`, a, {})).body.count).toBe(1);
+    // The first scenario lost its last cell with the step: it is pruned too.
+    expect((await call('POST', '/evaluations/scenarios/query', a, { scenario: { run_id: run.id } })).body.scenarios.map((x: { id: string }) => x.id)).toEqual([scenarios[1]!.id]);
     expect((await call('POST', `/simple/evaluations/${run.id}/repeats/set`, a, { repeats: 3 })).body.run.data.repeats).toBe(3);
     // Scenarios of another run cannot be removed through this one; its own can.
     const other = await newRun(a);
     const [foreign] = (await call('POST', `/simple/evaluations/${other.id}/scenarios/add`, a, { count: 1 })).body.scenarios;
     expect((await call('POST', `/simple/evaluations/${run.id}/scenarios/remove`, a, { scenario_ids: [foreign.id] })).status).toBe(400);
     expect((await call('POST', `/simple/evaluations/${run.id}/scenarios/remove`, a, { scenario_ids: [scenarios[1]!.id] })).status).toBe(204);
-    expect((await call('POST', '/evaluations/scenarios/query', a, { scenario: { run_id: run.id } })).body.count).toBe(1);
+    expect((await call('POST', '/evaluations/scenarios/query', a, { scenario: { run_id: run.id } })).body.count).toBe(0);
     // Closed through the simple view: writes 409; opened again; deleted once.
     expect((await call('POST', `/simple/evaluations/${run.id}/close`, a)).body.evaluation.flags.is_closed).toBe(true);
     expect((await call('POST', `/simple/evaluations/${run.id}/scenarios/add`, a, { count: 1 })).status).toBe(409);
@@ -168,6 +170,22 @@ describe('evaluation runs', () => {
     expect((await call('DELETE', `/simple/evaluations/${run.id}`, a)).body).toEqual({ count: 1, evaluation_id: run.id });
     expect((await call('DELETE', `/simple/evaluations/${run.id}`, a)).body).toEqual({ count: 0 });
     expect((await call('GET', `/simple/evaluations/${run.id}`, b)).body).toEqual({ count: 0 });
+  });
+
+  it('given a run with cells, when a PATCH drops a step, then that step\'s cells go, and scenarios left without cells with them', async () => {
+    const run = await newRun(a);
+    const [s1, s2] = (await call('POST', `/simple/evaluations/${run.id}/scenarios/add`, a, { count: 2 })).body.scenarios;
+    await call('POST', '/evaluations/results/', a, { results: [
+      { run_id: run.id, scenario_id: s1.id, step_key: 'application-def' }, { run_id: run.id, scenario_id: s1.id, step_key: 'evaluator-ghi' },
+      { run_id: run.id, scenario_id: s2.id, step_key: 'evaluator-ghi' },
+    ] });
+    const edited = await call('PATCH', `/evaluations/runs/${run.id}`, a, { run: { id: run.id, data: { steps: steps.slice(0, 2) } } });
+    expect(edited.body.run.flags).toMatchObject({ has_evaluators: false });
+    expect((await call('POST', '/evaluations/results/query', a, { result: { run_id: run.id } })).body.results.map((r: { step_key: string }) => r.step_key)).toEqual(['application-def']);
+    expect((await call('POST', '/evaluations/scenarios/query', a, { scenario: { run_id: run.id } })).body.scenarios.map((x: { id: string }) => x.id)).toEqual([s1.id]);
+    // A PATCH without data keeps the steps and the cells.
+    await call('PATCH', `/evaluations/runs/${run.id}`, a, { run: { id: run.id, name: 'renamed' } });
+    expect((await call('POST', '/evaluations/results/query', a, { result: { run_id: run.id } })).body.count).toBe(1);
   });
 
   it('given another project\'s run, when a key of this project reads or writes it, then it is unknown and unchanged', async () => {
@@ -182,6 +200,17 @@ describe('evaluation runs', () => {
     expect((await call('DELETE', `/evaluations/runs/${run.id}`, b)).body).toEqual({ count: 0 });
     expect((await call('GET', `/evaluations/runs/${run.id}`, a)).body.run.flags.is_closed).toBe(false);
     expect((await call('POST', '/evaluations/scenarios/query', a, { scenario: { run_id: run.id } })).body.count).toBe(1);
+  });
+
+  it('given a hobby organization (20 evaluation runs a month), when it creates a 21st run, then 429 and nothing is stored; the runs count in usage', async () => {
+    const hobby = await createAccount(t.baseUrl, t.adminToken, { plan: 'cloud_v0_hobby' });
+    const created = await call('POST', '/evaluations/runs/', hobby, { runs: Array.from({ length: 19 }, (_, i) => ({ name: `r${i}` })) });
+    expect(created.body.count).toBe(19);
+    expect((await call('POST', '/evaluations/runs/', hobby, { runs: [{ name: 'twentieth' }] })).status).toBe(200);
+    const refused = await call('POST', '/evaluations/runs/', hobby, { runs: [{ name: 'over' }] });
+    expect(refused).toEqual({ status: 429, body: { detail: 'You have reached your monthly evaluations quota.' } });
+    expect((await call('POST', '/evaluations/runs/query', hobby, {})).body.count).toBe(20);
+    expect((await call('GET', '/billing/usage', hobby)).body.evaluations_run).toMatchObject({ value: 20, limit: 20 });
   });
 
   it('given bad input, when it is sent, then 422 naming the field and nothing is appended', async () => {

@@ -4,6 +4,7 @@
 // are counted by their owners in @llm/account-model.
 import type { Pool } from '@llm/postgres';
 import { countHumanEvaluations, countOrganizationMembers, projectsOfWorkspace } from '@llm/account-model';
+import { countEvaluationRuns } from '@llm/evaluation-model';
 import type { DayRange } from './period.ts';
 
 type Queryable = Pick<Pool, 'query'>;
@@ -11,7 +12,7 @@ type Queryable = Pick<Pool, 'query'>;
 /**
  * Counters metered from the logs: traces ingested (distinct new trace ids, the spans topic), events
  * ingested and traces retrieved (the platform events topic: every stored event; the distinct traces
- * of each read event, per user), evaluation runs (the accounts projection). A plan's other counters
+ * of each read event, per user), evaluation runs (the accounts projection's human evaluations and projector-evaluations' runs). A plan's other counters
  * (`credits_consumed`, `records_ingested`) have no source in this system and are left out of usage.
  */
 export const METERED_COUNTERS = ['traces_ingested', 'evaluations_run', 'traces_retrieved', 'events_ingested'] as const;
@@ -29,7 +30,8 @@ export interface MeterQuery {
 }
 
 export async function counterValue(q: Queryable, m: MeterQuery): Promise<number> {
-  if (m.meter === 'evaluations_run') return countHumanEvaluations(q, m);
+  // Evaluation runs: the legacy human evaluations (accounts projection) and the runs of evaluations.v1.
+  if (m.meter === 'evaluations_run') return (await countHumanEvaluations(q, m)) + (await countEvaluationRuns(q, m));
   const where = ['organization_id = $1', 'meter = $2'];
   const values: unknown[] = [m.organizationId, m.meter];
   if (m.range) { values.push(m.range.from, m.range.to); where.push(`day >= $${values.length - 1}::date AND day < $${values.length}::date`); }

@@ -14,7 +14,8 @@ const root = path.resolve(import.meta.dirname, '../../..');
 let db: FreshDatabase;
 let pool: Pool;
 beforeAll(async () => {
-  db = await openFreshDatabase(inject('databaseUrl'), [path.join(root, 'services/projector-accounts/migrations'), path.join(root, 'services/projector-usage/migrations')], { prefix: 'quotagate' });
+  // The exact meter of evaluations_run counts human_evaluations and evaluation_runs (projector-evaluations' table).
+  db = await openFreshDatabase(inject('databaseUrl'), [path.join(root, 'services/projector-accounts/migrations'), path.join(root, 'services/projector-usage/migrations'), path.join(root, 'services/projector-evaluations/migrations')], { prefix: 'quotagate' });
   pool = db.pool;
 });
 afterAll(async () => { await db?.close(); });

@@ -243,3 +243,24 @@ export async function queryMetrics(q: Queryable, projectId: string, f: MetricFil
   const tail = where.window(w, 'descending');
   return (await q.query<MetricRow>(`SELECT ${METRIC_COLUMNS} FROM evaluation_metrics${where.sql()}${tail}`, where.values)).rows;
 }
+
+/** Which runs to count: an organization's, narrowed to a project, a workspace or a user, created in `[from, to)` days. */
+export interface RunCount {
+  organizationId: string;
+  range?: { from: string; to: string } | undefined;
+  projectId?: string | undefined;
+  workspaceId?: string | undefined;
+  userId?: string | undefined;
+}
+
+/** The organization's evaluation runs (with the legacy human evaluations: the quota meter `evaluations_run`). */
+export async function countEvaluationRuns(q: Queryable, m: RunCount): Promise<number> {
+  const where = ['p.organization_id = $1::uuid'];
+  const values: unknown[] = [m.organizationId];
+  if (m.range) { values.push(m.range.from, m.range.to); where.push(`r.created_at >= $${values.length - 1}::date AND r.created_at < $${values.length}::date`); }
+  if (m.projectId) { values.push(m.projectId); where.push(`r.project_id = $${values.length}::uuid`); }
+  if (m.workspaceId) { values.push(m.workspaceId); where.push(`p.workspace_id = $${values.length}::uuid`); }
+  if (m.userId !== undefined) { values.push(m.userId); where.push(`r.created_by_id = $${values.length}`); }
+  const r = await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM evaluation_runs r JOIN projects p ON p.id = r.project_id WHERE ${where.join(' AND ')}`, values);
+  return Number(r.rows[0]?.n ?? 0);
+}

@@ -12,6 +12,7 @@ import type { Pool } from '@llm/postgres';
 import type { QuotaGate } from '../../quota/adapters/quota-gate.ts';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
 import { editedRun, newRun, type RunFields } from '../domain/payloads.ts';
+import { pruneSteps, removedSteps } from '../adapters/step-pruning.ts';
 
 export interface RunRouteDeps {
   pool: Pool;
@@ -27,6 +28,8 @@ export function runRoutes(deps: RunRouteDeps, guards: Guards<'edit'>): Handlers 
     const stored = await readRun(pool, req.scope.projectId, id);
     if (!stored) return undefined;
     await evaluations.run(req, { type: 'evaluations.run.edited', runId: id, payload: { run: editedRun(stored, fields) } });
+    // Removed steps take their cells with them, and the scenarios left without cells.
+    await pruneSteps(pool, evaluations, req, stored, removedSteps(stored.data, fields.data));
     return readRun(pool, req.scope.projectId, id);
   };
 

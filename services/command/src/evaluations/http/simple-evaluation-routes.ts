@@ -13,6 +13,7 @@ import type { Pool } from '@llm/postgres';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
 import type { MetricsRefresh } from '../adapters/metrics-refresh.ts';
 import { editedRun, type RunFields } from '../domain/payloads.ts';
+import { pruneSteps } from '../adapters/step-pruning.ts';
 import { pathUuid } from './path-ids.ts';
 
 export interface SimpleEvaluationRouteDeps {
@@ -109,10 +110,10 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
       const r = await run(req);
       if (!r) { res.json({ count: 0 }); return; }
       const gone = new Set(validate(stepsRemove, req.body).step_keys);
-      const after = await editSteps(req, r, { ...(r.data ?? {}), steps: stepsOf(r).filter((s) => !gone.has(s.key)) as never });
-      // A removed step's cells go with it (the reference prunes them through the run edit).
-      const cells = gone.size === 0 ? [] : await queryResults(pool, req.scope.projectId, { run_id: r.id, step_keys: [...gone] }, undefined);
-      if (cells.length > 0) await evaluations.run(req, { type: 'evaluations.results.deleted', runId: r.id, payload: { run_id: r.id, result_ids: cells.map((c) => c.id) } });
+      await editSteps(req, r, { ...(r.data ?? {}), steps: stepsOf(r).filter((s) => !gone.has(s.key)) as never });
+      // A removed step's cells go with it, and the scenarios left without cells (as a run edit prunes).
+      await pruneSteps(pool, evaluations, req, r, stepsOf(r).map((s) => s.key).filter((k) => gone.has(k)));
+      const after = await readRun(pool, req.scope.projectId, r.id);
       res.json(after ? { count: 1, run: runView(after) } : { count: 0 });
     }],
     'simple.evaluations.repeats.set': [...guards.edit, async (req, res) => {

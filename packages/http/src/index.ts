@@ -1,6 +1,6 @@
 export { createHttpApp, mountSide, listen, answerClientError, chainOf } from './http-app.ts';
 export type { Guards, Handlers, HttpAppOptions, MountOptions, RouteFactory, RunningServer } from './http-app.ts';
-export { validate, RequestValidationError, issuesOf, callerProjectParam } from './validation.ts';
+export { validate, RequestValidationError, issuesOf, callerProjectParam, uuidParam } from './validation.ts';
 export type { ValidationIssue } from './validation.ts';
 export { errorHandler, statusOf } from './error-handler.ts';
 export { createManagementApp, listenManagement } from './health.ts';

@@ -34,13 +34,19 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, loc0: '
   return r.data;
 }
 
+/** A path parameter that must be a UUID (any usual spelling, answered canonical): else a 422 naming it. */
+export function uuidParam(params: Record<string, unknown>, name: string): string {
+  const id = parseUuid(String(params[name] ?? ''));
+  if (id === undefined) throw new RequestValidationError([{ loc: ['path', name], msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
+  return id;
+}
+
 /**
  * The project a path names, when it is the caller's own: a credential acts in one project, so a
  * malformed id is a 422 (as a typed path parameter) and any other project, existing or not, is 404.
  */
 export function callerProjectParam(params: Record<string, unknown>, callerProjectId: string, name = 'project_id'): string {
-  const id = parseUuid(String(params[name] ?? ''));
-  if (id === undefined) throw new RequestValidationError([{ loc: ['path', name], msg: 'value is not a valid uuid', type: 'uuid_parsing' }]);
+  const id = uuidParam(params, name);
   if (id !== callerProjectId.toLowerCase()) throw notFound('project_not_found', 'Project not found');
   return id;
 }

@@ -5,7 +5,7 @@
 // time ranges the traces occupy; always scoped to the project and its retention bound.
 import type { Clickhouse } from '@llm/clickhouse';
 import { buildAnalyticsQuery, compileScope, paramValues, parseSpecs, planBuckets, planSpecs, shapeAnalytics, type Scope } from '@llm/span-analytics';
-import { RETAINED_SPANS_SQL, timeRangesPredicate, type TraceRange } from '@llm/span-table';
+import { locateTraces, RETAINED_SPANS_SQL, timeRangesPredicate, traceIdsParam, traceIdsSql, type TraceRange } from '@llm/span-table';
 import { ReadModel } from './read-model.ts';
 
 export interface TraceMetricSpec { type: string; path: string }
@@ -30,27 +30,12 @@ const PROJECT = 'm_project';
 export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } = {}): TraceMetrics {
   const rm = new ReadModel(ch, opts.queryTimeoutMs);
 
-  // Trace ids travel as one comma-separated String parameter split in the statement: tens of
-  // thousands of ids as an Array(String) parameter cost seconds per statement (40,000: ~8 s each on
-  // the embedded engine), one string a few milliseconds. Trace ids are hex: no comma inside.
-  async function locate(projectId: string, traceIds: string[]): Promise<TraceRange[]> {
-    if (traceIds.length === 0) return [];
-    const res = await ch.client.query({
-      query: `SELECT trace_id, toString(toUnixTimestamp64Micro(min(first_start))) AS f, toString(toUnixTimestamp64Micro(max(last_start))) AS l
-              FROM ${ch.database}.${rm.tables.traceIndex}
-              WHERE project_id = {p:String} AND trace_id IN (SELECT arrayJoin(splitByChar(',', {t:String}))) GROUP BY trace_id`,
-      query_params: { p: projectId, t: traceIds.filter((t) => /^[0-9a-f]{32}$/.test(t)).join(',') },
-      format: 'JSONEachRow',
-    });
-    return (await res.json<{ trace_id: string; f: string; l: string }>()).map((r) => ({ trace_id: r.trace_id, first_us: Number(r.f), last_us: Number(r.l) }));
-  }
-
   /** The roots of the traces: project, retention, trace ids, and the time ranges they occupy. */
   async function rootsOf(projectId: string, ranges: TraceRange[]): Promise<{ where: string; params: Record<string, unknown> }> {
     const time = timeRangesPredicate(ranges, 'm_tr');
     return {
-      where: `project_id = {${PROJECT}:String} AND is_root = 1 AND is_deleted = 0 AND (${RETAINED_SPANS_SQL}) AND trace_id IN (SELECT arrayJoin(splitByChar(',', {m_traces:String}))) AND (${time.sql})`,
-      params: { [PROJECT]: projectId, m_traces: ranges.map((r) => r.trace_id).join(','), ...time.params, ...await rm.retention(projectId, 'spans') },
+      where: `project_id = {${PROJECT}:String} AND is_root = 1 AND is_deleted = 0 AND (${RETAINED_SPANS_SQL}) AND trace_id IN ${traceIdsSql('m_traces')} AND (${time.sql})`,
+      params: { [PROJECT]: projectId, m_traces: traceIdsParam(ranges.map((r) => r.trace_id)), ...time.params, ...await rm.retention(projectId, 'spans') },
     };
   }
   const subset = (located: LocatedTraces, traceIds: readonly string[]): TraceRange[] => {
@@ -60,7 +45,7 @@ export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } =
 
   return {
     async locate(projectId, traceIds) {
-      const ranges = await rm.guard(() => locate(projectId, [...new Set(traceIds)]));
+      const ranges = await rm.guard(() => locateTraces(ch, rm.tables, projectId, [...new Set(traceIds)]));
       if (ranges.length === 0) return { projectId, ranges, roots: new Set() };
       // A trace counts once its root span is stored: the summaries read root spans (the trace index
       // is written before the spans and the roots).

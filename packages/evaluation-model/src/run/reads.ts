@@ -264,3 +264,16 @@ export async function countEvaluationRuns(q: Queryable, m: RunCount): Promise<nu
   const r = await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM evaluation_runs r JOIN projects p ON p.id = r.project_id WHERE ${where.join(' AND ')}`, values);
   return Number(r.rows[0]?.n ?? 0);
 }
+
+/** A slice of a run's cells (§2.4 probe, prune, refresh): each list omitted = all, `[]` = none. */
+export interface RunSlice {
+  scenario_ids?: string[] | null | undefined; step_keys?: string[] | null | undefined; repeat_idxs?: number[] | null | undefined;
+}
+
+/** The cells of a run's slice, in creation order. */
+export async function readSlice(q: Queryable, projectId: string, runId: string, s: RunSlice): Promise<ResultRow[]> {
+  if ([s.scenario_ids, s.step_keys, s.repeat_idxs].some((x) => Array.isArray(x) && x.length === 0)) return [];
+  return queryResults(q, projectId, {
+    run_id: runId, ...(s.scenario_ids ? { scenario_ids: s.scenario_ids } : {}), ...(s.step_keys ? { step_keys: s.step_keys } : {}), ...(s.repeat_idxs ? { repeat_idxs: s.repeat_idxs } : {}),
+  }, undefined);
+}

@@ -2,18 +2,14 @@
 // evaluation read model (projector-evaluations). Scoped to the caller's project: another project's
 // ids answer `{count: 0}`. Runs and metrics come newest first, scenarios and results in creation
 // order; `windowing` pages when sent.
-import type { Request } from 'express';
-import { z } from 'zod';
 import {
   metricView, queryMetrics, queryResults, queryRuns, queryScenarios, readMetrics, readResults, readRun, readScenarios, resultView, runView, scenarioView,
-  simpleEvaluationView, type Windowing,
+  readSlice, simpleEvaluationView, type Windowing,
 } from '@llm/evaluation-model';
-import { metricsQuery, resultsQuery, runSlice, runsQuery, scenariosQuery, simpleEvaluationsQuery, uuidText } from '@llm/contracts';
-import { validate, type Handlers, type Guards } from '@llm/http';
+import { metricsQuery, resultsQuery, runSlice, runsQuery, scenariosQuery, simpleEvaluationsQuery } from '@llm/contracts';
+import { uuidParam, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 
-const pathUuid = (req: Request, name: string): string =>
-  (validate(z.object({ [name]: uuidText }), req.params, 'path') as Record<string, string>)[name]!;
 
 /** zod's nullish fields as the readers' optional ones. */
 function defined<T extends Record<string, unknown>>(o: T | null | undefined): { [K in keyof T]?: Exclude<T[K], null> } {
@@ -25,7 +21,7 @@ export function evaluationRunRoutes(deps: { pool: Pool }, guards: Guards<'view'>
   const window = (w: Record<string, unknown> | null | undefined): Windowing | undefined => (w ? defined(w) as Windowing : undefined);
   return {
     'evaluations.runs.fetch': [...guards.view, async (req, res) => {
-      const row = await readRun(pool, req.scope.projectId, pathUuid(req, 'run_id'));
+      const row = await readRun(pool, req.scope.projectId, uuidParam(req.params, 'run_id'));
       res.json(row ? { count: 1, run: runView(row) } : { count: 0 });
     }],
     'evaluations.runs.query': [...guards.view, async (req, res) => {
@@ -36,7 +32,7 @@ export function evaluationRunRoutes(deps: { pool: Pool }, guards: Guards<'view'>
       res.json({ count: rows.length, runs: rows.map(runView), ...(full ? { windowing: { ...body.windowing, next: rows[rows.length - 1]!.id } } : {}) });
     }],
     'evaluations.scenarios.fetch': [...guards.view, async (req, res) => {
-      const [row] = await readScenarios(pool, req.scope.projectId, [pathUuid(req, 'scenario_id')]);
+      const [row] = await readScenarios(pool, req.scope.projectId, [uuidParam(req.params, 'scenario_id')]);
       res.json(row ? { count: 1, scenario: scenarioView(row) } : { count: 0 });
     }],
     'evaluations.scenarios.query': [...guards.view, async (req, res) => {
@@ -45,7 +41,7 @@ export function evaluationRunRoutes(deps: { pool: Pool }, guards: Guards<'view'>
       res.json({ count: rows.length, scenarios: rows.map(scenarioView) });
     }],
     'evaluations.results.fetch': [...guards.view, async (req, res) => {
-      const [row] = await readResults(pool, req.scope.projectId, [pathUuid(req, 'result_id')]);
+      const [row] = await readResults(pool, req.scope.projectId, [uuidParam(req.params, 'result_id')]);
       res.json(row ? { count: 1, result: resultView(row) } : { count: 0 });
     }],
     'evaluations.results.query': [...guards.view, async (req, res) => {
@@ -55,12 +51,12 @@ export function evaluationRunRoutes(deps: { pool: Pool }, guards: Guards<'view'>
     }],
     // The reference answers one metric row in a list envelope.
     'evaluations.metrics.fetch': [...guards.view, async (req, res) => {
-      const rows = await readMetrics(pool, req.scope.projectId, [pathUuid(req, 'metric_id')]);
+      const rows = await readMetrics(pool, req.scope.projectId, [uuidParam(req.params, 'metric_id')]);
       res.json({ count: rows.length, metrics: rows.map(metricView) });
     }],
     // Simple evaluations (§2.4): runs seen through their step references.
     'simple.evaluations.fetch': [...guards.view, async (req, res) => {
-      const row = await readRun(pool, req.scope.projectId, pathUuid(req, 'evaluation_id'));
+      const row = await readRun(pool, req.scope.projectId, uuidParam(req.params, 'evaluation_id'));
       res.json(row ? { count: 1, evaluation: simpleEvaluationView(row) } : { count: 0 });
     }],
     // The reference ignores ids, name and windowing here (a [quirk]); they are honoured.
@@ -71,12 +67,8 @@ export function evaluationRunRoutes(deps: { pool: Pool }, guards: Guards<'view'>
     }],
     // The cells of a slice: omitted = all, `[]` = none.
     'simple.evaluations.probe': [...guards.view, async (req, res) => {
-      const runId = pathUuid(req, 'evaluation_id');
-      const s = validate(runSlice, req.body ?? {});
-      const none = [s.scenario_ids, s.step_keys, s.repeat_idxs].some((x) => Array.isArray(x) && x.length === 0);
-      const rows = none ? [] : await queryResults(pool, req.scope.projectId, {
-        run_id: runId, ...(s.scenario_ids ? { scenario_ids: s.scenario_ids } : {}), ...(s.step_keys ? { step_keys: s.step_keys } : {}), ...(s.repeat_idxs ? { repeat_idxs: s.repeat_idxs } : {}),
-      }, undefined);
+      const runId = uuidParam(req.params, 'evaluation_id');
+      const rows = await readSlice(pool, req.scope.projectId, runId, validate(runSlice, req.body ?? {}));
       res.json({ count: rows.length, results: rows.map(resultView) });
     }],
     'evaluations.metrics.query': [...guards.view, async (req, res) => {

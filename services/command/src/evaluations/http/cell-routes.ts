@@ -14,11 +14,10 @@ import {
 } from '@llm/contracts';
 import { AppError, invalid } from '@llm/errors';
 import { uuidv7 } from '@llm/events';
-import { validate, type Handlers, type Guards } from '@llm/http';
+import { uuidParam, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
 import { byRun, editedScenario, metricInfo, newScenario, resultInfo, type ScenarioFields } from '../domain/payloads.ts';
-import { pathUuid } from './path-ids.ts';
 
 export interface CellRouteDeps {
   pool: Pool;
@@ -119,7 +118,7 @@ export function cellRoutes(deps: CellRouteDeps, guards: Guards<'edit'>): Handler
       res.json({ count: rows.length, scenarios: rows.map(scenarioView) });
     }],
     'evaluations.scenarios.edit_one': [...guards.edit, async (req, res) => {
-      const id = pathUuid(req, 'scenario_id');
+      const id = uuidParam(req.params, 'scenario_id');
       const { scenario } = validate(scenarioEditOne, req.body);
       if (scenario.id !== id) { res.json({ count: 0 }); return; }
       const [row] = await readScenarios(pool, req.scope.projectId, await editScenarios(req, [scenario]));
@@ -130,7 +129,7 @@ export function cellRoutes(deps: CellRouteDeps, guards: Guards<'edit'>): Handler
       res.json({ count: ids.length, scenario_ids: ids });
     }],
     'evaluations.scenarios.delete_one': [...guards.edit, async (req, res) => {
-      const ids = await deleteScenarios(req, [pathUuid(req, 'scenario_id')]);
+      const ids = await deleteScenarios(req, [uuidParam(req.params, 'scenario_id')]);
       res.json(ids.length ? { count: 1, scenario_id: ids[0] } : { count: 0 });
     }],
     'evaluations.results.create': resultsHandler,
@@ -141,7 +140,7 @@ export function cellRoutes(deps: CellRouteDeps, guards: Guards<'edit'>): Handler
       res.json({ count: ids.length, result_ids: ids });
     }],
     'evaluations.results.delete_one': [...guards.edit, async (req, res) => {
-      const ids = await deleteResults(req, [pathUuid(req, 'result_id')]);
+      const ids = await deleteResults(req, [uuidParam(req.params, 'result_id')]);
       res.json(ids.length ? { count: 1, result_id: ids[0] } : { count: 0 });
     }],
     'evaluations.metrics.create': metricsHandler,
@@ -156,14 +155,14 @@ export function cellRoutes(deps: CellRouteDeps, guards: Guards<'edit'>): Handler
       res.json({ count: found.length, metrics_ids: found.map((m) => m.id) });
     }],
     'evaluations.metrics.delete_one': [...guards.edit, async (req, res) => {
-      const id = pathUuid(req, 'metric_id');
+      const id = uuidParam(req.params, 'metric_id');
       const found = await readMetrics(pool, req.scope.projectId, [id]);
       for (const m of found) await evaluations.run(req, { type: 'evaluations.metrics.deleted', runId: m.run_id, payload: { run_id: m.run_id, metric_ids: [m.id] } });
       res.json({ count: found.length, metrics_ids: found.map((m) => m.id) });
     }],
     // The SDK's slice routes (§2.4): N running scenarios in order; cells of the run in the path.
     'simple.evaluations.scenarios.add': [...guards.edit, async (req, res) => {
-      const runId = pathUuid(req, 'evaluation_id');
+      const runId = uuidParam(req.params, 'evaluation_id');
       const body = validate(scenariosAdd, req.body);
       const time = body.timestamp ? { timestamp: toMinute(body.timestamp), interval: 1 } : {};
       const ids = body.count > 0 ? await addScenarios(req, runId, Array.from({ length: body.count }, () => time), 'running') : [];
@@ -171,7 +170,7 @@ export function cellRoutes(deps: CellRouteDeps, guards: Guards<'edit'>): Handler
       res.json({ count: rows.length, scenarios: rows.map(scenarioView) });
     }],
     'simple.evaluations.populate': [...guards.edit, async (req, res) => {
-      const runId = pathUuid(req, 'evaluation_id');
+      const runId = uuidParam(req.params, 'evaluation_id');
       const { results } = validate(populate, req.body);
       if (results.some((r) => r.run_id !== runId)) throw invalid('evaluation_run_mismatch', `All results must target the evaluation in the path (${runId}).`);
       const rows = await writeResults(req, results);

@@ -5,9 +5,8 @@
 import type { RequestHandler } from 'express';
 import { readRun, readRuns, runView, type RunRow } from '@llm/evaluation-model';
 import { closeQuery, runEditOne, runIds, runsCreate, runsEdit } from '@llm/contracts';
-import { pathUuid } from './path-ids.ts';
 import { uuidv7 } from '@llm/events';
-import { validate, type Handlers, type Guards } from '@llm/http';
+import { uuidParam, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { QuotaGate } from '../../quota/adapters/quota-gate.ts';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
@@ -70,7 +69,7 @@ export function runRoutes(deps: RunRouteDeps, guards: Guards<'edit'>): Handlers 
       res.json({ count: edited.length, runs: edited.map(runView) });
     }],
     'evaluations.runs.edit_one': [...guards.edit, async (req, res) => {
-      const id = pathUuid(req, 'run_id');
+      const id = uuidParam(req.params, 'run_id');
       const { run } = validate(runEditOne, req.body);
       if (run.id !== id) { res.json({ count: 0 }); return; }
       const row = await edit(req, id, run);
@@ -81,7 +80,7 @@ export function runRoutes(deps: RunRouteDeps, guards: Guards<'edit'>): Handlers 
       res.json({ count: ids.length, run_ids: ids });
     }],
     'evaluations.runs.delete_one': [...guards.edit, async (req, res) => {
-      const ids = await remove(req, [pathUuid(req, 'run_id')]);
+      const ids = await remove(req, [uuidParam(req.params, 'run_id')]);
       res.json(ids.length ? { count: 1, run_id: ids[0] } : { count: 0 });
     }],
     'evaluations.runs.close': [...guards.edit, async (req, res) => {
@@ -93,13 +92,13 @@ export function runRoutes(deps: RunRouteDeps, guards: Guards<'edit'>): Handlers 
       res.json({ count: rows.length, runs: rows.map(runView) });
     }],
     'evaluations.runs.close_one': [...guards.edit, async (req, res) => {
-      const id = pathUuid(req, 'run_id');
+      const id = uuidParam(req.params, 'run_id');
       const { status } = validate(closeQuery, req.query);
       const rows = await setClosed(req, [id], true, status);
       res.json(rows[0] ? { count: 1, run: runView(rows[0]) } : { count: 0 });
     }],
     'evaluations.runs.open_one': [...guards.edit, async (req, res) => {
-      const rows = await setClosed(req, [pathUuid(req, 'run_id')], false);
+      const rows = await setClosed(req, [uuidParam(req.params, 'run_id')], false);
       res.json(rows[0] ? { count: 1, run: runView(rows[0]) } : { count: 0 });
     }],
   };

@@ -5,16 +5,15 @@
 // artifact model, which is not built yet (docs/design/evaluations.md); neither is server-side
 // execution, so `start` activates the run and dispatches nothing.
 import type { Request, RequestHandler } from 'express';
-import { queryResults, queryScenarios, readRun, readScenarios, runView, simpleEvaluationView, type RunRow } from '@llm/evaluation-model';
+import { queryScenarios, readRun, readSlice, readScenarios, runView, simpleEvaluationView, type RunRow } from '@llm/evaluation-model';
 import { repeatsSet, runSlice, scenarioIds, stepsAdd, stepsRemove } from '@llm/contracts';
 import { invalid } from '@llm/errors';
-import { validate, type Handlers, type Guards } from '@llm/http';
+import { uuidParam, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
 import type { MetricsRefresh } from '../adapters/metrics-refresh.ts';
 import { editedRun, type RunFields } from '../domain/payloads.ts';
 import { pruneSteps } from '../adapters/step-pruning.ts';
-import { pathUuid } from './path-ids.ts';
 
 export interface SimpleEvaluationRouteDeps {
   pool: Pool;
@@ -26,7 +25,7 @@ type Lifecycle = { is_closed?: boolean; is_active?: boolean; status?: string };
 
 export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: Guards<'edit'>): Handlers {
   const { pool, evaluations, refresh } = deps;
-  const run = (req: Request): Promise<RunRow | undefined> => readRun(pool, req.scope.projectId, pathUuid(req, 'evaluation_id'));
+  const run = (req: Request): Promise<RunRow | undefined> => readRun(pool, req.scope.projectId, uuidParam(req.params, 'evaluation_id'));
 
   const lifecycle = (set: Lifecycle): RequestHandler[] => [...guards.edit, async (req, res) => {
     const r = await run(req);
@@ -46,14 +45,6 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
   };
   const stepsOf = (r: RunRow): Array<Record<string, unknown> & { key: string }> =>
     (Array.isArray(r.data?.steps) ? r.data.steps : []) as Array<Record<string, unknown> & { key: string }>;
-
-  /** The cells of a slice: omitted = every one, `[]` = none. */
-  const sliceCells = async (req: Request, r: RunRow, s: { scenario_ids?: string[] | null | undefined; step_keys?: string[] | null | undefined; repeat_idxs?: number[] | null | undefined }) => {
-    if ([s.scenario_ids, s.step_keys, s.repeat_idxs].some((x) => Array.isArray(x) && x.length === 0)) return [];
-    return queryResults(pool, req.scope.projectId, {
-      run_id: r.id, ...(s.scenario_ids ? { scenario_ids: s.scenario_ids } : {}), ...(s.step_keys ? { step_keys: s.step_keys } : {}), ...(s.repeat_idxs ? { repeat_idxs: s.repeat_idxs } : {}),
-    }, undefined);
-  };
 
   /** Variational rows of the slice's scenarios, then the run's global row. */
   const refreshSlice = async (req: Request, r: RunRow, scenarioIdsOf: string[] | null | undefined): Promise<void> => {
@@ -78,7 +69,7 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
       const ids = validate(scenarioIds, req.body).scenario_ids;
       const found = r ? await readScenarios(pool, req.scope.projectId, ids) : [];
       if (!r || found.length !== new Set(ids).size || found.some((s) => s.run_id !== r.id)) {
-        throw invalid('evaluation_run_mismatch', `All scenario_ids must belong to the evaluation in the path (${pathUuid(req, 'evaluation_id')}).`);
+        throw invalid('evaluation_run_mismatch', `All scenario_ids must belong to the evaluation in the path (${uuidParam(req.params, 'evaluation_id')}).`);
       }
       if (found.length > 0) await evaluations.run(req, { type: 'evaluations.scenarios.deleted', runId: r.id, payload: { run_id: r.id, scenario_ids: found.map((s) => s.id) } });
       res.status(204).end();
@@ -87,7 +78,7 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
       const r = await run(req);
       if (!r) { res.status(204).end(); return; }
       const slice = validate(runSlice, req.body ?? {});
-      const cells = await sliceCells(req, r, slice);
+      const cells = await readSlice(pool, req.scope.projectId, r.id, slice);
       if (cells.length > 0) await evaluations.run(req, { type: 'evaluations.results.deleted', runId: r.id, payload: { run_id: r.id, result_ids: cells.map((c) => c.id) } });
       await refreshSlice(req, r, slice.scenario_ids);
       res.status(204).end();

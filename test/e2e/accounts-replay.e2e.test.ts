@@ -45,6 +45,7 @@ const TABLES: Array<[string, string]> = [
   ['revoked_sessions', 'sid'], ['secrets', 'id'], ['saved_queries', 'id'], ['saved_query_variants', 'id'], ['saved_query_revisions', 'id'],
   ['webhook_subscriptions', 'id'], ['invitations', 'id'], ['organization_subscriptions', 'organization_id'], ['billing_processor_events', 'event_id'],
   ['applications', 'id'], ['application_variants', 'id'], ['application_revisions', 'id'], ['testsets', 'id'], ['testcases', 'id'],
+  ['artifacts', 'id'], ['artifact_variants', 'id'], ['artifact_revisions', 'id'], ['artifact_testcases', 'id'],
   ['human_evaluations', 'id'], ['human_evaluation_variants', 'evaluation_id, position'], ['human_evaluation_scenarios', 'id'],
   ['project_tombstones', 'project_id'], ['redaction_policies', 'project_id'],
 ];
@@ -179,6 +180,28 @@ describe('accounts replay', () => {
       query_id: q.body.query.id, variant_id: q.body.query.variant_id, revision_id: randomUUID(), slug: hex(6), version: 1,
       header: { name: '', description: '', tags_json: '', meta_json: '', flags_json: '' }, data_json: '', message: '',
     }, { projectId: b.projectId });
+    // Applications and testsets of the first model (still in old logs) replay into their own tables,
+    // and a human evaluation still names them; an artifact commit claiming a version another commit
+    // took is refused (artifact_version_conflict).
+    const legacyApp = { application_id: randomUUID(), variant_id: randomUUID(), revision_id: randomUUID() };
+    await append('accounts.application.created', `project:${a.projectId}:applications`, {
+      application: { application_id: legacyApp.application_id, project_id: a.projectId, slug: `old-${hex(3)}`, name: 'Old app', description: '', tags_json: '', meta_json: '', flags_json: '', data_json: '{"uri":"agenta:custom:mock:v0"}' },
+      variant_id: legacyApp.variant_id, variant_slug: hex(6), revision0_id: randomUUID(), revision_id: legacyApp.revision_id,
+    }, { projectId: a.projectId });
+    const legacyTestset = randomUUID();
+    await append('accounts.testset.created', `project:${a.projectId}:testsets`, {
+      testset_id: legacyTestset, project_id: a.projectId, slug: `old-${hex(3)}`, name: 'Old set', description: '', tags_json: '', meta_json: '',
+      variant_id: randomUUID(), revision_id: randomUUID(), testcases: [{ testcase_id: randomUUID(), data_json: '{"q":"x"}' }],
+    }, { projectId: a.projectId });
+    await append('accounts.human_evaluation.created', `project:${a.projectId}:evaluations`, {
+      evaluation_id: randomUUID(), project_id: a.projectId, app_id: legacyApp.application_id, evaluation_type: 'single_model_test', status: 'EVALUATION_INITIALIZED',
+      testset_id: legacyTestset, variants: [{ variant_id: legacyApp.variant_id, revision_id: legacyApp.revision_id }],
+      scenarios: [{ scenario_id: randomUUID(), inputs_json: '[{"input_name":"q","input_value":"x"}]', correct_answer: '' }],
+    }, { projectId: a.projectId });
+    await append('accounts.artifact.revision.added', `project:${a.projectId}:workflows`, {
+      family: 'workflow', artifact_id: app.body.application.id, variant_id: app.body.application.variant_id,
+      revision: { revision_id: randomUUID(), slug: hex(6), version: 1, header: { name: '', description: '', tags_json: '', meta_json: '', flags_json: '' }, data_json: '', message: '' },
+    }, { projectId: a.projectId });
     // A plan change from a processor event, and the same processor event once more (applied at most once).
     const planChange = { organization_id: a.organizationId, plan: 'cloud_v0_business', active: true, anchor: 9, customer_id: 'cus_replay', subscription_id: 'sub_replay', reason: 'processor', processor_event_id: `evt_${hex(8)}`, reset_auth_flags: false, trialing: false };
     await append('accounts.billing.subscription_set', orgKey, planChange);
@@ -189,7 +212,7 @@ describe('accounts replay', () => {
     expect(new Set(verdicts.filter((v) => v.status === 'applied').map((v) => aggregateOf(v.type)))).toEqual(new Set(Object.keys(AGGREGATES)));
     // (What the API refused never reached the log: the command's early answer uses the same rules.)
     expect(verdicts.filter((v) => v.status === 'rejected').map((v) => v.rejection_code).sort()).toEqual([
-      'api_key_not_found', 'billing_event_applied', 'domain_not_found', 'organization_changed', 'organization_transfer_invalid', 'provider_slug_exists', 'query_version_conflict', 'redaction_project_not_found', 'user_exists', 'user_not_found', 'webhook_not_found',
+      'api_key_not_found', 'artifact_version_conflict', 'billing_event_applied', 'domain_not_found', 'organization_changed', 'organization_transfer_invalid', 'provider_slug_exists', 'query_version_conflict', 'redaction_project_not_found', 'user_exists', 'user_not_found', 'webhook_not_found',
     ]);
 
     // Rebuild into a fresh database from offset 0.

@@ -355,7 +355,7 @@ type Generated = { route: RouteId; params: string[]; body: Buffer | string; cont
 const FOUND: Generated[] = [
   // The router's URIError for a malformed escape in a parameter (was a 500 on every such route).
   { route: 'secrets.fetch', params: ['raw:%zz'], body: '', contentType: undefined, auth: 'none', query: undefined },
-  { route: 'testsets.simple.fetch', params: ['raw:%ud800'], body: '', contentType: undefined, auth: 'key', query: undefined },
+  { route: 'simple.testsets.fetch', params: ['raw:%ud800'], body: '', contentType: undefined, auth: 'key', query: undefined },
   // A size check (JSON.stringify) ran before the depth bound: provider extras / SSO settings extra 10^5 deep overflowed the stack.
   { route: 'providers.probe', params: [], body: `{"kind":"custom","provider":{"url":"http://10.0.0.1/v1","key":"","extras":{"a":${deep(100_000, '{"a":', '}')}}}}`, contentType: 'application/json', auth: 'key', query: undefined },
   { route: 'vault.providers.probe', params: [], body: `{"kind":"custom","provider":{"url":"http://10.0.0.1/v1","key":"","extras":${deep(60_000)}}}`, contentType: 'application/json', auth: 'key', query: undefined },
@@ -411,7 +411,7 @@ describe('hostile input', () => {
   }, 600_000);
 
   it('when a path parameter is malformed percent-encoding, with or without credentials, then the answer is 400 with the usual body (issue 24)', async () => {
-    const paths: Array<[RouteId, string]> = [['secrets.fetch', '%zz'], ['webhooks.subscriptions.fetch', '%zz'], ['queries.fetch', '%zz'], ['organizations.fetch', '%zz'], ['traces.fetch', '%zz'], ['testsets.simple.fetch', '%ud800'],
+    const paths: Array<[RouteId, string]> = [['secrets.fetch', '%zz'], ['webhooks.subscriptions.fetch', '%zz'], ['queries.fetch', '%zz'], ['organizations.fetch', '%zz'], ['traces.fetch', '%zz'], ['simple.testsets.fetch', '%ud800'],
       ['vault.secrets.fetch', '%ed%a0%80'], ['spans.fetch', '%c0%af'], ['simple.queries.fetch', '%'], ['webhooks.deliveries.fetch', '%f4%90%80%80']];
     const failures: string[] = [];
     for (const [route, param] of paths) {

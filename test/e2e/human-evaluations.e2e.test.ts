@@ -73,10 +73,11 @@ describe('applications, variants, revisions and testsets (compat §4.2)', () => 
     expect(app.id).toMatch(UUID);
     expect(app.variant_id).toMatch(UUID);
     expect(app.revision_id).toMatch(UUID);
-    const v = (await db.query('SELECT slug, name, revision FROM application_variants WHERE id = $1', [app.variant_id])).rows[0];
-    expect(v).toMatchObject({ name: 'My app', revision: 1 });
+    expect(app.flags).toMatchObject({ is_application: true, is_evaluator: false, has_url: true });
+    const v = (await db.query('SELECT slug, name, latest_version FROM artifact_variants WHERE id = $1', [app.variant_id])).rows[0];
+    expect(v).toMatchObject({ name: 'My app', latest_version: 1 });
     expect(v.slug).toMatch(/^[0-9a-f]{12}$/);
-    const versions = (await db.query('SELECT version FROM application_revisions WHERE variant_id = $1 ORDER BY version', [app.variant_id])).rows.map((x) => x.version);
+    const versions = (await db.query('SELECT version FROM artifact_revisions WHERE variant_id = $1 ORDER BY version', [app.variant_id])).rows.map((x) => x.version);
     expect(versions).toEqual([0, 1]);
     expect(await call('GET', `/simple/applications/${app.id}`, a)).toEqual({ status: 200, body: { count: 1, application: app } });
     // Another project's key: the reference's empty answer.
@@ -107,15 +108,21 @@ describe('applications, variants, revisions and testsets (compat §4.2)', () => 
     expect((await call('POST', '/applications/variants/', b, { application_variant: { slug: 'w', application_id: app.id } })).status).toBe(404);
   });
 
-  it('when a testset is created, then its rows are kept in order with duplicates, and other data keys are a 422', async () => {
+  it('when a testset is created, then its rows are kept in order with duplicates (each its own testcase), and other data keys are a 422', async () => {
     const rows = [{ column1: 'a', column2: 'b' }, { column1: 'a', column2: 'b' }, { column1: 'c', column2: 'd' }];
     const r = await call('POST', '/simple/testsets/', a, { testset: { slug: `ts-${marker()}`, name: 'T', description: 'd', meta: { m: 1 }, data: { testcases: rows.map((data) => ({ data })) } } });
     expect(r.status).toBe(200);
     const ts = r.body.testset;
     expect(ts).toMatchObject({ name: 'T', description: 'd', meta: { m: 1 } });
-    expect(ts.data.testcases.map((c: { data: unknown }) => c.data)).toEqual(rows);
-    for (const c of ts.data.testcases) expect(c).toMatchObject({ id: expect.stringMatching(UUID), testset_id: ts.id });
-    expect(await call('GET', `/simple/testsets/${ts.id}`, a)).toEqual({ status: 200, body: { count: 1, testset: ts } });
+    // Each row gains its dedup id (reference evaluations §2.2), so duplicate rows stay distinct testcases.
+    expect(ts.data.testcases.map((c: { data: Record<string, unknown> }) => { const { testcase_dedup_id: _d, ...rest } = c.data; return rest; })).toEqual(rows);
+    for (const c of ts.data.testcases) expect(c).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), testset_id: ts.id, data: { testcase_dedup_id: expect.stringMatching(/^[0-9a-f]{12}$/) } });
+    expect(new Set(ts.data.testcases.map((c: { id: string }) => c.id)).size).toBe(3);
+    expect(ts.data.testcase_ids).toEqual(ts.data.testcases.map((c: { id: string }) => c.id));
+    expect(ts.revision_id).toMatch(UUID);
+    expect(ts.variant_id).toBeUndefined();
+    const { revision_id: _r, ...fetched } = ts;
+    expect(await call('GET', `/simple/testsets/${ts.id}`, a)).toEqual({ status: 200, body: { count: 1, testset: fetched } });
     expect(await call('GET', `/simple/testsets/${ts.id}`, b)).toEqual({ status: 200, body: { count: 0 } });
     expect((await call('POST', '/simple/testsets/', a, { testset: { slug: `ts-${marker()}`, data: { testcases: [], other: 1 } } })).status).toBe(422);
   });

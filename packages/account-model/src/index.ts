@@ -33,5 +33,6 @@ export * from './aggregates/secret/index.ts';
 export * from './aggregates/secret/subscription-login.ts';
 export * from './aggregates/session/index.ts';
 export * from './aggregates/testset/index.ts';
+export * from './aggregates/artifact/index.ts';
 export * from './aggregates/user/index.ts';
 export * from './aggregates/webhook/index.ts';

@@ -27,8 +27,9 @@ import { billing } from './aggregates/billing/index.ts';
 import { organizationLifecycle } from './aggregates/organization-lifecycle/index.ts';
 import { project } from './aggregates/project/index.ts';
 import { redactionPolicy } from './aggregates/redaction-policy/index.ts';
+import { artifact } from './aggregates/artifact/index.ts';
 
-export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, invitation, billing, organizationLifecycle, project, application, testset, humanEvaluation, redactionPolicy } as const;
+export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, invitation, billing, organizationLifecycle, project, application, testset, humanEvaluation, redactionPolicy, artifact } as const;
 
 type Aggregates = typeof AGGREGATES;
 export type AggregateName = keyof Aggregates;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   TESTSET_MAX_BYTES, applyTestsetDelta, dedupId, normaliseRows, pythonJson, rowHash, testcaseId, testsetRevisionDataSchema,
-  type TestsetRow,
+  type TestsetDeltaRow,
 } from '../src/aggregates/artifact/kinds/testset.ts';
 import {
   enrichWorkflowData, inferRevisionFlags, parseWorkflowUri, workflowRevisionDataSchema, type FlagInput, type WorkflowRevisionFlags,
@@ -133,7 +133,7 @@ describe('normaliseRows', () => {
 });
 
 describe('applyTestsetDelta', () => {
-  const base: TestsetRow[] = [
+  const base: TestsetDeltaRow[] = [
     { id: 'a0000000-0000-5000-8000-000000000001', data: { q: '1', a: 'x' } },
     { id: 'a0000000-0000-5000-8000-000000000002', data: { q: '2', a: 'y' } },
     { id: 'a0000000-0000-5000-8000-000000000003', data: { q: '3', a: 'z' } },

@@ -29,6 +29,13 @@ export const PERMISSIONS = {
   view_evaluation_runs: 'viewer',
   edit_evaluation_runs: 'annotator',
   edit_applications: 'editor',
+  // Versioned artifacts: testsets, evaluators and workflows (reference evaluations §1.7; applications above).
+  view_testsets: 'viewer',
+  edit_testsets: 'editor',
+  view_evaluators: 'viewer',
+  edit_evaluators: 'editor',
+  view_workflows: 'viewer',
+  edit_workflows: 'editor',
   run_sessions: 'editor',
   use_mounts: 'editor',
   view_events: 'developer',

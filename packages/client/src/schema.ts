@@ -2717,7 +2717,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/simple/applications": {
+    "/testsets/variants": {
         parameters: {
             query?: never;
             header?: never;
@@ -2727,17 +2727,77 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an application
-         * @description Creates an application (with its default variant) that human evaluations refer to.
+         * Create a test set variant
+         * @description Adds a variant (with no revision yet) to a test set of the project.
          */
-        post: operations["applications.simple.create"];
+        post: operations["testsets.variants.create"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/simple/applications/{application_id}": {
+    "/testsets/revisions/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit a test set revision
+         * @description Commits the next revision of a variant; concurrent commits each get their own version. Rows become content-addressed testcases (each gains a `testcase_dedup_id`); the revision keeps their ids in order.
+         */
+        post: operations["testsets.revisions.commit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/revisions/retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retrieve a test set revision
+         * @description Test set revision resolved from `testset_ref`, `testset_variant_ref` and `testset_revision_ref` (by id or slug; a version within a variant), with `retrieval_info`.
+         */
+        post: operations["testsets.revisions.retrieve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/testsets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a test set
+         * @description Creates a test set with one variant and its revisions 0 (empty) and 1 (the data sent). Rows become content-addressed testcases (each gains a `testcase_dedup_id`); the revision keeps their ids in order.
+         */
+        post: operations["simple.testsets.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/testsets/{testset_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2745,12 +2805,76 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get an application
-         * @description One application by id, with its variants.
+         * Get a test set
+         * @description One test set by id with the latest data of its default variant (`{count: 0}` when unknown in the project).
          */
-        get: operations["applications.simple.fetch"];
-        put?: never;
+        get: operations["simple.testsets.fetch"];
+        /**
+         * Edit a test set
+         * @description Replaces the test set's header (fields left out keep their stored value) and commits a new revision when its data or header changed. Rows become content-addressed testcases (each gains a `testcase_dedup_id`); the revision keeps their ids in order.
+         */
+        put: operations["simple.testsets.edit"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/testsets/{testset_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a test set
+         * @description Archives the test set; it stays readable by id and leaves the lists.
+         */
+        post: operations["simple.testsets.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/testsets/{testset_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a test set
+         * @description Brings an archived test set back into the lists.
+         */
+        post: operations["simple.testsets.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/testsets/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query testsets
+         * @description The project's testsets filtered by name, description (substring), flags and tags (containment), slugs or refs; archived ones only with `include_archived`.
+         */
+        post: operations["simple.testsets.query"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2767,8 +2891,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an application variant
-         * @description Adds a variant to an application.
+         * Create a application variant
+         * @description Adds a variant (with no revision yet) to a application of the project.
          */
         post: operations["applications.variants.create"];
         delete?: never;
@@ -2787,8 +2911,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Commit an application revision
-         * @description Commits the next revision of an application variant.
+         * Commit a application revision
+         * @description Commits the next revision of a variant; concurrent commits each get their own version.
          */
         post: operations["applications.revisions.commit"];
         delete?: never;
@@ -2797,7 +2921,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/simple/testsets": {
+    "/applications/revisions/retrieve": {
         parameters: {
             query?: never;
             header?: never;
@@ -2807,17 +2931,37 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a test set
-         * @description Creates a test set (its rows) that human evaluations run over.
+         * Retrieve a application revision
+         * @description Application revision resolved from `application_ref`, `application_variant_ref` and `application_revision_ref` (by id or slug; a version within a variant), with `retrieval_info`.
          */
-        post: operations["testsets.simple.create"];
+        post: operations["applications.revisions.retrieve"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/simple/testsets/{testset_id}": {
+    "/simple/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a application
+         * @description Creates a application with one variant and its revisions 0 (empty) and 1 (the data sent).
+         */
+        post: operations["simple.applications.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/applications/{application_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2825,12 +2969,404 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a test set
-         * @description One test set by id, with its rows.
+         * Get a application
+         * @description One application by id with the latest data of its default variant (`{count: 0}` when unknown in the project).
          */
-        get: operations["testsets.simple.fetch"];
-        put?: never;
+        get: operations["simple.applications.fetch"];
+        /**
+         * Edit a application
+         * @description Replaces the application's header (fields left out keep their stored value) and commits a new revision when its data or header changed.
+         */
+        put: operations["simple.applications.edit"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/applications/{application_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a application
+         * @description Archives the application; it stays readable by id and leaves the lists.
+         */
+        post: operations["simple.applications.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/applications/{application_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a application
+         * @description Brings an archived application back into the lists.
+         */
+        post: operations["simple.applications.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/applications/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query applications
+         * @description The project's applications filtered by name, description (substring), flags and tags (containment), slugs or refs; archived ones only with `include_archived`.
+         */
+        post: operations["simple.applications.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a evaluator variant
+         * @description Adds a variant (with no revision yet) to a evaluator of the project.
+         */
+        post: operations["evaluators.variants.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/revisions/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit a evaluator revision
+         * @description Commits the next revision of a variant; concurrent commits each get their own version.
+         */
+        post: operations["evaluators.revisions.commit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/revisions/retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retrieve a evaluator revision
+         * @description Evaluator revision resolved from `evaluator_ref`, `evaluator_variant_ref` and `evaluator_revision_ref` (by id or slug; a version within a variant), with `retrieval_info`.
+         */
+        post: operations["evaluators.revisions.retrieve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a evaluator
+         * @description Creates a evaluator with one variant and its revisions 0 (empty) and 1 (the data sent).
+         */
+        post: operations["simple.evaluators.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluators/{evaluator_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a evaluator
+         * @description One evaluator by id with the latest data of its default variant (`{count: 0}` when unknown in the project).
+         */
+        get: operations["simple.evaluators.fetch"];
+        /**
+         * Edit a evaluator
+         * @description Replaces the evaluator's header (fields left out keep their stored value) and commits a new revision when its data or header changed.
+         */
+        put: operations["simple.evaluators.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluators/{evaluator_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a evaluator
+         * @description Archives the evaluator and its default variant; it stays readable by id and leaves the lists.
+         */
+        post: operations["simple.evaluators.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluators/{evaluator_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a evaluator
+         * @description Brings an archived evaluator back into the lists.
+         */
+        post: operations["simple.evaluators.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluators/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query evaluators
+         * @description The project's evaluators filtered by name, description (substring), flags and tags (containment), slugs or refs; archived ones only with `include_archived`.
+         */
+        post: operations["simple.evaluators.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a workflow variant
+         * @description Adds a variant (with no revision yet) to a workflow of the project.
+         */
+        post: operations["workflows.variants.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/revisions/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit a workflow revision
+         * @description Commits the next revision of a variant; concurrent commits each get their own version.
+         */
+        post: operations["workflows.revisions.commit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/revisions/retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retrieve a workflow revision
+         * @description Workflow revision resolved from `workflow_ref`, `workflow_variant_ref` and `workflow_revision_ref` (by id or slug; a version within a variant), with `retrieval_info`.
+         */
+        post: operations["workflows.revisions.retrieve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a workflow
+         * @description Creates a workflow with one variant and its revisions 0 (empty) and 1 (the data sent).
+         */
+        post: operations["simple.workflows.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/workflows/{workflow_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workflow
+         * @description One workflow by id with the latest data of its default variant (`{count: 0}` when unknown in the project).
+         */
+        get: operations["simple.workflows.fetch"];
+        /**
+         * Edit a workflow
+         * @description Replaces the workflow's header (fields left out keep their stored value) and commits a new revision when its data or header changed.
+         */
+        put: operations["simple.workflows.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/workflows/{workflow_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a workflow
+         * @description Archives the workflow; it stays readable by id and leaves the lists.
+         */
+        post: operations["simple.workflows.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/workflows/{workflow_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a workflow
+         * @description Brings an archived workflow back into the lists.
+         */
+        post: operations["simple.workflows.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/workflows/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query workflows
+         * @description The project's workflows filtered by name, description (substring), flags and tags (containment), slugs or refs; archived ones only with `include_archived`.
+         */
+        post: operations["simple.workflows.query"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3419,6 +3955,26 @@ export interface paths {
          * @description Runs seen as simple evaluations (their steps as maps of revision id → origin), filtered by ids, name, flags and tags; newest first, `windowing` pages (the reference ignores ids, name and windowing here).
          */
         post: operations["simple.evaluations.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a simple evaluation
+         * @description Builds a run's steps from testset, application and evaluator revisions (their slugs name the steps) and creates the run; counts against the plan's `evaluations_run` quota.
+         */
+        post: operations["simple.evaluations.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5454,82 +6010,95 @@ export interface components {
                 rate?: number | null;
             } | null;
         };
-        "applications.simple.create.body": {
-            application: {
+        "testsets.variants.create.body": {
+            testset_variant: {
                 slug: string;
+                testset_id: string;
                 name?: string | null;
                 description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
                 tags?: {
                     [key: string]: unknown;
                 } | null;
                 meta?: {
                     [key: string]: unknown;
                 } | null;
-                flags?: {
-                    [key: string]: unknown;
-                } | null;
-                data?: {
-                    uri?: string | null;
-                    url?: string | null;
-                    headers?: {
-                        [key: string]: string;
-                    } | null;
-                    runtime?: string | null;
-                    script?: string | null;
-                    schemas?: {
-                        inputs?: unknown;
-                        outputs?: unknown;
-                        parameters?: unknown;
-                    } | null;
-                    parameters?: {
-                        [key: string]: unknown;
-                    } | null;
-                } | null;
             };
         };
-        "applications.variants.create.body": {
-            application_variant: {
-                slug: string;
+        "testsets.revisions.commit.body": {
+            testset_revision: {
+                testset_id?: (string) | null;
+                testset_variant_id: string;
+                slug?: string | null;
                 name?: string | null;
-                application_id: string;
+                description?: string | null;
                 flags?: {
                     [key: string]: unknown;
                 } | null;
                 tags?: {
                     [key: string]: unknown;
                 } | null;
-            };
-        };
-        "applications.revisions.commit.body": {
-            application_revision: {
-                application_id: string;
-                application_variant_id: string;
-                slug?: string | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
                 message?: string | null;
                 data?: {
-                    uri?: string | null;
-                    url?: string | null;
-                    headers?: {
-                        [key: string]: string;
-                    } | null;
-                    runtime?: string | null;
-                    script?: string | null;
-                    schemas?: {
-                        inputs?: unknown;
-                        outputs?: unknown;
-                        parameters?: unknown;
-                    } | null;
-                    parameters?: {
-                        [key: string]: unknown;
-                    } | null;
+                    testcase_ids?: (string)[] | null;
+                    testcases?: {
+                        id?: (string) | null;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        } | null;
+                        tags?: {
+                            [key: string]: unknown;
+                        } | null;
+                        meta?: {
+                            [key: string]: unknown;
+                        } | null;
+                    }[] | null;
                 } | null;
             };
         };
-        "testsets.simple.create.body": {
+        "testsets.revisions.retrieve.body": {
+            testset_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            testset_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            testset_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            include_testcase_ids?: boolean | null;
+            include_testcases?: boolean | null;
+            resolve?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "simple.testsets.create.body": {
             testset: {
                 slug: string;
                 name?: string | null;
                 description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
                 tags?: {
                     [key: string]: unknown;
                 } | null;
@@ -5538,12 +6107,685 @@ export interface components {
                 } | null;
                 data: {
                     testcases: {
+                        id?: (string) | null;
                         data: {
                             [key: string]: unknown;
                         };
+                        flags?: {
+                            [key: string]: unknown;
+                        } | null;
+                        tags?: {
+                            [key: string]: unknown;
+                        } | null;
+                        meta?: {
+                            [key: string]: unknown;
+                        } | null;
                     }[];
                 };
             };
+        };
+        "simple.testsets.edit.body": {
+            testset: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                data?: {
+                    testcases: {
+                        id?: (string) | null;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        } | null;
+                        tags?: {
+                            [key: string]: unknown;
+                        } | null;
+                        meta?: {
+                            [key: string]: unknown;
+                        } | null;
+                    }[];
+                } | null;
+            };
+        };
+        "simple.testsets.query.body": {
+            testset?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            testset_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "applications.variants.create.body": {
+            application_variant: {
+                slug: string;
+                application_id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "applications.revisions.commit.body": {
+            application_revision: {
+                application_id?: (string) | null;
+                application_variant_id: string;
+                slug?: string | null;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                message?: string | null;
+                data?: {
+                    uri?: string | null;
+                    url?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    runtime?: string | null;
+                    script?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
+                    schemas?: {
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        inputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                        outputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            };
+        };
+        "applications.revisions.retrieve.body": {
+            application_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            application_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            application_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            include_testcase_ids?: boolean | null;
+            include_testcases?: boolean | null;
+            resolve?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "simple.applications.create.body": {
+            application: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                data?: {
+                    uri?: string | null;
+                    url?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    runtime?: string | null;
+                    script?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
+                    schemas?: {
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        inputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                        outputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            };
+        };
+        "simple.applications.edit.body": {
+            application: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                data?: {
+                    uri?: string | null;
+                    url?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    runtime?: string | null;
+                    script?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
+                    schemas?: {
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        inputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                        outputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            };
+        };
+        "simple.applications.query.body": {
+            application?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            application_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "evaluators.variants.create.body": {
+            evaluator_variant: {
+                slug: string;
+                evaluator_id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "evaluators.revisions.commit.body": {
+            evaluator_revision: {
+                evaluator_id?: (string) | null;
+                evaluator_variant_id: string;
+                slug?: string | null;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                message?: string | null;
+                data?: {
+                    uri?: string | null;
+                    url?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    runtime?: string | null;
+                    script?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
+                    schemas?: {
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        inputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                        outputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            };
+        };
+        "evaluators.revisions.retrieve.body": {
+            evaluator_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            evaluator_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            evaluator_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            include_testcase_ids?: boolean | null;
+            include_testcases?: boolean | null;
+            resolve?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "simple.evaluators.create.body": {
+            evaluator: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                data?: {
+                    uri?: string | null;
+                    url?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    runtime?: string | null;
+                    script?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
+                    schemas?: {
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        inputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                        outputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            };
+        };
+        "simple.evaluators.edit.body": {
+            evaluator: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                data?: {
+                    uri?: string | null;
+                    url?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    runtime?: string | null;
+                    script?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
+                    schemas?: {
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        inputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                        outputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            };
+        };
+        "simple.evaluators.query.body": {
+            evaluator?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            evaluator_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "workflows.variants.create.body": {
+            workflow_variant: {
+                slug: string;
+                workflow_id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "workflows.revisions.commit.body": {
+            workflow_revision: {
+                workflow_id?: (string) | null;
+                workflow_variant_id: string;
+                slug?: string | null;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                message?: string | null;
+                data?: {
+                    uri?: string | null;
+                    url?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    runtime?: string | null;
+                    script?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
+                    schemas?: {
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        inputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                        outputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            };
+        };
+        "workflows.revisions.retrieve.body": {
+            workflow_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            workflow_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            workflow_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            include_testcase_ids?: boolean | null;
+            include_testcases?: boolean | null;
+            resolve?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "simple.workflows.create.body": {
+            workflow: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                data?: {
+                    uri?: string | null;
+                    url?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    runtime?: string | null;
+                    script?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
+                    schemas?: {
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        inputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                        outputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            };
+        };
+        "simple.workflows.edit.body": {
+            workflow: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                data?: {
+                    uri?: string | null;
+                    url?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    runtime?: string | null;
+                    script?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
+                    schemas?: {
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        inputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                        outputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            };
+        };
+        "simple.workflows.query.body": {
+            workflow?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            workflow_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
         };
         "human_evaluations.create.body": {
             app_id: string;
@@ -5979,6 +7221,38 @@ export interface components {
                 limit?: number | null;
                 order?: ("ascending" | "descending") | null;
             } | null;
+        };
+        "simple.evaluations.create.body": {
+            evaluation: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                data: {
+                    status?: string | null;
+                    query_steps?: ((string)[] | {
+                        [key: string]: "custom" | "human" | "auto";
+                    }) | null;
+                    testset_steps?: ((string)[] | {
+                        [key: string]: "custom" | "human" | "auto";
+                    }) | null;
+                    application_steps?: ((string)[] | {
+                        [key: string]: "custom" | "human" | "auto";
+                    }) | null;
+                    evaluator_steps?: ((string)[] | {
+                        [key: string]: "custom" | "human" | "auto";
+                    }) | null;
+                    repeats?: number | null;
+                    concurrency?: number | null;
+                };
+            };
         };
         "simple.evaluations.probe.body": {
             scenario_ids?: (string)[] | null;
@@ -7466,36 +8740,496 @@ export interface components {
                 event_id: string;
             }[];
         };
-        "applications.simple.create.response": {
+        "testsets.variants.create.response": {
             /** @constant */
             count: 1;
-            application: {
+            testset_variant: {
                 /** Format: uuid */
                 id: string;
                 slug: string;
-                name: string;
-                description: string | null;
-                tags: {
+                name?: string;
+                description?: string;
+                flags?: {
                     [key: string]: unknown;
-                } | null;
-                meta: {
+                };
+                tags?: {
                     [key: string]: unknown;
-                } | null;
-                flags: {
-                    [key: string]: unknown;
-                } | null;
-                data: {
-                    [key: string]: unknown;
-                } | null;
-                created_at: string;
-                updated_at: null;
-                created_by_id: string | null;
-                variant_id: string | null;
-                revision_id: string | null;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
             };
         } | {
             /** @constant */
             count: 0;
+        };
+        "testsets.revisions.commit.response": {
+            /** @constant */
+            count: 1;
+            testset_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                testset_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+                testset_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.revisions.retrieve.response": {
+            /** @constant */
+            count: 1;
+            testset_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                testset_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+                testset_variant_slug?: string;
+                variant_slug?: string;
+            };
+            retrieval_info: {
+                references: {
+                    testset: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                    testset_variant: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                    testset_revision: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                };
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.testsets.create.response": {
+            /** @constant */
+            count: 1;
+            testset: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.testsets.edit.response": {
+            /** @constant */
+            count: 1;
+            testset: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.testsets.archive.response": {
+            /** @constant */
+            count: 1;
+            testset: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.testsets.unarchive.response": {
+            /** @constant */
+            count: 1;
+            testset: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.testsets.fetch.response": {
+            /** @constant */
+            count: 1;
+            testset: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.testsets.query.response": {
+            count: number;
+            testsets: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            }[];
         };
         "applications.variants.create.response": {
             /** @constant */
@@ -7504,18 +9238,31 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 slug: string;
-                name: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
                 /** Format: uuid */
                 application_id: string;
-                flags: {
-                    [key: string]: unknown;
-                } | null;
-                tags: {
-                    [key: string]: unknown;
-                } | null;
-                created_at: string;
-                created_by_id: string | null;
+                /** Format: uuid */
+                artifact_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
             };
+        } | {
+            /** @constant */
+            count: 0;
         };
         "applications.revisions.commit.response": {
             /** @constant */
@@ -7523,56 +9270,1007 @@ export interface components {
             application_revision: {
                 /** Format: uuid */
                 id: string;
-                slug: string | null;
+                slug: string;
                 version: string;
-                message: string | null;
-                data: {
+                name?: string;
+                description?: string;
+                flags?: {
                     [key: string]: unknown;
-                } | null;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
                 /** Format: uuid */
                 application_id: string;
                 /** Format: uuid */
-                application_variant_id: string;
-                created_at: string | null;
-                created_by_id: string | null;
-            };
-        };
-        "testsets.simple.create.response": {
-            /** @constant */
-            count: 1;
-            testset: {
+                artifact_id: string;
                 /** Format: uuid */
-                id: string;
-                slug: string;
-                name: string;
-                description: string | null;
-                tags: {
-                    [key: string]: unknown;
-                } | null;
-                meta: {
-                    [key: string]: unknown;
-                } | null;
-                data: {
-                    testcases: {
-                        /** Format: uuid */
-                        id: string;
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: uuid */
-                        testset_id: string;
-                    }[];
-                };
+                application_variant_id: string;
                 /** Format: uuid */
                 variant_id: string;
-                /** Format: uuid */
-                revision_id: string;
-                created_at: string;
-                created_by_id: string | null;
+                application_slug?: string;
+                artifact_slug?: string;
+                application_variant_slug?: string;
+                variant_slug?: string;
             };
         } | {
             /** @constant */
             count: 0;
+        };
+        "applications.revisions.retrieve.response": {
+            /** @constant */
+            count: 1;
+            application_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                application_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+                application_variant_slug?: string;
+                variant_slug?: string;
+            };
+            retrieval_info: {
+                references: {
+                    application: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                    application_variant: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                    application_revision: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                };
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.applications.create.response": {
+            /** @constant */
+            count: 1;
+            application: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.applications.edit.response": {
+            /** @constant */
+            count: 1;
+            application: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.applications.archive.response": {
+            /** @constant */
+            count: 1;
+            application: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.applications.unarchive.response": {
+            /** @constant */
+            count: 1;
+            application: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.applications.fetch.response": {
+            /** @constant */
+            count: 1;
+            application: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.applications.query.response": {
+            count: number;
+            applications: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            }[];
+        };
+        "evaluators.variants.create.response": {
+            /** @constant */
+            count: 1;
+            evaluator_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.revisions.commit.response": {
+            /** @constant */
+            count: 1;
+            evaluator_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                evaluator_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+                evaluator_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.revisions.retrieve.response": {
+            /** @constant */
+            count: 1;
+            evaluator_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                evaluator_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+                evaluator_variant_slug?: string;
+                variant_slug?: string;
+            };
+            retrieval_info: {
+                references: {
+                    evaluator: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                    evaluator_variant: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                    evaluator_revision: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                };
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.evaluators.create.response": {
+            /** @constant */
+            count: 1;
+            evaluator: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.evaluators.edit.response": {
+            /** @constant */
+            count: 1;
+            evaluator: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.evaluators.archive.response": {
+            /** @constant */
+            count: 1;
+            evaluator: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.evaluators.unarchive.response": {
+            /** @constant */
+            count: 1;
+            evaluator: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.evaluators.fetch.response": {
+            /** @constant */
+            count: 1;
+            evaluator: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.evaluators.query.response": {
+            count: number;
+            evaluators: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            }[];
+        };
+        "workflows.variants.create.response": {
+            /** @constant */
+            count: 1;
+            workflow_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.revisions.commit.response": {
+            /** @constant */
+            count: 1;
+            workflow_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                workflow_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+                workflow_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.revisions.retrieve.response": {
+            /** @constant */
+            count: 1;
+            workflow_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                workflow_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+                workflow_variant_slug?: string;
+                variant_slug?: string;
+            };
+            retrieval_info: {
+                references: {
+                    workflow: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                    workflow_variant: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                    workflow_revision: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                };
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.workflows.create.response": {
+            /** @constant */
+            count: 1;
+            workflow: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.workflows.edit.response": {
+            /** @constant */
+            count: 1;
+            workflow: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.workflows.archive.response": {
+            /** @constant */
+            count: 1;
+            workflow: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.workflows.unarchive.response": {
+            /** @constant */
+            count: 1;
+            workflow: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.workflows.fetch.response": {
+            /** @constant */
+            count: 1;
+            workflow: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.workflows.query.response": {
+            count: number;
+            workflows: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            }[];
         };
         "human_evaluations.list.response": {
             /** Format: uuid */
@@ -7985,7 +10683,7 @@ export interface components {
                 };
             }[];
         };
-        "simple.evaluations.fetch.response": {
+        "simple.evaluations.create.response": {
             /** @constant */
             count: 1;
             evaluation: {
@@ -19961,7 +22659,7 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
-    "applications.simple.create": {
+    "testsets.variants.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -19972,26 +22670,24 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "application": {
+                 *       "testset_variant": {
                  *         "slug": "my-query",
+                 *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                  *         "name": "My project",
                  *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
                  *         "tags": {
                  *           "example": "example"
                  *         },
                  *         "meta": {
                  *           "example": "example"
-                 *         },
-                 *         "flags": {
-                 *           "example": "example"
-                 *         },
-                 *         "data": {
-                 *           "uri": "https://example.com/hook"
                  *         }
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["applications.simple.create.body"];
+                "application/json": components["schemas"]["testsets.variants.create.body"];
             };
         };
         responses: {
@@ -20004,32 +22700,34 @@ export interface operations {
                     /**
                      * @example {
                      *       "count": 1,
-                     *       "application": {
+                     *       "testset_variant": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
                      *         "tags": {
                      *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "example": "example"
-                     *         },
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "data": {
-                     *           "example": "example"
+                     *           "key": "value"
                      *         },
                      *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": null,
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
                      *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query"
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["applications.simple.create.response"];
+                    "application/json": components["schemas"]["testsets.variants.create.response"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -20046,12 +22744,323 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
-    "applications.simple.fetch": {
+    "testsets.revisions.commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset_revision": {
+                 *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "testset_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "message": "example",
+                 *         "data": {
+                 *           "testcase_ids": [
+                 *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["testsets.revisions.commit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "testset_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.revisions.commit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.revisions.retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "testset_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "testset_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "include_testcase_ids": true,
+                 *       "include_testcases": true,
+                 *       "resolve": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["testsets.revisions.retrieve.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "testset_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       },
+                     *       "retrieval_info": {
+                     *         "references": {
+                     *           "testset": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           },
+                     *           "testset_variant": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           },
+                     *           "testset_revision": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.revisions.retrieve.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.testsets.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "data": {
+                 *           "testcases": [
+                 *             {
+                 *               "data": {}
+                 *             }
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.testsets.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.testsets.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.testsets.fetch": {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                application_id: string;
+                testset_id: string;
             };
             cookie?: never;
         };
@@ -20066,38 +23075,334 @@ export interface operations {
                     /**
                      * @example {
                      *       "count": 1,
-                     *       "application": {
+                     *       "testset": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
                      *         "tags": {
                      *           "example": "example"
                      *         },
                      *         "meta": {
-                     *           "example": "example"
-                     *         },
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "data": {
-                     *           "example": "example"
+                     *           "key": "value"
                      *         },
                      *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": null,
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
                      *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
                      *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["applications.simple.create.response"];
+                    "application/json": components["schemas"]["simple.testsets.fetch.response"];
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.testsets.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "data": {
+                 *           "testcases": [
+                 *             {
+                 *               "data": {}
+                 *             }
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.testsets.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.testsets.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.testsets.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.testsets.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.testsets.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.testsets.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.testsets.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset": {
+                 *         "name": "My project"
+                 *       },
+                 *       "testset_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.testsets.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testsets": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.testsets.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -20120,12 +23425,16 @@ export interface operations {
                  * @example {
                  *       "application_variant": {
                  *         "slug": "my-query",
-                 *         "name": "My project",
                  *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
                  *         "flags": {
                  *           "example": "example"
                  *         },
                  *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
                  *           "example": "example"
                  *         }
                  *       }
@@ -20148,15 +23457,26 @@ export interface operations {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
-                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "description": "example",
                      *         "flags": {
                      *           "example": "example"
                      *         },
                      *         "tags": {
                      *           "example": "example"
                      *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
                      *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query"
                      *       }
                      *     }
                      */
@@ -20192,6 +23512,17 @@ export interface operations {
                  *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                  *         "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                  *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
                  *         "message": "example",
                  *         "data": {
                  *           "uri": "https://example.com/hook"
@@ -20216,14 +23547,37 @@ export interface operations {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
                      *         "message": "example",
                      *         "data": {
                      *           "example": "example"
                      *         },
                      *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "application_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
                      *       }
                      *     }
                      */
@@ -20244,38 +23598,35 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
-    "testsets.simple.create": {
+    "applications.revisions.retrieve": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
-                 *       "testset": {
-                 *         "slug": "my-query",
-                 *         "name": "My project",
-                 *         "description": "example",
-                 *         "tags": {
-                 *           "example": "example"
-                 *         },
-                 *         "meta": {
-                 *           "example": "example"
-                 *         },
-                 *         "data": {
-                 *           "testcases": [
-                 *             {
-                 *               "data": {}
-                 *             }
-                 *           ]
-                 *         }
+                 *       "application_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "application_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "application_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "include_testcase_ids": true,
+                 *       "include_testcases": true,
+                 *       "resolve": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["testsets.simple.create.body"];
+                "application/json": components["schemas"]["applications.revisions.retrieve.body"];
             };
         };
         responses: {
@@ -20288,34 +23639,147 @@ export interface operations {
                     /**
                      * @example {
                      *       "count": 1,
-                     *       "testset": {
+                     *       "application_revision": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
+                     *         "version": "1",
                      *         "name": "My project",
                      *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
                      *         "tags": {
                      *           "example": "example"
                      *         },
                      *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
                      *           "example": "example"
                      *         },
-                     *         "data": {
-                     *           "testcases": [
-                     *             {
-                     *               "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *               "data": {},
-                     *               "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                     *             }
-                     *           ]
-                     *         },
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "application_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       },
+                     *       "retrieval_info": {
+                     *         "references": {
+                     *           "application": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           },
+                     *           "application_variant": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           },
+                     *           "application_revision": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           }
+                     *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["testsets.simple.create.response"];
+                    "application/json": components["schemas"]["applications.revisions.retrieve.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.applications.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "application": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "data": {
+                 *           "uri": "https://example.com/hook"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.applications.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.applications.create.response"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -20332,12 +23796,12 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
-    "testsets.simple.fetch": {
+    "simple.applications.fetch": {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                testset_id: string;
+                application_id: string;
             };
             cookie?: never;
         };
@@ -20352,40 +23816,1780 @@ export interface operations {
                     /**
                      * @example {
                      *       "count": 1,
-                     *       "testset": {
+                     *       "application": {
                      *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *         "slug": "my-query",
                      *         "name": "My project",
                      *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
                      *         "tags": {
                      *           "example": "example"
                      *         },
                      *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
                      *           "example": "example"
                      *         },
-                     *         "data": {
-                     *           "testcases": [
-                     *             {
-                     *               "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *               "data": {},
-                     *               "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                     *             }
-                     *           ]
-                     *         },
                      *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["testsets.simple.create.response"];
+                    "application/json": components["schemas"]["simple.applications.fetch.response"];
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.applications.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "application": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "data": {
+                 *           "uri": "https://example.com/hook"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.applications.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.applications.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.applications.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.applications.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.applications.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.applications.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.applications.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "application": {
+                 *         "name": "My project"
+                 *       },
+                 *       "application_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.applications.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "applications": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.applications.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.variants.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator_variant": {
+                 *         "slug": "my-query",
+                 *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.variants.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.variants.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.revisions.commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator_revision": {
+                 *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "evaluator_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "message": "example",
+                 *         "data": {
+                 *           "uri": "https://example.com/hook"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.revisions.commit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "evaluator_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.revisions.commit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.revisions.retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "evaluator_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "evaluator_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "include_testcase_ids": true,
+                 *       "include_testcases": true,
+                 *       "resolve": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.revisions.retrieve.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "evaluator_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       },
+                     *       "retrieval_info": {
+                     *         "references": {
+                     *           "evaluator": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           },
+                     *           "evaluator_variant": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           },
+                     *           "evaluator_revision": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.revisions.retrieve.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluators.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "data": {
+                 *           "uri": "https://example.com/hook"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluators.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluators.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluators.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluators.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluators.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "data": {
+                 *           "uri": "https://example.com/hook"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluators.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluators.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluators.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluators.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluators.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluators.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluators.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator": {
+                 *         "name": "My project"
+                 *       },
+                 *       "evaluator_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluators.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluators": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluators.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.variants.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow_variant": {
+                 *         "slug": "my-query",
+                 *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.variants.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.variants.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.revisions.commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow_revision": {
+                 *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "workflow_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "message": "example",
+                 *         "data": {
+                 *           "uri": "https://example.com/hook"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.revisions.commit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "workflow_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.revisions.commit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.revisions.retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "workflow_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "workflow_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "include_testcase_ids": true,
+                 *       "include_testcases": true,
+                 *       "resolve": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.revisions.retrieve.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "workflow_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       },
+                     *       "retrieval_info": {
+                     *         "references": {
+                     *           "workflow": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           },
+                     *           "workflow_variant": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           },
+                     *           "workflow_revision": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.revisions.retrieve.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.workflows.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "data": {
+                 *           "uri": "https://example.com/hook"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.workflows.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.workflows.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.workflows.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.workflows.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.workflows.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "data": {
+                 *           "uri": "https://example.com/hook"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.workflows.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.workflows.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.workflows.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.workflows.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.workflows.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.workflows.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.workflows.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "name": "My project"
+                 *       },
+                 *       "workflow_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.workflows.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflows": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.workflows.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -22885,6 +28089,93 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    "simple.evaluations.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluation": {
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "data": {
+                 *           "status": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluations.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluation": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "data": {
+                     *           "status": "pending",
+                     *           "query_steps": {},
+                     *           "testset_steps": {},
+                     *           "application_steps": {},
+                     *           "evaluator_steps": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluations.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     "simple.evaluations.fetch": {
         parameters: {
             query?: never;
@@ -22933,7 +28224,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["simple.evaluations.fetch.response"];
+                    "application/json": components["schemas"]["simple.evaluations.create.response"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -23037,7 +28328,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["simple.evaluations.fetch.response"];
+                    "application/json": components["schemas"]["simple.evaluations.create.response"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -23102,7 +28393,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["simple.evaluations.fetch.response"];
+                    "application/json": components["schemas"]["simple.evaluations.create.response"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -23167,7 +28458,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["simple.evaluations.fetch.response"];
+                    "application/json": components["schemas"]["simple.evaluations.create.response"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -23232,7 +28523,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["simple.evaluations.fetch.response"];
+                    "application/json": components["schemas"]["simple.evaluations.create.response"];
                 };
             };
             400: components["responses"]["Error400"];

@@ -54,11 +54,13 @@ export {
   type WebhookSubscriptionView, type WebhookDeliveryView, type PlatformEventView,
 } from './webhooks.ts';
 export {
-  applicationData, simpleApplicationCreate, applicationVariantCreate, applicationRevisionCommit, simpleTestsetCreate, humanEvaluationCreate, humanEvaluationList,
-  HUMAN_EVALUATION_TYPE_VALUES,
-  type ApplicationData, type SimpleApplicationCreate, type ApplicationVariantCreate, type ApplicationRevisionCommit, type SimpleTestsetCreate,
-  type HumanEvaluationCreate, type HumanEvaluationView,
+  humanEvaluationCreate, humanEvaluationList, HUMAN_EVALUATION_TYPE_VALUES, type HumanEvaluationCreate, type HumanEvaluationView,
 } from './human-evaluations.ts';
+export {
+  ARTIFACT_ENTITY_NAMES, TESTSET_ROW_LIMIT, workflowRevisionData, testcaseInput, testsetRevisionData, artifactRef, artifactWindow, revisionRetrieve,
+  simpleArtifactCreate, simpleArtifactEdit, simpleArtifactsQuery, artifactVariantCreate, artifactRevisionCommit, simpleEvaluationCreate,
+  type ArtifactEntityName, type WorkflowRevisionDataInput, type TestcaseInput, type TestsetRevisionDataInput, type ArtifactRef, type SimpleEvaluationCreate,
+} from './artifacts.ts';
 export {
   traceIdView, spanIdView, spanKindView, statusCodeView, spanTypeView, traceTypeView, linkView, spanBody, spanTreeNodeView, spanTreeView, canonicalTraceView, otelTracesView,
   type SpanBody, type SpanTreeNodeView,
@@ -87,9 +89,11 @@ export {
   webhookDeliveryResponse, webhookDeliveriesResponse, platformEventsResponse,
 } from './responses/vault-and-webhooks.ts';
 export { domainResponse, domainsResponse, providerResponse, providersResponse } from './responses/organization-auth.ts';
+export { humanEvaluationsResponse, humanEvaluationCreatedResponse } from './responses/human-evaluations.ts';
 export {
-  simpleApplicationResponse, applicationVariantResponse, applicationRevisionResponse, simpleTestsetResponse, humanEvaluationsResponse, humanEvaluationCreatedResponse,
-} from './responses/human-evaluations.ts';
+  simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactRetrieveResponse,
+} from './responses/artifacts.ts';
+export { gitRoutes, simpleRoutes } from './artifact-routes.ts';
 export { invitationLinkResponse, invitationAcceptedResponse, workspaceUserRemovedResponse } from './responses/invitations.ts';
 export {
   discoverResponse, accessResponse, sessionResponse, sessionIdentitiesResponse, organizationUpdatedResponse, organizationCreatedResponse, detailMessage,

@@ -2,6 +2,7 @@
 // the routes of their side; the gateway (multi-process mode) proxies by this table, so the all-in-one
 // app and the split deployment expose the same base URL. Paths are express patterns; every route also
 // answers under any number of leading `/api` segments, and with or without a trailing slash.
+import { gitRoutes, simpleRoutes } from './artifact-routes.ts';
 
 export type Side = 'command' | 'query' | 'projector';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -200,14 +201,13 @@ export const ROUTES = {
   'webhooks.deliveries.create': { method: 'POST', path: '/webhooks/deliveries', side: 'command' },
   'webhooks.deliveries.query': { method: 'POST', path: '/webhooks/deliveries/query', side: 'query' },
   'webhooks.deliveries.fetch': { method: 'GET', path: '/webhooks/deliveries/:delivery_id', side: 'query' },
-  // human evaluations (reference accounts §12) and the minimal applications / testsets they read (compat §4.2):
-  // accounts events keyed `project:<id>:applications` / `:testsets` / `:evaluations`, served by the command side
-  'applications.simple.create': { method: 'POST', path: '/simple/applications', side: 'command' },
-  'applications.simple.fetch': { method: 'GET', path: '/simple/applications/:application_id', side: 'query' },
-  'applications.variants.create': { method: 'POST', path: '/applications/variants', side: 'command' },
-  'applications.revisions.commit': { method: 'POST', path: '/applications/revisions/commit', side: 'command' },
-  'testsets.simple.create': { method: 'POST', path: '/simple/testsets', side: 'command' },
-  'testsets.simple.fetch': { method: 'GET', path: '/simple/testsets/:testset_id', side: 'query' },
+  // versioned artifacts (reference evaluations §1.2): testsets and the workflow family's three views,
+  // accounts.artifact.* events keyed `project:<id>:<family>s` (packages/account-model aggregates/artifact)
+  ...gitRoutes('testsets', 'testset'), ...simpleRoutes('testsets', 'testset'),
+  ...gitRoutes('applications', 'application'), ...simpleRoutes('applications', 'application'),
+  ...gitRoutes('evaluators', 'evaluator'), ...simpleRoutes('evaluators', 'evaluator'),
+  ...gitRoutes('workflows', 'workflow'), ...simpleRoutes('workflows', 'workflow'),
+  // human evaluations (reference accounts §12), on applications and testsets of the artifact model
   'human_evaluations.list': { method: 'GET', path: '/human-evaluations', side: 'query' },
   'human_evaluations.create': { method: 'POST', path: '/human-evaluations', side: 'command' },
   // the events log (reference accounts §10): ClickHouse projection of platform.events.v1
@@ -258,6 +258,7 @@ export const ROUTES = {
   'simple.evaluations.scenarios.add': { method: 'POST', path: '/simple/evaluations/:evaluation_id/scenarios/add', side: 'command' },
   'simple.evaluations.populate': { method: 'POST', path: '/simple/evaluations/:evaluation_id/populate', side: 'command' },
   'simple.evaluations.query': { method: 'POST', path: '/simple/evaluations/query', side: 'query' },
+  'simple.evaluations.create': { method: 'POST', path: '/simple/evaluations', side: 'command' },
   'simple.evaluations.fetch': { method: 'GET', path: '/simple/evaluations/:evaluation_id', side: 'query' },
   'simple.evaluations.delete': { method: 'DELETE', path: '/simple/evaluations/:evaluation_id', side: 'command' },
   'simple.evaluations.start': { method: 'POST', path: '/simple/evaluations/:evaluation_id/start', side: 'command' },

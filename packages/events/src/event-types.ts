@@ -8,6 +8,7 @@ import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderSec
 import type { OrganizationCreated, OrganizationDeleted, OrganizationTransferred } from './payloads.ts';
 import type { InvitationCreated, InvitationResent, InvitationAccepted, InvitationRevoked } from './payloads.ts';
 import type { SecretCreated, SecretDeleted, SecretUpdated } from './payloads.ts';
+import type { ArtifactCreated, ArtifactEdited, ArtifactVariantCreated, ArtifactVariantEdited, ArtifactRevisionAdded, ArtifactArchiveSet, TestcasesStored } from './payloads.ts';
 import type { QueryArtifactCreated, QueryArtifactEdited, QueryVariantCreated, QueryVariantEdited, QueryRevisionAdded, QueryArchiveSet, QueryRevisionEdited } from './payloads.ts';
 import type { WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded, BillingSubscriptionSet } from './payloads.ts';
 import type { ApplicationCreated, ApplicationVariantCreated, ApplicationRevisionCommitted, TestsetCreated, HumanEvaluationCreated } from './payloads.ts';
@@ -32,6 +33,13 @@ export interface EventPayloads {
   'accounts.query.variant.edited': QueryVariantEdited;
   'accounts.query.revision.added': QueryRevisionAdded;
   'accounts.query.archive.set': QueryArchiveSet;
+  'accounts.artifact.created': ArtifactCreated;
+  'accounts.artifact.edited': ArtifactEdited;
+  'accounts.artifact.variant.created': ArtifactVariantCreated;
+  'accounts.artifact.variant.edited': ArtifactVariantEdited;
+  'accounts.artifact.revision.added': ArtifactRevisionAdded;
+  'accounts.artifact.archive.set': ArtifactArchiveSet;
+  'accounts.testcases.stored': TestcasesStored;
   'accounts.query.revision.edited': QueryRevisionEdited;
   'accounts.domain.token_issued': DomainTokenIssued;
   'accounts.domain.verified': DomainVerified;
@@ -105,6 +113,13 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.query.variant.edited': { message: 'QueryVariantEdited', version: 1 },
   'accounts.query.revision.added': { message: 'QueryRevisionAdded', version: 1 },
   'accounts.query.archive.set': { message: 'QueryArchiveSet', version: 1 },
+  'accounts.artifact.created': { message: 'ArtifactCreated', version: 1 },
+  'accounts.artifact.edited': { message: 'ArtifactEdited', version: 1 },
+  'accounts.artifact.variant.created': { message: 'ArtifactVariantCreated', version: 1 },
+  'accounts.artifact.variant.edited': { message: 'ArtifactVariantEdited', version: 1 },
+  'accounts.artifact.revision.added': { message: 'ArtifactRevisionAdded', version: 1 },
+  'accounts.artifact.archive.set': { message: 'ArtifactArchiveSet', version: 1 },
+  'accounts.testcases.stored': { message: 'TestcasesStored', version: 1 },
   'accounts.query.revision.edited': { message: 'QueryRevisionEdited', version: 1 },
   'accounts.domain.token_issued': { message: 'DomainTokenIssued', version: 1 },
   'accounts.domain.verified': { message: 'DomainVerified', version: 1 },

@@ -79,6 +79,19 @@ export interface QueryRevisionAdded {
 export interface QueryRevisionEdited { query_id: string; variant_id: string; revision_id: string; header: QueryHeader }
 export interface QueryArchiveSet { query_id: string; target: string; target_id: string; archived: boolean }
 
+/** A versioned artifact's header (maps as JSON text; '' = null). */
+export interface ArtifactHeader { name: string; description: string; tags_json: string; meta_json: string; flags_json: string }
+export interface ArtifactRevision { revision_id: string; slug: string; version: number; header: ArtifactHeader; data_json: string; message: string }
+export interface ArtifactVariantSeed { variant_id: string; slug: string; header: ArtifactHeader; revisions?: ArtifactRevision[] }
+export interface ArtifactCreated { family: string; artifact_id: string; slug: string; header: ArtifactHeader; variants?: ArtifactVariantSeed[] }
+export interface ArtifactEdited { family: string; artifact_id: string; header: ArtifactHeader }
+export interface ArtifactVariantCreated { family: string; artifact_id: string; variant: ArtifactVariantSeed }
+export interface ArtifactVariantEdited { family: string; artifact_id: string; variant_id: string; header: ArtifactHeader }
+export interface ArtifactRevisionAdded { family: string; artifact_id: string; variant_id: string; revision: ArtifactRevision }
+export interface ArtifactArchiveSet { family: string; artifact_id: string; target: string; target_id: string; archived: boolean }
+export interface StoredTestcase { id: string; data_json: string; flags_json: string; tags_json: string; meta_json: string }
+export interface TestcasesStored { testset_id: string; testcases: StoredTestcase[] }
+
 export interface DomainTokenIssued {
   domain_id: string; organization_id: string; domain: string; name: string; description: string; token: string; issued_at_us: number;
 }

@@ -14,6 +14,24 @@ const QUERY_WRITE = ' The change is appended to the accounts log and answered on
 const EV_WRITE = ' The change is appended to the run\'s stream on `evaluations.v1` and answered once projected (read-your-writes); a closed run answers 409.';
 const SIMPLE_Q = ' A simple query is a query with one automatic variant.';
 
+/** One entity's git and simple routes (contracts artifact-routes.ts). */
+function artifactDocs(e: string, name: string, plural: string): Partial<Record<RouteId, OperationDoc>> {
+  const id = (op: string): RouteId => op as RouteId;
+  const cap = name[0]!.toUpperCase() + name.slice(1);
+  const rows = e === 'testset' ? ' Rows become content-addressed testcases (each gains a `testcase_dedup_id`); the revision keeps their ids in order.' : '';
+  return {
+    [id(`simple.${plural}.create`)]: d(`Create a ${name}`, `Creates a ${name} with one variant and its revisions 0 (empty) and 1 (the data sent).${rows}`),
+    [id(`simple.${plural}.edit`)]: d(`Edit a ${name}`, `Replaces the ${name}'s header (fields left out keep their stored value) and commits a new revision when its data or header changed.${rows}`),
+    [id(`simple.${plural}.archive`)]: d(`Archive a ${name}`, `Archives the ${name}${e === 'evaluator' ? ' and its default variant' : ''}; it stays readable by id and leaves the lists.`),
+    [id(`simple.${plural}.unarchive`)]: d(`Unarchive a ${name}`, `Brings an archived ${name} back into the lists.`),
+    [id(`simple.${plural}.fetch`)]: d(`Get a ${name}`, `One ${name} by id with the latest data of its default variant (\`{count: 0}\` when unknown in the project).`),
+    [id(`simple.${plural}.query`)]: d(`Query ${plural}`, `The project's ${plural} filtered by name, description (substring), flags and tags (containment), slugs or refs; archived ones only with \`include_archived\`.`),
+    [id(`${plural}.variants.create`)]: d(`Create a ${name} variant`, `Adds a variant (with no revision yet) to a ${name} of the project.`),
+    [id(`${plural}.revisions.commit`)]: d(`Commit a ${name} revision`, `Commits the next revision of a variant; concurrent commits each get their own version.${rows}`),
+    [id(`${plural}.revisions.retrieve`)]: d(`Retrieve a ${name} revision`, `${cap} revision resolved from \`${e}_ref\`, \`${e}_variant_ref\` and \`${e}_revision_ref\` (by id or slug; a version within a variant), with \`retrieval_info\`.`),
+  };
+}
+
 export const OPERATION_DOCS: Partial<Record<RouteId, OperationDoc>> = {
   'otlp.traces.status': d('Check the OTLP endpoint', 'Answers 200 when the OTLP/HTTP trace receiver is up; exporters and load balancers use it as a liveness probe. No credential needed.'),
   'otlp.traces.export': d('Export spans over OTLP/HTTP', 'The OpenTelemetry protocol\'s trace export: a protobuf `ExportTraceServiceRequest` (gzip or deflate encoding accepted), authenticated with `Authorization: ApiKey …`. Spans a plan or a bound refuses are named in `partial_success`; failures answer a protobuf `google.rpc.Status`.'),
@@ -175,12 +193,9 @@ export const OPERATION_DOCS: Partial<Record<RouteId, OperationDoc>> = {
   'webhooks.deliveries.create': d('Deliver an event now', 'Queues one delivery of an event to a subscription.'),
   'webhooks.deliveries.query': d('List webhook deliveries', 'Deliveries with their status, attempts and the receiver\'s answers, optionally filtered.'),
   'webhooks.deliveries.fetch': d('Get a webhook delivery', 'One delivery by id, with its status, attempts and the receiver\'s answers.'),
-  'applications.simple.create': d('Create an application', 'Creates an application (with its default variant) that human evaluations refer to.'),
-  'applications.simple.fetch': d('Get an application', 'One application by id, with its variants.'),
-  'applications.variants.create': d('Create an application variant', 'Adds a variant to an application.'),
-  'applications.revisions.commit': d('Commit an application revision', 'Commits the next revision of an application variant.'),
-  'testsets.simple.create': d('Create a test set', 'Creates a test set (its rows) that human evaluations run over.'),
-  'testsets.simple.fetch': d('Get a test set', 'One test set by id, with its rows.'),
+  ...artifactDocs('testset', 'test set', 'testsets'), ...artifactDocs('application', 'application', 'applications'),
+  ...artifactDocs('evaluator', 'evaluator', 'evaluators'), ...artifactDocs('workflow', 'workflow', 'workflows'),
+  'simple.evaluations.create': d('Create a simple evaluation', 'Builds a run\'s steps from testset, application and evaluator revisions (their slugs name the steps) and creates the run; counts against the plan\'s `evaluations_run` quota.'),
   'human_evaluations.list': d('List human evaluations', 'The project\'s human evaluations.'),
   'human_evaluations.create': d('Create a human evaluation', 'Creates a human evaluation of application variants over a test set; counts against the plan\'s `evaluations_run` quota.'),
   'events.query': d('Query the events log', 'The project\'s platform events (traces ingested, fetched and queried, account changes) by type and time window.'),

@@ -13,18 +13,17 @@ import {
 import {
   adminAccountsCreate, adminAccountsDelete, adminApiKeyCreate, adminGraphCreate, adminGraphDelete, adminMembershipRemove, adminMembershipSet,
   adminOrganizationCreate, adminProjectCreate, adminScopedMembershipCreate, adminTransferOwnership, adminUserCreate, adminWorkspaceCreate,
-  accessQuery, apiKeyCreate, applicationRevisionCommit, applicationVariantCreate, deliveryCreate, deliveryQuery, discoverRequest, domainCreate,
+  accessQuery, apiKeyCreate, deliveryCreate, deliveryQuery, discoverRequest, domainCreate,
   domainVerify, eventQuery, humanEvaluationCreate, humanEvaluationList, invitationAccept, invitationCreate, invitationResend, organizationCreate,
   organizationUpdate, otelTracingRequest, probeProviderRequest, probeProviderResponse, providerCreate, providerUpdate, secretCreate, secretUpdate,
-  simpleApplicationCreate, simpleTestsetCreate, simpleTraceRequest, ssoStartQuery, subscriptionLoginFailure, subscriptionLoginPush, traceRequest,
+  simpleTraceRequest, ssoStartQuery, subscriptionLoginFailure, subscriptionLoginPush, traceRequest,
   tracesRequest, traceIdResponse, traceIdsResponse, simpleTraceResponse, simpleTracesResponse, simpleTraceLinkResponse, otelLinksResponse,
   collectStatusResponse, traceResponse, tracesResponse, spanResponse, spansResponse, sessionIdsResponse, userIdsResponse, analyticsResponse,
   otelTracingResponse, legacyAnalyticsResponse, apiKeyCreatedResponse, apiKeyListResponse, currentProjectResponse, healthResponse, profileResponse, organizationListResponse,
   organizationResponse, adminAccountsCreateResponse, spanQueryBody, simpleTraceEdit, savedQueryAnswer, savedQueriesAnswer,
   savedQueryVariantAnswer, savedQueryVariantsAnswer, savedQueryRevisionAnswer, savedQueryRevisionsAnswer, simpleSavedQueryAnswer, simpleSavedQueriesAnswer,
   publicSecretResponse, publicSecretsResponse, loginAttemptResponse, subscriptionLoginPushResponse, subscriptionLoginFailureResponse, webhookSubscriptionResponse, webhookSubscriptionsResponse, webhookDeliveryResponse, webhookDeliveriesResponse,
-  platformEventsResponse, domainResponse, domainsResponse, providerResponse, providersResponse, simpleApplicationResponse, applicationVariantResponse,
-  applicationRevisionResponse, simpleTestsetResponse, humanEvaluationsResponse, humanEvaluationCreatedResponse, invitationLinkResponse,
+  platformEventsResponse, domainResponse, domainsResponse, providerResponse, providersResponse, humanEvaluationsResponse, humanEvaluationCreatedResponse, invitationLinkResponse,
   invitationAcceptedResponse, workspaceUserRemovedResponse, savedQueryRetrieveAnswer, billingEventAnswer, billingCheckoutAnswer, billingPortalAnswer,
   billingSuccessAnswer, billingCatalogAnswer, billingPricingAnswer, billingSubscriptionAnswer, billingUsageAnswer, accessPlansAnswer, webhookCreate, webhookEdit, webhookQuery, webhookTest, workspaceUserRemove, projectUpdate, projectRetentionResponse,
   flatSpanQuery, analyticsInput, legacyAnalyticsInput, simpleTraceQuery, queryCreateBody, queryEditBody, queryVariantCreateBody, queryVariantEditBody,
@@ -32,7 +31,9 @@ import {
   savedQueryVariantsQuery, savedQueryRevisionsQuery, savedQueryRetrieve, savedQueryLog, simpleSavedQueriesQuery, billingCheckoutQuery, billingSwitchQuery,
   paymentsProcessorEvent, discoverResponse, accessResponse, sessionResponse, sessionIdentitiesResponse, organizationUpdatedResponse, organizationCreatedResponse,
   spanExportBody, detailMessage, organizationTransferredResponse, adminAccountSetResponse, adminDeletedResponse, adminTransferResponse, type RouteId,
-  redactionPolicyBody, redactionPolicyResponse,
+  redactionPolicyBody, redactionPolicyResponse, simpleArtifactCreate, simpleArtifactEdit, simpleArtifactsQuery, artifactVariantCreate, artifactRevisionCommit,
+  revisionRetrieve, simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactRetrieveResponse,
+  simpleEvaluationCreate, type ArtifactEntityName,
 } from '@llm/contracts';
 import { ActivityQuerySchema } from '@llm/span-filter';
 import { sessionIdentitiesUpdateSchema } from '@llm/web-session';
@@ -67,6 +68,22 @@ const replayQuery = z.object({
   keep_old: z.enum(['true', 'false']).optional().describe('Keep the old span table beside the rebuilt one.'),
   allow_truncated: z.enum(['true', 'false']).optional().describe('Replay even when the topic no longer holds the oldest records.'),
 });
+
+/** One entity's git and simple routes (contracts artifact-routes.ts), their bodies and answers. */
+function artifactSchemas(e: ArtifactEntityName, plural: string): Partial<Record<RouteId, OperationSchemas>> {
+  const id = (op: string): RouteId => op as RouteId;
+  return {
+    [id(`simple.${plural}.create`)]: { body: simpleArtifactCreate(e), response: simpleArtifactResponse(e) },
+    [id(`simple.${plural}.edit`)]: { body: simpleArtifactEdit(e), response: simpleArtifactResponse(e) },
+    [id(`simple.${plural}.archive`)]: { noBody: true, response: simpleArtifactResponse(e) },
+    [id(`simple.${plural}.unarchive`)]: { noBody: true, response: simpleArtifactResponse(e) },
+    [id(`simple.${plural}.fetch`)]: { response: simpleArtifactResponse(e) },
+    [id(`simple.${plural}.query`)]: { body: simpleArtifactsQuery(e), bodyOptional: true, response: simpleArtifactsResponse(e) },
+    [id(`${plural}.variants.create`)]: { body: artifactVariantCreate(e), response: artifactVariantResponse(e) },
+    [id(`${plural}.revisions.commit`)]: { body: artifactRevisionCommit(e), response: artifactRevisionResponse(e) },
+    [id(`${plural}.revisions.retrieve`)]: { body: revisionRetrieve(e), bodyOptional: true, response: artifactRetrieveResponse(e) },
+  };
+}
 
 export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   'traces.create': { body: traceRequest, response: traceIdResponse, status: 202 },
@@ -271,12 +288,9 @@ export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   'webhooks.deliveries.create': { body: deliveryCreate, response: webhookDeliveryResponse },
   'webhooks.deliveries.query': { body: deliveryQuery, bodyOptional: true, response: webhookDeliveriesResponse },
   'webhooks.deliveries.fetch': { response: webhookDeliveryResponse },
-  'applications.simple.create': { body: simpleApplicationCreate, response: simpleApplicationResponse },
-  'applications.simple.fetch': { response: simpleApplicationResponse },
-  'applications.variants.create': { body: applicationVariantCreate, response: applicationVariantResponse },
-  'applications.revisions.commit': { body: applicationRevisionCommit, response: applicationRevisionResponse },
-  'testsets.simple.create': { body: simpleTestsetCreate, response: simpleTestsetResponse },
-  'testsets.simple.fetch': { response: simpleTestsetResponse },
+  ...artifactSchemas('testset', 'testsets'), ...artifactSchemas('application', 'applications'),
+  ...artifactSchemas('evaluator', 'evaluators'), ...artifactSchemas('workflow', 'workflows'),
+  'simple.evaluations.create': { body: simpleEvaluationCreate, response: simpleEvaluationResponse },
   'human_evaluations.list': { query: humanEvaluationList, response: humanEvaluationsResponse },
   'human_evaluations.create': { body: humanEvaluationCreate, response: humanEvaluationCreatedResponse },
   'events.query': { body: eventQuery, response: platformEventsResponse },

@@ -47,6 +47,8 @@ import { AgentRunner } from './vault/adapters/agent-runner.ts';
 import type { SignInOptions } from './sign-in-config.ts';
 import { webhookRoutes } from './webhooks/http/webhook-routes.ts';
 import { humanEvaluationRoutes } from './accounts/http/human-evaluation-routes.ts';
+import { artifactWriteRoutes } from './artifacts/http/artifact-routes.ts';
+import { ArtifactWrites } from './artifacts/adapters/artifact-writes.ts';
 import { EvaluationCommands } from './evaluations/adapters/evaluation-commands.ts';
 import { runRoutes } from './evaluations/http/run-routes.ts';
 import { cellRoutes } from './evaluations/http/cell-routes.ts';
@@ -121,6 +123,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const otlp = new OtlpIngest(spans, workers, quota, pressure, deps.otlpMaxBatchBytes, redaction);
   const accounts = new AccountAppender(deps.producer, deps.topics);
   const commands = new AccountCommands(accounts, deps.pool);
+  const artifacts = new ArtifactWrites({ commands, pool: deps.pool });
   const evaluations = new EvaluationCommands(deps.producer, deps.topics, deps.pool);
   const metricsRefresh = new MetricsRefresh(deps.pool, evaluations, deps.traceMetrics, { traceWaitMs: deps.metricsTraceWaitMs });
   const providerSecrets = new ProviderSecrets(deps.pool, deps.signIn.secrets);
@@ -191,15 +194,18 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...webhookRoutes({ pool: deps.pool, commands, keyring: deps.signIn.secrets, outbound, producer: deps.producer, topics: deps.topics, timeoutMs: deps.signIn.webhookTimeoutMs },
         { view: [member, requirePermission(deps.pool, 'view_webhooks')], edit: [member, requirePermission(deps.pool, 'edit_webhooks')] }),
       ...deliveryRoutes({ pool: deps.pool, producer: deps.producer, topics: deps.topics }, { edit: [member, requirePermission(deps.pool, 'edit_webhooks')] }),
-      // Human evaluations and the minimal applications / testsets they read (reference accounts §12, compat §4).
-      ...humanEvaluationRoutes({ pool: deps.pool, commands, quota }, {
-        editApps: [member, requirePermission(deps.pool, 'edit_applications')], createEvaluations: [member, requirePermission(deps.pool, 'create_evaluation')],
-      }),
+      // Versioned artifacts (reference evaluations §1.2): testsets and the workflow family's three views.
+      ...artifactWriteRoutes('testset', { pool: deps.pool, writes: artifacts }, { edit: [member, requirePermission(deps.pool, 'edit_testsets')] }),
+      ...artifactWriteRoutes('application', { pool: deps.pool, writes: artifacts }, { edit: [member, requirePermission(deps.pool, 'edit_applications')] }),
+      ...artifactWriteRoutes('evaluator', { pool: deps.pool, writes: artifacts }, { edit: [member, requirePermission(deps.pool, 'edit_evaluators')] }),
+      ...artifactWriteRoutes('workflow', { pool: deps.pool, writes: artifacts }, { edit: [member, requirePermission(deps.pool, 'edit_workflows')] }),
+      // Human evaluations of those applications and testsets (reference accounts §12).
+      ...humanEvaluationRoutes({ pool: deps.pool, commands, quota }, { createEvaluations: [member, requirePermission(deps.pool, 'create_evaluation')] }),
       // Evaluation runs, scenarios, results and metrics (reference evaluations §2.3): evaluations.v1, keyed by run.
       ...runRoutes({ pool: deps.pool, evaluations, quota }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...cellRoutes({ pool: deps.pool, evaluations }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...metricRefreshRoutes({ refresh: metricsRefresh }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
-      ...simpleEvaluationRoutes({ pool: deps.pool, evaluations, refresh: metricsRefresh }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
+      ...simpleEvaluationRoutes({ pool: deps.pool, evaluations, refresh: metricsRefresh, quota }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       // Billing: reads need view_billing, writes edit_billing (the owner); processor events are public (signed).
       ...billingRoutes({ ...billing, access: deps.access }, { view: [member, requirePermission(deps.pool, 'view_billing')], edit: [member, requirePermission(deps.pool, 'edit_billing')] }),
       ...billingEventRoutes({ ...billing, planSlugs: Object.keys(deps.access.plans) }, {}),

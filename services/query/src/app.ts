@@ -33,7 +33,8 @@ import { eventRoutes } from './http/event-routes.ts';
 import { projectRoutes } from './http/project-routes.ts';
 import { profileRoutes } from './http/profile-routes.ts';
 import { simpleTraceRoutes } from './http/simple-trace-routes.ts';
-import { evaluationRoutes } from './http/evaluation-routes.ts';
+import { humanEvaluationRoutes } from './http/human-evaluation-routes.ts';
+import { artifactReadRoutes } from './http/artifact-routes.ts';
 import { evaluationRunRoutes } from './http/evaluation-run-routes.ts';
 import { redactionRoutes } from './http/redaction-routes.ts';
 import { EventReader } from './adapters/event-reader.ts';
@@ -108,9 +109,12 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...simpleTraceRoutes({ reader, searcher }, { view: [auth, requirePermission(deps.pool, 'view_spans')] }),
     ...redactionRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_spans')] }),
     ...evaluationRunRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_evaluation_runs')] }),
-    ...evaluationRoutes({ pool: deps.pool }, {
-      viewApps: [member, requirePermission(deps.pool, 'view_applications')], viewEvaluations: [member, requirePermission(deps.pool, 'view_evaluation')],
-    }),
+    // Versioned artifacts (reference evaluations §1.2): testsets and the workflow family's three views.
+    ...artifactReadRoutes('testset', { pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_testsets')] }),
+    ...artifactReadRoutes('application', { pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_applications')] }),
+    ...artifactReadRoutes('evaluator', { pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_evaluators')] }),
+    ...artifactReadRoutes('workflow', { pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_workflows')] }),
+    ...humanEvaluationRoutes({ pool: deps.pool }, { viewEvaluations: [member, requirePermission(deps.pool, 'view_evaluation')] }),
     // The API description (/openapi.json) and its rendered page (/docs): public, code-only.
     ...docsRoutes(),
   };

@@ -5,3 +5,4 @@ export * from './reads.ts';
 export * from './projection.ts';
 export * from './views.ts';
 export * from './flags.ts';
+export * from './graph.ts';

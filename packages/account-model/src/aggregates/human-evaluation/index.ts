@@ -10,5 +10,6 @@ export * from './rules.ts';
 export * from './projection.ts';
 export * from './views.ts';
 export * from './reads.ts';
+export * from './subjects.ts';
 
 export const humanEvaluation = aggregate(humanEvaluationRules, { load: loadHumanEvaluationState, project: projectHumanEvaluation });

@@ -1,29 +1,20 @@
 // The one reader of human_evaluations and their variant links (0015; written by projector-accounts only).
 import type { HumanEvaluationEvent, HumanEvaluationState } from './rules.ts';
 import { asUuid, type Queryable } from '../../queryable.ts';
+import { readEvaluationApp, readEvaluationTestset, readEvaluationVariants } from './subjects.ts';
 
 /** What an evaluation's creation is decided on: its app, testset and variants as stored (any project: the rule compares). */
 export async function loadHumanEvaluationState(q: Queryable, e: HumanEvaluationEvent): Promise<HumanEvaluationState> {
   const p = e.payload;
   // One query after the other: `q` may be the projector's transaction client.
-  const app = (await q.query<{ id: string; project_id: string }>(
-    'SELECT id::text AS id, project_id::text AS project_id FROM applications WHERE id = $1::uuid', [asUuid(p.app_id)],
-  )).rows[0];
-  const testset = (await q.query<{ id: string; project_id: string }>(
-    'SELECT id::text AS id, project_id::text AS project_id FROM testsets WHERE id = $1::uuid', [asUuid(p.testset_id)],
-  )).rows[0];
-  const ids = p.variants.map((v) => asUuid(v.variant_id)).filter((x): x is string => x !== null);
-  const variants = ids.length === 0 ? [] : (await q.query<{ id: string; application_id: string; archived: boolean; revision_id: string | null }>(
-    `SELECT v.id::text AS id, v.application_id::text AS application_id, v.archived, r.id::text AS revision_id
-       FROM application_variants v LEFT JOIN application_revisions r ON r.variant_id = v.id AND r.version = v.revision
-      WHERE v.id = ANY($1::uuid[])`,
-    [ids],
-  )).rows;
+  const app = await readEvaluationApp(q, p.app_id);
+  const testset = await readEvaluationTestset(q, p.testset_id);
+  const variants = await readEvaluationVariants(q, p.variants.map((v) => v.variant_id));
   const existing = (await q.query<{ id: string }>('SELECT id::text AS id FROM human_evaluations WHERE id = $1::uuid', [asUuid(p.evaluation_id)])).rows;
   return {
-    app: app ? { id: app.id, projectId: app.project_id } : undefined,
-    testset: testset ? { id: testset.id, projectId: testset.project_id } : undefined,
-    variants: variants.map((v) => ({ id: v.id, applicationId: v.application_id, archived: v.archived, currentRevisionId: v.revision_id ?? undefined })),
+    app: app ? { id: app.id, projectId: app.projectId } : undefined,
+    testset: testset ? { id: testset.id, projectId: testset.projectId } : undefined,
+    variants: variants.map((v) => ({ id: v.id, applicationId: v.applicationId, archived: v.archived, currentRevisionId: v.currentRevisionId })),
     evaluations: existing,
   };
 }
@@ -41,18 +32,21 @@ export interface HumanEvaluationRow {
 export async function listHumanEvaluations(q: Queryable, projectId: string, appId: string): Promise<HumanEvaluationRow[]> {
   const r = await q.query<HumanEvaluationRow>(
     `SELECT e.id::text AS id, e.app_id::text AS app_id, e.project_id::text AS project_id, e.evaluation_type, e.status,
-            e.testset_id::text AS testset_id, t.name AS testset_name, e.created_at, e.updated_at,
+            e.testset_id::text AS testset_id, coalesce(ta.name, t.name) AS testset_name, e.created_at, e.updated_at,
             coalesce(array_agg(l.variant_id::text ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS variant_ids,
-            coalesce(array_agg(v.name ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS variant_names,
+            coalesce(array_agg(coalesce(av.name, v.name) ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS variant_names,
             coalesce(array_agg(l.revision_id::text ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS variants_revision_ids,
-            coalesce(array_agg(rv.version ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS revisions
+            coalesce(array_agg(coalesce(ar.version, rv.version) ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS revisions
        FROM human_evaluations e
-       JOIN testsets t ON t.id = e.testset_id
+       LEFT JOIN testsets t ON t.id = e.testset_id
+       LEFT JOIN artifacts ta ON ta.id = e.testset_id AND ta.family = 'testset'
        LEFT JOIN human_evaluation_variants l ON l.evaluation_id = e.id
        LEFT JOIN application_variants v ON v.id = l.variant_id
        LEFT JOIN application_revisions rv ON rv.id = l.revision_id
-      WHERE e.project_id = $1::uuid AND e.app_id = $2::uuid
-      GROUP BY e.id, t.name
+       LEFT JOIN artifact_variants av ON av.id = l.variant_id
+       LEFT JOIN artifact_revisions ar ON ar.id = l.revision_id
+      WHERE e.project_id = $1::uuid AND e.app_id = $2::uuid AND (t.id IS NOT NULL OR ta.id IS NOT NULL)
+      GROUP BY e.id, t.name, ta.name
       ORDER BY e.created_at, e.id`,
     [asUuid(projectId), asUuid(appId)],
   );

@@ -1,30 +1,39 @@
 // The simple-evaluation view of a run (reference evaluations §2.4): its lifecycle (start, stop,
 // close, open, delete) and its slice routes (remove scenarios, prune cells, refresh metrics, add or
 // remove steps, set repeats), all as run events on evaluations.v1 (`scenarios/add` and `populate`
-// are in cell-routes.ts). Creating a simple evaluation builds the run's graph from revisions of the
-// artifact model, which is not built yet (docs/design/evaluations.md); neither is server-side
-// execution, so `start` activates the run and dispatches nothing.
+// are in cell-routes.ts). Creating one builds the run's graph (§3.2) from revisions of testsets,
+// applications, evaluators and saved queries, then creates and starts the run. Server-side
+// execution is not built yet, so `start` activates the run and dispatches nothing: the SDK runs
+// the cells itself (§4.1).
 import type { Request, RequestHandler } from 'express';
-import { queryScenarios, readRun, readSlice, readScenarios, runView, simpleEvaluationView, type RunRow } from '@llm/evaluation-model';
-import { repeatsSet, runSlice, scenarioIds, stepsAdd, stepsRemove } from '@llm/contracts';
+import { buildRunGraph, normaliseSteps, queryScenarios, readRun, readSlice, readScenarios, runView, simpleEvaluationView, type GraphRevision, type Origin, type RunRow } from '@llm/evaluation-model';
+import { repeatsSet, runSlice, scenarioIds, simpleEvaluationCreate, stepsAdd, stepsRemove } from '@llm/contracts';
+import { uuidv7 } from '@llm/events';
 import { invalid } from '@llm/errors';
 import { uuidParam, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
 import type { MetricsRefresh } from '../adapters/metrics-refresh.ts';
-import { editedRun, type RunFields } from '../domain/payloads.ts';
+import { editedRun, newRun, type RunFields } from '../domain/payloads.ts';
+import { artifactRevisionSource, queryRevisionSource } from '../adapters/graph-sources.ts';
+import type { QuotaGate } from '../../quota/adapters/quota-gate.ts';
 import { pruneSteps } from '../adapters/step-pruning.ts';
 
 export interface SimpleEvaluationRouteDeps {
   pool: Pool;
   evaluations: EvaluationCommands;
   refresh: MetricsRefresh;
+  /** The organization's `evaluations_run` quota: one run per created simple evaluation. */
+  quota: Pick<QuotaGate, 'evaluation'>;
 }
+
+/** The caller's flags a simple evaluation keeps (§2.4); the others follow from steps and lifecycle. */
+const KEPT_FLAGS = ['is_live', 'is_cached', 'is_split', 'is_queue'] as const;
 
 type Lifecycle = { is_closed?: boolean; is_active?: boolean; status?: string };
 
 export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: Guards<'edit'>): Handlers {
-  const { pool, evaluations, refresh } = deps;
+  const { pool, evaluations, refresh, quota } = deps;
   const run = (req: Request): Promise<RunRow | undefined> => readRun(pool, req.scope.projectId, uuidParam(req.params, 'evaluation_id'));
 
   const lifecycle = (set: Lifecycle): RequestHandler[] => [...guards.edit, async (req, res) => {
@@ -53,7 +62,44 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
     await refresh.refresh(req, r.id, undefined);
   };
 
+  /** The revisions named by one kind of steps; undefined when any is unknown in the project. */
+  const sources = async (req: Request, steps: Record<string, Origin>, read: (id: string, origin: Origin) => Promise<GraphRevision | undefined>): Promise<GraphRevision[] | undefined> => {
+    const out: GraphRevision[] = [];
+    for (const [id, origin] of Object.entries(steps)) {
+      const r = await read(id, origin);
+      if (!r) return undefined;
+      out.push(r);
+    }
+    return out;
+  };
+
+  const create: RequestHandler = async (req, res) => {
+    const { evaluation: body } = validate(simpleEvaluationCreate, req.body);
+    const projectId = req.scope.projectId;
+    const flags = Object.fromEntries(KEPT_FLAGS.map((k) => [k, body.flags?.[k] === true]));
+    const d = body.data;
+    const artifact = (entity: 'testset' | 'application' | 'evaluator') => (id: string, origin: Origin) => artifactRevisionSource(pool, projectId, entity, id, origin);
+    const queries = await sources(req, normaliseSteps(d.query_steps), (id, origin) => queryRevisionSource(pool, projectId, id, origin));
+    const testsets = await sources(req, normaliseSteps(d.testset_steps), artifact('testset'));
+    const applications = await sources(req, normaliseSteps(d.application_steps), artifact('application'));
+    const evaluators = await sources(req, normaliseSteps(d.evaluator_steps), artifact('evaluator'));
+    if (!queries || !testsets || !applications || !evaluators) { res.json({ count: 0 }); return; }
+    const graph = buildRunGraph({ queries, testsets, applications, evaluators, live: flags.is_live === true });
+    if (!graph.ok) { res.json({ count: 0 }); return; }
+    const id = uuidv7();
+    const data = { steps: graph.steps, mappings: graph.mappings, ...(d.repeats != null ? { repeats: d.repeats } : {}) };
+    await quota.evaluation(req.scope.organizationId, () => evaluations.run(req, {
+      type: 'evaluations.run.created', runId: id,
+      payload: { run: newRun(id, { name: body.name, description: body.description, status: d.status ?? 'pending', flags, tags: body.tags, meta: body.meta, data }) },
+    }));
+    // Started (§2.4): active, its status as created (the SDK sends "running" and runs the cells itself).
+    await evaluations.run(req, { type: 'evaluations.run.lifecycle_set', runId: id, payload: { run_id: id, is_closed: '', is_active: 'true', status: '' } });
+    const after = await readRun(pool, projectId, id);
+    res.json(after ? { count: 1, evaluation: simpleEvaluationView(after) } : { count: 0 });
+  };
+
   return {
+    'simple.evaluations.create': [...guards.edit, create],
     'simple.evaluations.start': lifecycle({ is_active: true, status: 'running' }),
     'simple.evaluations.stop': lifecycle({ is_active: false }),
     'simple.evaluations.close': lifecycle({ is_closed: true }),

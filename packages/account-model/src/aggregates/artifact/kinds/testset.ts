@@ -202,7 +202,7 @@ const limitFailure = <R>(code: TestsetLimitCode, limit: number): NormalisedRows<
 // --- Delta ---------------------------------------------------------------------------------------
 
 /** A testcase as a revision's rows carry it; `id` is its content hash (absent: not computed yet). */
-export interface TestsetRow {
+export interface TestsetDeltaRow {
   id?: string | null;
   data: Record<string, unknown>;
   flags?: Record<string, unknown> | null;
@@ -212,9 +212,9 @@ export interface TestsetRow {
 
 export interface TestsetDelta {
   rows?: {
-    add?: readonly TestsetRow[] | null;
+    add?: readonly TestsetDeltaRow[] | null;
     remove?: readonly string[] | null;
-    replace?: readonly (TestsetRow & { id: string })[] | null;
+    replace?: readonly (TestsetDeltaRow & { id: string })[] | null;
   } | null;
   columns?: {
     add?: readonly string[] | null;
@@ -235,10 +235,10 @@ export interface TestsetDelta {
  * A row whose data the delta wrote (replaced, added, or changed by a column op) comes back without
  * `id`: its content hash must be computed again. Untouched rows keep theirs.
  */
-export function applyTestsetDelta(rows: readonly TestsetRow[], delta: TestsetDelta): TestsetRow[] {
+export function applyTestsetDelta(rows: readonly TestsetDeltaRow[], delta: TestsetDelta): TestsetDeltaRow[] {
   const replacements = new Map((delta.rows?.replace ?? []).map((r) => [r.id.toLowerCase(), r]));
   const removed = new Set((delta.rows?.remove ?? []).map((id) => id.toLowerCase()));
-  const kept = rows.flatMap((row): TestsetRow[] => {
+  const kept = rows.flatMap((row): TestsetDeltaRow[] => {
     const key = row.id?.toLowerCase();
     if (key !== undefined && removed.has(key)) return [];
     const replacement = key === undefined ? undefined : replacements.get(key);
@@ -253,8 +253,8 @@ export function applyTestsetDelta(rows: readonly TestsetRow[], delta: TestsetDel
   });
 }
 
-function withoutId(row: TestsetRow): TestsetRow {
-  const copy: TestsetRow = { ...row };
+function withoutId(row: TestsetDeltaRow): TestsetDeltaRow {
+  const copy: TestsetDeltaRow = { ...row };
   delete copy.id;
   return copy;
 }

@@ -1,0 +1,17 @@
+// The artifact aggregate: versioned artifacts of every family (testsets, workflows), their rules and
+// stream key (rules.ts), state and reads (reads.ts), the SQL of their facts (projection.ts), the
+// entity-named views (views.ts), and what each kind declares (kinds/).
+import { aggregate } from '../../aggregate.ts';
+import { artifactRules } from './rules.ts';
+import { loadArtifactState } from './reads.ts';
+import { projectArtifact } from './projection.ts';
+
+export * from './rules.ts';
+export * from './reads.ts';
+export * from './projection.ts';
+export * from './views.ts';
+export * from './answers.ts';
+export * from './kinds/testset.ts';
+export * from './kinds/workflow.ts';
+
+export const artifact = aggregate(artifactRules, { load: loadArtifactState, project: projectArtifact });

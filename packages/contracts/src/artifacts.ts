@@ -1,0 +1,143 @@
+// Request bodies of the versioned-artifact routes (reference evaluations §1.2–§2.7): testsets and the
+// three views of the workflow family (workflows, applications, evaluators), generated per entity so
+// that every key carries the entity's name (`testset_ref`, `application_revision`, …). Unknown
+// top-level fields are ignored; unknown keys inside a revision's `data` are refused (422 naming
+// the key), as the reference refuses them. Every text, JSON value and list is bounded.
+import { z } from 'zod';
+import { jsonObject, jsonValue, text, textRecord, texts, TEXT_LIMITS } from './text.ts';
+import { uuidText } from './evaluation-runs.ts';
+
+export const ARTIFACT_ENTITY_NAMES = ['testset', 'workflow', 'application', 'evaluator'] as const;
+export type ArtifactEntityName = (typeof ARTIFACT_ENTITY_NAMES)[number];
+
+/** Most rows a testset holds (reference evaluations §2.2). */
+export const TESTSET_ROW_LIMIT = 10_000;
+
+const slug = text({ min: 1, max: TEXT_LIMITS.slug, label: 'slug' });
+const header = {
+  name: texts.name.nullish(),
+  description: texts.description.nullish(),
+  flags: jsonObject.nullish(),
+  tags: jsonObject.nullish(),
+  meta: jsonObject.nullish(),
+};
+
+/** A workflow revision's `data` (applications and evaluators too): only these keys. */
+export const workflowRevisionData = z.strictObject({
+  uri: texts.url.nullish(),
+  url: texts.url.nullish(),
+  headers: textRecord(text({ max: TEXT_LIMITS.shortText * 8 })).nullish(),
+  runtime: texts.shortText.nullish(),
+  script: z.union([texts.longText, jsonObject]).nullish(),
+  schemas: z.strictObject({ parameters: jsonObject.nullish(), inputs: jsonObject.nullish(), outputs: jsonObject.nullish() }).nullish(),
+  parameters: jsonObject.nullish(),
+});
+export type WorkflowRevisionDataInput = z.infer<typeof workflowRevisionData>;
+
+/** A testcase as a request sends it (extra fields of a read — testset_id, created_at — are dropped). */
+export const testcaseInput = z.object({
+  id: uuidText.nullish(),
+  data: jsonObject,
+  flags: jsonObject.nullish(),
+  tags: jsonObject.nullish(),
+  meta: jsonObject.nullish(),
+});
+export type TestcaseInput = z.infer<typeof testcaseInput>;
+
+/** A testset revision's `data`: an ordered id list, or rows (stored as testcases, replaced by their ids). */
+export const testsetRevisionData = z.strictObject({
+  testcase_ids: z.array(uuidText).max(TESTSET_ROW_LIMIT).nullish(),
+  testcases: z.array(testcaseInput).max(TESTSET_ROW_LIMIT).nullish(),
+});
+export type TestsetRevisionDataInput = z.infer<typeof testsetRevisionData>;
+
+/** `{id?, slug?, version?}`; `version` is a string (a number is a 422, as the reference's). */
+export const artifactRef = z.object({ id: uuidText.nullish(), slug: texts.slug.nullish(), version: texts.shortText.nullish() });
+export type ArtifactRef = z.infer<typeof artifactRef>;
+
+export const artifactWindow = z.object({
+  newest: texts.shortText.nullish(), oldest: texts.shortText.nullish(), next: uuidText.nullish(),
+  limit: z.number().int().min(1).max(10_000).nullish(), order: z.enum(['ascending', 'descending']).nullish(),
+});
+
+const dataOf = (e: ArtifactEntityName) => (e === 'testset' ? testsetRevisionData : workflowRevisionData);
+
+/** POST /<entity>s/revisions/retrieve. */
+export const revisionRetrieve = (e: ArtifactEntityName) => z.object({
+  [`${e}_ref`]: artifactRef.nullish(),
+  [`${e}_variant_ref`]: artifactRef.nullish(),
+  [`${e}_revision_ref`]: artifactRef.nullish(),
+  include_testcase_ids: z.boolean().nullish(),
+  include_testcases: z.boolean().nullish(),
+  resolve: z.boolean().nullish(),
+  windowing: artifactWindow.nullish(),
+});
+
+/** POST /simple/<entity>s/ — a testset's `data` is required and holds rows. */
+export const simpleArtifactCreate = (e: ArtifactEntityName) => z.object({
+  [e]: z.object({
+    slug,
+    ...header,
+    data: e === 'testset' ? z.strictObject({ testcases: z.array(testcaseInput).max(TESTSET_ROW_LIMIT * 2) }) : workflowRevisionData.nullish(),
+  }),
+});
+
+/** PUT /simple/<entity>s/{id}. */
+export const simpleArtifactEdit = (e: ArtifactEntityName) => z.object({
+  [e]: z.object({
+    id: uuidText,
+    ...header,
+    data: e === 'testset' ? z.strictObject({ testcases: z.array(testcaseInput).max(TESTSET_ROW_LIMIT * 2) }).nullish() : workflowRevisionData.nullish(),
+  }),
+});
+
+/** POST /simple/<entity>s/query. */
+export const simpleArtifactsQuery = (e: ArtifactEntityName) => z.object({
+  [e]: z.object({ ...header, slug: texts.slug.nullish(), slugs: z.array(texts.slug).max(1000).nullish() }).nullish(),
+  [`${e}_refs`]: z.array(artifactRef).max(1000).nullish(),
+  include_archived: z.boolean().nullish(),
+  windowing: artifactWindow.nullish(),
+});
+
+/** POST /<entity>s/variants/. */
+export const artifactVariantCreate = (e: ArtifactEntityName) => z.object({
+  [`${e}_variant`]: z.object({ slug, [`${e}_id`]: uuidText, ...header }),
+});
+
+/** POST /<entity>s/revisions/commit. */
+export const artifactRevisionCommit = (e: ArtifactEntityName) => z.object({
+  [`${e}_revision`]: z.object({
+    [`${e}_id`]: uuidText.nullish(),
+    [`${e}_variant_id`]: uuidText,
+    slug: texts.slug.nullish(),
+    ...header,
+    message: texts.description.nullish(),
+    data: dataOf(e).nullish(),
+  }),
+});
+
+/** A run's steps of one kind as the simple evaluation takes them: revision ids, or revision id → origin. */
+const stepTargets = z.union([
+  z.array(uuidText).max(100),
+  z.record(text({ max: TEXT_LIMITS.key, label: 'revision id' }), z.enum(['custom', 'human', 'auto'])),
+]);
+
+/** POST /simple/evaluations/. */
+export const simpleEvaluationCreate = z.object({
+  evaluation: z.object({
+    ...header,
+    data: z.object({
+      status: texts.shortText.nullish(),
+      query_steps: stepTargets.nullish(),
+      testset_steps: stepTargets.nullish(),
+      application_steps: stepTargets.nullish(),
+      evaluator_steps: stepTargets.nullish(),
+      repeats: z.number().int().min(1).max(1000).nullish(),
+      concurrency: z.number().int().min(1).max(1000).nullish(),
+    }),
+  }),
+});
+export type SimpleEvaluationCreate = z.infer<typeof simpleEvaluationCreate>;
+
+/** Any JSON the revision views carry back (responses are checked against their own schemas). */
+export const artifactJson = jsonValue;

@@ -1,0 +1,47 @@
+// zod schemas of the versioned-artifact answers (reference compat §1.2, evaluations §1.2): the same
+// shapes for every entity with the entity's name in the keys; nulls omitted, versions as text.
+// Tags, meta, flags and data are the client's JSON as stored.
+import { z } from 'zod';
+import type { ArtifactEntityName } from '../artifacts.ts';
+
+const uuid = z.uuid();
+const json = z.record(z.string(), z.unknown());
+const header = {
+  name: z.string().optional(), description: z.string().optional(), flags: json.optional(), tags: json.optional(), meta: z.unknown().optional(),
+  created_at: z.string().optional(), updated_at: z.string().optional(), deleted_at: z.string().optional(),
+  created_by_id: z.string().optional(), updated_by_id: z.string().optional(), deleted_by_id: z.string().optional(),
+};
+const testcase = z.object({ id: uuid, testset_id: uuid, data: json, flags: json.optional(), tags: json.optional(), meta: z.unknown().optional(), created_at: z.string(), created_by_id: z.string().optional() });
+const testsetData = z.object({ testcase_ids: z.array(uuid).optional(), testcases: z.array(testcase).optional() });
+const dataOf = (e: ArtifactEntityName) => (e === 'testset' ? testsetData : json);
+const ref = z.object({ id: uuid, slug: z.string(), version: z.string().optional() });
+
+const simpleView = (e: ArtifactEntityName) => z.object({ id: uuid, slug: z.string(), ...header, data: dataOf(e).optional(), variant_id: uuid.optional(), revision_id: uuid.optional() });
+const one = <K extends string, S extends z.ZodType>(key: K, view: S) => z.union([z.object({ count: z.literal(1), [key]: view } as { count: z.ZodLiteral<1> } & Record<K, S>), z.object({ count: z.literal(0) })]);
+
+/** POST/PUT /simple/<entity>s, archive, unarchive, GET /simple/<entity>s/{id} (`{count: 0}`: unknown). */
+export const simpleArtifactResponse = (e: ArtifactEntityName) => one(e, simpleView(e));
+/** POST /simple/<entity>s/query. */
+export const simpleArtifactsResponse = (e: ArtifactEntityName) => z.object({ count: z.number().int(), [`${e}s`]: z.array(simpleView(e)) });
+
+/** POST /<entity>s/variants. */
+export const artifactVariantResponse = (e: ArtifactEntityName) => one(`${e}_variant`, z.object({
+  id: uuid, slug: z.string(), ...header, [`${e}_id`]: uuid, artifact_id: uuid, [`${e}_slug`]: z.string().optional(), artifact_slug: z.string().optional(),
+}));
+
+const revision = (e: ArtifactEntityName) => z.object({
+  id: uuid, slug: z.string(), version: z.string(), ...header, author: z.string().optional(), date: z.string().optional(), message: z.string().optional(),
+  data: dataOf(e).optional(),
+  [`${e}_id`]: uuid, artifact_id: uuid, [`${e}_variant_id`]: uuid, variant_id: uuid,
+  [`${e}_slug`]: z.string().optional(), artifact_slug: z.string().optional(), [`${e}_variant_slug`]: z.string().optional(), variant_slug: z.string().optional(),
+});
+/** POST /<entity>s/revisions/commit. */
+export const artifactRevisionResponse = (e: ArtifactEntityName) => one(`${e}_revision`, revision(e));
+/** POST /<entity>s/revisions/retrieve: the revision with the references it resolved to. */
+export const artifactRetrieveResponse = (e: ArtifactEntityName) => z.union([
+  z.object({
+    count: z.literal(1), [`${e}_revision`]: revision(e),
+    retrieval_info: z.object({ references: z.object({ [e]: ref, [`${e}_variant`]: ref, [`${e}_revision`]: ref }) }),
+  }),
+  z.object({ count: z.literal(0) }),
+]);

@@ -1,0 +1,80 @@
+// The artifact writes of a request (reference evaluations §1.2): each one accounts event on the
+// family's stream key, decided early, appended and awaited (read-your-writes). A commit claims the
+// variant's next version and, when another commit took it first, reads the head again and retries
+// (bounded, with jitter), so two concurrent commits never share a version and neither is lost.
+import type { Request } from 'express';
+import { artifactsKey, familyOf, readVariant, refuse, type ArtifactEntity } from '@llm/account-model';
+import { uuidv7, type ArtifactHeader, type ArtifactRevision, type EventPayloads, type StoredTestcase } from '@llm/events';
+import type { Pool } from '@llm/postgres';
+import type { AccountCommands, AccountWrite } from '../../accounts/adapters/account-commands.ts';
+import type { AccountsEventType } from '../../accounts/adapters/account-appender.ts';
+import { hex12, testcaseBatches } from '../domain/artifact-content.ts';
+
+/** A revision as a write declares it (its id and version are the writer's). */
+export interface RevisionContent { slug?: string | null | undefined; header: ArtifactHeader; dataJson: string; message: string }
+
+const MAX_COMMIT_ATTEMPTS = 8;
+
+export class ArtifactWrites {
+  constructor(private readonly deps: { commands: AccountCommands; pool: Pool }) {}
+
+  private change<T extends AccountsEventType>(req: Request, entity: ArtifactEntity, aggregate: string, type: T, payload: EventPayloads[T]): AccountWrite<T> {
+    return { type, key: artifactsKey(req.scope.projectId, familyOf(entity)), payload, meta: { aggregateId: `artifact:${aggregate}` } };
+  }
+
+  /** Stores a testset's rows (before the revision that names them; storing an id again is a no-op). */
+  async storeTestcases(req: Request, testsetId: string, testcases: readonly StoredTestcase[]): Promise<void> {
+    for (const batch of testcaseBatches(testcases)) {
+      await this.deps.commands.run(req, this.change(req, 'testset', testsetId, 'accounts.testcases.stored', { testset_id: testsetId, testcases: batch }));
+    }
+  }
+
+  /** An artifact with one variant and that variant's first revisions (numbered 0, 1, … in order). */
+  async create(req: Request, entity: ArtifactEntity, a: {
+    id: string; slug: string; header: ArtifactHeader;
+    variant?: { id: string; slug?: string; header: ArtifactHeader; revisions: Array<RevisionContent & { id: string }> };
+  }): Promise<void> {
+    const variants = a.variant ? [{
+      variant_id: a.variant.id, slug: a.variant.slug ?? hex12(), header: a.variant.header,
+      revisions: a.variant.revisions.map((r, version): ArtifactRevision => ({ revision_id: r.id, slug: r.slug ?? hex12(), version, header: r.header, data_json: r.dataJson, message: r.message })),
+    }] : [];
+    await this.deps.commands.run(req, this.change(req, entity, a.id, 'accounts.artifact.created', { family: familyOf(entity), artifact_id: a.id, slug: a.slug, header: a.header, variants }));
+  }
+
+  async edit(req: Request, entity: ArtifactEntity, artifactId: string, header: ArtifactHeader): Promise<void> {
+    await this.deps.commands.run(req, this.change(req, entity, artifactId, 'accounts.artifact.edited', { family: familyOf(entity), artifact_id: artifactId, header }));
+  }
+
+  async addVariant(req: Request, entity: ArtifactEntity, artifactId: string, v: { id: string; slug: string; header: ArtifactHeader }): Promise<void> {
+    await this.deps.commands.run(req, this.change(req, entity, artifactId, 'accounts.artifact.variant.created', {
+      family: familyOf(entity), artifact_id: artifactId, variant: { variant_id: v.id, slug: v.slug, header: v.header, revisions: [] },
+    }));
+  }
+
+  async editVariant(req: Request, entity: ArtifactEntity, artifactId: string, variantId: string, header: ArtifactHeader): Promise<void> {
+    await this.deps.commands.run(req, this.change(req, entity, artifactId, 'accounts.artifact.variant.edited', { family: familyOf(entity), artifact_id: artifactId, variant_id: variantId, header }));
+  }
+
+  async archive(req: Request, entity: ArtifactEntity, artifactId: string, target: 'artifact' | 'variant', targetId: string, archived: boolean): Promise<void> {
+    await this.deps.commands.run(req, this.change(req, entity, artifactId, 'accounts.artifact.archive.set', { family: familyOf(entity), artifact_id: artifactId, target, target_id: targetId, archived }));
+  }
+
+  /** Commits the variant's next revision; returns its id. */
+  async commit(req: Request, entity: ArtifactEntity, artifactId: string, variantId: string, content: RevisionContent): Promise<string> {
+    const family = familyOf(entity);
+    const retry = {
+      on: ['artifact_version_conflict'] as const, maxAttempts: MAX_COMMIT_ATTEMPTS, jitterMs: 20,
+      exhausted: () => refuse('artifact_commit_contention', 'Too many concurrent commits to this variant; retry the commit.'),
+    };
+    return this.deps.commands.runAtVersion(req, retry, async () => {
+      const variant = await readVariant(this.deps.pool, req.scope.projectId, family, { id: variantId });
+      if (!variant || variant.artifact_id !== artifactId) throw refuse('artifact_variant_not_found', 'The variant does not exist in this project.');
+      const revisionId = uuidv7();
+      const write = this.change(req, entity, artifactId, 'accounts.artifact.revision.added', {
+        family, artifact_id: artifactId, variant_id: variantId,
+        revision: { revision_id: revisionId, slug: content.slug ?? hex12(), version: variant.latest_version + 1, header: content.header, data_json: content.dataJson, message: content.message },
+      });
+      return { write, value: revisionId };
+    });
+  }
+}

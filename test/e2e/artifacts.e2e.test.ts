@@ -1,0 +1,175 @@
+// The versioned-artifact model end to end (reference evaluations §1.2–§1.4, §2.2, §2.4–§2.7):
+// testsets and the workflow family's views (applications, evaluators, workflows) through one
+// implementation — simple create/edit/archive/query, variants and commits, retrieve by references
+// with the reference's 400s, content-addressed testcases, concurrent commits, tenancy, and a simple
+// evaluation whose run steps are built from the revisions it names.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+let t: TestApp;
+let a: TestAccount;
+let b: TestAccount;
+beforeAll(async () => {
+  t = await startTestApp();
+  [a, b] = await Promise.all([createAccount(t.baseUrl, t.adminToken), createAccount(t.baseUrl, t.adminToken)]);
+});
+afterAll(async () => { await t?.stop(); });
+
+async function call(method: string, path: string, acc: TestAccount, body?: unknown): Promise<{ status: number; body: any }> {
+  const r = await fetch(`${t.baseUrl}${path}`, { method, headers: { ...acc.auth, 'Content-Type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : undefined };
+}
+const hex = (): string => randomBytes(5).toString('hex');
+const rows = [{ country: 'France', correct_answer: 'Paris' }, { country: 'Spain', correct_answer: 'Madrid' }];
+const testcasesOf = (data: Array<Record<string, unknown>>) => ({ testcases: data.map((d) => ({ data: d })) });
+
+describe('testsets', () => {
+  it('when a simple testset is created, then its rows are testcases named by content, its revision retrieves by id, slug or version, and an edit commits only on change', async () => {
+    const slug = `caps-${hex()}`;
+    const created = await call('POST', '/simple/testsets/', a, { testset: { slug, name: 'Capitals', tags: { team: 'x' }, data: testcasesOf(rows) } });
+    expect(created.status).toBe(200);
+    const ts = created.body.testset;
+    expect(ts).toMatchObject({ slug, name: 'Capitals', tags: { team: 'x' }, revision_id: expect.any(String) });
+    expect(ts.data.testcases).toHaveLength(2);
+
+    const byId = await call('POST', '/testsets/revisions/retrieve', a, { testset_ref: { id: ts.id }, testset_revision_ref: null });
+    expect(byId.status).toBe(200);
+    const rev = byId.body.testset_revision;
+    expect(rev).toMatchObject({ id: ts.revision_id, version: '1', testset_id: ts.id, artifact_id: ts.id, testset_slug: slug });
+    expect(rev.data.testcases.map((c: { id: string }) => c.id)).toEqual(ts.data.testcase_ids);
+    expect(byId.body.retrieval_info.references).toMatchObject({ testset: { id: ts.id, slug }, testset_revision: { id: ts.revision_id, version: '1' } });
+    // By revision slug, and version 0 of the variant (the empty initial commit).
+    expect((await call('POST', '/testsets/revisions/retrieve', a, { testset_revision_ref: { slug: rev.slug } })).body.testset_revision.id).toBe(rev.id);
+    const v0 = await call('POST', '/testsets/revisions/retrieve', a, { testset_variant_ref: { id: rev.testset_variant_id }, testset_revision_ref: { version: '0' } });
+    expect(v0.body.testset_revision).toMatchObject({ version: '0', message: 'Initial commit' });
+    expect(v0.body.testset_revision.data).toBeUndefined();
+    // Without testcases, only the ids.
+    const idsOnly = await call('POST', '/testsets/revisions/retrieve', a, { testset_ref: { id: ts.id }, include_testcases: false });
+    expect(idsOnly.body.testset_revision.data).toEqual({ testcase_ids: ts.data.testcase_ids });
+
+    // The same rows again change nothing; a changed row commits version 2, and the unchanged row keeps its id.
+    const same = await call('PUT', `/simple/testsets/${ts.id}`, a, { testset: { id: ts.id, data: testcasesOf(rows) } });
+    expect(same.status).toBe(200);
+    expect(same.body.testset).toMatchObject({ revision_id: ts.revision_id, name: 'Capitals', tags: { team: 'x' } });
+    const changed = await call('PUT', `/simple/testsets/${ts.id}`, a, { testset: { id: ts.id, data: testcasesOf([rows[0]!, { country: 'Spain', correct_answer: 'Madrid!' }]) } });
+    expect(changed.body.testset.revision_id).not.toBe(ts.revision_id);
+    expect(changed.body.testset.data.testcase_ids[0]).toBe(ts.data.testcase_ids[0]);
+    expect(changed.body.testset.data.testcase_ids[1]).not.toBe(ts.data.testcase_ids[1]);
+    const latest = await call('POST', '/testsets/revisions/retrieve', a, { testset_ref: { slug } });
+    expect(latest.body.testset_revision.version).toBe('2');
+  });
+
+  it('when references are inconsistent, only a version, or missing, then the reference\'s 400s and {count: 0}', async () => {
+    const ts = (await call('POST', '/simple/testsets/', a, { testset: { slug: `r-${hex()}`, data: testcasesOf(rows) } })).body.testset;
+    expect(await call('POST', '/testsets/revisions/retrieve', a, {})).toEqual({ status: 200, body: { count: 0 } });
+    expect(await call('POST', '/testsets/revisions/retrieve', a, { testset_ref: { slug: `none-${hex()}` } })).toEqual({ status: 200, body: { count: 0 } });
+    const versionOnly = await call('POST', '/testsets/revisions/retrieve', a, { testset_revision_ref: { version: '1' } });
+    expect(versionOnly.status).toBe(400);
+    expect(versionOnly.body.detail).toContain('testset_revision_ref.version is a per-variant sequence number');
+    expect((await call('POST', '/testsets/revisions/retrieve', a, { testset_variant_ref: { version: '1' } })).status).toBe(400);
+    const mismatch = await call('POST', '/testsets/revisions/retrieve', a, { testset_ref: { id: ts.id, slug: 'other' } });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.detail).toBe("testset_ref.slug='other' does not match resolved revision's artifact_slug='" + ts.slug + "'");
+    // A version as a number is a 422, as in the reference.
+    expect((await call('POST', '/testsets/revisions/retrieve', a, { testset_ref: { id: ts.id }, testset_revision_ref: { version: 1 } })).status).toBe(422);
+  });
+
+  it('when another project asks, then the testset is unknown; a taken slug is a 409; archive hides it from queries', async () => {
+    const slug = `t-${hex()}`;
+    const ts = (await call('POST', '/simple/testsets/', a, { testset: { slug, name: `Named ${slug}`, data: testcasesOf(rows) } })).body.testset;
+    expect(await call('GET', `/simple/testsets/${ts.id}`, b)).toEqual({ status: 200, body: { count: 0 } });
+    expect(await call('POST', '/testsets/revisions/retrieve', b, { testset_ref: { id: ts.id } })).toEqual({ status: 200, body: { count: 0 } });
+    expect((await call('PUT', `/simple/testsets/${ts.id}`, b, { testset: { id: ts.id, data: testcasesOf(rows) } })).status).toBe(404);
+    expect((await call('POST', '/simple/testsets/', a, { testset: { slug, data: testcasesOf(rows) } })).status).toBe(409);
+    expect((await call('POST', '/simple/testsets/', b, { testset: { slug, data: testcasesOf(rows) } })).status).toBe(200);
+    expect((await call('PUT', `/simple/testsets/${ts.id}`, a, { testset: { id: b.projectId, data: testcasesOf(rows) } })).status).toBe(400);
+
+    const listed = await call('POST', '/simple/testsets/query', a, { testset: { name: `named ${slug}` } });
+    expect(listed.body.testsets.map((x: { id: string }) => x.id)).toEqual([ts.id]);
+    expect((await call('POST', `/simple/testsets/${ts.id}/archive`, a)).body.testset.deleted_at).toEqual(expect.any(String));
+    expect((await call('POST', '/simple/testsets/query', a, { testset: { name: `named ${slug}` } })).body.count).toBe(0);
+    expect((await call('POST', '/simple/testsets/query', a, { testset: { name: `named ${slug}` }, include_archived: true })).body.count).toBe(1);
+    expect((await call('POST', `/simple/testsets/${ts.id}/unarchive`, a)).body.testset.deleted_at).toBeUndefined();
+  });
+
+  it('when two commits race on one variant, then each gets its own version and neither is lost', async () => {
+    const ts = (await call('POST', '/simple/testsets/', a, { testset: { slug: `c-${hex()}`, data: testcasesOf(rows) } })).body.testset;
+    const variantId = (await call('POST', '/testsets/revisions/retrieve', a, { testset_ref: { id: ts.id } })).body.testset_revision.testset_variant_id;
+    const commits = await Promise.all([0, 1, 2, 3].map((i) => call('POST', '/testsets/revisions/commit', a, {
+      testset_revision: { testset_id: ts.id, testset_variant_id: variantId, message: `c${i}`, data: testcasesOf([{ q: String(i) }]) },
+    })));
+    expect(commits.map((c) => c.status)).toEqual([200, 200, 200, 200]);
+    expect(commits.map((c) => Number(c.body.testset_revision.version)).sort()).toEqual([2, 3, 4, 5]);
+    for (const [i, c] of commits.entries()) expect(c.body.testset_revision.data.testcases.map((x: { data: unknown }) => x.data)).toEqual([{ q: String(i) }]);
+  });
+});
+
+describe('the workflow family: applications, evaluators, workflows', () => {
+  it('when an application and an evaluator are created, then each is a workflow with its role flag, retrievable by slug, and lists never mix them', async () => {
+    const app = (await call('POST', '/simple/applications/', a, { application: { slug: `app-${hex()}`, name: 'App', data: { uri: 'user:custom:my_module.fn:latest' } } })).body.application;
+    expect(app.flags).toMatchObject({ is_application: true, is_evaluator: false, is_custom: true, is_managed: false });
+    expect(app).toMatchObject({ variant_id: expect.any(String), revision_id: expect.any(String), data: { uri: 'user:custom:my_module.fn:latest' } });
+    const evaluator = (await call('POST', '/simple/evaluators/', a, { evaluator: { slug: `ev-${hex()}`, name: 'Judge', data: { uri: 'agenta:builtin:auto_exact_match:v0', parameters: { correct_answer_key: 'correct_answer' } } } })).body.evaluator;
+    expect(evaluator.flags).toMatchObject({ is_evaluator: true, is_application: false, is_managed: true, is_match: true });
+
+    const retrieved = await call('POST', '/applications/revisions/retrieve', a, { application_ref: { id: null, slug: app.slug }, application_revision_ref: null, resolve: false });
+    expect(retrieved.body.application_revision).toMatchObject({ id: app.revision_id, application_id: app.id, version: '1', data: { uri: 'user:custom:my_module.fn:latest' } });
+    // An evaluator is not an application, and an unknown slug is {count: 0}; no references at all is a 400 here.
+    expect(await call('POST', '/applications/revisions/retrieve', a, { application_ref: { slug: evaluator.slug } })).toEqual({ status: 200, body: { count: 0 } });
+    expect(await call('POST', '/applications/revisions/retrieve', a, { application_ref: { slug: `none-${hex()}` } })).toEqual({ status: 200, body: { count: 0 } });
+    expect((await call('POST', '/evaluators/revisions/retrieve', a, {})).status).toBe(400);
+    expect((await call('GET', `/simple/evaluators/${evaluator.id}`, a)).body.evaluator).toMatchObject({ name: 'Judge', variant_id: evaluator.variant_id, revision_id: evaluator.revision_id });
+    expect(await call('GET', `/simple/applications/${evaluator.id}`, a)).toEqual({ status: 200, body: { count: 0 } });
+    const apps = (await call('POST', '/simple/applications/query', a, {})).body.applications.map((x: { id: string }) => x.id);
+    expect(apps).toContain(app.id);
+    expect(apps).not.toContain(evaluator.id);
+    // The workflow view shows both.
+    const workflows = (await call('POST', '/simple/workflows/query', a, {})).body.workflows.map((x: { id: string }) => x.id);
+    expect(workflows).toEqual(expect.arrayContaining([app.id, evaluator.id]));
+  });
+
+  it('when an evaluator is edited, then a new name is refused, omitted data is kept, and an unknown agenta handler fails the commit', async () => {
+    const ev = (await call('POST', '/simple/evaluators/', a, { evaluator: { slug: `ev-${hex()}`, name: 'Judge', data: { uri: 'agenta:builtin:auto_exact_match:v0' } } })).body.evaluator;
+    const renamed = await call('PUT', `/simple/evaluators/${ev.id}`, a, { evaluator: { id: ev.id, name: 'Other' } });
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.detail).toBe("Renaming evaluators is temporarily disabled. Current evaluator name is 'Judge'.");
+    const edited = await call('PUT', `/simple/evaluators/${ev.id}`, a, { evaluator: { id: ev.id, name: 'Judge', description: 'exact' } });
+    expect(edited.body.evaluator).toMatchObject({ description: 'exact', data: { uri: 'agenta:builtin:auto_exact_match:v0' } });
+    expect(await call('PUT', `/simple/evaluators/${ev.id}`, a, { evaluator: { id: b.projectId } })).toEqual({ status: 200, body: { count: 0 } });
+    expect((await call('POST', '/simple/evaluators/', a, { evaluator: { slug: `ev-${hex()}`, data: { uri: 'agenta:builtin:no_such_handler:v0' } } })).status).toBe(400);
+    expect((await call('POST', '/simple/evaluators/', a, { evaluator: { slug: `ev-${hex()}`, data: { uri: 'x', unknown_key: 1 } } })).status).toBe(422);
+  });
+});
+
+describe('simple evaluations', () => {
+  it('when a simple evaluation names a testset, an application and an evaluator revision, then its run has their steps and mappings; an unknown revision is {count: 0}', async () => {
+    const ts = (await call('POST', '/simple/testsets/', a, { testset: { slug: `s-${hex()}`, data: testcasesOf(rows) } })).body.testset;
+    const app = (await call('POST', '/simple/applications/', a, { application: { slug: `s-${hex()}`, name: 'A', data: { uri: 'user:custom:m.app:latest' } } })).body.application;
+    const ev = (await call('POST', '/simple/evaluators/', a, {
+      evaluator: { slug: `s-${hex()}`, name: 'E', data: { uri: 'user:custom:m.ev:latest', schemas: { outputs: { type: 'object', properties: { score: { type: 'number' } } } } } },
+    })).body.evaluator;
+    const tsRev = (await call('POST', '/testsets/revisions/retrieve', a, { testset_ref: { id: ts.id } })).body.testset_revision;
+    const appRev = (await call('POST', '/applications/revisions/retrieve', a, { application_ref: { id: app.id } })).body.application_revision;
+    const evRev = (await call('POST', '/evaluators/revisions/retrieve', a, { evaluator_ref: { id: ev.id } })).body.evaluator_revision;
+    const created = await call('POST', '/simple/evaluations/', a, {
+      evaluation: { name: 'SDK Eval', flags: null, data: { status: 'running', query_steps: null, testset_steps: { [tsRev.id]: 'custom' }, application_steps: { [appRev.id]: 'custom' }, evaluator_steps: { [evRev.id]: 'auto' }, repeats: null } },
+    });
+    expect(created.status).toBe(200);
+    const evaluation = created.body.evaluation;
+    expect(evaluation.data).toMatchObject({ testset_steps: { [tsRev.id]: 'custom' }, application_steps: { [appRev.id]: 'custom' }, evaluator_steps: { [evRev.id]: 'auto' } });
+    const run = (await call('GET', `/evaluations/runs/${evaluation.id}`, a)).body.run;
+    expect(run).toMatchObject({ status: 'running', flags: { is_active: true, has_testsets: true, has_evaluators: true, has_auto: true } });
+    expect(run.data.steps.map((s: { key: string; type: string }) => [s.key, s.type])).toEqual([
+      [`testset-${tsRev.slug}`, 'input'], [`application-${appRev.slug}`, 'invocation'], [`evaluator-${evRev.slug}`, 'annotation'],
+    ]);
+    expect(run.data.mappings).toEqual(expect.arrayContaining([
+      { column: { kind: 'testset', name: 'country' }, step: { key: `testset-${tsRev.slug}`, path: 'data.country' } },
+      { column: { kind: 'annotation', name: 'score' }, step: { key: `evaluator-${evRev.slug}`, path: 'attributes.ag.data.outputs.score' } },
+    ]));
+    // Another project's revision, or an unknown one, builds nothing.
+    expect(await call('POST', '/simple/evaluations/', b, { evaluation: { data: { testset_steps: [tsRev.id], evaluator_steps: [evRev.id] } } })).toEqual({ status: 200, body: { count: 0 } });
+  });
+});

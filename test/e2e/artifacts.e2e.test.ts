@@ -173,3 +173,57 @@ describe('simple evaluations', () => {
     expect(await call('POST', '/simple/evaluations/', b, { evaluation: { data: { testset_steps: [tsRev.id], evaluator_steps: [evRev.id] } } })).toEqual({ status: 200, body: { count: 0 } });
   });
 });
+
+describe('git routes', () => {
+  it('when an artifact is built route by route, then variants, the initial revision, commits, a fork, the log and the lists agree', async () => {
+    const slug = `g-${hex()}`;
+    const created = await call('POST', '/workflows/', a, { workflow: { slug, name: 'Flow', tags: { k: 'v' } } });
+    expect(created.status).toBe(200);
+    const wf = created.body.workflow;
+    expect(wf).toMatchObject({ slug, name: 'Flow', tags: { k: 'v' } });
+    expect((await call('GET', `/workflows/${wf.id}`, a)).body).toEqual({ count: 1, workflow: wf });
+    expect(await call('GET', `/workflows/${wf.id}`, b)).toEqual({ status: 200, body: { count: 0 } });
+
+    const variant = (await call('POST', '/workflows/variants/', a, { workflow_variant: { slug: `${slug}-main`, workflow_id: wf.id, name: 'main' } })).body.workflow_variant;
+    expect(variant).toMatchObject({ workflow_id: wf.id, artifact_id: wf.id, name: 'main' });
+    const initial = await call('POST', '/workflows/revisions/', a, { workflow_revision: { workflow_variant_id: variant.id } });
+    expect(initial.body.workflow_revision).toMatchObject({ version: '0', message: 'Initial revision', workflow_variant_id: variant.id });
+    expect((await call('POST', '/workflows/revisions/', a, { workflow_revision: { workflow_variant_id: variant.id } })).status).toBe(409);
+    const c1 = (await call('POST', '/workflows/revisions/commit', a, { workflow_revision: { workflow_variant_id: variant.id, message: 'one', data: { uri: 'agenta:builtin:echo:v0' } } })).body.workflow_revision;
+    const c2 = (await call('POST', '/workflows/revisions/commit', a, { workflow_revision: { workflow_variant_id: variant.id, message: 'two', data: { uri: 'user:custom:m.f:latest' } } })).body.workflow_revision;
+    expect([c1.version, c2.version]).toEqual(['1', '2']);
+
+    // A revision's header can change, never its data.
+    const edited = await call('PUT', `/workflows/revisions/${c1.id}`, a, { workflow_revision: { id: c1.id, name: 'renamed', data: { uri: 'x' } } });
+    expect(edited.body.workflow_revision).toMatchObject({ name: 'renamed', data: { uri: 'agenta:builtin:echo:v0' } });
+
+    const log = await call('POST', '/workflows/revisions/log', a, { workflow_revisions: { workflow_variant_id: variant.id, depth: 2 } });
+    expect(log.body.workflow_revisions.map((r: { version: string }) => r.version)).toEqual(['2', '1']);
+    expect((await call('POST', '/workflows/revisions/log', a, { workflow_revisions: { workflow_revision_id: c1.id } })).body.workflow_revisions.map((r: { version: string }) => r.version)).toEqual(['1', '0']);
+
+    const fork = await call('POST', '/workflows/variants/fork', a, { workflow_variant: { slug: `${slug}-fork` }, workflow_variant_ref: { id: variant.id }, workflow_revision_ref: { id: c1.id } });
+    expect(fork.status).toBe(200);
+    const forked = await call('POST', '/workflows/revisions/query', a, { workflow_variant_refs: [{ id: fork.body.workflow_variant.id }] });
+    expect(forked.body.workflow_revisions.map((r: { version: string; slug: string }) => r.version).sort()).toEqual(['0', '1']);
+    expect(forked.body.workflow_revisions.find((r: { version: string }) => r.version === '1').data).toEqual({ uri: 'agenta:builtin:echo:v0' });
+    expect((await call('POST', '/workflows/variants/fork', a, { workflow_variant: { slug: `${slug}-x` }, workflow_variant_ref: { slug: 'nope' } })).status).toBe(400);
+
+    const variants = await call('POST', '/workflows/variants/query', a, { workflow_refs: [{ id: wf.id }] });
+    expect(variants.body.workflow_variants.map((v: { id: string }) => v.id).sort()).toEqual([variant.id, fork.body.workflow_variant.id].sort());
+    // Archiving a variant hides it and its revisions from the lists.
+    expect((await call('POST', `/workflows/variants/${fork.body.workflow_variant.id}/archive`, a)).body.workflow_variant.deleted_at).toEqual(expect.any(String));
+    expect((await call('POST', '/workflows/variants/query', a, { workflow_refs: [{ id: wf.id }] })).body.count).toBe(1);
+    expect((await call('POST', '/workflows/revisions/query', a, { workflow_variant_refs: [{ id: fork.body.workflow_variant.id }] })).body.count).toBe(0);
+
+    // Windowed artifact lists page by id, newest first.
+    const more = [];
+    for (let i = 0; i < 3; i++) more.push((await call('POST', '/workflows/', a, { workflow: { slug: `${slug}-${i}`, tags: { page: slug } } })).body.workflow.id);
+    const page1 = await call('POST', '/workflows/query', a, { workflow: { tags: { page: slug } }, windowing: { limit: 2 } });
+    expect(page1.body.workflows.map((x: { id: string }) => x.id)).toEqual([more[2], more[1]]);
+    const page2 = await call('POST', '/workflows/query', a, { workflow: { tags: { page: slug } }, windowing: { limit: 2, next: more[1] } });
+    expect(page2.body.workflows.map((x: { id: string }) => x.id)).toEqual([more[0]]);
+    // The edit keeps what is not sent; a mismatched id is a 400.
+    expect((await call('PUT', `/workflows/${wf.id}`, a, { workflow: { id: wf.id, description: 'd' } })).body.workflow).toMatchObject({ name: 'Flow', description: 'd', tags: { k: 'v' } });
+    expect((await call('PUT', `/workflows/${wf.id}`, a, { workflow: { id: more[0], description: 'd' } })).status).toBe(400);
+  });
+});

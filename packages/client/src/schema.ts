@@ -2717,6 +2717,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/testsets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a test set artifact
+         * @description Creates a test set without variants (the query parameter `testset_id` may fix its id).
+         */
+        post: operations["testsets.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/{testset_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a test set artifact
+         * @description One test set by id, archived or not (`{count: 0}` when unknown in the project).
+         */
+        get: operations["testsets.fetch"];
+        /**
+         * Edit a test set artifact
+         * @description Replaces the sent header fields of a test set; fields left out keep their value.
+         */
+        put: operations["testsets.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/{testset_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a test set artifact
+         * @description Archives the test set itself (its variants stay as they are).
+         */
+        post: operations["testsets.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/{testset_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a test set artifact
+         * @description Brings an archived test set back into the lists.
+         */
+        post: operations["testsets.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List test set artifacts
+         * @description The project's testsets filtered by header, slugs or refs; windowed by id when `windowing` is sent.
+         */
+        post: operations["testsets.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/testsets/variants": {
         parameters: {
             query?: never;
@@ -2737,6 +2841,214 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/testsets/variants/{testset_variant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a test set variant
+         * @description One variant by id (`{count: 0}` when unknown in the project).
+         */
+        get: operations["testsets.variants.fetch"];
+        /**
+         * Edit a test set variant
+         * @description Replaces the sent header fields of a variant; fields left out keep their value.
+         */
+        put: operations["testsets.variants.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/variants/{testset_variant_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a test set variant
+         * @description Archives a variant with its revisions.
+         */
+        post: operations["testsets.variants.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/variants/{testset_variant_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a test set variant
+         * @description Brings an archived variant and its revisions back.
+         */
+        post: operations["testsets.variants.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/variants/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List test set variants
+         * @description Variants filtered by header, slugs, their test set refs or their own refs.
+         */
+        post: operations["testsets.variants.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/variants/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork a test set variant
+         * @description Creates a variant of the same test set starting with copies of the source variant's revisions up to a pinned revision or its head.
+         */
+        post: operations["testsets.variants.fork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the initial test set revision
+         * @description Commits version 0 of a variant that has no revision yet (its data is not taken); a second one is a 409.
+         */
+        post: operations["testsets.revisions.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/revisions/{testset_revision_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a test set revision
+         * @description One revision by id with its data (`{count: 0}` when unknown in the project).
+         */
+        get: operations["testsets.revisions.fetch"];
+        /**
+         * Edit a test set revision
+         * @description Replaces the sent header fields of a revision; its data, slug and version never change.
+         */
+        put: operations["testsets.revisions.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/revisions/{testset_revision_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a test set revision
+         * @description Archives one revision.
+         */
+        post: operations["testsets.revisions.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/revisions/{testset_revision_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a test set revision
+         * @description Brings one archived revision back.
+         */
+        post: operations["testsets.revisions.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/revisions/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List test set revisions
+         * @description Revisions filtered by header, slugs, authors, message and the refs of their test set, variant or themselves.
+         */
+        post: operations["testsets.revisions.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/testsets/revisions/commit": {
         parameters: {
             query?: never;
@@ -2751,6 +3063,26 @@ export interface paths {
          * @description Commits the next revision of a variant; concurrent commits each get their own version. Rows become content-addressed testcases (each gains a `testcase_dedup_id`); the revision keeps their ids in order.
          */
         post: operations["testsets.revisions.commit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/revisions/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log of test set revisions
+         * @description A revision (or a variant's latest, or the default variant's latest) and the earlier live revisions of its variant, newest first, at most `depth`.
+         */
+        post: operations["testsets.revisions.log"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2881,6 +3213,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a application artifact
+         * @description Creates a application without variants (the query parameter `application_id` may fix its id).
+         */
+        post: operations["applications.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{application_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a application artifact
+         * @description One application by id, archived or not (`{count: 0}` when unknown in the project).
+         */
+        get: operations["applications.fetch"];
+        /**
+         * Edit a application artifact
+         * @description Replaces the sent header fields of a application; fields left out keep their value.
+         */
+        put: operations["applications.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{application_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a application artifact
+         * @description Archives the application itself (its variants stay as they are).
+         */
+        post: operations["applications.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{application_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a application artifact
+         * @description Brings an archived application back into the lists.
+         */
+        post: operations["applications.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List application artifacts
+         * @description The project's applications filtered by header, slugs or refs; windowed by id when `windowing` is sent.
+         */
+        post: operations["applications.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/applications/variants": {
         parameters: {
             query?: never;
@@ -2901,6 +3337,214 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/applications/variants/{application_variant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a application variant
+         * @description One variant by id (`{count: 0}` when unknown in the project).
+         */
+        get: operations["applications.variants.fetch"];
+        /**
+         * Edit a application variant
+         * @description Replaces the sent header fields of a variant; fields left out keep their value.
+         */
+        put: operations["applications.variants.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/variants/{application_variant_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a application variant
+         * @description Archives a variant with its revisions.
+         */
+        post: operations["applications.variants.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/variants/{application_variant_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a application variant
+         * @description Brings an archived variant and its revisions back.
+         */
+        post: operations["applications.variants.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/variants/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List application variants
+         * @description Variants filtered by header, slugs, their application refs or their own refs.
+         */
+        post: operations["applications.variants.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/variants/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork a application variant
+         * @description Creates a variant of the same application starting with copies of the source variant's revisions up to a pinned revision or its head.
+         */
+        post: operations["applications.variants.fork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the initial application revision
+         * @description Commits version 0 of a variant that has no revision yet (its data is not taken); a second one is a 409.
+         */
+        post: operations["applications.revisions.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/revisions/{application_revision_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a application revision
+         * @description One revision by id with its data (`{count: 0}` when unknown in the project).
+         */
+        get: operations["applications.revisions.fetch"];
+        /**
+         * Edit a application revision
+         * @description Replaces the sent header fields of a revision; its data, slug and version never change.
+         */
+        put: operations["applications.revisions.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/revisions/{application_revision_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a application revision
+         * @description Archives one revision.
+         */
+        post: operations["applications.revisions.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/revisions/{application_revision_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a application revision
+         * @description Brings one archived revision back.
+         */
+        post: operations["applications.revisions.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/revisions/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List application revisions
+         * @description Revisions filtered by header, slugs, authors, message and the refs of their application, variant or themselves.
+         */
+        post: operations["applications.revisions.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/applications/revisions/commit": {
         parameters: {
             query?: never;
@@ -2915,6 +3559,26 @@ export interface paths {
          * @description Commits the next revision of a variant; concurrent commits each get their own version.
          */
         post: operations["applications.revisions.commit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/revisions/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log of application revisions
+         * @description A revision (or a variant's latest, or the default variant's latest) and the earlier live revisions of its variant, newest first, at most `depth`.
+         */
+        post: operations["applications.revisions.log"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3045,6 +3709,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/evaluators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a evaluator artifact
+         * @description Creates a evaluator without variants (the query parameter `evaluator_id` may fix its id).
+         */
+        post: operations["evaluators.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/{evaluator_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a evaluator artifact
+         * @description One evaluator by id, archived or not (`{count: 0}` when unknown in the project).
+         */
+        get: operations["evaluators.fetch"];
+        /**
+         * Edit a evaluator artifact
+         * @description Replaces the sent header fields of a evaluator; fields left out keep their value.
+         */
+        put: operations["evaluators.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/{evaluator_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a evaluator artifact
+         * @description Archives the evaluator itself (its variants stay as they are).
+         */
+        post: operations["evaluators.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/{evaluator_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a evaluator artifact
+         * @description Brings an archived evaluator back into the lists.
+         */
+        post: operations["evaluators.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List evaluator artifacts
+         * @description The project's evaluators filtered by header, slugs or refs; windowed by id when `windowing` is sent.
+         */
+        post: operations["evaluators.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/evaluators/variants": {
         parameters: {
             query?: never;
@@ -3065,6 +3833,214 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/evaluators/variants/{evaluator_variant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a evaluator variant
+         * @description One variant by id (`{count: 0}` when unknown in the project).
+         */
+        get: operations["evaluators.variants.fetch"];
+        /**
+         * Edit a evaluator variant
+         * @description Replaces the sent header fields of a variant; fields left out keep their value.
+         */
+        put: operations["evaluators.variants.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/variants/{evaluator_variant_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a evaluator variant
+         * @description Archives a variant with its revisions.
+         */
+        post: operations["evaluators.variants.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/variants/{evaluator_variant_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a evaluator variant
+         * @description Brings an archived variant and its revisions back.
+         */
+        post: operations["evaluators.variants.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/variants/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List evaluator variants
+         * @description Variants filtered by header, slugs, their evaluator refs or their own refs.
+         */
+        post: operations["evaluators.variants.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/variants/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork a evaluator variant
+         * @description Creates a variant of the same evaluator starting with copies of the source variant's revisions up to a pinned revision or its head.
+         */
+        post: operations["evaluators.variants.fork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the initial evaluator revision
+         * @description Commits version 0 of a variant that has no revision yet (its data is not taken); a second one is a 409.
+         */
+        post: operations["evaluators.revisions.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/revisions/{evaluator_revision_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a evaluator revision
+         * @description One revision by id with its data (`{count: 0}` when unknown in the project).
+         */
+        get: operations["evaluators.revisions.fetch"];
+        /**
+         * Edit a evaluator revision
+         * @description Replaces the sent header fields of a revision; its data, slug and version never change.
+         */
+        put: operations["evaluators.revisions.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/revisions/{evaluator_revision_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a evaluator revision
+         * @description Archives one revision.
+         */
+        post: operations["evaluators.revisions.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/revisions/{evaluator_revision_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a evaluator revision
+         * @description Brings one archived revision back.
+         */
+        post: operations["evaluators.revisions.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/revisions/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List evaluator revisions
+         * @description Revisions filtered by header, slugs, authors, message and the refs of their evaluator, variant or themselves.
+         */
+        post: operations["evaluators.revisions.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/evaluators/revisions/commit": {
         parameters: {
             query?: never;
@@ -3079,6 +4055,26 @@ export interface paths {
          * @description Commits the next revision of a variant; concurrent commits each get their own version.
          */
         post: operations["evaluators.revisions.commit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/revisions/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log of evaluator revisions
+         * @description A revision (or a variant's latest, or the default variant's latest) and the earlier live revisions of its variant, newest first, at most `depth`.
+         */
+        post: operations["evaluators.revisions.log"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3209,6 +4205,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a workflow artifact
+         * @description Creates a workflow without variants (the query parameter `workflow_id` may fix its id).
+         */
+        post: operations["workflows.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{workflow_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workflow artifact
+         * @description One workflow by id, archived or not (`{count: 0}` when unknown in the project).
+         */
+        get: operations["workflows.fetch"];
+        /**
+         * Edit a workflow artifact
+         * @description Replaces the sent header fields of a workflow; fields left out keep their value.
+         */
+        put: operations["workflows.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{workflow_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a workflow artifact
+         * @description Archives the workflow itself (its variants stay as they are).
+         */
+        post: operations["workflows.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{workflow_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a workflow artifact
+         * @description Brings an archived workflow back into the lists.
+         */
+        post: operations["workflows.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List workflow artifacts
+         * @description The project's workflows filtered by header, slugs or refs; windowed by id when `windowing` is sent.
+         */
+        post: operations["workflows.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflows/variants": {
         parameters: {
             query?: never;
@@ -3229,6 +4329,214 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows/variants/{workflow_variant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workflow variant
+         * @description One variant by id (`{count: 0}` when unknown in the project).
+         */
+        get: operations["workflows.variants.fetch"];
+        /**
+         * Edit a workflow variant
+         * @description Replaces the sent header fields of a variant; fields left out keep their value.
+         */
+        put: operations["workflows.variants.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/variants/{workflow_variant_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a workflow variant
+         * @description Archives a variant with its revisions.
+         */
+        post: operations["workflows.variants.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/variants/{workflow_variant_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a workflow variant
+         * @description Brings an archived variant and its revisions back.
+         */
+        post: operations["workflows.variants.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/variants/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List workflow variants
+         * @description Variants filtered by header, slugs, their workflow refs or their own refs.
+         */
+        post: operations["workflows.variants.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/variants/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork a workflow variant
+         * @description Creates a variant of the same workflow starting with copies of the source variant's revisions up to a pinned revision or its head.
+         */
+        post: operations["workflows.variants.fork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the initial workflow revision
+         * @description Commits version 0 of a variant that has no revision yet (its data is not taken); a second one is a 409.
+         */
+        post: operations["workflows.revisions.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/revisions/{workflow_revision_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workflow revision
+         * @description One revision by id with its data (`{count: 0}` when unknown in the project).
+         */
+        get: operations["workflows.revisions.fetch"];
+        /**
+         * Edit a workflow revision
+         * @description Replaces the sent header fields of a revision; its data, slug and version never change.
+         */
+        put: operations["workflows.revisions.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/revisions/{workflow_revision_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a workflow revision
+         * @description Archives one revision.
+         */
+        post: operations["workflows.revisions.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/revisions/{workflow_revision_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a workflow revision
+         * @description Brings one archived revision back.
+         */
+        post: operations["workflows.revisions.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/revisions/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List workflow revisions
+         * @description Revisions filtered by header, slugs, authors, message and the refs of their workflow, variant or themselves.
+         */
+        post: operations["workflows.revisions.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflows/revisions/commit": {
         parameters: {
             query?: never;
@@ -3243,6 +4551,26 @@ export interface paths {
          * @description Commits the next revision of a variant; concurrent commits each get their own version.
          */
         post: operations["workflows.revisions.commit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/revisions/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log of workflow revisions
+         * @description A revision (or a variant's latest, or the default variant's latest) and the earlier live revisions of its variant, newest first, at most `depth`.
+         */
+        post: operations["workflows.revisions.log"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6010,6 +7338,68 @@ export interface components {
                 rate?: number | null;
             } | null;
         };
+        "testsets.create.body": {
+            testset: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "testsets.edit.body": {
+            testset: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "testsets.query.body": {
+            testset?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            testset_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
         "testsets.variants.create.body": {
             testset_variant: {
                 slug: string;
@@ -6026,6 +7416,161 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
             };
+        };
+        "testsets.variants.edit.body": {
+            testset_variant: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "testsets.variants.query.body": {
+            testset_variant?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            testset_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            testset_variant_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "testsets.variants.fork.body": {
+            testset_variant: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            testset_variant_ref: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            };
+            testset_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+        };
+        "testsets.revisions.create.body": {
+            testset_revision: {
+                testset_id?: (string) | null;
+                testset_variant_id: string;
+                slug?: string | null;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "testsets.revisions.edit.body": {
+            testset_revision: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "testsets.revisions.query.body": {
+            testset_revision?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+                author?: string | null;
+                authors?: string[] | null;
+                message?: string | null;
+            } | null;
+            testset_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            testset_variant_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            testset_revision_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            include_testcases?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
         };
         "testsets.revisions.commit.body": {
             testset_revision: {
@@ -6062,6 +7607,14 @@ export interface components {
                         } | null;
                     }[] | null;
                 } | null;
+            };
+        };
+        "testsets.revisions.log.body": {
+            testset_revisions: {
+                testset_id?: (string) | null;
+                testset_variant_id?: (string) | null;
+                testset_revision_id?: (string) | null;
+                depth?: number | null;
             };
         };
         "testsets.revisions.retrieve.body": {
@@ -6187,6 +7740,68 @@ export interface components {
                 order?: ("ascending" | "descending") | null;
             } | null;
         };
+        "applications.create.body": {
+            application: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "applications.edit.body": {
+            application: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "applications.query.body": {
+            application?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            application_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
         "applications.variants.create.body": {
             application_variant: {
                 slug: string;
@@ -6203,6 +7818,161 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
             };
+        };
+        "applications.variants.edit.body": {
+            application_variant: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "applications.variants.query.body": {
+            application_variant?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            application_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            application_variant_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "applications.variants.fork.body": {
+            application_variant: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            application_variant_ref: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            };
+            application_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+        };
+        "applications.revisions.create.body": {
+            application_revision: {
+                application_id?: (string) | null;
+                application_variant_id: string;
+                slug?: string | null;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "applications.revisions.edit.body": {
+            application_revision: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "applications.revisions.query.body": {
+            application_revision?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+                author?: string | null;
+                authors?: string[] | null;
+                message?: string | null;
+            } | null;
+            application_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            application_variant_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            application_revision_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            include_testcases?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
         };
         "applications.revisions.commit.body": {
             application_revision: {
@@ -6246,6 +8016,14 @@ export interface components {
                         [key: string]: unknown;
                     } | null;
                 } | null;
+            };
+        };
+        "applications.revisions.log.body": {
+            application_revisions: {
+                application_id?: (string) | null;
+                application_variant_id?: (string) | null;
+                application_revision_id?: (string) | null;
+                depth?: number | null;
             };
         };
         "applications.revisions.retrieve.body": {
@@ -6387,6 +8165,68 @@ export interface components {
                 order?: ("ascending" | "descending") | null;
             } | null;
         };
+        "evaluators.create.body": {
+            evaluator: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "evaluators.edit.body": {
+            evaluator: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "evaluators.query.body": {
+            evaluator?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            evaluator_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
         "evaluators.variants.create.body": {
             evaluator_variant: {
                 slug: string;
@@ -6403,6 +8243,161 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
             };
+        };
+        "evaluators.variants.edit.body": {
+            evaluator_variant: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "evaluators.variants.query.body": {
+            evaluator_variant?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            evaluator_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            evaluator_variant_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "evaluators.variants.fork.body": {
+            evaluator_variant: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            evaluator_variant_ref: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            };
+            evaluator_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+        };
+        "evaluators.revisions.create.body": {
+            evaluator_revision: {
+                evaluator_id?: (string) | null;
+                evaluator_variant_id: string;
+                slug?: string | null;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "evaluators.revisions.edit.body": {
+            evaluator_revision: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "evaluators.revisions.query.body": {
+            evaluator_revision?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+                author?: string | null;
+                authors?: string[] | null;
+                message?: string | null;
+            } | null;
+            evaluator_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            evaluator_variant_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            evaluator_revision_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            include_testcases?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
         };
         "evaluators.revisions.commit.body": {
             evaluator_revision: {
@@ -6446,6 +8441,14 @@ export interface components {
                         [key: string]: unknown;
                     } | null;
                 } | null;
+            };
+        };
+        "evaluators.revisions.log.body": {
+            evaluator_revisions: {
+                evaluator_id?: (string) | null;
+                evaluator_variant_id?: (string) | null;
+                evaluator_revision_id?: (string) | null;
+                depth?: number | null;
             };
         };
         "evaluators.revisions.retrieve.body": {
@@ -6587,6 +8590,68 @@ export interface components {
                 order?: ("ascending" | "descending") | null;
             } | null;
         };
+        "workflows.create.body": {
+            workflow: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "workflows.edit.body": {
+            workflow: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "workflows.query.body": {
+            workflow?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            workflow_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
         "workflows.variants.create.body": {
             workflow_variant: {
                 slug: string;
@@ -6603,6 +8668,161 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
             };
+        };
+        "workflows.variants.edit.body": {
+            workflow_variant: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "workflows.variants.query.body": {
+            workflow_variant?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            workflow_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            workflow_variant_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "workflows.variants.fork.body": {
+            workflow_variant: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            workflow_variant_ref: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            };
+            workflow_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+        };
+        "workflows.revisions.create.body": {
+            workflow_revision: {
+                workflow_id?: (string) | null;
+                workflow_variant_id: string;
+                slug?: string | null;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "workflows.revisions.edit.body": {
+            workflow_revision: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "workflows.revisions.query.body": {
+            workflow_revision?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+                author?: string | null;
+                authors?: string[] | null;
+                message?: string | null;
+            } | null;
+            workflow_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            workflow_variant_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            workflow_revision_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            include_testcases?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
         };
         "workflows.revisions.commit.body": {
             workflow_revision: {
@@ -6646,6 +8866,14 @@ export interface components {
                         [key: string]: unknown;
                     } | null;
                 } | null;
+            };
+        };
+        "workflows.revisions.log.body": {
+            workflow_revisions: {
+                workflow_id?: (string) | null;
+                workflow_variant_id?: (string) | null;
+                workflow_revision_id?: (string) | null;
+                depth?: number | null;
             };
         };
         "workflows.revisions.retrieve.body": {
@@ -8740,6 +10968,164 @@ export interface components {
                 event_id: string;
             }[];
         };
+        "testsets.create.response": {
+            /** @constant */
+            count: 1;
+            testset: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.fetch.response": {
+            /** @constant */
+            count: 1;
+            testset: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.edit.response": {
+            /** @constant */
+            count: 1;
+            testset: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.archive.response": {
+            /** @constant */
+            count: 1;
+            testset: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.unarchive.response": {
+            /** @constant */
+            count: 1;
+            testset: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.query.response": {
+            count: number;
+            testsets: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            }[];
+        };
         "testsets.variants.create.response": {
             /** @constant */
             count: 1;
@@ -8772,6 +11158,580 @@ export interface components {
         } | {
             /** @constant */
             count: 0;
+        };
+        "testsets.variants.fetch.response": {
+            /** @constant */
+            count: 1;
+            testset_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.variants.edit.response": {
+            /** @constant */
+            count: 1;
+            testset_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.variants.archive.response": {
+            /** @constant */
+            count: 1;
+            testset_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.variants.unarchive.response": {
+            /** @constant */
+            count: 1;
+            testset_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.variants.query.response": {
+            count: number;
+            testset_variants: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+            }[];
+        };
+        "testsets.variants.fork.response": {
+            /** @constant */
+            count: 1;
+            testset_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.revisions.create.response": {
+            /** @constant */
+            count: 1;
+            testset_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                testset_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+                testset_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.revisions.fetch.response": {
+            /** @constant */
+            count: 1;
+            testset_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                testset_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+                testset_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.revisions.edit.response": {
+            /** @constant */
+            count: 1;
+            testset_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                testset_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+                testset_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.revisions.archive.response": {
+            /** @constant */
+            count: 1;
+            testset_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                testset_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+                testset_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.revisions.unarchive.response": {
+            /** @constant */
+            count: 1;
+            testset_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                testset_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+                testset_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.revisions.query.response": {
+            count: number;
+            testset_revisions: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                testset_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+                testset_variant_slug?: string;
+                variant_slug?: string;
+            }[];
         };
         "testsets.revisions.commit.response": {
             /** @constant */
@@ -8836,6 +11796,66 @@ export interface components {
         } | {
             /** @constant */
             count: 0;
+        };
+        "testsets.revisions.log.response": {
+            count: number;
+            testset_revisions: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                testset_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+                testset_variant_slug?: string;
+                variant_slug?: string;
+            }[];
         };
         "testsets.revisions.retrieve.response": {
             /** @constant */
@@ -9231,6 +12251,164 @@ export interface components {
                 revision_id?: string;
             }[];
         };
+        "applications.create.response": {
+            /** @constant */
+            count: 1;
+            application: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.fetch.response": {
+            /** @constant */
+            count: 1;
+            application: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.edit.response": {
+            /** @constant */
+            count: 1;
+            application: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.archive.response": {
+            /** @constant */
+            count: 1;
+            application: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.unarchive.response": {
+            /** @constant */
+            count: 1;
+            application: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.query.response": {
+            count: number;
+            applications: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            }[];
+        };
         "applications.variants.create.response": {
             /** @constant */
             count: 1;
@@ -9263,6 +12441,472 @@ export interface components {
         } | {
             /** @constant */
             count: 0;
+        };
+        "applications.variants.fetch.response": {
+            /** @constant */
+            count: 1;
+            application_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.variants.edit.response": {
+            /** @constant */
+            count: 1;
+            application_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.variants.archive.response": {
+            /** @constant */
+            count: 1;
+            application_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.variants.unarchive.response": {
+            /** @constant */
+            count: 1;
+            application_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.variants.query.response": {
+            count: number;
+            application_variants: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+            }[];
+        };
+        "applications.variants.fork.response": {
+            /** @constant */
+            count: 1;
+            application_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.revisions.create.response": {
+            /** @constant */
+            count: 1;
+            application_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                application_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+                application_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.revisions.fetch.response": {
+            /** @constant */
+            count: 1;
+            application_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                application_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+                application_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.revisions.edit.response": {
+            /** @constant */
+            count: 1;
+            application_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                application_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+                application_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.revisions.archive.response": {
+            /** @constant */
+            count: 1;
+            application_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                application_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+                application_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.revisions.unarchive.response": {
+            /** @constant */
+            count: 1;
+            application_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                application_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+                application_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.revisions.query.response": {
+            count: number;
+            application_revisions: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                application_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+                application_variant_slug?: string;
+                variant_slug?: string;
+            }[];
         };
         "applications.revisions.commit.response": {
             /** @constant */
@@ -9309,6 +12953,48 @@ export interface components {
         } | {
             /** @constant */
             count: 0;
+        };
+        "applications.revisions.log.response": {
+            count: number;
+            application_revisions: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                application_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+                application_variant_slug?: string;
+                variant_slug?: string;
+            }[];
         };
         "applications.revisions.retrieve.response": {
             /** @constant */
@@ -9578,6 +13264,164 @@ export interface components {
                 revision_id?: string;
             }[];
         };
+        "evaluators.create.response": {
+            /** @constant */
+            count: 1;
+            evaluator: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.fetch.response": {
+            /** @constant */
+            count: 1;
+            evaluator: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.edit.response": {
+            /** @constant */
+            count: 1;
+            evaluator: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.archive.response": {
+            /** @constant */
+            count: 1;
+            evaluator: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.unarchive.response": {
+            /** @constant */
+            count: 1;
+            evaluator: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.query.response": {
+            count: number;
+            evaluators: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            }[];
+        };
         "evaluators.variants.create.response": {
             /** @constant */
             count: 1;
@@ -9610,6 +13454,472 @@ export interface components {
         } | {
             /** @constant */
             count: 0;
+        };
+        "evaluators.variants.fetch.response": {
+            /** @constant */
+            count: 1;
+            evaluator_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.variants.edit.response": {
+            /** @constant */
+            count: 1;
+            evaluator_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.variants.archive.response": {
+            /** @constant */
+            count: 1;
+            evaluator_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.variants.unarchive.response": {
+            /** @constant */
+            count: 1;
+            evaluator_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.variants.query.response": {
+            count: number;
+            evaluator_variants: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+            }[];
+        };
+        "evaluators.variants.fork.response": {
+            /** @constant */
+            count: 1;
+            evaluator_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.revisions.create.response": {
+            /** @constant */
+            count: 1;
+            evaluator_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                evaluator_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+                evaluator_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.revisions.fetch.response": {
+            /** @constant */
+            count: 1;
+            evaluator_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                evaluator_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+                evaluator_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.revisions.edit.response": {
+            /** @constant */
+            count: 1;
+            evaluator_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                evaluator_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+                evaluator_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.revisions.archive.response": {
+            /** @constant */
+            count: 1;
+            evaluator_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                evaluator_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+                evaluator_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.revisions.unarchive.response": {
+            /** @constant */
+            count: 1;
+            evaluator_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                evaluator_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+                evaluator_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.revisions.query.response": {
+            count: number;
+            evaluator_revisions: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                evaluator_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+                evaluator_variant_slug?: string;
+                variant_slug?: string;
+            }[];
         };
         "evaluators.revisions.commit.response": {
             /** @constant */
@@ -9656,6 +13966,48 @@ export interface components {
         } | {
             /** @constant */
             count: 0;
+        };
+        "evaluators.revisions.log.response": {
+            count: number;
+            evaluator_revisions: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                evaluator_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+                evaluator_variant_slug?: string;
+                variant_slug?: string;
+            }[];
         };
         "evaluators.revisions.retrieve.response": {
             /** @constant */
@@ -9925,6 +14277,164 @@ export interface components {
                 revision_id?: string;
             }[];
         };
+        "workflows.create.response": {
+            /** @constant */
+            count: 1;
+            workflow: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.fetch.response": {
+            /** @constant */
+            count: 1;
+            workflow: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.edit.response": {
+            /** @constant */
+            count: 1;
+            workflow: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.archive.response": {
+            /** @constant */
+            count: 1;
+            workflow: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.unarchive.response": {
+            /** @constant */
+            count: 1;
+            workflow: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.query.response": {
+            count: number;
+            workflows: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            }[];
+        };
         "workflows.variants.create.response": {
             /** @constant */
             count: 1;
@@ -9957,6 +14467,472 @@ export interface components {
         } | {
             /** @constant */
             count: 0;
+        };
+        "workflows.variants.fetch.response": {
+            /** @constant */
+            count: 1;
+            workflow_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.variants.edit.response": {
+            /** @constant */
+            count: 1;
+            workflow_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.variants.archive.response": {
+            /** @constant */
+            count: 1;
+            workflow_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.variants.unarchive.response": {
+            /** @constant */
+            count: 1;
+            workflow_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.variants.query.response": {
+            count: number;
+            workflow_variants: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+            }[];
+        };
+        "workflows.variants.fork.response": {
+            /** @constant */
+            count: 1;
+            workflow_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.revisions.create.response": {
+            /** @constant */
+            count: 1;
+            workflow_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                workflow_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+                workflow_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.revisions.fetch.response": {
+            /** @constant */
+            count: 1;
+            workflow_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                workflow_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+                workflow_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.revisions.edit.response": {
+            /** @constant */
+            count: 1;
+            workflow_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                workflow_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+                workflow_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.revisions.archive.response": {
+            /** @constant */
+            count: 1;
+            workflow_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                workflow_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+                workflow_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.revisions.unarchive.response": {
+            /** @constant */
+            count: 1;
+            workflow_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                workflow_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+                workflow_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.revisions.query.response": {
+            count: number;
+            workflow_revisions: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                workflow_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+                workflow_variant_slug?: string;
+                variant_slug?: string;
+            }[];
         };
         "workflows.revisions.commit.response": {
             /** @constant */
@@ -10003,6 +14979,48 @@ export interface components {
         } | {
             /** @constant */
             count: 0;
+        };
+        "workflows.revisions.log.response": {
+            count: number;
+            workflow_revisions: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                workflow_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+                workflow_variant_slug?: string;
+                variant_slug?: string;
+            }[];
         };
         "workflows.revisions.retrieve.response": {
             /** @constant */
@@ -22659,6 +27677,408 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    "testsets.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["testsets.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["testsets.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset": {
+                 *         "name": "My project"
+                 *       },
+                 *       "testset_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["testsets.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testsets": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     "testsets.variants.create": {
         parameters: {
             query?: never;
@@ -22735,6 +28155,946 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.variants.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.variants.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.variants.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset_variant": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["testsets.variants.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.variants.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.variants.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.variants.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.variants.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.variants.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.variants.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset_variant": {
+                 *         "name": "My project"
+                 *       },
+                 *       "testset_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "testset_variant_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["testsets.variants.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_variants": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.variants.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.variants.fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset_variant": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       },
+                 *       "testset_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "testset_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["testsets.variants.fork.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.variants.fork.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.revisions.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset_revision": {
+                 *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "testset_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["testsets.revisions.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "testset_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.revisions.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.revisions.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "testset_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.revisions.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.revisions.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset_revision": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["testsets.revisions.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "testset_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.revisions.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.revisions.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "testset_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.revisions.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.revisions.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "testset_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.revisions.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.revisions.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset_revision": {
+                 *         "name": "My project"
+                 *       },
+                 *       "testset_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "testset_variant_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "testset_revision_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "include_testcases": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["testsets.revisions.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_revisions": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "version": "1",
+                     *           "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "testset_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.revisions.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -22840,6 +29200,63 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.revisions.log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "testset_revisions": {
+                 *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["testsets.revisions.log.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_revisions": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "version": "1",
+                     *           "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "testset_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.revisions.log.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -23412,6 +29829,408 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    "applications.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "application": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["applications.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "application": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["applications.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "application": {
+                 *         "name": "My project"
+                 *       },
+                 *       "application_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["applications.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "applications": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     "applications.variants.create": {
         parameters: {
             query?: never;
@@ -23488,6 +30307,936 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.variants.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.variants.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.variants.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "application_variant": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["applications.variants.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.variants.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.variants.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.variants.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.variants.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.variants.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.variants.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "application_variant": {
+                 *         "name": "My project"
+                 *       },
+                 *       "application_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "application_variant_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["applications.variants.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_variants": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.variants.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.variants.fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "application_variant": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       },
+                 *       "application_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "application_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["applications.variants.fork.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.variants.fork.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.revisions.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "application_revision": {
+                 *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["applications.revisions.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "application_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.revisions.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.revisions.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "application_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.revisions.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.revisions.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "application_revision": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["applications.revisions.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "application_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.revisions.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.revisions.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "application_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.revisions.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.revisions.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                application_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "application_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.revisions.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.revisions.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "application_revision": {
+                 *         "name": "My project"
+                 *       },
+                 *       "application_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "application_variant_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "application_revision_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "include_testcases": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["applications.revisions.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_revisions": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "version": "1",
+                     *           "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.revisions.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -23589,6 +31338,63 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.revisions.log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "application_revisions": {
+                 *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["applications.revisions.log.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_revisions": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "version": "1",
+                     *           "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.revisions.log.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -24141,6 +31947,408 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    "evaluators.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator": {
+                 *         "name": "My project"
+                 *       },
+                 *       "evaluator_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluators": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     "evaluators.variants.create": {
         parameters: {
             query?: never;
@@ -24217,6 +32425,936 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.variants.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.variants.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.variants.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator_variant": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.variants.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.variants.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.variants.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.variants.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.variants.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.variants.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.variants.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator_variant": {
+                 *         "name": "My project"
+                 *       },
+                 *       "evaluator_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "evaluator_variant_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.variants.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_variants": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.variants.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.variants.fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator_variant": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       },
+                 *       "evaluator_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "evaluator_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.variants.fork.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.variants.fork.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.revisions.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator_revision": {
+                 *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "evaluator_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.revisions.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "evaluator_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.revisions.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.revisions.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "evaluator_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.revisions.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.revisions.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator_revision": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.revisions.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "evaluator_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.revisions.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.revisions.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "evaluator_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.revisions.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.revisions.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluator_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "evaluator_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.revisions.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.revisions.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator_revision": {
+                 *         "name": "My project"
+                 *       },
+                 *       "evaluator_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "evaluator_variant_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "evaluator_revision_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "include_testcases": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.revisions.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_revisions": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "version": "1",
+                     *           "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "evaluator_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.revisions.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -24318,6 +33456,63 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.revisions.log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator_revisions": {
+                 *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.revisions.log.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_revisions": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "version": "1",
+                     *           "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "evaluator_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.revisions.log.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -24870,6 +34065,408 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    "workflows.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "name": "My project"
+                 *       },
+                 *       "workflow_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflows": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     "workflows.variants.create": {
         parameters: {
             query?: never;
@@ -24946,6 +34543,936 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.variants.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.variants.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.variants.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow_variant": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.variants.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.variants.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.variants.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.variants.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.variants.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.variants.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.variants.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow_variant": {
+                 *         "name": "My project"
+                 *       },
+                 *       "workflow_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "workflow_variant_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.variants.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_variants": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.variants.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.variants.fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow_variant": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       },
+                 *       "workflow_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "workflow_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.variants.fork.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.variants.fork.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.revisions.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow_revision": {
+                 *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "workflow_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.revisions.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "workflow_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.revisions.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.revisions.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "workflow_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.revisions.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.revisions.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow_revision": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.revisions.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "workflow_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.revisions.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.revisions.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "workflow_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.revisions.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.revisions.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "workflow_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.revisions.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.revisions.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow_revision": {
+                 *         "name": "My project"
+                 *       },
+                 *       "workflow_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "workflow_variant_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "workflow_revision_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "include_testcases": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.revisions.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_revisions": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "version": "1",
+                     *           "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "workflow_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.revisions.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -25047,6 +35574,63 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.revisions.log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow_revisions": {
+                 *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.revisions.log.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_revisions": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "version": "1",
+                     *           "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "workflow_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.revisions.log.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];

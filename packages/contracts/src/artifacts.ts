@@ -116,6 +116,51 @@ export const artifactRevisionCommit = (e: ArtifactEntityName) => z.object({
   }),
 });
 
+/** POST /<entity>s/ (query param `<entity>_id` may fix the id). */
+export const artifactCreate = (e: ArtifactEntityName) => z.object({ [e]: z.object({ slug, ...header }) });
+/** PUT /<entity>s/{id}. */
+export const artifactEdit = (e: ArtifactEntityName) => z.object({ [e]: z.object({ id: uuidText, ...header }) });
+/** PUT /<entity>s/variants/{id}. */
+export const artifactVariantEdit = (e: ArtifactEntityName) => z.object({ [`${e}_variant`]: z.object({ id: uuidText, ...header }) });
+/** POST /<entity>s/revisions/ — the variant's initial revision (its `data` is not taken). */
+export const artifactRevisionCreate = (e: ArtifactEntityName) => z.object({
+  [`${e}_revision`]: z.object({ [`${e}_id`]: uuidText.nullish(), [`${e}_variant_id`]: uuidText, slug: texts.slug.nullish(), ...header }),
+});
+/** PUT /<entity>s/revisions/{id}: the header only (data is immutable). */
+export const artifactRevisionEdit = (e: ArtifactEntityName) => z.object({ [`${e}_revision`]: z.object({ id: uuidText, ...header }) });
+/** POST /<entity>s/variants/fork. */
+export const artifactVariantFork = (e: ArtifactEntityName) => z.object({
+  [`${e}_variant`]: z.object({ slug, ...header }),
+  [`${e}_variant_ref`]: artifactRef,
+  [`${e}_revision_ref`]: artifactRef.nullish(),
+});
+const slugFilter = { slug: texts.slug.nullish(), slugs: z.array(texts.slug).max(1000).nullish() };
+const refs = z.array(artifactRef).max(1000).nullish();
+/** POST /<entity>s/query. */
+export const artifactsQuery = (e: ArtifactEntityName) => z.object({
+  [e]: z.object({ ...header, ...slugFilter }).nullish(), [`${e}_refs`]: refs, include_archived: z.boolean().nullish(), windowing: artifactWindow.nullish(),
+});
+/** POST /<entity>s/variants/query. */
+export const artifactVariantsQuery = (e: ArtifactEntityName) => z.object({
+  [`${e}_variant`]: z.object({ ...header, ...slugFilter }).nullish(), [`${e}_refs`]: refs, [`${e}_variant_refs`]: refs,
+  include_archived: z.boolean().nullish(), windowing: artifactWindow.nullish(),
+});
+/** POST /<entity>s/revisions/query. */
+export const artifactRevisionsQuery = (e: ArtifactEntityName) => z.object({
+  [`${e}_revision`]: z.object({
+    ...header, ...slugFilter, author: texts.id.nullish(), authors: z.array(texts.id).max(1000).nullish(), message: texts.description.nullish(),
+  }).nullish(),
+  [`${e}_refs`]: refs, [`${e}_variant_refs`]: refs, [`${e}_revision_refs`]: refs,
+  include_archived: z.boolean().nullish(), include_testcases: z.boolean().nullish(), windowing: artifactWindow.nullish(),
+});
+/** POST /<entity>s/revisions/log. */
+export const artifactRevisionsLog = (e: ArtifactEntityName) => z.object({
+  [`${e}_revisions`]: z.object({
+    [`${e}_id`]: uuidText.nullish(), [`${e}_variant_id`]: uuidText.nullish(), [`${e}_revision_id`]: uuidText.nullish(),
+    depth: z.number().int().min(-1_000_000).max(1_000_000).nullish(),
+  }),
+});
+
 /** A run's steps of one kind as the simple evaluation takes them: revision ids, or revision id → origin. */
 const stepTargets = z.union([
   z.array(uuidText).max(100),

@@ -59,6 +59,8 @@ export {
 export {
   ARTIFACT_ENTITY_NAMES, TESTSET_ROW_LIMIT, workflowRevisionData, testcaseInput, testsetRevisionData, artifactRef, artifactWindow, revisionRetrieve,
   simpleArtifactCreate, simpleArtifactEdit, simpleArtifactsQuery, artifactVariantCreate, artifactRevisionCommit, simpleEvaluationCreate,
+  artifactCreate, artifactEdit, artifactVariantEdit, artifactRevisionCreate, artifactRevisionEdit, artifactVariantFork, artifactsQuery, artifactVariantsQuery,
+  artifactRevisionsQuery, artifactRevisionsLog,
   type ArtifactEntityName, type WorkflowRevisionDataInput, type TestcaseInput, type TestsetRevisionDataInput, type ArtifactRef, type SimpleEvaluationCreate,
 } from './artifacts.ts';
 export {
@@ -92,6 +94,7 @@ export { domainResponse, domainsResponse, providerResponse, providersResponse } 
 export { humanEvaluationsResponse, humanEvaluationCreatedResponse } from './responses/human-evaluations.ts';
 export {
   simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactRetrieveResponse,
+  artifactResponse, artifactsResponse, artifactVariantsResponse, artifactRevisionsResponse,
 } from './responses/artifacts.ts';
 export { gitRoutes, simpleRoutes } from './artifact-routes.ts';
 export { invitationLinkResponse, invitationAcceptedResponse, workspaceUserRemovedResponse } from './responses/invitations.ts';

@@ -8,7 +8,7 @@ import type { OrganizationUpdated, ProviderCreated, ProviderDeleted, ProviderSec
 import type { OrganizationCreated, OrganizationDeleted, OrganizationTransferred } from './payloads.ts';
 import type { InvitationCreated, InvitationResent, InvitationAccepted, InvitationRevoked } from './payloads.ts';
 import type { SecretCreated, SecretDeleted, SecretUpdated } from './payloads.ts';
-import type { ArtifactCreated, ArtifactEdited, ArtifactVariantCreated, ArtifactVariantEdited, ArtifactRevisionAdded, ArtifactArchiveSet, TestcasesStored } from './payloads.ts';
+import type { ArtifactCreated, ArtifactEdited, ArtifactVariantCreated, ArtifactVariantEdited, ArtifactRevisionAdded, ArtifactRevisionEdited, ArtifactArchiveSet, TestcasesStored } from './payloads.ts';
 import type { QueryArtifactCreated, QueryArtifactEdited, QueryVariantCreated, QueryVariantEdited, QueryRevisionAdded, QueryArchiveSet, QueryRevisionEdited } from './payloads.ts';
 import type { WebhookCreated, WebhookUpdated, WebhookDeleted, PlatformEvent, DeliveryRecorded, BillingSubscriptionSet } from './payloads.ts';
 import type { ApplicationCreated, ApplicationVariantCreated, ApplicationRevisionCommitted, TestsetCreated, HumanEvaluationCreated } from './payloads.ts';
@@ -38,6 +38,7 @@ export interface EventPayloads {
   'accounts.artifact.variant.created': ArtifactVariantCreated;
   'accounts.artifact.variant.edited': ArtifactVariantEdited;
   'accounts.artifact.revision.added': ArtifactRevisionAdded;
+  'accounts.artifact.revision.edited': ArtifactRevisionEdited;
   'accounts.artifact.archive.set': ArtifactArchiveSet;
   'accounts.testcases.stored': TestcasesStored;
   'accounts.query.revision.edited': QueryRevisionEdited;
@@ -118,6 +119,7 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'accounts.artifact.variant.created': { message: 'ArtifactVariantCreated', version: 1 },
   'accounts.artifact.variant.edited': { message: 'ArtifactVariantEdited', version: 1 },
   'accounts.artifact.revision.added': { message: 'ArtifactRevisionAdded', version: 1 },
+  'accounts.artifact.revision.edited': { message: 'ArtifactRevisionEdited', version: 1 },
   'accounts.artifact.archive.set': { message: 'ArtifactArchiveSet', version: 1 },
   'accounts.testcases.stored': { message: 'TestcasesStored', version: 1 },
   'accounts.query.revision.edited': { message: 'QueryRevisionEdited', version: 1 },

@@ -6,7 +6,7 @@ export { encodeEvent, decodeEvent, isEvent } from './codec.ts';
 export type { EventMeta, DecodedEvent } from './codec.ts';
 export { protoFiles } from './proto-root.ts';
 export type {
-  SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, AccountProvisioned, UserDeleted, UserCreated, QueryRevisionInfo, QueryCreated, QueryRevisionCommitted, QueryHeader, QueryArtifactCreated, QueryArtifactEdited, QueryVariantCreated, QueryVariantEdited, QueryRevisionAdded, QueryArchiveSet, QueryRevisionEdited, ArtifactHeader, ArtifactRevision, ArtifactVariantSeed, ArtifactCreated, ArtifactEdited, ArtifactVariantCreated, ArtifactVariantEdited, ArtifactRevisionAdded, ArtifactArchiveSet, StoredTestcase, TestcasesStored, DomainTokenIssued, DomainVerified, DomainDeleted,
+  SpanRecord, SpansUpserted, TraceReplaced, TraceDeleted, AccountProvisioned, UserDeleted, UserCreated, QueryRevisionInfo, QueryCreated, QueryRevisionCommitted, QueryHeader, QueryArtifactCreated, QueryArtifactEdited, QueryVariantCreated, QueryVariantEdited, QueryRevisionAdded, QueryArchiveSet, QueryRevisionEdited, ArtifactHeader, ArtifactRevision, ArtifactVariantSeed, ArtifactCreated, ArtifactEdited, ArtifactVariantCreated, ArtifactVariantEdited, ArtifactRevisionAdded, ArtifactRevisionEdited, ArtifactArchiveSet, StoredTestcase, TestcasesStored, DomainTokenIssued, DomainVerified, DomainDeleted,
 } from './payloads.ts';
 export type { IdentitySignedIn, SessionRevoked, ApiKeyCreated, ApiKeyRevoked, MembershipSet, MembershipRemoved, MembershipScope, ProjectCreated, ProjectDeleted, ProjectRetentionSet } from './payloads.ts';
 export type { OrganizationUpdated, ProviderInfo, ProviderCreated, ProviderUpdated, ProviderTested, ProviderDeleted, ProviderSecretResealed } from './payloads.ts';

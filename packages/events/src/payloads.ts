@@ -88,6 +88,7 @@ export interface ArtifactEdited { family: string; artifact_id: string; header: A
 export interface ArtifactVariantCreated { family: string; artifact_id: string; variant: ArtifactVariantSeed }
 export interface ArtifactVariantEdited { family: string; artifact_id: string; variant_id: string; header: ArtifactHeader }
 export interface ArtifactRevisionAdded { family: string; artifact_id: string; variant_id: string; revision: ArtifactRevision }
+export interface ArtifactRevisionEdited { family: string; artifact_id: string; variant_id: string; revision_id: string; header: ArtifactHeader }
 export interface ArtifactArchiveSet { family: string; artifact_id: string; target: string; target_id: string; archived: boolean }
 export interface StoredTestcase { id: string; data_json: string; flags_json: string; tags_json: string; meta_json: string }
 export interface TestcasesStored { testset_id: string; testcases: StoredTestcase[] }

@@ -33,7 +33,9 @@ import {
   spanExportBody, detailMessage, organizationTransferredResponse, adminAccountSetResponse, adminDeletedResponse, adminTransferResponse, type RouteId,
   redactionPolicyBody, redactionPolicyResponse, simpleArtifactCreate, simpleArtifactEdit, simpleArtifactsQuery, artifactVariantCreate, artifactRevisionCommit,
   revisionRetrieve, simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactRetrieveResponse,
-  simpleEvaluationCreate, type ArtifactEntityName,
+  simpleEvaluationCreate, type ArtifactEntityName, artifactCreate, artifactEdit, artifactVariantEdit, artifactRevisionCreate, artifactRevisionEdit,
+  artifactVariantFork, artifactsQuery, artifactVariantsQuery, artifactRevisionsQuery, artifactRevisionsLog, artifactResponse, artifactsResponse,
+  artifactVariantsResponse, artifactRevisionsResponse,
 } from '@llm/contracts';
 import { ActivityQuerySchema } from '@llm/span-filter';
 import { sessionIdentitiesUpdateSchema } from '@llm/web-session';
@@ -79,8 +81,27 @@ function artifactSchemas(e: ArtifactEntityName, plural: string): Partial<Record<
     [id(`simple.${plural}.unarchive`)]: { noBody: true, response: simpleArtifactResponse(e) },
     [id(`simple.${plural}.fetch`)]: { response: simpleArtifactResponse(e) },
     [id(`simple.${plural}.query`)]: { body: simpleArtifactsQuery(e), bodyOptional: true, response: simpleArtifactsResponse(e) },
+    [id(`${plural}.create`)]: { body: artifactCreate(e), response: artifactResponse(e) },
+    [id(`${plural}.fetch`)]: { response: artifactResponse(e) },
+    [id(`${plural}.edit`)]: { body: artifactEdit(e), response: artifactResponse(e) },
+    [id(`${plural}.archive`)]: { noBody: true, response: artifactResponse(e) },
+    [id(`${plural}.unarchive`)]: { noBody: true, response: artifactResponse(e) },
+    [id(`${plural}.query`)]: { body: artifactsQuery(e), bodyOptional: true, response: artifactsResponse(e) },
     [id(`${plural}.variants.create`)]: { body: artifactVariantCreate(e), response: artifactVariantResponse(e) },
+    [id(`${plural}.variants.fetch`)]: { response: artifactVariantResponse(e) },
+    [id(`${plural}.variants.edit`)]: { body: artifactVariantEdit(e), response: artifactVariantResponse(e) },
+    [id(`${plural}.variants.archive`)]: { noBody: true, response: artifactVariantResponse(e) },
+    [id(`${plural}.variants.unarchive`)]: { noBody: true, response: artifactVariantResponse(e) },
+    [id(`${plural}.variants.query`)]: { body: artifactVariantsQuery(e), bodyOptional: true, response: artifactVariantsResponse(e) },
+    [id(`${plural}.variants.fork`)]: { body: artifactVariantFork(e), response: artifactVariantResponse(e) },
+    [id(`${plural}.revisions.create`)]: { body: artifactRevisionCreate(e), response: artifactRevisionResponse(e) },
+    [id(`${plural}.revisions.fetch`)]: { response: artifactRevisionResponse(e) },
+    [id(`${plural}.revisions.edit`)]: { body: artifactRevisionEdit(e), response: artifactRevisionResponse(e) },
+    [id(`${plural}.revisions.archive`)]: { noBody: true, response: artifactRevisionResponse(e) },
+    [id(`${plural}.revisions.unarchive`)]: { noBody: true, response: artifactRevisionResponse(e) },
+    [id(`${plural}.revisions.query`)]: { body: artifactRevisionsQuery(e), bodyOptional: true, response: artifactRevisionsResponse(e) },
     [id(`${plural}.revisions.commit`)]: { body: artifactRevisionCommit(e), response: artifactRevisionResponse(e) },
+    [id(`${plural}.revisions.log`)]: { body: artifactRevisionsLog(e), response: artifactRevisionsResponse(e) },
     [id(`${plural}.revisions.retrieve`)]: { body: revisionRetrieve(e), bodyOptional: true, response: artifactRetrieveResponse(e) },
   };
 }

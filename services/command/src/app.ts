@@ -195,10 +195,10 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
         { view: [member, requirePermission(deps.pool, 'view_webhooks')], edit: [member, requirePermission(deps.pool, 'edit_webhooks')] }),
       ...deliveryRoutes({ pool: deps.pool, producer: deps.producer, topics: deps.topics }, { edit: [member, requirePermission(deps.pool, 'edit_webhooks')] }),
       // Versioned artifacts (reference evaluations §1.2): testsets and the workflow family's three views.
-      ...artifactWriteRoutes('testset', { pool: deps.pool, writes: artifacts }, { edit: [member, requirePermission(deps.pool, 'edit_testsets')] }),
-      ...artifactWriteRoutes('application', { pool: deps.pool, writes: artifacts }, { edit: [member, requirePermission(deps.pool, 'edit_applications')] }),
-      ...artifactWriteRoutes('evaluator', { pool: deps.pool, writes: artifacts }, { edit: [member, requirePermission(deps.pool, 'edit_evaluators')] }),
-      ...artifactWriteRoutes('workflow', { pool: deps.pool, writes: artifacts }, { edit: [member, requirePermission(deps.pool, 'edit_workflows')] }),
+      ...artifactWriteRoutes({ pool: deps.pool, writes: artifacts }, {
+        testset: { edit: [member, requirePermission(deps.pool, 'edit_testsets')] }, application: { edit: [member, requirePermission(deps.pool, 'edit_applications')] },
+        evaluator: { edit: [member, requirePermission(deps.pool, 'edit_evaluators')] }, workflow: { edit: [member, requirePermission(deps.pool, 'edit_workflows')] },
+      }),
       // Human evaluations of those applications and testsets (reference accounts §12).
       ...humanEvaluationRoutes({ pool: deps.pool, commands, quota }, { createEvaluations: [member, requirePermission(deps.pool, 'create_evaluation')] }),
       // Evaluation runs, scenarios, results and metrics (reference evaluations §2.3): evaluations.v1, keyed by run.

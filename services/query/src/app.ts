@@ -34,7 +34,7 @@ import { projectRoutes } from './http/project-routes.ts';
 import { profileRoutes } from './http/profile-routes.ts';
 import { simpleTraceRoutes } from './http/simple-trace-routes.ts';
 import { humanEvaluationRoutes } from './http/human-evaluation-routes.ts';
-import { artifactReadRoutes } from './http/artifact-routes.ts';
+import { artifactsReadRoutes } from './http/artifact-routes.ts';
 import { evaluationRunRoutes } from './http/evaluation-run-routes.ts';
 import { redactionRoutes } from './http/redaction-routes.ts';
 import { EventReader } from './adapters/event-reader.ts';
@@ -110,10 +110,10 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...redactionRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_spans')] }),
     ...evaluationRunRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_evaluation_runs')] }),
     // Versioned artifacts (reference evaluations §1.2): testsets and the workflow family's three views.
-    ...artifactReadRoutes('testset', { pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_testsets')] }),
-    ...artifactReadRoutes('application', { pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_applications')] }),
-    ...artifactReadRoutes('evaluator', { pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_evaluators')] }),
-    ...artifactReadRoutes('workflow', { pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_workflows')] }),
+    ...artifactsReadRoutes({ pool: deps.pool }, {
+      testset: { view: [member, requirePermission(deps.pool, 'view_testsets')] }, application: { view: [member, requirePermission(deps.pool, 'view_applications')] },
+      evaluator: { view: [member, requirePermission(deps.pool, 'view_evaluators')] }, workflow: { view: [member, requirePermission(deps.pool, 'view_workflows')] },
+    }),
     ...humanEvaluationRoutes({ pool: deps.pool }, { viewEvaluations: [member, requirePermission(deps.pool, 'view_evaluation')] }),
     // The API description (/openapi.json) and its rendered page (/docs): public, code-only.
     ...docsRoutes(),

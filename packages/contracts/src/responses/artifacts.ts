@@ -24,10 +24,19 @@ export const simpleArtifactResponse = (e: ArtifactEntityName) => one(e, simpleVi
 /** POST /simple/<entity>s/query. */
 export const simpleArtifactsResponse = (e: ArtifactEntityName) => z.object({ count: z.number().int(), [`${e}s`]: z.array(simpleView(e)) });
 
-/** POST /<entity>s/variants. */
-export const artifactVariantResponse = (e: ArtifactEntityName) => one(`${e}_variant`, z.object({
+const artifact = z.object({ id: uuid, slug: z.string(), ...header });
+/** POST/GET/PUT /<entity>s, archive, unarchive. */
+export const artifactResponse = (e: ArtifactEntityName) => one(e, artifact);
+/** POST /<entity>s/query. */
+export const artifactsResponse = (e: ArtifactEntityName) => z.object({ count: z.number().int(), [`${e}s`]: z.array(artifact) });
+
+const variant = (e: ArtifactEntityName) => z.object({
   id: uuid, slug: z.string(), ...header, [`${e}_id`]: uuid, artifact_id: uuid, [`${e}_slug`]: z.string().optional(), artifact_slug: z.string().optional(),
-}));
+});
+/** POST /<entity>s/variants, fork, GET/PUT a variant, archive, unarchive. */
+export const artifactVariantResponse = (e: ArtifactEntityName) => one(`${e}_variant`, variant(e));
+/** POST /<entity>s/variants/query. */
+export const artifactVariantsResponse = (e: ArtifactEntityName) => z.object({ count: z.number().int(), [`${e}_variants`]: z.array(variant(e)) });
 
 const revision = (e: ArtifactEntityName) => z.object({
   id: uuid, slug: z.string(), version: z.string(), ...header, author: z.string().optional(), date: z.string().optional(), message: z.string().optional(),
@@ -35,8 +44,10 @@ const revision = (e: ArtifactEntityName) => z.object({
   [`${e}_id`]: uuid, artifact_id: uuid, [`${e}_variant_id`]: uuid, variant_id: uuid,
   [`${e}_slug`]: z.string().optional(), artifact_slug: z.string().optional(), [`${e}_variant_slug`]: z.string().optional(), variant_slug: z.string().optional(),
 });
-/** POST /<entity>s/revisions/commit. */
+/** POST /<entity>s/revisions/commit, initial revision, GET/PUT a revision, archive, unarchive. */
 export const artifactRevisionResponse = (e: ArtifactEntityName) => one(`${e}_revision`, revision(e));
+/** POST /<entity>s/revisions/query and /log. */
+export const artifactRevisionsResponse = (e: ArtifactEntityName) => z.object({ count: z.number().int(), [`${e}_revisions`]: z.array(revision(e)) });
 /** POST /<entity>s/revisions/retrieve: the revision with the references it resolved to. */
 export const artifactRetrieveResponse = (e: ArtifactEntityName) => z.union([
   z.object({

@@ -1,14 +1,18 @@
 // The read routes of the versioned-artifact model, one factory for every entity (reference
-// evaluations §1.2–§1.4, §2.2, §2.5–§2.7): `GET /simple/<entity>s/{id}`, `POST /simple/<entity>s/query`
-// and `POST /<entity>s/revisions/retrieve`. Unknown ids and unresolved references answer
+// evaluations §1.2–§1.4, §2.2, §2.5–§2.7): the simple fetch and query, and the git reads — the
+// artifact, a variant or a revision by id, the three lists, a revision's log and retrieve. Unknown ids and unresolved references answer
 // `{count: 0}`; a retrieve without references is `{count: 0}` for testsets and a 400 for the
 // workflow family (the reference's split). Another project's artifacts are unknown here.
 import type { RequestHandler } from 'express';
 import {
-  familyOf, listArtifacts, ofEntity, resolveRevision, retrievalInfo, revisionData, revisionView, simpleArtifactAnswer, simpleAnswerOf,
-  type ArtifactEntity,
+  ARTIFACT_ENTITIES, artifactView, familyOf, listArtifacts, listLevel, ofEntity, readArtifact, readLatestRevision, readRevision, readVariant, readVariants,
+  resolveRevision, retrievalInfo, revisionData, revisionLog, revisionView, roleFlagOf, simpleArtifactAnswer, simpleAnswerOf, variantView,
+  type ArtifactEntity, type ArtifactListWindow, type ArtifactRevisionRow, type ArtifactRow, type LevelFilter,
 } from '@llm/account-model';
-import { revisionRetrieve, simpleArtifactsQuery, type ArtifactRef, type RouteId } from '@llm/contracts';
+import {
+  artifactRevisionsLog, artifactRevisionsQuery, artifactsQuery, artifactVariantsQuery, revisionRetrieve, simpleArtifactsQuery, type ArtifactRef, type RouteId,
+} from '@llm/contracts';
+import type { Request } from 'express';
 import { invalid } from '@llm/errors';
 import { uuidParam, validate, type Guards, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
@@ -16,8 +20,8 @@ import type { Pool } from '@llm/postgres';
 const PLURAL: Record<ArtifactEntity, string> = { testset: 'testsets', application: 'applications', evaluator: 'evaluators', workflow: 'workflows' };
 type JsonMap = Record<string, unknown>;
 
-export function artifactReadRoutes(entity: ArtifactEntity, deps: { pool: Pool }, guards: Guards<'view'>): Handlers {
-  const { pool } = deps;
+export function artifactReadRoutes(deps: { pool: Pool; entity: ArtifactEntity }, guards: Guards<'view'>): Handlers {
+  const { pool, entity } = deps;
   const e = entity;
   const family = familyOf(entity);
 
@@ -61,10 +65,117 @@ export function artifactReadRoutes(entity: ArtifactEntity, deps: { pool: Pool },
     res.json({ count: 1, [`${e}_revision`]: revisionView(e, revision, data, { artifact, variant }), retrieval_info: retrievalInfo(e, artifact, variant, revision) });
   };
 
+  // ── Git reads ──
+  const artifactOf = async (req: Request, id: string): Promise<ArtifactRow | undefined> => {
+    const a = await readArtifact(pool, req.scope.projectId, family, id);
+    return a && ofEntity(a, entity) ? a : undefined;
+  };
+  const revisionAnswer = async (req: Request, r: ArtifactRevisionRow, a: ArtifactRow): Promise<Record<string, unknown>> => {
+    const v = await readVariant(pool, req.scope.projectId, family, { id: r.variant_id });
+    return revisionView(e, r, await revisionData(pool, r, family), v ? { artifact: a, variant: v } : undefined);
+  };
+
+  const fetchArtifact: RequestHandler = async (req, res) => {
+    const a = await artifactOf(req, uuidParam(req.params, `${e}_id`));
+    res.json(a ? { count: 1, [e]: artifactView(a) } : { count: 0 });
+  };
+  const fetchVariant: RequestHandler = async (req, res) => {
+    const v = await readVariant(pool, req.scope.projectId, family, { id: uuidParam(req.params, `${e}_variant_id`) });
+    const a = v && await artifactOf(req, v.artifact_id);
+    res.json(v && a ? { count: 1, [`${e}_variant`]: variantView(e, v, a) } : { count: 0 });
+  };
+  const fetchRevision: RequestHandler = async (req, res) => {
+    const r = await readRevision(pool, req.scope.projectId, family, { id: uuidParam(req.params, `${e}_revision_id`) });
+    const a = r && await artifactOf(req, r.artifact_id);
+    res.json(r && a ? { count: 1, [`${e}_revision`]: await revisionAnswer(req, r, a) } : { count: 0 });
+  };
+
+  const refFilter = (refs: ArtifactRef[] | null | undefined): LevelFilter | undefined => {
+    if (!refs?.length) return undefined;
+    const ids = refs.map((r) => r.id).filter((x): x is string => typeof x === 'string');
+    const slugs = refs.map((r) => r.slug).filter((x): x is string => typeof x === 'string');
+    return { ...(ids.length ? { ids } : {}), ...(slugs.length ? { slugs } : {}) };
+  };
+  const ownFilter = (f: Record<string, unknown> | null | undefined, refs: ArtifactRef[] | null | undefined): LevelFilter => {
+    const fromRefs = refFilter(refs) ?? {};
+    const slugs = [...(fromRefs.slugs ?? []), ...[f?.slug, ...((f?.slugs as string[] | null | undefined) ?? [])].filter((x): x is string => typeof x === 'string')];
+    return {
+      ...fromRefs, ...(slugs.length ? { slugs } : {}),
+      name: f?.name as string | null | undefined, description: f?.description as string | null | undefined,
+      flags: f?.flags as Record<string, unknown> | null | undefined, tags: f?.tags as Record<string, unknown> | null | undefined,
+    };
+  };
+  const role = roleFlagOf(entity);
+
+  const queryArtifacts: RequestHandler = async (req, res) => {
+    const body = validate(artifactsQuery(e), req.body ?? {}) as Record<string, unknown>;
+    const rows = await listLevel(pool, req.scope.projectId, family, 'artifact', {
+      own: ownFilter(body[e] as Record<string, unknown> | null, body[`${e}_refs`] as ArtifactRef[] | null), role,
+      includeArchived: body.include_archived === true, window: body.windowing as ArtifactListWindow | null,
+    });
+    res.json({ count: rows.length, [`${e}s`]: rows.map(artifactView) });
+  };
+  const queryVariants: RequestHandler = async (req, res) => {
+    const body = validate(artifactVariantsQuery(e), req.body ?? {}) as Record<string, unknown>;
+    const rows = await listLevel(pool, req.scope.projectId, family, 'variant', {
+      own: ownFilter(body[`${e}_variant`] as Record<string, unknown> | null, body[`${e}_variant_refs`] as ArtifactRef[] | null),
+      artifact: refFilter(body[`${e}_refs`] as ArtifactRef[] | null), role,
+      includeArchived: body.include_archived === true, window: body.windowing as ArtifactListWindow | null,
+    });
+    res.json({ count: rows.length, [`${e}_variants`]: rows.map((v) => variantView(e, v)) });
+  };
+  const queryRevisions: RequestHandler = async (req, res) => {
+    const body = validate(artifactRevisionsQuery(e), req.body ?? {}) as Record<string, unknown>;
+    const f = body[`${e}_revision`] as Record<string, unknown> | null | undefined;
+    const authors = [f?.author, ...((f?.authors as string[] | null | undefined) ?? [])].filter((x): x is string => typeof x === 'string');
+    const rows = await listLevel(pool, req.scope.projectId, family, 'revision', {
+      own: ownFilter(f, body[`${e}_revision_refs`] as ArtifactRef[] | null),
+      artifact: refFilter(body[`${e}_refs`] as ArtifactRef[] | null), variant: refFilter(body[`${e}_variant_refs`] as ArtifactRef[] | null), role,
+      authors: authors.length ? authors : undefined, message: f?.message as string | null | undefined,
+      includeArchived: body.include_archived === true, window: body.windowing as ArtifactListWindow | null,
+    });
+    const views = [];
+    for (const r of rows) views.push(revisionView(e, r, await revisionData(pool, r, family, { testcases: body.include_testcases as boolean | null })));
+    res.json({ count: views.length, [`${e}_revisions`]: views });
+  };
+
+  const log: RequestHandler = async (req, res) => {
+    const body = (validate(artifactRevisionsLog(e), req.body) as Record<string, Record<string, unknown>>)[`${e}_revisions`]!;
+    const projectId = req.scope.projectId;
+    let target: ArtifactRevisionRow | undefined;
+    if (typeof body[`${e}_revision_id`] === 'string') target = await readRevision(pool, projectId, family, { id: body[`${e}_revision_id`] as string });
+    else if (typeof body[`${e}_variant_id`] === 'string') {
+      const v = await readVariant(pool, projectId, family, { id: body[`${e}_variant_id`] as string });
+      target = v && await readLatestRevision(pool, v.id);
+    } else if (typeof body[`${e}_id`] === 'string') {
+      const v = (await readVariants(pool, body[`${e}_id`] as string))[0];
+      target = v && await readLatestRevision(pool, v.id);
+    }
+    if (!target || !await artifactOf(req, target.artifact_id)) { res.json({ count: 0, [`${e}_revisions`]: [] }); return; }
+    const depth = typeof body.depth === 'number' ? body.depth : 10_000;
+    const rows = await revisionLog(pool, target.variant_id, target.version, depth);
+    const views = [];
+    for (const r of rows) views.push(revisionView(e, r, await revisionData(pool, r, family)));
+    res.json({ count: views.length, [`${e}_revisions`]: views });
+  };
+
   const id = (op: string): RouteId => op as RouteId;
+  const git = (op: string): RouteId => `${PLURAL[e]}.${op}` as RouteId;
   return {
     [id(`simple.${PLURAL[e]}.fetch`)]: [...guards.view, fetch],
     [id(`simple.${PLURAL[e]}.query`)]: [...guards.view, query],
-    [id(`${PLURAL[e]}.revisions.retrieve`)]: [...guards.view, retrieve],
+    [git('revisions.retrieve')]: [...guards.view, retrieve],
+    [git('fetch')]: [...guards.view, fetchArtifact],
+    [git('variants.fetch')]: [...guards.view, fetchVariant],
+    [git('revisions.fetch')]: [...guards.view, fetchRevision],
+    [git('query')]: [...guards.view, queryArtifacts],
+    [git('variants.query')]: [...guards.view, queryVariants],
+    [git('revisions.query')]: [...guards.view, queryRevisions],
+    [git('revisions.log')]: [...guards.view, log],
   };
+}
+
+/** Every entity's artifact reads, each behind its entity's view permission. */
+export function artifactsReadRoutes(deps: { pool: Pool }, guards: { [E in ArtifactEntity]: Guards<'view'> }): Handlers {
+  return Object.assign({}, ...ARTIFACT_ENTITIES.map((e) => artifactReadRoutes({ ...deps, entity: e }, guards[e]))) as Handlers;
 }

@@ -11,6 +11,7 @@ export * from './reads.ts';
 export * from './projection.ts';
 export * from './views.ts';
 export * from './answers.ts';
+export * from './listing.ts';
 export * from './kinds/testset.ts';
 export * from './kinds/workflow.ts';
 

@@ -79,11 +79,17 @@ export function projectArtifact(e: ArtifactEvent, _s: ArtifactState): SqlStateme
         { text: 'UPDATE artifact_variants SET latest_version = $2 WHERE id = $1 AND latest_version = $3', values: [e.payload.variant_id, r.version, r.version - 1] },
       ];
     }
+    case 'accounts.artifact.revision.edited':
+      return [{
+        text: `UPDATE artifact_revisions SET name = $2, description = $3, flags = ${json(4)}, tags = ${json(5)}, meta = ${json(6)}, updated_at = $7, updated_by_id = $8 WHERE id = $1`,
+        values: [e.payload.revision_id, ...header(e.payload.header), at, actor],
+      }];
     case 'accounts.artifact.archive.set': {
       const p = e.payload;
       const set = p.archived ? 'deleted_at = $2, deleted_by_id = $3' : 'deleted_at = NULL, deleted_by_id = NULL';
       const values = p.archived ? [p.target_id, at, actor] : [p.target_id];
       if (p.target === 'artifact') return [{ text: `UPDATE artifacts SET ${set} WHERE id = $1`, values }];
+      if (p.target === 'revision') return [{ text: `UPDATE artifact_revisions SET ${set} WHERE id = $1`, values }];
       return [
         { text: `UPDATE artifact_variants SET ${set} WHERE id = $1`, values },
         { text: `UPDATE artifact_revisions SET ${set} WHERE variant_id = $1`, values },

@@ -50,10 +50,15 @@ export async function loadArtifactState(q: Queryable, e: ArtifactEvent): Promise
   const stored = referenced.length === 0 || testsetId === null ? [] : (await q.query<{ id: string }>(
     'SELECT id::text AS id FROM artifact_testcases WHERE testset_id = $1::uuid AND id = ANY($2::uuid[])', [testsetId, [...new Set(referenced)]],
   )).rows.map((r) => r.id);
+  const revisionIds = (e.type === 'accounts.artifact.revision.edited' ? [e.payload.revision_id] : e.type === 'accounts.artifact.archive.set' && e.payload.target === 'revision' ? [e.payload.target_id] : [])
+    .map(asUuid).filter((x) => x !== null);
+  const revisions = revisionIds.length === 0 ? [] : (await q.query<{ id: string; variant_id: string }>(
+    'SELECT id::text AS id, variant_id::text AS variant_id FROM artifact_revisions WHERE id = ANY($1::uuid[])', [revisionIds],
+  )).rows.map((r) => ({ id: r.id, variantId: r.variant_id }));
   return {
     artifacts: artifacts.rows.map((a) => ({ id: a.id, projectId: a.project_id, family: a.family, variants: a.variants.map((v) => ({ id: v.id, slug: v.slug, latestVersion: v.latest_version })) })),
     takenSlugs: { artifact: await taken('artifacts', wanted.artifact), variant: await taken('artifact_variants', wanted.variant), revision: await taken('artifact_revisions', wanted.revision) },
-    revisions: [],
+    revisions,
     storedTestcases: stored,
   };
 }

@@ -19,7 +19,7 @@ export const isArtifactFamily = (f: string): f is ArtifactFamily => (ARTIFACT_FA
 export type ArtifactEventType =
   | 'accounts.artifact.created' | 'accounts.artifact.edited'
   | 'accounts.artifact.variant.created' | 'accounts.artifact.variant.edited'
-  | 'accounts.artifact.revision.added' | 'accounts.artifact.archive.set'
+  | 'accounts.artifact.revision.added' | 'accounts.artifact.revision.edited' | 'accounts.artifact.archive.set'
   | 'accounts.testcases.stored';
 export type ArtifactEvent = AccountEvent<ArtifactEventType>;
 
@@ -84,6 +84,7 @@ function idsOf(e: ArtifactEvent): string[] {
     case 'accounts.artifact.variant.created': return [e.payload.artifact_id, e.payload.variant.variant_id, ...(e.payload.variant.revisions ?? []).map((r) => r.revision_id)];
     case 'accounts.artifact.variant.edited': return [e.payload.artifact_id, e.payload.variant_id];
     case 'accounts.artifact.revision.added': return [e.payload.artifact_id, e.payload.variant_id, e.payload.revision.revision_id];
+    case 'accounts.artifact.revision.edited': return [e.payload.artifact_id, e.payload.variant_id, e.payload.revision_id];
     case 'accounts.artifact.archive.set': return [e.payload.artifact_id, e.payload.target_id];
     case 'accounts.testcases.stored': return [e.payload.testset_id, ...e.payload.testcases.map((t) => t.id)];
   }
@@ -94,7 +95,7 @@ type Seeds = Array<{ slug: string; revisions?: Array<{ slug: string; version: nu
 export const artifactRules = rules({
   eventTypes: [
     'accounts.artifact.created', 'accounts.artifact.edited', 'accounts.artifact.variant.created', 'accounts.artifact.variant.edited',
-    'accounts.artifact.revision.added', 'accounts.artifact.archive.set', 'accounts.testcases.stored',
+    'accounts.artifact.revision.added', 'accounts.artifact.revision.edited', 'accounts.artifact.archive.set', 'accounts.testcases.stored',
   ],
   rejections: ARTIFACT_REJECTIONS,
 
@@ -138,15 +139,25 @@ export const artifactRules = rules({
         if (s.takenSlugs.revision.includes(r.slug)) return reject('artifact_revision_slug_exists', slugExistsMessage(r.slug), { slug: r.slug });
         return decideTestcases([r.data_json], s);
       }
+      case 'accounts.artifact.revision.edited': {
+        const p = e.payload;
+        return variantOf(p.variant_id) && revisionOf(s, p.revision_id, p.variant_id) ? accepted : reject('artifact_revision_not_found', 'The revision does not exist in this project.');
+      }
       case 'accounts.artifact.archive.set': {
         const p = e.payload;
         if (p.target === 'artifact') return mine && sameId(p.artifact_id, p.target_id) ? accepted : reject('artifact_not_found', 'Artifact not found.');
         if (p.target === 'variant') return variantOf(p.target_id) ? accepted : reject('artifact_variant_not_found', VARIANT_NOT_FOUND);
-        return reject('malformed_event', `archive target '${p.target}' is neither "artifact" nor "variant"`);
+        if (p.target === 'revision') {
+          const r = s.revisions.find((x) => sameId(x.id, p.target_id));
+          return r && variantOf(r.variantId) ? accepted : reject('artifact_revision_not_found', 'The revision does not exist in this project.');
+        }
+        return reject('malformed_event', `archive target '${p.target}' is neither "artifact", "variant" nor "revision"`);
       }
     }
   },
 });
+
+const revisionOf = (s: ArtifactState, id: string, variantId: string): boolean => s.revisions.some((r) => sameId(r.id, id) && sameId(r.variantId, variantId));
 
 /** New variants with their first revisions: free, distinct slugs; versions 0, 1, … in order; stored testcases. */
 function decideSeeds(seeds: Seeds, s: ArtifactState): Decision<ArtifactRejection> {

@@ -45,9 +45,17 @@ export class ArtifactWrites {
     await this.deps.commands.run(req, this.change(req, entity, artifactId, 'accounts.artifact.edited', { family: familyOf(entity), artifact_id: artifactId, header }));
   }
 
-  async addVariant(req: Request, entity: ArtifactEntity, artifactId: string, v: { id: string; slug: string; header: ArtifactHeader }): Promise<void> {
+  /** A variant, with the revisions it starts with (a fork's copies, numbered 0, 1, …; none for a plain create). */
+  async addVariant(req: Request, entity: ArtifactEntity, artifactId: string, v: { id: string; slug: string; header: ArtifactHeader; revisions?: Array<RevisionContent & { id: string }> }): Promise<void> {
+    const revisions = (v.revisions ?? []).map((r, version): ArtifactRevision => ({ revision_id: r.id, slug: r.slug ?? hex12(), version, header: r.header, data_json: r.dataJson, message: r.message }));
     await this.deps.commands.run(req, this.change(req, entity, artifactId, 'accounts.artifact.variant.created', {
-      family: familyOf(entity), artifact_id: artifactId, variant: { variant_id: v.id, slug: v.slug, header: v.header, revisions: [] },
+      family: familyOf(entity), artifact_id: artifactId, variant: { variant_id: v.id, slug: v.slug, header: v.header, revisions },
+    }));
+  }
+
+  async editRevision(req: Request, entity: ArtifactEntity, artifactId: string, variantId: string, revisionId: string, header: ArtifactHeader): Promise<void> {
+    await this.deps.commands.run(req, this.change(req, entity, artifactId, 'accounts.artifact.revision.edited', {
+      family: familyOf(entity), artifact_id: artifactId, variant_id: variantId, revision_id: revisionId, header,
     }));
   }
 
@@ -55,12 +63,12 @@ export class ArtifactWrites {
     await this.deps.commands.run(req, this.change(req, entity, artifactId, 'accounts.artifact.variant.edited', { family: familyOf(entity), artifact_id: artifactId, variant_id: variantId, header }));
   }
 
-  async archive(req: Request, entity: ArtifactEntity, artifactId: string, target: 'artifact' | 'variant', targetId: string, archived: boolean): Promise<void> {
+  async archive(req: Request, entity: ArtifactEntity, artifactId: string, target: 'artifact' | 'variant' | 'revision', targetId: string, archived: boolean): Promise<void> {
     await this.deps.commands.run(req, this.change(req, entity, artifactId, 'accounts.artifact.archive.set', { family: familyOf(entity), artifact_id: artifactId, target, target_id: targetId, archived }));
   }
 
-  /** Commits the variant's next revision; returns its id. */
-  async commit(req: Request, entity: ArtifactEntity, artifactId: string, variantId: string, content: RevisionContent): Promise<string> {
+  /** Commits the variant's next revision (`initial`: only as its first, version 0); returns its id. */
+  async commit(req: Request, entity: ArtifactEntity, artifactId: string, variantId: string, content: RevisionContent, opts: { initial?: boolean } = {}): Promise<string> {
     const family = familyOf(entity);
     const retry = {
       on: ['artifact_version_conflict'] as const, maxAttempts: MAX_COMMIT_ATTEMPTS, jitterMs: 20,
@@ -72,7 +80,7 @@ export class ArtifactWrites {
       const revisionId = uuidv7();
       const write = this.change(req, entity, artifactId, 'accounts.artifact.revision.added', {
         family, artifact_id: artifactId, variant_id: variantId,
-        revision: { revision_id: revisionId, slug: content.slug ?? hex12(), version: variant.latest_version + 1, header: content.header, data_json: content.dataJson, message: content.message },
+        revision: { revision_id: revisionId, slug: content.slug ?? hex12(), version: opts.initial ? 0 : variant.latest_version + 1, header: content.header, data_json: content.dataJson, message: content.message },
       });
       return { write, value: revisionId };
     });

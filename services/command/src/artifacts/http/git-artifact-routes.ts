@@ -1,0 +1,199 @@
+// The git write routes of the versioned-artifact model, one factory for every entity (reference
+// compat §1.3, evaluations §1.2): the artifact (create, edit, archive), its variants (create, edit,
+// archive, fork) and revisions (initial, commit, edit, archive). Edits keep the fields left out
+// (the reference replaces them, nulling what was omitted: a [quirk]); a revision's data never
+// changes. Everything is in the caller's project: another project's artifact, variant or revision
+// is unknown here (404 on writes that name it).
+import type { Request, RequestHandler, Response } from 'express';
+import {
+  readArtifact, readRevision, readVariant, refuse, revisionsUpTo, revisionData, revisionView, variantView, artifactView,
+  type ArtifactEntity, type ArtifactRevisionRow, type ArtifactVariantRow,
+} from '@llm/account-model';
+import {
+  artifactCreate, artifactEdit, artifactRevisionCommit, artifactRevisionCreate, artifactRevisionEdit, artifactVariantCreate, artifactVariantEdit, artifactVariantFork,
+  type ArtifactRef, type RouteId,
+} from '@llm/contracts';
+import { invalid } from '@llm/errors';
+import { uuidv7 } from '@llm/events';
+import { uuidParam, validate, type Guards, type Handlers } from '@llm/http';
+import { projectionLag } from '../../accounts/adapters/account-commands.ts';
+import { entityWrites, sameHeader, storedHeader } from '../adapters/entity-writes.ts';
+import type { ArtifactRouteDeps } from './simple-artifact-routes.ts';
+import { hex12, type HeaderInput } from '../domain/artifact-content.ts';
+
+const PLURAL: Record<ArtifactEntity, string> = { testset: 'testsets', application: 'applications', evaluator: 'evaluators', workflow: 'workflows' };
+type Body = HeaderInput & Record<string, unknown>;
+
+export function gitArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEntity }, guards: Guards<'edit'>): Handlers {
+  const { pool, writes, entity } = deps;
+  const w = entityWrites(entity, deps);
+  const e = entity;
+  const family = w.family;
+  const notFoundArtifact = () => refuse('artifact_not_found', `The ${e} does not exist in this project.`);
+  const notFoundVariant = () => refuse('artifact_variant_not_found', 'The variant does not exist in this project.');
+  const notFoundRevision = () => refuse('artifact_revision_not_found', 'The revision does not exist in this project.');
+
+  /** A variant of one of the entity's artifacts in the caller's project. */
+  const variantOf = async (req: Request, id: string): Promise<ArtifactVariantRow | undefined> => {
+    const v = await readVariant(pool, req.scope.projectId, family, { id });
+    return v && await w.mine(req, v.artifact_id) ? v : undefined;
+  };
+  const revisionOf = async (req: Request, id: string): Promise<ArtifactRevisionRow | undefined> => {
+    const r = await readRevision(pool, req.scope.projectId, family, { id });
+    return r && await w.mine(req, r.artifact_id) ? r : undefined;
+  };
+  const answerVariant = async (req: Request, res: Response, id: string): Promise<void> => {
+    const v = await readVariant(pool, req.scope.projectId, family, { id });
+    const a = v && await readArtifact(pool, req.scope.projectId, family, v.artifact_id);
+    if (!v || !a) throw projectionLag();
+    res.json({ count: 1, [`${e}_variant`]: variantView(e, v, a) });
+  };
+  const answerRevision = async (req: Request, res: Response, id: string): Promise<void> => {
+    const r = await readRevision(pool, req.scope.projectId, family, { id });
+    const a = r && await readArtifact(pool, req.scope.projectId, family, r.artifact_id);
+    const v = r && await readVariant(pool, req.scope.projectId, family, { id: r.variant_id });
+    if (!r || !a || !v) throw projectionLag();
+    res.json({ count: 1, [`${e}_revision`]: revisionView(e, r, await revisionData(pool, r, family), { artifact: a, variant: v }) });
+  };
+
+  const create: RequestHandler = async (req, res) => {
+    const body = validate(artifactCreate(e), req.body)[e] as Body & { slug: string };
+    const id = typeof req.query[`${e}_id`] === 'string' ? uuidParam(req.query, `${e}_id`) : uuidv7();
+    await writes.create(req, entity, { id, slug: body.slug, header: w.header(body) });
+    res.json({ count: 1, [e]: artifactView(await w.reread(req, id)) });
+  };
+
+  const edit: RequestHandler = async (req, res) => {
+    const id = uuidParam(req.params, `${e}_id`);
+    const body = validate(artifactEdit(e), req.body)[e] as Body & { id: string };
+    if (body.id !== id) throw invalid('id_mismatch', `${e[0]!.toUpperCase()}${e.slice(1)} ID in path does not match ${e} ID in request body.`);
+    const a = await w.mine(req, id);
+    if (!a) { res.json({ count: 0 }); return; }
+    const header = w.header(w.merged(a, body));
+    if (!sameHeader(storedHeader(a), header)) await writes.edit(req, entity, id, header);
+    res.json({ count: 1, [e]: artifactView(await w.reread(req, id)) });
+  };
+
+  const archiveArtifact = (archived: boolean): RequestHandler => async (req, res) => {
+    const id = uuidParam(req.params, `${e}_id`);
+    if (!await w.mine(req, id)) { res.json({ count: 0 }); return; }
+    await writes.archive(req, entity, id, 'artifact', id, archived);
+    res.json({ count: 1, [e]: artifactView(await w.reread(req, id)) });
+  };
+
+  const createVariant: RequestHandler = async (req, res) => {
+    const body = validate(artifactVariantCreate(e), req.body)[`${e}_variant`] as Body & { slug: string };
+    const artifactId = body[`${e}_id`] as string;
+    if (!await w.mine(req, artifactId)) throw notFoundArtifact();
+    const id = uuidv7();
+    await writes.addVariant(req, entity, artifactId, { id, slug: body.slug, header: w.header(body) });
+    await answerVariant(req, res, id);
+  };
+
+  const editVariant: RequestHandler = async (req, res) => {
+    const id = uuidParam(req.params, `${e}_variant_id`);
+    const body = validate(artifactVariantEdit(e), req.body)[`${e}_variant`] as Body & { id: string };
+    const v = body.id === id ? await variantOf(req, id) : undefined;
+    if (!v) { res.json({ count: 0 }); return; }
+    const header = w.header(w.merged(v, body));
+    if (!sameHeader(storedHeader(v), header)) await writes.editVariant(req, entity, v.artifact_id, id, header);
+    await answerVariant(req, res, id);
+  };
+
+  const archiveVariant = (archived: boolean): RequestHandler => async (req, res) => {
+    const id = uuidParam(req.params, `${e}_variant_id`);
+    const v = await variantOf(req, id);
+    if (!v) { res.json({ count: 0 }); return; }
+    await writes.archive(req, entity, v.artifact_id, 'variant', id, archived);
+    await answerVariant(req, res, id);
+  };
+
+  /** The source of a fork: the variant named (id or slug), pinned at a revision or its head. */
+  const forkSource = async (req: Request, vref: ArtifactRef, rref: ArtifactRef | null | undefined): Promise<{ variant: ArtifactVariantRow; upTo: number }> => {
+    const v = vref.id != null ? await variantOf(req, vref.id) : vref.slug != null ? await readVariant(pool, req.scope.projectId, family, { slug: vref.slug }) : undefined;
+    if (!v || !await w.mine(req, v.artifact_id)) throw invalid('fork_source', 'Fork source variant could not be resolved.');
+    if (!rref || (rref.id == null && rref.slug == null && rref.version == null)) return { variant: v, upTo: v.latest_version };
+    const r = rref.id != null || rref.slug != null
+      ? await readRevision(pool, req.scope.projectId, family, rref.id != null ? { id: rref.id } : { slug: rref.slug ?? undefined })
+      : await readRevision(pool, req.scope.projectId, family, { variantId: v.id, version: Number(rref.version) });
+    if (!r || r.variant_id !== v.id) throw invalid('fork_source', 'Fork source revision could not be resolved.');
+    return { variant: v, upTo: r.version };
+  };
+
+  const fork: RequestHandler = async (req, res) => {
+    const body = validate(artifactVariantFork(e), req.body) as Record<string, unknown>;
+    const target = body[`${e}_variant`] as Body & { slug: string };
+    const { variant: source, upTo } = await forkSource(req, body[`${e}_variant_ref`] as ArtifactRef, body[`${e}_revision_ref`] as ArtifactRef | null | undefined);
+    const history = await revisionsUpTo(pool, source.id, upTo);
+    if (history.length === 0) throw invalid('fork_source', 'Fork source has no revisions to copy. Commit a revision to the source variant first.');
+    const id = uuidv7();
+    const suffix = id.replace(/-/g, '');
+    const revisions = history.map((r) => ({ id: uuidv7(), slug: `${r.slug}_${suffix}`, header: storedHeader(r), dataJson: r.data === null ? '' : JSON.stringify(r.data), message: r.message ?? '' }));
+    await writes.addVariant(req, entity, source.artifact_id, { id, slug: target.slug, header: w.header(target), revisions });
+    await answerVariant(req, res, id);
+  };
+
+  const createRevision: RequestHandler = async (req, res) => {
+    const body = validate(artifactRevisionCreate(e), req.body)[`${e}_revision`] as Body & { slug?: string | null };
+    const v = await variantOf(req, body[`${e}_variant_id`] as string);
+    if (!v) throw notFoundVariant();
+    if (v.latest_version >= 0) throw refuse('artifact_initial_revision_exists', 'An initial revision already exists for this variant.');
+    const id = await writes.commit(req, entity, v.artifact_id, v.id, { slug: body.slug ?? hex12(), header: w.header(body), dataJson: '', message: 'Initial revision' }, { initial: true });
+    await answerRevision(req, res, id);
+  };
+
+  const commit: RequestHandler = async (req, res) => {
+    const body = validate(artifactRevisionCommit(e), req.body)[`${e}_revision`] as Body & { slug?: string | null; message?: string | null; data?: unknown };
+    const v = await variantOf(req, body[`${e}_variant_id`] as string);
+    if (!v) throw notFoundVariant();
+    const slug = body.slug ?? hex12();
+    const content = await w.revisionContent(req, v.artifact_id, slug, body, body.data, { normalise: false });
+    const id = await writes.commit(req, entity, v.artifact_id, v.id, { slug, header: content.header, dataJson: content.dataJson, message: body.message ?? '' });
+    await answerRevision(req, res, id);
+  };
+
+  const editRevision: RequestHandler = async (req, res) => {
+    const id = uuidParam(req.params, `${e}_revision_id`);
+    const body = validate(artifactRevisionEdit(e), req.body)[`${e}_revision`] as Body & { id: string };
+    const r = body.id === id ? await revisionOf(req, id) : undefined;
+    if (!r) { res.json({ count: 0 }); return; }
+    // A workflow revision's flags are inferred from its data; only the role flags may be sent again.
+    const merged = w.merged(r, body);
+    const header = family === 'workflow' ? { ...storedHeader(r), ...pickText(w.header(merged)), flags_json: storedHeader(r).flags_json } : w.header(merged);
+    if (!sameHeader(storedHeader(r), header)) await writes.editRevision(req, entity, r.artifact_id, r.variant_id, id, header);
+    await answerRevision(req, res, id);
+  };
+
+  const archiveRevision = (archived: boolean): RequestHandler => async (req, res) => {
+    const id = uuidParam(req.params, `${e}_revision_id`);
+    const r = await revisionOf(req, id);
+    if (!r) { res.json({ count: 0 }); return; }
+    await writes.archive(req, entity, r.artifact_id, 'revision', id, archived);
+    await answerRevision(req, res, id);
+  };
+
+  const id = (op: string): RouteId => `${PLURAL[e]}.${op}` as RouteId;
+  return {
+    [id('create')]: [...guards.edit, create],
+    [id('edit')]: [...guards.edit, edit],
+    [id('archive')]: [...guards.edit, archiveArtifact(true)],
+    [id('unarchive')]: [...guards.edit, archiveArtifact(false)],
+    [id('variants.create')]: [...guards.edit, createVariant],
+    [id('variants.edit')]: [...guards.edit, editVariant],
+    [id('variants.archive')]: [...guards.edit, archiveVariant(true)],
+    [id('variants.unarchive')]: [...guards.edit, archiveVariant(false)],
+    [id('variants.fork')]: [...guards.edit, fork],
+    [id('revisions.create')]: [...guards.edit, createRevision],
+    [id('revisions.commit')]: [...guards.edit, commit],
+    [id('revisions.edit')]: [...guards.edit, editRevision],
+    [id('revisions.archive')]: [...guards.edit, archiveRevision(true)],
+    [id('revisions.unarchive')]: [...guards.edit, archiveRevision(false)],
+  };
+}
+
+/** The text fields of a header (a workflow revision keeps its inferred flags). */
+function pickText(h: ReturnType<typeof storedHeader>): Omit<typeof h, 'flags_json'> {
+  const { flags_json: _flags, ...rest } = h;
+  return rest;
+}
+

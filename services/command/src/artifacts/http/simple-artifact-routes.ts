@@ -1,0 +1,128 @@
+// The simple write routes of the versioned-artifact model, one factory for every entity (reference
+// evaluations §2.2, §2.5–§2.7): `/simple/<entity>s` create, edit, archive, unarchive — an artifact
+// with one variant seen as one thing. What differs by entity is declared in ENTITY_RULES below, not
+// forked (the content rules — testset rows, workflow data and flags, role flags — are in
+// adapters/entity-writes.ts). Everything is in the caller's project: another project's artifact is
+// unknown here.
+import type { RequestHandler } from 'express';
+import { readHead, revisionData, simpleAnswerOf, type ArtifactEntity } from '@llm/account-model';
+import { simpleArtifactCreate, simpleArtifactEdit, type RouteId } from '@llm/contracts';
+import { invalid, notFound } from '@llm/errors';
+import { uuidv7 } from '@llm/events';
+import { uuidParam, validate, type Guards, type Handlers } from '@llm/http';
+import type { Pool } from '@llm/postgres';
+import type { ArtifactWrites } from '../adapters/artifact-writes.ts';
+import { entityWrites, sameHeader, storedHeader } from '../adapters/entity-writes.ts';
+import { eventHeader, hex12, type HeaderInput } from '../domain/artifact-content.ts';
+
+/** What an entity's routes do differently (evaluations §2.2, §2.5, §2.6, §2.7). */
+interface EntityRules {
+  plural: string;
+  /** The simple create answer's ids (testsets: the revision only, E§6). */
+  createIds: { variant: boolean; revision: boolean };
+  /** Simple PUT: body id ≠ path id → 400 (else `{count:0}`), and the 400's text. */
+  mismatch?: string;
+  /** Simple PUT of an unknown id → 404 with this text (else `{count:0}`). */
+  unknown?: (id: string) => string;
+  /** Simple archive also archives the default variant. */
+  archiveVariant: boolean;
+  /** Simple PUT refuses a new name. */
+  noRename: boolean;
+}
+
+const ENTITY_RULES: Record<ArtifactEntity, EntityRules> = {
+  testset: {
+    plural: 'testsets', createIds: { variant: false, revision: true }, archiveVariant: false, noRename: false,
+    mismatch: 'Testset ID in path does not match testset ID in request body.', unknown: (id) => `Testset with ID '${id}' does not exist.`,
+  },
+  application: { plural: 'applications', createIds: { variant: true, revision: true }, archiveVariant: false, noRename: false, mismatch: 'Application ID in path does not match application ID in request body.' },
+  evaluator: { plural: 'evaluators', createIds: { variant: true, revision: true }, archiveVariant: true, noRename: true },
+  workflow: { plural: 'workflows', createIds: { variant: true, revision: true }, archiveVariant: false, noRename: false, mismatch: 'Workflow ID in path does not match workflow ID in request body.' },
+};
+
+export interface ArtifactRouteDeps { pool: Pool; writes: ArtifactWrites }
+
+export function simpleArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEntity }, guards: Guards<'edit'>): Handlers {
+  const { pool, writes, entity } = deps;
+  const rules = ENTITY_RULES[entity];
+  const w = entityWrites(entity, deps);
+  const e = entity;
+
+  const create: RequestHandler = async (req, res) => {
+    const body = validate(simpleArtifactCreate(e), req.body)[e] as HeaderInput & { slug: string; data?: unknown };
+    const fixed = typeof req.query[`${e}_id`] === 'string' ? uuidParam(req.query, `${e}_id`) : undefined;
+    const id = fixed ?? uuidv7();
+    const revisionSlug = hex12();
+    const v1 = await w.revisionContent(req, id, revisionSlug, body, body.data, { normalise: true });
+    const v1Id = uuidv7();
+    await writes.create(req, entity, {
+      id, slug: body.slug, header: w.header(body),
+      variant: {
+        id: uuidv7(), header: w.header(body),
+        revisions: [
+          { id: uuidv7(), header: eventHeader({}), dataJson: '', message: 'Initial commit' },
+          { id: v1Id, slug: revisionSlug, header: v1.header, dataJson: v1.dataJson, message: '' },
+        ],
+      },
+    });
+    res.json({ count: 1, [e]: await simpleAnswerOf(pool, await w.reread(req, id), rules.createIds) });
+  };
+
+  const edit: RequestHandler = async (req, res) => {
+    const id = uuidParam(req.params, `${e}_id`);
+    const body = validate(simpleArtifactEdit(e), req.body)[e] as HeaderInput & { id: string; data?: unknown };
+    if (body.id !== id) {
+      if (rules.mismatch) throw invalid('id_mismatch', rules.mismatch);
+      res.json({ count: 0 });
+      return;
+    }
+    const a = await w.mine(req, id);
+    if (!a) {
+      if (rules.unknown) throw notFound(`${e}_not_found`, rules.unknown(id));
+      res.json({ count: 0 });
+      return;
+    }
+    if (rules.noRename && body.name != null && a.name !== null && body.name !== a.name) {
+      throw invalid('rename_disabled', `Renaming evaluators is temporarily disabled. Current evaluator name is '${a.name}'.`);
+    }
+    const head = await readHead(pool, a);
+    // Fields left out keep what is stored (the reference nulls them, a [quirk]); data left out keeps the head's.
+    const merged: HeaderInput = w.merged(a, body);
+    const header = w.header(merged);
+    const same = sameHeader(storedHeader(a), header);
+    if (!same) await writes.edit(req, entity, id, header);
+    if (head.variant && !same) await writes.editVariant(req, entity, id, head.variant.id, header);
+    let revisionId = head.revision?.id;
+    if (head.variant) {
+      const data = body.data !== undefined && body.data !== null ? body.data : head.revision ? await revisionData(pool, head.revision, w.family, { testcases: false }) : null;
+      const slug = hex12();
+      const content = await w.revisionContent(req, id, slug, merged, data, { normalise: w.family === 'testset' });
+      const unchanged = same && head.revision && JSON.stringify(head.revision.data ?? null) === (content.dataJson === '' ? 'null' : JSON.stringify(JSON.parse(content.dataJson)));
+      if (!unchanged) revisionId = await writes.commit(req, entity, id, head.variant.id, { slug, header: content.header, dataJson: content.dataJson, message: '' });
+    }
+    const after = await w.reread(req, id);
+    res.json({ count: 1, [e]: { ...await simpleAnswerOf(pool, after, { variant: rules.createIds.variant }), ...(revisionId ? { revision_id: revisionId } : {}) } });
+  };
+
+  const archive = (archived: boolean): RequestHandler => async (req, res) => {
+    const id = uuidParam(req.params, `${e}_id`);
+    const a = await w.mine(req, id);
+    if (!a) { res.json({ count: 0 }); return; }
+    await writes.archive(req, entity, id, 'artifact', id, archived);
+    if (rules.archiveVariant) {
+      const head = await readHead(pool, a);
+      if (head.variant) await writes.archive(req, entity, id, 'variant', head.variant.id, archived);
+    }
+    const after = await w.reread(req, id);
+    const { data: _data, ...view } = await simpleAnswerOf(pool, after);
+    res.json({ count: 1, [e]: view });
+  };
+
+  const id = (op: string): RouteId => `simple.${rules.plural}.${op}` as RouteId;
+  return {
+    [id('create')]: [...guards.edit, create],
+    [id('edit')]: [...guards.edit, edit],
+    [id('archive')]: [...guards.edit, archive(true)],
+    [id('unarchive')]: [...guards.edit, archive(false)],
+  };
+}

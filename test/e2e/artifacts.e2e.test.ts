@@ -107,6 +107,29 @@ describe('testsets', () => {
   });
 });
 
+describe('testcases', () => {
+  it('when testcases are read by id, by testset or by revision, then they come in the asked or stored order, paged, and only the project\'s', async () => {
+    const many = Array.from({ length: 5 }, (_, i) => ({ n: i }));
+    const ts = (await call('POST', '/simple/testsets/', a, { testset: { slug: `tc-${hex()}`, data: testcasesOf(many) } })).body.testset;
+    const ids: string[] = ts.data.testcase_ids;
+    const one = await call('GET', `/testcases/${ids[1]}`, a);
+    expect(one.body).toMatchObject({ count: 1, testcase: { id: ids[1], testset_id: ts.id, data: { n: 1 } } });
+    expect(await call('GET', `/testcases/${ids[1]}`, b)).toEqual({ status: 200, body: { count: 0 } });
+    const listed = await call('GET', `/testcases/?testcase_id=${ids[3]}&testcase_ids=${ids[0]},${ids[3]}`, a);
+    expect(listed.body.testcases.map((c: { id: string }) => c.id)).toEqual([ids[3], ids[0]]);
+    expect((await call('GET', '/testcases/', a)).status).toBe(400);
+    expect((await call('POST', '/testcases/query', a, {})).status).toBe(400);
+
+    const page1 = await call('POST', '/testcases/query', a, { testset_ref: { id: ts.id }, windowing: { limit: 2 } });
+    expect(page1.body.testcases.map((c: { id: string }) => c.id)).toEqual(ids.slice(0, 2));
+    const page2 = await call('POST', '/testcases/query', a, { testset_ref: { id: ts.id }, windowing: page1.body.windowing });
+    expect(page2.body.testcases.map((c: { id: string }) => c.id)).toEqual(ids.slice(2, 4));
+    const byTestset = await call('POST', '/testcases/query', a, { testset_id: ts.id });
+    expect(byTestset.body.testcases.map((c: { id: string }) => c.id).sort()).toEqual([...ids].sort());
+    expect((await call('POST', '/testcases/query', b, { testset_ref: { id: ts.id } })).body.count).toBe(0);
+  });
+});
+
 describe('the workflow family: applications, evaluators, workflows', () => {
   it('when an application and an evaluator are created, then each is a workflow with its role flag, retrievable by slug, and lists never mix them', async () => {
     const app = (await call('POST', '/simple/applications/', a, { application: { slug: `app-${hex()}`, name: 'App', data: { uri: 'user:custom:my_module.fn:latest' } } })).body.application;

@@ -4701,6 +4701,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/testcases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get testcases by id
+         * @description Testcases of the project named by `testcase_id` (repeated) and/or `testcase_ids` (comma-separated), each once, in the order asked; none named is a 400.
+         */
+        get: operations["testcases.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testcases/{testcase_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a testcase
+         * @description One testcase by id (`{count: 0}` when unknown in the project).
+         */
+        get: operations["testcases.fetch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testcases/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query testcases
+         * @description A testset revision's testcases in its order (paged by position), a testset's stored testcases (oldest first), or testcases by id; without a filter, 400.
+         */
+        post: operations["testcases.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/human-evaluations": {
         parameters: {
             query?: never;
@@ -9007,6 +9067,32 @@ export interface components {
                 version?: string | null;
             }[] | null;
             include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "testcases.query.body": {
+            testcase_ids?: (string)[] | null;
+            testset_id?: (string) | null;
+            testset_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            testset_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            testset_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
             windowing?: {
                 newest?: string | null;
                 oldest?: string | null;
@@ -15289,6 +15375,57 @@ export interface components {
                 /** Format: uuid */
                 revision_id?: string;
             }[];
+        };
+        "testcases.list.response": {
+            count: number;
+            testcases: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                testset_id: string;
+                data: {
+                    [key: string]: unknown;
+                };
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at: string;
+                created_by_id?: string;
+            }[];
+            windowing?: {
+                /** Format: uuid */
+                next?: string;
+                limit?: number;
+            };
+        };
+        "testcases.fetch.response": {
+            /** @constant */
+            count: 1;
+            testcase: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                testset_id: string;
+                data: {
+                    [key: string]: unknown;
+                };
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at: string;
+                created_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
         };
         "human_evaluations.list.response": {
             /** Format: uuid */
@@ -36169,6 +36306,181 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["simple.workflows.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testcases.list": {
+        parameters: {
+            query?: {
+                testcase_id?: string | string[];
+                testcase_ids?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testcases": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "data": {},
+                     *           "created_at": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "windowing": {
+                     *         "next": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testcases.list.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testcases.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testcase_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testcase": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testcases.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testcases.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "testcase_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ],
+                 *       "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *       "testset_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "testset_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "testset_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["testcases.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testcases": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "data": {},
+                     *           "created_at": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "windowing": {
+                     *         "next": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testcases.list.response"];
                 };
             };
             400: components["responses"]["Error400"];

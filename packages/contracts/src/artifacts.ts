@@ -161,6 +161,19 @@ export const artifactRevisionsLog = (e: ArtifactEntityName) => z.object({
   }),
 });
 
+/** POST /testcases/query. */
+export const testcasesQuery = z.object({
+  testcase_ids: z.array(uuidText).max(TESTSET_ROW_LIMIT).nullish(),
+  testset_id: uuidText.nullish(),
+  testset_ref: artifactRef.nullish(), testset_variant_ref: artifactRef.nullish(), testset_revision_ref: artifactRef.nullish(),
+  windowing: artifactWindow.nullish(),
+});
+/** GET /testcases/: `testcase_id` repeated and/or `testcase_ids=a,b`. */
+export const testcasesList = z.object({
+  testcase_id: z.union([texts.id, z.array(texts.id).max(TESTSET_ROW_LIMIT)]).optional(),
+  testcase_ids: text({ max: 40 * TESTSET_ROW_LIMIT, label: 'testcase_ids' }).optional(),
+});
+
 /** A run's steps of one kind as the simple evaluation takes them: revision ids, or revision id → origin. */
 const stepTargets = z.union([
   z.array(uuidText).max(100),

@@ -60,7 +60,7 @@ export {
   ARTIFACT_ENTITY_NAMES, TESTSET_ROW_LIMIT, workflowRevisionData, testcaseInput, testsetRevisionData, artifactRef, artifactWindow, revisionRetrieve,
   simpleArtifactCreate, simpleArtifactEdit, simpleArtifactsQuery, artifactVariantCreate, artifactRevisionCommit, simpleEvaluationCreate,
   artifactCreate, artifactEdit, artifactVariantEdit, artifactRevisionCreate, artifactRevisionEdit, artifactVariantFork, artifactsQuery, artifactVariantsQuery,
-  artifactRevisionsQuery, artifactRevisionsLog,
+  artifactRevisionsQuery, artifactRevisionsLog, testcasesQuery, testcasesList,
   type ArtifactEntityName, type WorkflowRevisionDataInput, type TestcaseInput, type TestsetRevisionDataInput, type ArtifactRef, type SimpleEvaluationCreate,
 } from './artifacts.ts';
 export {
@@ -94,7 +94,7 @@ export { domainResponse, domainsResponse, providerResponse, providersResponse } 
 export { humanEvaluationsResponse, humanEvaluationCreatedResponse } from './responses/human-evaluations.ts';
 export {
   simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactRetrieveResponse,
-  artifactResponse, artifactsResponse, artifactVariantsResponse, artifactRevisionsResponse,
+  artifactResponse, artifactsResponse, artifactVariantsResponse, artifactRevisionsResponse, testcaseResponse, testcasesResponse,
 } from './responses/artifacts.ts';
 export { gitRoutes, simpleRoutes } from './artifact-routes.ts';
 export { invitationLinkResponse, invitationAcceptedResponse, workspaceUserRemovedResponse } from './responses/invitations.ts';

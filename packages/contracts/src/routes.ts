@@ -207,6 +207,10 @@ export const ROUTES = {
   ...gitRoutes('applications', 'application'), ...simpleRoutes('applications', 'application'),
   ...gitRoutes('evaluators', 'evaluator'), ...simpleRoutes('evaluators', 'evaluator'),
   ...gitRoutes('workflows', 'workflow'), ...simpleRoutes('workflows', 'workflow'),
+  // a testset's content-addressed rows (reference evaluations §2.2)
+  'testcases.list': { method: 'GET', path: '/testcases', side: 'query' },
+  'testcases.fetch': { method: 'GET', path: '/testcases/:testcase_id', side: 'query' },
+  'testcases.query': { method: 'POST', path: '/testcases/query', side: 'query' },
   // human evaluations (reference accounts §12), on applications and testsets of the artifact model
   'human_evaluations.list': { method: 'GET', path: '/human-evaluations', side: 'query' },
   'human_evaluations.create': { method: 'POST', path: '/human-evaluations', side: 'command' },

@@ -156,6 +156,8 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   artifactVariantFork: { schema: contracts.artifactVariantFork('application'), samples: [{ application_variant: { slug: 'f', name: 'Fork 😀' }, application_variant_ref: { slug: 'v' }, application_revision_ref: { version: '1' } }] },
   artifactRevisionsQuery: { schema: contracts.artifactRevisionsQuery('evaluator'), samples: [{ evaluator_revision: { message: 'fix 😀', authors: ['u'] }, evaluator_refs: [{ slug: 'e' }] }] },
   artifactRevisionEdit: { schema: contracts.artifactRevisionEdit('workflow'), samples: [{ workflow_revision: { id: UUID, name: 'R 😀', description: 'd' } }] },
+  testcasesQuery: { schema: contracts.testcasesQuery, samples: [{ testset_ref: { slug: 'caps' }, windowing: { limit: 2 } }] },
+  testcasesList: { schema: contracts.testcasesList, samples: [{ testcase_id: [UUID], testcase_ids: `${UUID},${UUID}` }] },
   simpleEvaluationCreate: { schema: contracts.simpleEvaluationCreate, samples: [{ evaluation: { name: 'Eval 😀', data: { status: 'running', testset_steps: [UUID] } } }] },
   humanEvaluationCreate: { schema: contracts.humanEvaluationCreate, samples: [{ app_id: '00000000-0000-4000-8000-000000000001', variant_ids: ['00000000-0000-4000-8000-000000000002'], evaluation_type: 'single_model_test', inputs: ['country'], testset_id: '00000000-0000-4000-8000-000000000003', status: 'EVALUATION_INITIALIZED' }] },
   humanEvaluationList: { schema: contracts.humanEvaluationList, samples: [{ app_id: '00000000-0000-4000-8000-000000000001' }] },

@@ -35,6 +35,7 @@ import { profileRoutes } from './http/profile-routes.ts';
 import { simpleTraceRoutes } from './http/simple-trace-routes.ts';
 import { humanEvaluationRoutes } from './http/human-evaluation-routes.ts';
 import { artifactsReadRoutes } from './http/artifact-routes.ts';
+import { testcaseRoutes } from './http/testcase-routes.ts';
 import { evaluationRunRoutes } from './http/evaluation-run-routes.ts';
 import { redactionRoutes } from './http/redaction-routes.ts';
 import { EventReader } from './adapters/event-reader.ts';
@@ -114,6 +115,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
       testset: { view: [member, requirePermission(deps.pool, 'view_testsets')] }, application: { view: [member, requirePermission(deps.pool, 'view_applications')] },
       evaluator: { view: [member, requirePermission(deps.pool, 'view_evaluators')] }, workflow: { view: [member, requirePermission(deps.pool, 'view_workflows')] },
     }),
+    ...testcaseRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_testsets')] }),
     ...humanEvaluationRoutes({ pool: deps.pool }, { viewEvaluations: [member, requirePermission(deps.pool, 'view_evaluation')] }),
     // The API description (/openapi.json) and its rendered page (/docs): public, code-only.
     ...docsRoutes(),

@@ -56,3 +56,8 @@ export const artifactRetrieveResponse = (e: ArtifactEntityName) => z.union([
   }),
   z.object({ count: z.literal(0) }),
 ]);
+
+/** GET /testcases/{id}. */
+export const testcaseResponse = z.union([z.object({ count: z.literal(1), testcase }), z.object({ count: z.literal(0) })]);
+/** GET /testcases/, POST /testcases/query (with the next page's `windowing` when paged). */
+export const testcasesResponse = z.object({ count: z.number().int(), testcases: z.array(testcase), windowing: z.object({ next: uuid.optional(), limit: z.number().int().optional() }).optional() });

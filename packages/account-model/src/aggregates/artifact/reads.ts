@@ -172,3 +172,31 @@ export async function readTestcasesByIds(q: Queryable, testsetId: string, ids: r
   );
   return r.rows;
 }
+
+const TESTCASE_COLUMNS = 't.id::text AS id, t.testset_id::text AS testset_id, t.data, t.flags, t.tags, t.meta, t.created_at, t.created_by_id';
+
+/** Testcases of the project by id, each once, in the order first asked (unknown ids skipped). */
+export async function readProjectTestcases(q: Queryable, projectId: string, ids: readonly string[]): Promise<TestcaseBlob[]> {
+  const wanted = [...new Set(ids.map(asUuid).filter((x) => x !== null))];
+  if (wanted.length === 0) return [];
+  const r = await q.query<TestcaseBlob>(
+    `SELECT ${TESTCASE_COLUMNS} FROM unnest($2::uuid[]) WITH ORDINALITY AS w(id, n) JOIN artifact_testcases t ON t.id = w.id AND t.project_id = $1::uuid ORDER BY w.n`,
+    [asUuid(projectId), wanted],
+  );
+  return r.rows;
+}
+
+/** A testset's stored testcases, oldest first, paged by `next` (the last id seen) and `limit`. */
+export async function readTestsetTestcases(q: Queryable, projectId: string, testsetId: string, page: { next?: string | null | undefined; limit?: number | null | undefined } = {}): Promise<TestcaseBlob[]> {
+  const values: unknown[] = [asUuid(projectId), asUuid(testsetId)];
+  let after = '';
+  if (page.next) {
+    values.push(asUuid(page.next));
+    after = ` AND (t.created_at, t.id) > (SELECT created_at, id FROM artifact_testcases WHERE id = $${values.length}::uuid)`;
+  }
+  const limit = page.limit != null ? ` LIMIT ${Math.max(1, Math.min(10_000, Math.floor(page.limit)))}` : '';
+  const r = await q.query<TestcaseBlob>(
+    `SELECT ${TESTCASE_COLUMNS} FROM artifact_testcases t WHERE t.project_id = $1::uuid AND t.testset_id = $2::uuid${after} ORDER BY t.created_at, t.id${limit}`, values,
+  );
+  return r.rows;
+}

@@ -36,6 +36,8 @@ export const PERMISSIONS = {
   edit_evaluators: 'editor',
   view_workflows: 'viewer',
   edit_workflows: 'editor',
+  view_annotations: 'viewer',
+  edit_annotations: 'annotator',
   run_sessions: 'editor',
   use_mounts: 'editor',
   view_events: 'developer',

@@ -25,6 +25,8 @@ describe('permissions', () => {
     edit_evaluators: ['editor', 'developer', 'admin', 'owner'],
     view_workflows: ['viewer', 'annotator', 'editor', 'developer', 'admin', 'owner'],
     edit_workflows: ['editor', 'developer', 'admin', 'owner'],
+    view_annotations: ['viewer', 'annotator', 'editor', 'developer', 'admin', 'owner'],
+    edit_annotations: ['annotator', 'editor', 'developer', 'admin', 'owner'],
     run_sessions: ['editor', 'developer', 'admin', 'owner'],
     use_mounts: ['editor', 'developer', 'admin', 'owner'],
     view_events: ['developer', 'admin', 'owner'],

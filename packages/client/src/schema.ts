@@ -4701,6 +4701,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/annotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an annotation
+         * @description Writes one span in a trace of its own, linked to the annotated spans and judged by the evaluator its references name (created for it when none exists); its `data.outputs` must match the evaluator's outputs schema (422 naming the place). Readable once the span pipeline has stored it.
+         */
+        post: operations["annotations.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/annotations/{trace_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an annotation
+         * @description The annotation stored under a trace id (`{count: 0}` when unknown in the project).
+         */
+        get: operations["annotations.fetch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an annotation
+         * @description Deletes the annotation's trace and answers its link.
+         */
+        delete: operations["annotations.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an annotation
+         * @description Rewrites the annotation's span in place (origin, kind and channel kept; references and links default to the stored ones); the data is checked again.
+         */
+        patch: operations["annotations.edit"];
+        trace?: never;
+    };
+    "/annotations/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query annotations
+         * @description Annotations filtered by origin, kind, channel, tags, meta, references, links, or their own trace ids (`annotation_links`).
+         */
+        post: operations["annotations.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/testcases": {
         parameters: {
             query?: never;
@@ -9075,6 +9143,137 @@ export interface components {
                 order?: ("ascending" | "descending") | null;
             } | null;
         };
+        "annotations.create.body": {
+            annotation: {
+                /**
+                 * @default custom
+                 * @enum {string}
+                 */
+                origin?: "human" | "auto" | "custom";
+                /**
+                 * @default adhoc
+                 * @enum {string}
+                 */
+                kind?: "adhoc" | "eval" | "play";
+                /**
+                 * @default api
+                 * @enum {string}
+                 */
+                channel?: "sdk" | "api" | "web" | "otlp";
+                data: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                /** @default {} */
+                references?: {
+                    [key: string]: {
+                        id?: string | null;
+                        slug?: string | null;
+                        version?: (string | number) | null;
+                        attributes?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+                /** @default {} */
+                links?: {
+                    [key: string]: {
+                        trace_id: string;
+                        span_id?: string;
+                        attributes?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                } | {
+                    trace_id: string;
+                    span_id: string;
+                    attributes?: {
+                        [key: string]: unknown;
+                    } | null;
+                }[];
+            };
+        };
+        "annotations.edit.body": {
+            annotation: {
+                data: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                references?: {
+                    [key: string]: {
+                        id?: string | null;
+                        slug?: string | null;
+                        version?: (string | number) | null;
+                        attributes?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                } | null;
+                links?: ({
+                    [key: string]: {
+                        trace_id: string;
+                        span_id?: string;
+                        attributes?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                } | {
+                    trace_id: string;
+                    span_id: string;
+                    attributes?: {
+                        [key: string]: unknown;
+                    } | null;
+                }[]) | null;
+            };
+        };
+        "annotations.query.body": {
+            annotation?: {
+                /** @enum {string} */
+                origin?: "human" | "auto" | "custom";
+                /** @enum {string} */
+                kind?: "adhoc" | "eval" | "play";
+                /** @enum {string} */
+                channel?: "sdk" | "api" | "web" | "otlp";
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                references?: {
+                    [key: string]: {
+                        id?: string | null;
+                        slug?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } | null;
+                links?: ({
+                    [key: string]: {
+                        trace_id: string;
+                        span_id: string;
+                    };
+                } | {
+                    trace_id: string;
+                    span_id: string;
+                }[]) | null;
+            } | null;
+            annotation_links?: {
+                trace_id: string;
+                span_id?: string;
+            }[] | null;
+            windowing?: unknown;
+        } | null;
         "testcases.query.body": {
             testcase_ids?: (string)[] | null;
             testset_id?: (string) | null;
@@ -15374,6 +15573,99 @@ export interface components {
                 variant_id?: string;
                 /** Format: uuid */
                 revision_id?: string;
+            }[];
+        };
+        "annotations.create.response": {
+            count: number;
+            annotation?: {
+                trace_id: string;
+                span_id: string;
+                /** @enum {string} */
+                origin: "human" | "auto" | "custom";
+                /** @enum {string} */
+                kind: "adhoc" | "eval" | "play";
+                /** @enum {string} */
+                channel: "sdk" | "api" | "web" | "otlp";
+                data: {
+                    [key: string]: unknown;
+                };
+                references: {
+                    [key: string]: {
+                        [key: string]: unknown;
+                    };
+                };
+                links: {
+                    [key: string]: {
+                        trace_id: string;
+                        span_id?: string;
+                        attributes?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                } | {
+                    trace_id: string;
+                    span_id?: string;
+                    attributes?: {
+                        [key: string]: unknown;
+                    } | null;
+                }[];
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                created_at?: string;
+            };
+        };
+        "annotations.delete.response": {
+            count: number;
+            annotation_link?: {
+                trace_id: string;
+                span_id: string;
+            };
+        };
+        "annotations.query.response": {
+            count: number;
+            annotations: {
+                trace_id: string;
+                span_id: string;
+                /** @enum {string} */
+                origin: "human" | "auto" | "custom";
+                /** @enum {string} */
+                kind: "adhoc" | "eval" | "play";
+                /** @enum {string} */
+                channel: "sdk" | "api" | "web" | "otlp";
+                data: {
+                    [key: string]: unknown;
+                };
+                references: {
+                    [key: string]: {
+                        [key: string]: unknown;
+                    };
+                };
+                links: {
+                    [key: string]: {
+                        trace_id: string;
+                        span_id?: string;
+                        attributes?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                } | {
+                    trace_id: string;
+                    span_id?: string;
+                    attributes?: {
+                        [key: string]: unknown;
+                    } | null;
+                }[];
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                created_at?: string;
             }[];
         };
         "testcases.list.response": {
@@ -36306,6 +36598,357 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["simple.workflows.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "annotations.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "annotation": {
+                 *         "origin": "human",
+                 *         "kind": "adhoc",
+                 *         "channel": "sdk",
+                 *         "data": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "references": {},
+                 *         "links": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["annotations.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "annotation": {
+                     *         "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
+                     *         "span_id": "00f067aa0ba902b7",
+                     *         "origin": "human",
+                     *         "kind": "adhoc",
+                     *         "channel": "sdk",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "references": {
+                     *           "example": {}
+                     *         },
+                     *         "links": {
+                     *           "example": {
+                     *             "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"
+                     *           }
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["annotations.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "annotations.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "annotation": {
+                     *         "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
+                     *         "span_id": "00f067aa0ba902b7",
+                     *         "origin": "human",
+                     *         "kind": "adhoc",
+                     *         "channel": "sdk",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "references": {
+                     *           "example": {}
+                     *         },
+                     *         "links": {
+                     *           "example": {
+                     *             "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"
+                     *           }
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["annotations.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "annotations.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "annotation_link": {
+                     *         "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
+                     *         "span_id": "00f067aa0ba902b7"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["annotations.delete.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "annotations.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "annotation": {
+                 *         "data": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "references": {
+                 *           "example": {
+                 *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *           }
+                 *         },
+                 *         "links": {
+                 *           "example": {
+                 *             "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["annotations.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "annotation": {
+                     *         "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
+                     *         "span_id": "00f067aa0ba902b7",
+                     *         "origin": "human",
+                     *         "kind": "adhoc",
+                     *         "channel": "sdk",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "references": {
+                     *           "example": {}
+                     *         },
+                     *         "links": {
+                     *           "example": {
+                     *             "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"
+                     *           }
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["annotations.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "annotations.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "annotation": {
+                 *         "origin": "human"
+                 *       },
+                 *       "annotation_links": [
+                 *         {
+                 *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"
+                 *         }
+                 *       ],
+                 *       "windowing": {
+                 *         "key": "value"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["annotations.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "annotations": [
+                     *         {
+                     *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
+                     *           "span_id": "00f067aa0ba902b7",
+                     *           "origin": "human",
+                     *           "kind": "adhoc",
+                     *           "channel": "sdk",
+                     *           "data": {},
+                     *           "references": {},
+                     *           "links": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["annotations.query.response"];
                 };
             };
             400: components["responses"]["Error400"];

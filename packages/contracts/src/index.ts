@@ -71,7 +71,7 @@ export {
   pageWindowing, traceResponse, tracesResponse, spanResponse, spansResponse, otelTracingResponse, sessionIdsResponse, userIdsResponse,
 } from './responses/tracing-reads.ts';
 export { rejectedSpans, spanLink, traceIdResponse, traceIdsResponse, otelLinksResponse, collectStatusResponse } from './responses/tracing-writes.ts';
-export { simpleTraceView, simpleTraceResponse, simpleTracesResponse, simpleTraceLinkResponse } from './responses/simple-traces.ts';
+export { simpleTraceView, simpleTraceResponse, simpleTracesResponse, simpleTraceLinkResponse, annotationResponse, annotationsResponse, annotationLinkResponse } from './responses/simple-traces.ts';
 export { analyticsMetric, analyticsBucket, analyticsResponse, legacyAnalyticsResponse } from './responses/analytics.ts';
 export {
   currentProjectResponse, healthResponse, profileResponse, organizationListResponse, organizationResponse, apiKeyBody, apiKeyListResponse, apiKeyCreatedResponse, adminAccountsCreateResponse,
@@ -97,6 +97,7 @@ export {
   artifactResponse, artifactsResponse, artifactVariantsResponse, artifactRevisionsResponse, testcaseResponse, testcasesResponse,
 } from './responses/artifacts.ts';
 export { gitRoutes, simpleRoutes } from './artifact-routes.ts';
+export { annotationCreate, annotationEdit, annotationsQuery, type AnnotationCreate } from './annotations.ts';
 export { invitationLinkResponse, invitationAcceptedResponse, workspaceUserRemovedResponse } from './responses/invitations.ts';
 export {
   discoverResponse, accessResponse, sessionResponse, sessionIdentitiesResponse, organizationUpdatedResponse, organizationCreatedResponse, detailMessage,

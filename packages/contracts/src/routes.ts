@@ -207,6 +207,12 @@ export const ROUTES = {
   ...gitRoutes('applications', 'application'), ...simpleRoutes('applications', 'application'),
   ...gitRoutes('evaluators', 'evaluator'), ...simpleRoutes('evaluators', 'evaluator'),
   ...gitRoutes('workflows', 'workflow'), ...simpleRoutes('workflows', 'workflow'),
+  // annotations (reference evaluations §2.1, §3.6): one-span traces through the span pipeline
+  'annotations.create': { method: 'POST', path: '/annotations', side: 'command' },
+  'annotations.fetch': { method: 'GET', path: '/annotations/:trace_id', side: 'query' },
+  'annotations.edit': { method: 'PATCH', path: '/annotations/:trace_id', side: 'command' },
+  'annotations.delete': { method: 'DELETE', path: '/annotations/:trace_id', side: 'command' },
+  'annotations.query': { method: 'POST', path: '/annotations/query', side: 'query' },
   // a testset's content-addressed rows (reference evaluations §2.2)
   'testcases.list': { method: 'GET', path: '/testcases', side: 'query' },
   'testcases.fetch': { method: 'GET', path: '/testcases/:testcase_id', side: 'query' },

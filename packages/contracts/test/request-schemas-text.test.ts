@@ -156,6 +156,9 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   artifactVariantFork: { schema: contracts.artifactVariantFork('application'), samples: [{ application_variant: { slug: 'f', name: 'Fork 😀' }, application_variant_ref: { slug: 'v' }, application_revision_ref: { version: '1' } }] },
   artifactRevisionsQuery: { schema: contracts.artifactRevisionsQuery('evaluator'), samples: [{ evaluator_revision: { message: 'fix 😀', authors: ['u'] }, evaluator_refs: [{ slug: 'e' }] }] },
   artifactRevisionEdit: { schema: contracts.artifactRevisionEdit('workflow'), samples: [{ workflow_revision: { id: UUID, name: 'R 😀', description: 'd' } }] },
+  annotationCreate: { schema: contracts.annotationCreate, samples: [{ annotation: { data: { outputs: { score: 1, note: 'bien 😀' } }, references: { evaluator: { slug: 'judge' } }, links: { invocation: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' } } } }] },
+  annotationEdit: { schema: contracts.annotationEdit, samples: [{ annotation: { data: { outputs: { note: 'ok 😀' } }, tags: { t: 'x' } } }] },
+  annotationsQuery: { schema: contracts.annotationsQuery, samples: [{ annotation: { origin: 'human', tags: { t: 'x 😀' } } }] },
   testcasesQuery: { schema: contracts.testcasesQuery, samples: [{ testset_ref: { slug: 'caps' }, windowing: { limit: 2 } }] },
   testcasesList: { schema: contracts.testcasesList, samples: [{ testcase_id: [UUID], testcase_ids: `${UUID},${UUID}` }] },
   simpleEvaluationCreate: { schema: contracts.simpleEvaluationCreate, samples: [{ evaluation: { name: 'Eval 😀', data: { status: 'running', testset_steps: [UUID] } } }] },
@@ -299,6 +302,8 @@ const NOT_REQUESTS = new Set([
   // Evaluation runs: building blocks sampled inside runsCreate, scenariosEdit, resultsWrite, metricsWrite and the queries.
   // POST /simple/evaluations/{id}/repeats/set: one number, no text.
   'repeatsSet',
+  // The testcase answers (responses/artifacts.ts; the others there are factories).
+  'testcaseResponse', 'testcasesResponse',
   'evaluationStatus', 'uuidText', 'runStep', 'runData', 'runCreate', 'runEdit', 'scenarioEdit', 'resultWrite', 'metricWrite', 'evaluationWindow',
 ]);
 // Answers (src/responses/*): output schemas of what the handlers send, never parsed from a request.

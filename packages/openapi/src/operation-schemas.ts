@@ -35,7 +35,7 @@ import {
   revisionRetrieve, simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactRetrieveResponse,
   simpleEvaluationCreate, type ArtifactEntityName, artifactCreate, artifactEdit, artifactVariantEdit, artifactRevisionCreate, artifactRevisionEdit,
   artifactVariantFork, artifactsQuery, artifactVariantsQuery, artifactRevisionsQuery, artifactRevisionsLog, artifactResponse, artifactsResponse,
-  artifactVariantsResponse, artifactRevisionsResponse, testcasesList, testcasesQuery, testcaseResponse, testcasesResponse,
+  artifactVariantsResponse, artifactRevisionsResponse, annotationCreate, annotationEdit, annotationsQuery, annotationResponse, annotationsResponse, annotationLinkResponse, testcasesList, testcasesQuery, testcaseResponse, testcasesResponse,
 } from '@llm/contracts';
 import { ActivityQuerySchema } from '@llm/span-filter';
 import { sessionIdentitiesUpdateSchema } from '@llm/web-session';
@@ -312,6 +312,11 @@ export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   ...artifactSchemas('testset', 'testsets'), ...artifactSchemas('application', 'applications'),
   ...artifactSchemas('evaluator', 'evaluators'), ...artifactSchemas('workflow', 'workflows'),
   'simple.evaluations.create': { body: simpleEvaluationCreate, response: simpleEvaluationResponse },
+  'annotations.create': { body: annotationCreate, response: annotationResponse },
+  'annotations.fetch': { response: annotationResponse },
+  'annotations.edit': { body: annotationEdit, response: annotationResponse },
+  'annotations.delete': { response: annotationLinkResponse },
+  'annotations.query': { body: annotationsQuery, bodyOptional: true, response: annotationsResponse },
   'testcases.list': { query: testcasesList, response: testcasesResponse },
   'testcases.fetch': { response: testcaseResponse },
   'testcases.query': { body: testcasesQuery, bodyOptional: true, response: testcasesResponse },

@@ -60,11 +60,11 @@ export interface SimpleTraceQuery {
 
 const flag = (name: string, on: boolean): JsonObject => ({ field: 'attributes', key: `ag.flags.${name}`, operator: on ? 'is' : 'is_not', value: true });
 
-/** The filtering language (tracing §5.2) for a simple-trace query: root spans of invocation or annotation traces. */
-export function simpleTraceFiltering(q: SimpleTraceQuery): JsonObject {
+/** The filtering language (tracing §5.2) for a simple-trace query: root spans of invocation or annotation traces (`traceTypes`). */
+export function simpleTraceFiltering(q: SimpleTraceQuery, traceTypes: readonly string[] = ['invocation', 'annotation']): JsonObject {
   const c: JsonValue[] = [
     { field: 'parent_id', operator: 'is', value: null },
-    { field: 'trace_type', operator: 'in', value: ['invocation', 'annotation'] },
+    { field: 'trace_type', operator: 'in', value: [...traceTypes] },
   ];
   const t = q.trace ?? {};
   if (t.origin === 'human') c.push(flag('is_feedback', true));

@@ -49,6 +49,9 @@ import { webhookRoutes } from './webhooks/http/webhook-routes.ts';
 import { humanEvaluationRoutes } from './accounts/http/human-evaluation-routes.ts';
 import { artifactWriteRoutes } from './artifacts/http/artifact-routes.ts';
 import { ArtifactWrites } from './artifacts/adapters/artifact-writes.ts';
+import { annotationRoutes } from './annotations/http/annotation-routes.ts';
+import { AnnotationEvaluators } from './annotations/adapters/annotation-evaluators.ts';
+import { TraceWrites } from './ingest/adapters/trace-writes.ts';
 import { EvaluationCommands } from './evaluations/adapters/evaluation-commands.ts';
 import { runRoutes } from './evaluations/http/run-routes.ts';
 import { cellRoutes } from './evaluations/http/cell-routes.ts';
@@ -199,6 +202,11 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
         testset: { edit: [member, requirePermission(deps.pool, 'edit_testsets')] }, application: { edit: [member, requirePermission(deps.pool, 'edit_applications')] },
         evaluator: { edit: [member, requirePermission(deps.pool, 'edit_evaluators')] }, workflow: { edit: [member, requirePermission(deps.pool, 'edit_workflows')] },
       }),
+      // Annotations: one-span traces through the span pipeline, judged by an evaluator artifact (reference evaluations §2.1).
+      ...annotationRoutes({
+        pool: deps.pool, traces: new TraceWrites({ appender: spans, quota, pressure, redaction }), lookup: deps.traces,
+        evaluators: new AnnotationEvaluators({ pool: deps.pool, writes: artifacts }),
+      }, { edit: [member, requirePermission(deps.pool, 'edit_annotations')] }),
       // Human evaluations of those applications and testsets (reference accounts §12).
       ...humanEvaluationRoutes({ pool: deps.pool, commands, quota }, { createEvaluations: [member, requirePermission(deps.pool, 'create_evaluation')] }),
       // Evaluation runs, scenarios, results and metrics (reference evaluations §2.3): evaluations.v1, keyed by run.

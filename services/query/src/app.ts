@@ -36,6 +36,7 @@ import { simpleTraceRoutes } from './http/simple-trace-routes.ts';
 import { humanEvaluationRoutes } from './http/human-evaluation-routes.ts';
 import { artifactsReadRoutes } from './http/artifact-routes.ts';
 import { testcaseRoutes } from './http/testcase-routes.ts';
+import { annotationRoutes } from './http/annotation-routes.ts';
 import { evaluationRunRoutes } from './http/evaluation-run-routes.ts';
 import { redactionRoutes } from './http/redaction-routes.ts';
 import { EventReader } from './adapters/event-reader.ts';
@@ -108,6 +109,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...projectRoutes({ pool: deps.pool }, { member: [member] }),
     ...profileRoutes({ pool: deps.pool }, { member: [member] }),
     ...simpleTraceRoutes({ reader, searcher }, { view: [auth, requirePermission(deps.pool, 'view_spans')] }),
+    ...annotationRoutes({ reader, searcher }, { view: [member, requirePermission(deps.pool, 'view_annotations')] }),
     ...redactionRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_spans')] }),
     ...evaluationRunRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_evaluation_runs')] }),
     // Versioned artifacts (reference evaluations §1.2): testsets and the workflow family's three views.

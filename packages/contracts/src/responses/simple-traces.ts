@@ -31,3 +31,10 @@ export const simpleTraceResponse = z.object({ count, trace: simpleTraceView.opti
 export const simpleTracesResponse = z.object({ count, traces: z.array(simpleTraceView) });
 /** DELETE /simple/traces/{id}: the removed trace's link, or `{count: 0}` when there was none. */
 export const simpleTraceLinkResponse = z.object({ count, link: spanLink.optional() });
+
+/** POST /annotations, GET and PATCH /annotations/{trace_id} (reference evaluations §2.1): an annotation reads as a simple trace. */
+export const annotationResponse = z.object({ count, annotation: simpleTraceView.optional() });
+/** POST /annotations/query. */
+export const annotationsResponse = z.object({ count, annotations: z.array(simpleTraceView) });
+/** DELETE /annotations/{trace_id}. */
+export const annotationLinkResponse = z.object({ count, annotation_link: spanLink.optional() });

@@ -2,23 +2,20 @@
 import type { Request } from 'express';
 import { otelTracingRequest, simpleTraceEdit, simpleTraceRequest, traceRequest, tracesRequest, type SpanInput } from '@llm/contracts';
 import { RequestValidationError, validate, type Handlers, type Guards } from '@llm/http';
-import { invalid, unavailable } from '@llm/errors';
+import { invalid } from '@llm/errors';
 import { parseTraceId, type RawSpan } from '@llm/span-model';
-import type { SpanAppender, AppendMeta } from '../adapters/span-appender.ts';
+import type { SpanAppender } from '../adapters/span-appender.ts';
 import { flattenTree, topLevel } from '../domain/flatten-tree.ts';
-import { groupByTrace } from '../domain/span-records.ts';
 import type { QuotaGate } from '../../quota/adapters/quota-gate.ts';
 import type { IngestPressure } from '../adapters/ingest-pressure.ts';
-import { prepareSpans, type PreparedSpans } from '../domain/prepare-spans.ts';
+import type { PreparedSpans } from '../domain/prepare-spans.ts';
 import { checkRoot, checkSameTrace } from '../domain/trace-payload-rules.ts';
 import { simpleTraceSpan } from '../domain/simple-trace.ts';
 import { findSimpleTrace, type TraceLookup } from '../adapters/trace-lookup.ts';
 import type { RedactionPolicies } from '../adapters/redaction-policies.ts';
-import { redactSpans } from '../domain/redact-spans.ts';
+import { appendMetaOf, TraceWrites } from '../adapters/trace-writes.ts';
 
-const metaOf = (req: Request): AppendMeta => ({
-  projectId: req.scope.projectId, organizationId: req.scope.organizationId, requestId: req.id, actorId: req.scope.userId,
-});
+const metaOf = appendMetaOf;
 
 /** Links response of the deprecated endpoints, with the rejected spans reported (never silent). */
 function linksBody(p: PreparedSpans) {
@@ -52,39 +49,9 @@ export interface TracingRouteDeps {
 
 export function tracingRoutes(deps: TracingRouteDeps, guards: Guards<'auth' | 'editSpans'>): Handlers {
   const { appender, quota, traces, pressure, redaction } = deps;
-  /** Overload is explicit (503 + Retry-After), as on OTLP: nothing is acknowledged into a growing backlog. */
-  const admit = (): void => {
-    const refusal = pressure?.check();
-    if (refusal) throw unavailable(`ingest_${refusal.reason}`, refusal.message);
-  };
-  /** Normalised and redacted spans; a policy that cannot be read is a 503 (never stored raw). */
-  const prepare = async (req: Request, raw: RawSpan[]): Promise<PreparedSpans> => {
-    const policy = redaction ? await redaction.of(req.scope.projectId).catch((err: unknown) => {
-      throw unavailable('redaction_policy_unavailable', 'Failed to read the project\'s redaction policy. Retry later.', err);
-    }) : null;
-    const p = prepareSpans(raw);
-    redactSpans(p.accepted, req.scope.projectId, policy);
-    return p;
-  };
-  const ingest = async (req: Request, raw: RawSpan[]): Promise<PreparedSpans> => {
-    admit();
-    const p = await prepare(req, raw);
-    const traces = groupByTrace(p.accepted);
-    await quota.ingest(req.scope, [...traces.keys()], () => appender.upsert(traces, metaOf(req)));
-    return p;
-  };
-
-  const replaceTrace = async (req: Request, traceId: string, raw: RawSpan[]): Promise<PreparedSpans> => {
-    admit();
-    const p = await prepare(req, raw);
-    if (p.rejected.length) {
-      // A replacement is all or nothing: storing part of it would delete the spans that failed.
-      throw invalid('invalid_spans', `Cannot replace trace: ${p.rejected.length} span(s) are invalid: ${p.rejected.map((r) => r.reason).join('; ')}`);
-    }
-    const records = groupByTrace(p.accepted).get(traceId) ?? [];
-    await quota.ingest(req.scope, records.length ? [traceId] : [], () => appender.replace(traceId, records, metaOf(req)));
-    return p;
-  };
+  const writes = new TraceWrites({ appender, quota, pressure, redaction });
+  const ingest = (req: Request, raw: RawSpan[]): Promise<PreparedSpans> => writes.ingest(req, raw);
+  const replaceTrace = (req: Request, traceId: string, raw: RawSpan[]): Promise<PreparedSpans> => writes.replace(req, traceId, raw);
 
   const pathTraceId = (req: Request, message = 'Invalid trace_id'): string => {
     const r = parseTraceId(String(req.params.trace_id));

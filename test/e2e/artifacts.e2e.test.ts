@@ -250,3 +250,50 @@ describe('git routes', () => {
     expect((await call('PUT', `/workflows/${wf.id}`, a, { workflow: { id: more[0], description: 'd' } })).status).toBe(400);
   });
 });
+
+describe('testset files', () => {
+  const upload = async (path: string, acc: TestAccount, file: string, fields: Record<string, string> = {}, name = 'capitals.csv') => {
+    const form = new FormData();
+    form.set('file', new Blob([file]), name);
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    const r = await fetch(`${t.baseUrl}${path}`, { method: 'POST', headers: acc.auth, body: form });
+    const text = await r.text();
+    return { status: r.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  it('when a CSV is uploaded, then it becomes a testset whose download gives the rows back with their ids; a new file commits a revision; bad files are 400', async () => {
+    const csv = 'country,correct_answer,__tags__\r\nFrance,Paris,"{""k"":""v""}"\r\n"Côte d\'Ivoire","Yamoussoukro, officially",\r\n';
+    const created = await upload('/simple/testsets/upload', a, csv, { testset_name: 'From a file', testset_tags: '{"src":"csv"}' });
+    expect(created.status).toBe(200);
+    const ts = created.body.testset;
+    expect(ts).toMatchObject({ name: 'From a file', tags: { src: 'csv' } });
+    expect(ts.data.testcases.map((c: { data: Record<string, unknown> }) => ({ country: c.data.country, correct_answer: c.data.correct_answer }))).toEqual([
+      { country: 'France', correct_answer: 'Paris' }, { country: 'Côte d\'Ivoire', correct_answer: 'Yamoussoukro, officially' },
+    ]);
+    expect(ts.data.testcases[0].tags).toEqual({ k: 'v' });
+
+    const dl = await fetch(`${t.baseUrl}/simple/testsets/${ts.id}/download?file_type=json`, { method: 'POST', headers: a.auth });
+    expect(dl.status).toBe(200);
+    expect(dl.headers.get('content-disposition')).toBe('attachment; filename="From a file.json"');
+    const rows = await dl.json() as Array<Record<string, unknown>>;
+    expect(rows.map((r) => r.__id__)).toEqual(ts.data.testcase_ids);
+    expect(rows[1]).toMatchObject({ country: 'Côte d\'Ivoire', __dedup_id__: expect.stringMatching(/^[0-9a-f]{12}$/) });
+    const revision = (await call('POST', '/testsets/revisions/retrieve', a, { testset_ref: { id: ts.id } })).body.testset_revision;
+    const csvBack = await (await fetch(`${t.baseUrl}/testsets/revisions/${revision.id}/download`, { method: 'POST', headers: a.auth })).text();
+    expect(csvBack.split('\r\n')[0]).toBe('__dedup_id__,__id__,correct_answer,country');
+
+    // The downloaded file uploaded again changes nothing (same ids, same dedup ids); a changed one commits.
+    const same = await upload(`/simple/testsets/${ts.id}/upload`, a, JSON.stringify(rows), { file_type: 'json' }, 'x.json');
+    expect(same.body.testset.revision_id).toBe(revision.id);
+    const next = await upload(`/testsets/revisions/${revision.id}/upload`, a, 'country\r\nSpain\r\n');
+    expect(next.body.testset_revision).toMatchObject({ version: '2', testset_id: ts.id });
+    expect(next.body.testset_revision.data.testcases.map((c: { data: { country: string } }) => c.data.country)).toEqual(['Spain']);
+
+    expect((await upload('/simple/testsets/upload', a, 'a,b\r\n1\r\n')).body.detail).toMatch(/^Failed to read CSV file: /);
+    expect((await upload('/simple/testsets/upload', a, '{"not":"a list"}', { file_type: 'json' })).body.detail).toMatch(/^Failed to read JSON file: /);
+    expect((await upload('/simple/testsets/upload', a, 'a\r\n1\r\n', { file_type: 'xlsx' })).body.detail).toBe("Invalid file type. Supported types are 'csv' and 'json'.");
+    expect((await call('POST', '/simple/testsets/upload', a, { file: 'nope' })).status).toBe(400);
+    expect((await fetch(`${t.baseUrl}/simple/testsets/${ts.id}/download`, { method: 'POST', headers: a.auth })).status).toBe(400);
+    expect((await fetch(`${t.baseUrl}/simple/testsets/${ts.id}/download?file_type=csv`, { method: 'POST', headers: b.auth })).status).toBe(404);
+  });
+});

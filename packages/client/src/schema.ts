@@ -4701,6 +4701,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/simple/testsets/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a test set
+         * @description Creates a simple test set from a multipart `file` (CSV by default, or `file_type=json`); `testset_slug`, `testset_name`, `testset_description`, `testset_tags` and `testset_meta` (JSON text) name it. Reserved columns `__id__`, `__dedup_id__`, `__flags__`, `__tags__`, `__meta__`.
+         */
+        post: operations["simple.testsets.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/testsets/{testset_id}/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a test set's rows
+         * @description Commits the rows of a multipart `file` as the test set's next revision (only when they differ); the header is kept.
+         */
+        post: operations["simple.testsets.upload_edit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/testsets/{testset_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download a test set
+         * @description The test set's latest rows as an attachment; `file_type` (`csv` or `json`) is required, `file_name` optional.
+         */
+        post: operations["simple.testsets.download"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/revisions/{testset_revision_id}/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a test set revision
+         * @description Commits the rows of a multipart `file` on the variant of the named revision.
+         */
+        post: operations["testsets.revisions.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/testsets/revisions/{testset_revision_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download a test set revision
+         * @description A revision's rows as a CSV (default) or JSON attachment: data columns, `__id__` and `__dedup_id__`.
+         */
+        post: operations["testsets.revisions.download"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/annotations": {
         parameters: {
             query?: never;
@@ -15574,6 +15674,174 @@ export interface components {
                 /** Format: uuid */
                 revision_id?: string;
             }[];
+        };
+        "simple.testsets.upload.response": {
+            /** @constant */
+            count: 1;
+            testset: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.testsets.upload_edit.response": {
+            /** @constant */
+            count: 1;
+            testset: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "testsets.revisions.upload.response": {
+            /** @constant */
+            count: 1;
+            testset_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    testcase_ids?: string[];
+                    testcases?: {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        testset_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        flags?: {
+                            [key: string]: unknown;
+                        };
+                        tags?: {
+                            [key: string]: unknown;
+                        };
+                        meta?: unknown;
+                        created_at: string;
+                        created_by_id?: string;
+                    }[];
+                };
+                /** Format: uuid */
+                testset_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                testset_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                testset_slug?: string;
+                artifact_slug?: string;
+                testset_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
         };
         "annotations.create.response": {
             count: number;
@@ -36603,6 +36871,329 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.testsets.upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    file_type?: string;
+                    testset_slug?: string;
+                    testset_name?: string;
+                    testset_description?: string;
+                    testset_tags?: string;
+                    testset_meta?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.testsets.upload.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.testsets.upload_edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    file_type?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.testsets.upload_edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.testsets.download": {
+        parameters: {
+            query: {
+                file_type: "csv" | "json";
+                file_name?: string;
+            };
+            header?: never;
+            path: {
+                testset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment (`Content-Disposition`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    /**
+                     * @example [
+                     *       {}
+                     *     ]
+                     */
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.revisions.upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                testset_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    file_type?: string;
+                    include_testcases?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "testset_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "testcase_ids": [
+                     *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           ]
+                     *         },
+                     *         "testset_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "testset_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "testset_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["testsets.revisions.upload.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "testsets.revisions.download": {
+        parameters: {
+            query?: {
+                file_type?: "csv" | "json";
+                file_name?: string;
+            };
+            header?: never;
+            path: {
+                testset_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment (`Content-Disposition`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    /**
+                     * @example [
+                     *       {}
+                     *     ]
+                     */
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];

@@ -207,6 +207,12 @@ export const ROUTES = {
   ...gitRoutes('applications', 'application'), ...simpleRoutes('applications', 'application'),
   ...gitRoutes('evaluators', 'evaluator'), ...simpleRoutes('evaluators', 'evaluator'),
   ...gitRoutes('workflows', 'workflow'), ...simpleRoutes('workflows', 'workflow'),
+  // testset files (reference evaluations §2.2): multipart uploads, CSV or JSON downloads
+  'simple.testsets.upload': { method: 'POST', path: '/simple/testsets/upload', side: 'command', rawBody: true },
+  'simple.testsets.upload_edit': { method: 'POST', path: '/simple/testsets/:testset_id/upload', side: 'command', rawBody: true },
+  'simple.testsets.download': { method: 'POST', path: '/simple/testsets/:testset_id/download', side: 'query' },
+  'testsets.revisions.upload': { method: 'POST', path: '/testsets/revisions/:testset_revision_id/upload', side: 'command', rawBody: true },
+  'testsets.revisions.download': { method: 'POST', path: '/testsets/revisions/:testset_revision_id/download', side: 'query' },
   // annotations (reference evaluations §2.1, §3.6): one-span traces through the span pipeline
   'annotations.create': { method: 'POST', path: '/annotations', side: 'command' },
   'annotations.fetch': { method: 'GET', path: '/annotations/:trace_id', side: 'query' },

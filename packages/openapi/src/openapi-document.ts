@@ -135,6 +135,10 @@ function successResponses(id: RouteId, responseComponent: string | undefined): R
       description: 'The whole result, streamed in the `format` asked for: JSON Lines (one span or trace per line), CSV (flat columns) or Parquet.',
       content: Object.fromEntries(Object.values(EXPORT_MEDIA_TYPES).map((t) => [t.split(';')[0]!, { schema: t.includes('parquet') ? ref('Binary') : { type: 'string' } }])),
     }; break;
+    case 'file': out['200'] = {
+      description: 'The file, as an attachment (`Content-Disposition`).',
+      content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'array', items: { type: 'object' } } } },
+    }; break;
     default: break;
   }
   // The admin transfer answers 204 when every organization moved, its report otherwise.
@@ -145,6 +149,12 @@ function successResponses(id: RouteId, responseComponent: string | undefined): R
 function requestBody(id: RouteId, route: RouteDef, bodyComponent: string | undefined): JsonObject | undefined {
   if (id === 'otlp.traces.export') {
     return { required: true, description: 'An OTLP ExportTraceServiceRequest (protobuf; gzip or deflate Content-Encoding accepted).', content: { 'application/x-protobuf': { schema: ref('Binary') } } };
+  }
+  const multipart = OPERATION_SCHEMAS[id]?.multipart;
+  if (multipart) {
+    const properties: JsonObject = { file: { type: 'string', format: 'binary' } };
+    for (const f of multipart) properties[f] = { type: 'string' };
+    return { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties } } } };
   }
   if (route.method === 'GET' || !bodyComponent) return undefined;
   return { required: OPERATION_SCHEMAS[id]?.bodyOptional !== true, content: { 'application/json': { schema: ref(bodyComponent) } } };

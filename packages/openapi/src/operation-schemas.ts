@@ -53,7 +53,9 @@ export interface OperationSchemas {
   bodyOptional?: boolean;
   /** How a success answers when it is not a JSON body: 204 and no body, a redirect of the browser,
    * an NDJSON stream, or never (a route this edition always refuses). */
-  success?: 'no_content' | 'redirect' | 'ndjson' | 'export' | 'never';
+  success?: 'no_content' | 'redirect' | 'ndjson' | 'export' | 'file' | 'never';
+  /** The body is a multipart/form-data upload with these text fields beside its `file` part. */
+  multipart?: readonly string[];
   /** A write that reads nothing from its body (the path names everything): no request body is documented. */
   noBody?: true;
 }
@@ -312,6 +314,11 @@ export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   ...artifactSchemas('testset', 'testsets'), ...artifactSchemas('application', 'applications'),
   ...artifactSchemas('evaluator', 'evaluators'), ...artifactSchemas('workflow', 'workflows'),
   'simple.evaluations.create': { body: simpleEvaluationCreate, response: simpleEvaluationResponse },
+  'simple.testsets.upload': { multipart: ['file_type', 'testset_slug', 'testset_name', 'testset_description', 'testset_tags', 'testset_meta'], response: simpleArtifactResponse('testset') },
+  'simple.testsets.upload_edit': { multipart: ['file_type'], response: simpleArtifactResponse('testset') },
+  'testsets.revisions.upload': { multipart: ['file_type', 'include_testcases'], response: artifactRevisionResponse('testset') },
+  'simple.testsets.download': { noBody: true, query: z.object({ file_type: z.enum(['csv', 'json']), file_name: z.string().max(255).optional() }), success: 'file' },
+  'testsets.revisions.download': { noBody: true, query: z.object({ file_type: z.enum(['csv', 'json']).optional(), file_name: z.string().max(255).optional() }), success: 'file' },
   'annotations.create': { body: annotationCreate, response: annotationResponse },
   'annotations.fetch': { response: annotationResponse },
   'annotations.edit': { body: annotationEdit, response: annotationResponse },

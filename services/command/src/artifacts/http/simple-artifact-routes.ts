@@ -5,15 +5,15 @@
 // adapters/entity-writes.ts). Everything is in the caller's project: another project's artifact is
 // unknown here.
 import type { RequestHandler } from 'express';
-import { readHead, revisionData, simpleAnswerOf, type ArtifactEntity } from '@llm/account-model';
+import { readHead, simpleAnswerOf, type ArtifactEntity } from '@llm/account-model';
 import { simpleArtifactCreate, simpleArtifactEdit, type RouteId } from '@llm/contracts';
 import { invalid, notFound } from '@llm/errors';
 import { uuidv7 } from '@llm/events';
 import { uuidParam, validate, type Guards, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { ArtifactWrites } from '../adapters/artifact-writes.ts';
-import { entityWrites, sameHeader, storedHeader } from '../adapters/entity-writes.ts';
-import { eventHeader, hex12, type HeaderInput } from '../domain/artifact-content.ts';
+import { simpleArtifacts } from '../adapters/simple-artifacts.ts';
+import type { HeaderInput } from '../domain/artifact-content.ts';
 
 /** What an entity's routes do differently (evaluations §2.2, §2.5, §2.6, §2.7). */
 interface EntityRules {
@@ -45,27 +45,14 @@ export interface ArtifactRouteDeps { pool: Pool; writes: ArtifactWrites }
 export function simpleArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEntity }, guards: Guards<'edit'>): Handlers {
   const { pool, writes, entity } = deps;
   const rules = ENTITY_RULES[entity];
-  const w = entityWrites(entity, deps);
+  const simple = simpleArtifacts(entity, deps);
+  const w = simple.w;
   const e = entity;
 
   const create: RequestHandler = async (req, res) => {
     const body = validate(simpleArtifactCreate(e), req.body)[e] as HeaderInput & { slug: string; data?: unknown };
-    const fixed = typeof req.query[`${e}_id`] === 'string' ? uuidParam(req.query, `${e}_id`) : undefined;
-    const id = fixed ?? uuidv7();
-    const revisionSlug = hex12();
-    const v1 = await w.revisionContent(req, id, revisionSlug, body, body.data, { normalise: true });
-    const v1Id = uuidv7();
-    await writes.create(req, entity, {
-      id, slug: body.slug, header: w.header(body),
-      variant: {
-        id: uuidv7(), header: w.header(body),
-        revisions: [
-          { id: uuidv7(), header: eventHeader({}), dataJson: '', message: 'Initial commit' },
-          { id: v1Id, slug: revisionSlug, header: v1.header, dataJson: v1.dataJson, message: '' },
-        ],
-      },
-    });
-    res.json({ count: 1, [e]: await simpleAnswerOf(pool, await w.reread(req, id), rules.createIds) });
+    const id = typeof req.query[`${e}_id`] === 'string' ? uuidParam(req.query, `${e}_id`) : uuidv7();
+    res.json({ count: 1, [e]: await simpleAnswerOf(pool, await simple.create(req, id, body), rules.createIds) });
   };
 
   const edit: RequestHandler = async (req, res) => {
@@ -85,21 +72,7 @@ export function simpleArtifactRoutes(deps: ArtifactRouteDeps & { entity: Artifac
     if (rules.noRename && body.name != null && a.name !== null && body.name !== a.name) {
       throw invalid('rename_disabled', `Renaming evaluators is temporarily disabled. Current evaluator name is '${a.name}'.`);
     }
-    const head = await readHead(pool, a);
-    // Fields left out keep what is stored (the reference nulls them, a [quirk]); data left out keeps the head's.
-    const merged: HeaderInput = w.merged(a, body);
-    const header = w.header(merged);
-    const same = sameHeader(storedHeader(a), header);
-    if (!same) await writes.edit(req, entity, id, header);
-    if (head.variant && !same) await writes.editVariant(req, entity, id, head.variant.id, header);
-    let revisionId = head.revision?.id;
-    if (head.variant) {
-      const data = body.data !== undefined && body.data !== null ? body.data : head.revision ? await revisionData(pool, head.revision, w.family, { testcases: false }) : null;
-      const slug = hex12();
-      const content = await w.revisionContent(req, id, slug, merged, data, { normalise: w.family === 'testset' });
-      const unchanged = same && head.revision && JSON.stringify(head.revision.data ?? null) === (content.dataJson === '' ? 'null' : JSON.stringify(JSON.parse(content.dataJson)));
-      if (!unchanged) revisionId = await writes.commit(req, entity, id, head.variant.id, { slug, header: content.header, dataJson: content.dataJson, message: '' });
-    }
+    const revisionId = await simple.edit(req, a, body);
     const after = await w.reread(req, id);
     res.json({ count: 1, [e]: { ...await simpleAnswerOf(pool, after, { variant: rules.createIds.variant }), ...(revisionId ? { revision_id: revisionId } : {}) } });
   };

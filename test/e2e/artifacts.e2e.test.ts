@@ -192,6 +192,21 @@ describe('simple evaluations', () => {
       { column: { kind: 'testset', name: 'country' }, step: { key: `testset-${tsRev.slug}`, path: 'data.country' } },
       { column: { kind: 'annotation', name: 'score' }, step: { key: `evaluator-${evRev.slug}`, path: 'attributes.ag.data.outputs.score' } },
     ]));
+    // PATCH: another evaluator instead; the old evaluator's cells go, the run's other cells stay.
+    const ev2 = (await call('POST', '/simple/evaluators/', a, { evaluator: { slug: `s-${hex()}`, name: 'E2', data: { uri: 'user:custom:m.ev2:latest' } } })).body.evaluator;
+    const ev2Rev = (await call('POST', '/evaluators/revisions/retrieve', a, { evaluator_ref: { id: ev2.id } })).body.evaluator_revision;
+    const scenario = (await call('POST', `/simple/evaluations/${evaluation.id}/scenarios/add`, a, { count: 1 })).body.scenarios[0];
+    for (const key of [`application-${appRev.slug}`, `evaluator-${evRev.slug}`]) {
+      expect((await call('POST', `/simple/evaluations/${evaluation.id}/populate`, a, { results: [{ run_id: evaluation.id, scenario_id: scenario.id, step_key: key, status: 'success' }] })).status).toBe(200);
+    }
+    const patched = await call('PATCH', `/simple/evaluations/${evaluation.id}`, a, {
+      evaluation: { id: evaluation.id, data: { testset_steps: [tsRev.id], application_steps: [appRev.id], evaluator_steps: { [ev2Rev.id]: 'custom' } } },
+    });
+    expect(patched.body.evaluation.data.evaluator_steps).toEqual({ [ev2Rev.id]: 'custom' });
+    const cells = (await call('POST', '/evaluations/results/query', a, { result: { run_id: evaluation.id } })).body.results.map((c: { step_key: string }) => c.step_key);
+    expect(cells).toEqual([`application-${appRev.slug}`]);
+    expect(await call('PATCH', `/simple/evaluations/${evaluation.id}`, a, { evaluation: { id: evaluation.id } })).toEqual({ status: 200, body: { count: 0 } });
+    expect(await call('PATCH', `/simple/evaluations/${evaluation.id}`, a, { evaluation: { id: evaluation.id, data: { evaluator_steps: [tsRev.id] } } })).toEqual({ status: 200, body: { count: 0 } });
     // Another project's revision, or an unknown one, builds nothing.
     expect(await call('POST', '/simple/evaluations/', b, { evaluation: { data: { testset_steps: [tsRev.id], evaluator_steps: [evRev.id] } } })).toEqual({ status: 200, body: { count: 0 } });
   });

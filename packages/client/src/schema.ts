@@ -5558,7 +5558,11 @@ export interface paths {
         delete: operations["simple.evaluations.delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit a simple evaluation
+         * @description Rebuilds the run's steps and mappings from the revisions named (repeats and flags kept) and prunes the cells of steps that are gone; a closed run, another id in the body, no `data` or an unknown revision is `{count: 0}`.
+         */
+        patch: operations["simple.evaluations.edit"];
         trace?: never;
     };
     "/simple/evaluations/{evaluation_id}/start": {
@@ -9865,6 +9869,39 @@ export interface components {
                     repeats?: number | null;
                     concurrency?: number | null;
                 };
+            };
+        };
+        "simple.evaluations.edit.body": {
+            evaluation: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                data?: {
+                    status?: string | null;
+                    query_steps?: ((string)[] | {
+                        [key: string]: "custom" | "human" | "auto";
+                    }) | null;
+                    testset_steps?: ((string)[] | {
+                        [key: string]: "custom" | "human" | "auto";
+                    }) | null;
+                    application_steps?: ((string)[] | {
+                        [key: string]: "custom" | "human" | "auto";
+                    }) | null;
+                    evaluator_steps?: ((string)[] | {
+                        [key: string]: "custom" | "human" | "auto";
+                    }) | null;
+                    repeats?: number | null;
+                    concurrency?: number | null;
+                } | null;
             };
         };
         "simple.evaluations.probe.body": {
@@ -40394,6 +40431,96 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["simple.evaluations.delete.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluation": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "data": {
+                 *           "status": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluations.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluation": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "data": {
+                     *           "status": "pending",
+                     *           "query_steps": {},
+                     *           "testset_steps": {},
+                     *           "application_steps": {},
+                     *           "evaluator_steps": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluations.create.response"];
                 };
             };
             400: components["responses"]["Error400"];

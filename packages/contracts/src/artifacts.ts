@@ -197,5 +197,14 @@ export const simpleEvaluationCreate = z.object({
 });
 export type SimpleEvaluationCreate = z.infer<typeof simpleEvaluationCreate>;
 
+/** PATCH /simple/evaluations/{id}: the steps rebuilt from the revisions named (no `data`: nothing changes). */
+export const simpleEvaluationEdit = z.object({
+  evaluation: z.object({
+    id: uuidText,
+    ...header,
+    data: simpleEvaluationCreate.shape.evaluation.shape.data.nullish(),
+  }),
+});
+
 /** Any JSON the revision views carry back (responses are checked against their own schemas). */
 export const artifactJson = jsonValue;

@@ -60,7 +60,7 @@ export {
   ARTIFACT_ENTITY_NAMES, TESTSET_ROW_LIMIT, workflowRevisionData, testcaseInput, testsetRevisionData, artifactRef, artifactWindow, revisionRetrieve,
   simpleArtifactCreate, simpleArtifactEdit, simpleArtifactsQuery, artifactVariantCreate, artifactRevisionCommit, simpleEvaluationCreate,
   artifactCreate, artifactEdit, artifactVariantEdit, artifactRevisionCreate, artifactRevisionEdit, artifactVariantFork, artifactsQuery, artifactVariantsQuery,
-  artifactRevisionsQuery, artifactRevisionsLog, testcasesQuery, testcasesList,
+  artifactRevisionsQuery, artifactRevisionsLog, testcasesQuery, testcasesList, simpleEvaluationEdit,
   type ArtifactEntityName, type WorkflowRevisionDataInput, type TestcaseInput, type TestsetRevisionDataInput, type ArtifactRef, type SimpleEvaluationCreate,
 } from './artifacts.ts';
 export {

@@ -277,6 +277,7 @@ export const ROUTES = {
   'simple.evaluations.create': { method: 'POST', path: '/simple/evaluations', side: 'command' },
   'simple.evaluations.fetch': { method: 'GET', path: '/simple/evaluations/:evaluation_id', side: 'query' },
   'simple.evaluations.delete': { method: 'DELETE', path: '/simple/evaluations/:evaluation_id', side: 'command' },
+  'simple.evaluations.edit': { method: 'PATCH', path: '/simple/evaluations/:evaluation_id', side: 'command' },
   'simple.evaluations.start': { method: 'POST', path: '/simple/evaluations/:evaluation_id/start', side: 'command' },
   'simple.evaluations.stop': { method: 'POST', path: '/simple/evaluations/:evaluation_id/stop', side: 'command' },
   'simple.evaluations.close': { method: 'POST', path: '/simple/evaluations/:evaluation_id/close', side: 'command' },

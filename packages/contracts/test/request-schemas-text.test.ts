@@ -159,6 +159,7 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   annotationCreate: { schema: contracts.annotationCreate, samples: [{ annotation: { data: { outputs: { score: 1, note: 'bien 😀' } }, references: { evaluator: { slug: 'judge' } }, links: { invocation: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' } } } }] },
   annotationEdit: { schema: contracts.annotationEdit, samples: [{ annotation: { data: { outputs: { note: 'ok 😀' } }, tags: { t: 'x' } } }] },
   annotationsQuery: { schema: contracts.annotationsQuery, samples: [{ annotation: { origin: 'human', tags: { t: 'x 😀' } } }] },
+  simpleEvaluationEdit: { schema: contracts.simpleEvaluationEdit, samples: [{ evaluation: { id: UUID, name: 'Eval 😀', data: { evaluator_steps: { [UUID]: 'auto' } } } }] },
   testcasesQuery: { schema: contracts.testcasesQuery, samples: [{ testset_ref: { slug: 'caps' }, windowing: { limit: 2 } }] },
   testcasesList: { schema: contracts.testcasesList, samples: [{ testcase_id: [UUID], testcase_ids: `${UUID},${UUID}` }] },
   simpleEvaluationCreate: { schema: contracts.simpleEvaluationCreate, samples: [{ evaluation: { name: 'Eval 😀', data: { status: 'running', testset_steps: [UUID] } } }] },

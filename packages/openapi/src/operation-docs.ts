@@ -227,6 +227,7 @@ export const OPERATION_DOCS: Partial<Record<RouteId, OperationDoc>> = {
   'testcases.list': d('Get testcases by id', 'Testcases of the project named by `testcase_id` (repeated) and/or `testcase_ids` (comma-separated), each once, in the order asked; none named is a 400.'),
   'testcases.fetch': d('Get a testcase', 'One testcase by id (`{count: 0}` when unknown in the project).'),
   'testcases.query': d('Query testcases', 'A testset revision\'s testcases in its order (paged by position), a testset\'s stored testcases (oldest first), or testcases by id; without a filter, 400.'),
+  'simple.evaluations.edit': d('Edit a simple evaluation', 'Rebuilds the run\'s steps and mappings from the revisions named (repeats and flags kept) and prunes the cells of steps that are gone; a closed run, another id in the body, no `data` or an unknown revision is `{count: 0}`.'),
   'simple.evaluations.create': d('Create a simple evaluation', 'Builds a run\'s steps from testset, application and evaluator revisions (their slugs name the steps) and creates the run; counts against the plan\'s `evaluations_run` quota.'),
   'human_evaluations.list': d('List human evaluations', 'The project\'s human evaluations.'),
   'human_evaluations.create': d('Create a human evaluation', 'Creates a human evaluation of application variants over a test set; counts against the plan\'s `evaluations_run` quota.'),

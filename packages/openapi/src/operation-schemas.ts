@@ -33,7 +33,7 @@ import {
   spanExportBody, detailMessage, organizationTransferredResponse, adminAccountSetResponse, adminDeletedResponse, adminTransferResponse, type RouteId,
   redactionPolicyBody, redactionPolicyResponse, simpleArtifactCreate, simpleArtifactEdit, simpleArtifactsQuery, artifactVariantCreate, artifactRevisionCommit,
   revisionRetrieve, simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactRetrieveResponse,
-  simpleEvaluationCreate, type ArtifactEntityName, artifactCreate, artifactEdit, artifactVariantEdit, artifactRevisionCreate, artifactRevisionEdit,
+  simpleEvaluationCreate, simpleEvaluationEdit, type ArtifactEntityName, artifactCreate, artifactEdit, artifactVariantEdit, artifactRevisionCreate, artifactRevisionEdit,
   artifactVariantFork, artifactsQuery, artifactVariantsQuery, artifactRevisionsQuery, artifactRevisionsLog, artifactResponse, artifactsResponse,
   artifactVariantsResponse, artifactRevisionsResponse, annotationCreate, annotationEdit, annotationsQuery, annotationResponse, annotationsResponse, annotationLinkResponse, testcasesList, testcasesQuery, testcaseResponse, testcasesResponse,
 } from '@llm/contracts';
@@ -314,6 +314,7 @@ export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   ...artifactSchemas('testset', 'testsets'), ...artifactSchemas('application', 'applications'),
   ...artifactSchemas('evaluator', 'evaluators'), ...artifactSchemas('workflow', 'workflows'),
   'simple.evaluations.create': { body: simpleEvaluationCreate, response: simpleEvaluationResponse },
+  'simple.evaluations.edit': { body: simpleEvaluationEdit, response: simpleEvaluationResponse },
   'simple.testsets.upload': { multipart: ['file_type', 'testset_slug', 'testset_name', 'testset_description', 'testset_tags', 'testset_meta'], response: simpleArtifactResponse('testset') },
   'simple.testsets.upload_edit': { multipart: ['file_type'], response: simpleArtifactResponse('testset') },
   'testsets.revisions.upload': { multipart: ['file_type', 'include_testcases'], response: artifactRevisionResponse('testset') },

@@ -7,7 +7,7 @@
 // the cells itself (§4.1).
 import type { Request, RequestHandler } from 'express';
 import { buildRunGraph, normaliseSteps, queryScenarios, readRun, readSlice, readScenarios, runView, simpleEvaluationView, type GraphRevision, type Origin, type RunRow } from '@llm/evaluation-model';
-import { repeatsSet, runSlice, scenarioIds, simpleEvaluationCreate, stepsAdd, stepsRemove } from '@llm/contracts';
+import { repeatsSet, runSlice, scenarioIds, simpleEvaluationCreate, simpleEvaluationEdit, stepsAdd, stepsRemove, type SimpleEvaluationCreate } from '@llm/contracts';
 import { uuidv7 } from '@llm/events';
 import { invalid } from '@llm/errors';
 import { uuidParam, validate, type Handlers, type Guards } from '@llm/http';
@@ -73,19 +73,26 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
     return out;
   };
 
-  const create: RequestHandler = async (req, res) => {
-    const { evaluation: body } = validate(simpleEvaluationCreate, req.body);
+  /** The run's steps and mappings from the revisions the steps name; undefined when one is unknown or cannot be a step (§2.4). */
+  const graphOf = async (req: Request, d: NonNullable<SimpleEvaluationCreate['evaluation']['data']>, live: boolean) => {
     const projectId = req.scope.projectId;
-    const flags = Object.fromEntries(KEPT_FLAGS.map((k) => [k, body.flags?.[k] === true]));
-    const d = body.data;
     const artifact = (entity: 'testset' | 'application' | 'evaluator') => (id: string, origin: Origin) => artifactRevisionSource(pool, projectId, entity, id, origin);
     const queries = await sources(req, normaliseSteps(d.query_steps), (id, origin) => queryRevisionSource(pool, projectId, id, origin));
     const testsets = await sources(req, normaliseSteps(d.testset_steps), artifact('testset'));
     const applications = await sources(req, normaliseSteps(d.application_steps), artifact('application'));
     const evaluators = await sources(req, normaliseSteps(d.evaluator_steps), artifact('evaluator'));
-    if (!queries || !testsets || !applications || !evaluators) { res.json({ count: 0 }); return; }
-    const graph = buildRunGraph({ queries, testsets, applications, evaluators, live: flags.is_live === true });
-    if (!graph.ok) { res.json({ count: 0 }); return; }
+    if (!queries || !testsets || !applications || !evaluators) return undefined;
+    const graph = buildRunGraph({ queries, testsets, applications, evaluators, live });
+    return graph.ok ? graph : undefined;
+  };
+
+  const create: RequestHandler = async (req, res) => {
+    const { evaluation: body } = validate(simpleEvaluationCreate, req.body);
+    const projectId = req.scope.projectId;
+    const flags = Object.fromEntries(KEPT_FLAGS.map((k) => [k, body.flags?.[k] === true]));
+    const d = body.data;
+    const graph = await graphOf(req, d, flags.is_live === true);
+    if (!graph) { res.json({ count: 0 }); return; }
     const id = uuidv7();
     const data = { steps: graph.steps, mappings: graph.mappings, ...(d.repeats != null ? { repeats: d.repeats } : {}) };
     await quota.evaluation(req.scope.organizationId, () => evaluations.run(req, {
@@ -98,8 +105,27 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
     res.json(after ? { count: 1, evaluation: simpleEvaluationView(after) } : { count: 0 });
   };
 
+  // PATCH (§2.4): the steps rebuilt from the revisions named, the run's repeats and flags kept; the
+  // cells of steps that are gone are pruned (with the scenarios left without cells). No run is
+  // executed here, so there is nothing to stop and restart around the edit.
+  const edit: RequestHandler = async (req, res) => {
+    const { evaluation: body } = validate(simpleEvaluationEdit, req.body);
+    const r = await run(req);
+    if (!r || r.id !== body.id || !body.data || r.flags.is_closed === true) { res.json({ count: 0 }); return; }
+    const graph = await graphOf(req, body.data, r.flags.is_live === true);
+    if (!graph) { res.json({ count: 0 }); return; }
+    const before = stepsOf(r).map((s) => s.key);
+    const data = { ...(r.data ?? {}), steps: graph.steps, mappings: graph.mappings } as NonNullable<RunFields['data']>;
+    await evaluations.run(req, { type: 'evaluations.run.edited', runId: r.id, payload: { run: editedRun(r, { name: body.name, description: body.description, tags: body.tags, meta: body.meta, data }) } });
+    const kept = new Set(graph.steps.map((s) => s.key));
+    await pruneSteps(pool, evaluations, req, r, before.filter((k) => !kept.has(k)));
+    const after = await readRun(pool, req.scope.projectId, r.id);
+    res.json(after ? { count: 1, evaluation: simpleEvaluationView(after) } : { count: 0 });
+  };
+
   return {
     'simple.evaluations.create': [...guards.edit, create],
+    'simple.evaluations.edit': [...guards.edit, edit],
     'simple.evaluations.start': lifecycle({ is_active: true, status: 'running' }),
     'simple.evaluations.stop': lifecycle({ is_active: false }),
     'simple.evaluations.close': lifecycle({ is_closed: true }),

@@ -312,3 +312,29 @@ describe('testset files', () => {
     expect((await fetch(`${t.baseUrl}/simple/testsets/${ts.id}/download?file_type=csv`, { method: 'POST', headers: b.auth })).status).toBe(404);
   });
 });
+
+describe('catalogs', () => {
+  it('when the catalogs are read, then evaluators and applications list their own templates with presets and types; a builtin evaluator starts from its template', async () => {
+    const evaluators = await call('GET', '/evaluators/catalog/templates/', a);
+    const keys = evaluators.body.templates.map((x: { key: string }) => x.key);
+    expect(keys).toEqual(expect.arrayContaining(['auto_exact_match', 'auto_ai_critique', 'feedback']));
+    expect(keys).not.toContain('auto_starts_with');
+    expect((await call('GET', '/evaluators/catalog/templates/?include_archived=true', a)).body.templates.map((x: { key: string }) => x.key)).toContain('auto_starts_with');
+    const apps = (await call('GET', '/applications/catalog/templates/', a)).body.templates.map((x: { key: string }) => x.key);
+    expect(apps).toContain('prompt');
+    expect(apps).not.toContain('auto_exact_match');
+    const presets = await call('GET', '/evaluators/catalog/templates/auto_ai_critique/presets/', a);
+    expect(presets.body.presets.map((p: { key: string }) => p.key)).toEqual(['hallucination', 'conciseness', 'answer_relevancy', 'helpfulness']);
+    expect((await call('GET', '/evaluators/catalog/templates/nope/presets/', a)).body).toEqual({ count: 0, presets: [] });
+    expect((await call('GET', '/evaluators/catalog/templates/auto_regex_test/presets/starts_with', a)).body.preset.data.uri).toBe('agenta:builtin:auto_regex_test:v0');
+    const types = (await call('GET', '/workflows/catalog/types/', a)).body.types.map((x: { key: string }) => x.key);
+    expect(types).toEqual(expect.arrayContaining(['prompt-template', 'model']));
+    expect((await call('GET', '/workflows/catalog/types/model', a)).body.type.json_schema).toMatchObject({ type: 'string', 'x-ag-type': 'grouped_choice', choices: expect.any(Object) });
+    expect((await call('GET', '/workflows/catalog/types/nope', a)).status).toBe(404);
+    expect((await call('GET', '/workflows/catalog/harnesses/', a)).body.count).toBeGreaterThan(0);
+    expect((await call('GET', '/simple/evaluators/templates', a)).body.templates.map((x: { key: string }) => x.key)).toContain('auto_exact_match');
+
+    const ev = (await call('POST', '/simple/evaluators/', a, { evaluator: { slug: `h-${hex()}`, name: 'Exact', data: { uri: 'agenta:builtin:auto_exact_match:v0' } } })).body.evaluator;
+    expect(ev.data).toMatchObject({ uri: 'agenta:builtin:auto_exact_match:v0', parameters: { correct_answer_key: 'correct_answer' }, schemas: { outputs: expect.any(Object) } });
+  });
+});

@@ -2717,6 +2717,386 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/applications/catalog/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the application catalog's types
+         * @description The shared registry of `x-ag-type` types (prompt templates, models with their choices, messages, …) with their JSON Schemas.
+         */
+        get: operations["applications.catalog.types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/catalog/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List application templates
+         * @description The handler templates a application can start from (archived ones with `include_archived=true`), with their URI, parameter schema, defaults and outputs schema.
+         */
+        get: operations["applications.catalog.templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/catalog/templates/{template_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a application template
+         * @description One template by key (`{count: 0}` when unknown).
+         */
+        get: operations["applications.catalog.templates.fetch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/catalog/templates/{template_key}/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a application template's presets
+         * @description The presets of a template: its URI with ready-made parameter values (`{count: 0, presets: []}` when none).
+         */
+        get: operations["applications.catalog.presets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/catalog/templates/{template_key}/presets/{preset_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a application template preset
+         * @description One preset of a template by key (`{count: 0}` when unknown).
+         */
+        get: operations["applications.catalog.presets.fetch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/catalog/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the evaluator catalog's types
+         * @description The shared registry of `x-ag-type` types (prompt templates, models with their choices, messages, …) with their JSON Schemas.
+         */
+        get: operations["evaluators.catalog.types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/catalog/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List evaluator templates
+         * @description The handler templates a evaluator can start from (archived ones with `include_archived=true`), with their URI, parameter schema, defaults and outputs schema.
+         */
+        get: operations["evaluators.catalog.templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/catalog/templates/{template_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a evaluator template
+         * @description One template by key (`{count: 0}` when unknown).
+         */
+        get: operations["evaluators.catalog.templates.fetch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/catalog/templates/{template_key}/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a evaluator template's presets
+         * @description The presets of a template: its URI with ready-made parameter values (`{count: 0, presets: []}` when none).
+         */
+        get: operations["evaluators.catalog.presets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/catalog/templates/{template_key}/presets/{preset_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a evaluator template preset
+         * @description One preset of a template by key (`{count: 0}` when unknown).
+         */
+        get: operations["evaluators.catalog.presets.fetch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/catalog/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workflow catalog's types
+         * @description The shared registry of `x-ag-type` types (prompt templates, models with their choices, messages, …) with their JSON Schemas.
+         */
+        get: operations["workflows.catalog.types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/catalog/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List workflow templates
+         * @description The handler templates a workflow can start from (archived ones with `include_archived=true`), with their URI, parameter schema, defaults and outputs schema.
+         */
+        get: operations["workflows.catalog.templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/catalog/templates/{template_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workflow template
+         * @description One template by key (`{count: 0}` when unknown).
+         */
+        get: operations["workflows.catalog.templates.fetch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/catalog/templates/{template_key}/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a workflow template's presets
+         * @description The presets of a template: its URI with ready-made parameter values (`{count: 0, presets: []}` when none).
+         */
+        get: operations["workflows.catalog.presets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/catalog/templates/{template_key}/presets/{preset_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workflow template preset
+         * @description One preset of a template by key (`{count: 0}` when unknown).
+         */
+        get: operations["workflows.catalog.presets.fetch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/catalog/types/{ag_type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a catalog type
+         * @description One `x-ag-type` type by key with its JSON Schema; an unknown key is a 404 `Unknown ag-type: <key>`.
+         */
+        get: operations["workflows.catalog.types.fetch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/catalog/harnesses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List code harnesses
+         * @description The runtimes a code workflow runs in, with the JSON Schema of what each passes to the code.
+         */
+        get: operations["workflows.catalog.harnesses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/catalog/harnesses/{harness_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a code harness
+         * @description One harness by key; an unknown key is a 404 `Unknown ag-harness: <key>`.
+         */
+        get: operations["workflows.catalog.harnesses.fetch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluators/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List evaluator templates (legacy)
+         * @description The evaluator templates in the legacy shape (`key`, `name`, `settings_template`, `settings_presets`), archived ones with `include_archived=true`.
+         */
+        get: operations["simple.evaluators.templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/testsets": {
         parameters: {
             query?: never;
@@ -11389,6 +11769,175 @@ export interface components {
                 /** Format: uuid */
                 event_id: string;
             }[];
+        };
+        "applications.catalog.types.response": {
+            count: number;
+            types: {
+                key: string;
+                json_schema: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        "applications.catalog.templates.response": {
+            count: number;
+            templates: {
+                key: string;
+                name?: string;
+                description?: string;
+                categories: string[];
+                flags: {
+                    is_archived: boolean;
+                    is_recommended: boolean;
+                    is_application: boolean;
+                    is_evaluator: boolean;
+                    is_snippet: boolean;
+                };
+                data: {
+                    uri: string;
+                    schemas: {
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        inputs?: {
+                            [key: string]: unknown;
+                        };
+                        outputs?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    parameters?: {
+                        [key: string]: unknown;
+                    };
+                };
+            }[];
+        };
+        "applications.catalog.templates.fetch.response": {
+            /** @constant */
+            count: 1;
+            template: {
+                key: string;
+                name?: string;
+                description?: string;
+                categories: string[];
+                flags: {
+                    is_archived: boolean;
+                    is_recommended: boolean;
+                    is_application: boolean;
+                    is_evaluator: boolean;
+                    is_snippet: boolean;
+                };
+                data: {
+                    uri: string;
+                    schemas: {
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        inputs?: {
+                            [key: string]: unknown;
+                        };
+                        outputs?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    parameters?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "applications.catalog.presets.response": {
+            count: number;
+            presets: {
+                key: string;
+                name?: string;
+                description?: string;
+                categories: string[];
+                flags: {
+                    is_archived: boolean;
+                    is_recommended: boolean;
+                    is_application: boolean;
+                    is_evaluator: boolean;
+                    is_snippet: boolean;
+                };
+                data: {
+                    uri: string;
+                    parameters: {
+                        [key: string]: unknown;
+                    };
+                };
+            }[];
+        };
+        "applications.catalog.presets.fetch.response": {
+            /** @constant */
+            count: 1;
+            preset: {
+                key: string;
+                name?: string;
+                description?: string;
+                categories: string[];
+                flags: {
+                    is_archived: boolean;
+                    is_recommended: boolean;
+                    is_application: boolean;
+                    is_evaluator: boolean;
+                    is_snippet: boolean;
+                };
+                data: {
+                    uri: string;
+                    parameters: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.catalog.types.fetch.response": {
+            /** @constant */
+            count: 1;
+            type: {
+                key: string;
+                json_schema: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        "workflows.catalog.harnesses.response": {
+            count: number;
+            harnesses: {
+                key: string;
+                name: string;
+                description: string;
+                json_schema: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        "workflows.catalog.harnesses.fetch.response": {
+            /** @constant */
+            count: 1;
+            harness: {
+                key: string;
+                name: string;
+                description: string;
+                json_schema: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        "simple.evaluators.templates.response": {
+            count: number;
+            templates: ({
+                key: string;
+                name: string;
+            } & {
+                [key: string]: unknown;
+            })[];
         };
         "testsets.create.response": {
             /** @constant */
@@ -28402,6 +28951,1001 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.catalog.types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "types": [
+                     *         {
+                     *           "key": "sk-example-0000",
+                     *           "json_schema": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.types.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.catalog.templates": {
+        parameters: {
+            query?: {
+                include_archived?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "templates": [
+                     *         {
+                     *           "key": "sk-example-0000",
+                     *           "categories": [
+                     *             "example"
+                     *           ],
+                     *           "flags": {
+                     *             "is_archived": true,
+                     *             "is_recommended": true,
+                     *             "is_application": true,
+                     *             "is_evaluator": true,
+                     *             "is_snippet": true
+                     *           },
+                     *           "data": {
+                     *             "uri": "https://example.com/hook",
+                     *             "schemas": {
+                     *               "parameters": {}
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.templates.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.catalog.templates.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "template": {
+                     *         "key": "sk-example-0000",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "categories": [
+                     *           "example"
+                     *         ],
+                     *         "flags": {
+                     *           "is_archived": true,
+                     *           "is_recommended": true,
+                     *           "is_application": true,
+                     *           "is_evaluator": true,
+                     *           "is_snippet": true
+                     *         },
+                     *         "data": {
+                     *           "uri": "https://example.com/hook",
+                     *           "schemas": {
+                     *             "parameters": {}
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.templates.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.catalog.presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "presets": [
+                     *         {
+                     *           "key": "sk-example-0000",
+                     *           "categories": [
+                     *             "example"
+                     *           ],
+                     *           "flags": {
+                     *             "is_archived": true,
+                     *             "is_recommended": true,
+                     *             "is_application": true,
+                     *             "is_evaluator": true,
+                     *             "is_snippet": true
+                     *           },
+                     *           "data": {
+                     *             "uri": "https://example.com/hook",
+                     *             "parameters": {}
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.presets.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.catalog.presets.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_key: string;
+                preset_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "preset": {
+                     *         "key": "sk-example-0000",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "categories": [
+                     *           "example"
+                     *         ],
+                     *         "flags": {
+                     *           "is_archived": true,
+                     *           "is_recommended": true,
+                     *           "is_application": true,
+                     *           "is_evaluator": true,
+                     *           "is_snippet": true
+                     *         },
+                     *         "data": {
+                     *           "uri": "https://example.com/hook",
+                     *           "parameters": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.presets.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.catalog.types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "types": [
+                     *         {
+                     *           "key": "sk-example-0000",
+                     *           "json_schema": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.types.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.catalog.templates": {
+        parameters: {
+            query?: {
+                include_archived?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "templates": [
+                     *         {
+                     *           "key": "sk-example-0000",
+                     *           "categories": [
+                     *             "example"
+                     *           ],
+                     *           "flags": {
+                     *             "is_archived": true,
+                     *             "is_recommended": true,
+                     *             "is_application": true,
+                     *             "is_evaluator": true,
+                     *             "is_snippet": true
+                     *           },
+                     *           "data": {
+                     *             "uri": "https://example.com/hook",
+                     *             "schemas": {
+                     *               "parameters": {}
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.templates.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.catalog.templates.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "template": {
+                     *         "key": "sk-example-0000",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "categories": [
+                     *           "example"
+                     *         ],
+                     *         "flags": {
+                     *           "is_archived": true,
+                     *           "is_recommended": true,
+                     *           "is_application": true,
+                     *           "is_evaluator": true,
+                     *           "is_snippet": true
+                     *         },
+                     *         "data": {
+                     *           "uri": "https://example.com/hook",
+                     *           "schemas": {
+                     *             "parameters": {}
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.templates.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.catalog.presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "presets": [
+                     *         {
+                     *           "key": "sk-example-0000",
+                     *           "categories": [
+                     *             "example"
+                     *           ],
+                     *           "flags": {
+                     *             "is_archived": true,
+                     *             "is_recommended": true,
+                     *             "is_application": true,
+                     *             "is_evaluator": true,
+                     *             "is_snippet": true
+                     *           },
+                     *           "data": {
+                     *             "uri": "https://example.com/hook",
+                     *             "parameters": {}
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.presets.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.catalog.presets.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_key: string;
+                preset_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "preset": {
+                     *         "key": "sk-example-0000",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "categories": [
+                     *           "example"
+                     *         ],
+                     *         "flags": {
+                     *           "is_archived": true,
+                     *           "is_recommended": true,
+                     *           "is_application": true,
+                     *           "is_evaluator": true,
+                     *           "is_snippet": true
+                     *         },
+                     *         "data": {
+                     *           "uri": "https://example.com/hook",
+                     *           "parameters": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.presets.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.catalog.types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "types": [
+                     *         {
+                     *           "key": "sk-example-0000",
+                     *           "json_schema": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.types.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.catalog.templates": {
+        parameters: {
+            query?: {
+                include_archived?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "templates": [
+                     *         {
+                     *           "key": "sk-example-0000",
+                     *           "categories": [
+                     *             "example"
+                     *           ],
+                     *           "flags": {
+                     *             "is_archived": true,
+                     *             "is_recommended": true,
+                     *             "is_application": true,
+                     *             "is_evaluator": true,
+                     *             "is_snippet": true
+                     *           },
+                     *           "data": {
+                     *             "uri": "https://example.com/hook",
+                     *             "schemas": {
+                     *               "parameters": {}
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.templates.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.catalog.templates.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "template": {
+                     *         "key": "sk-example-0000",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "categories": [
+                     *           "example"
+                     *         ],
+                     *         "flags": {
+                     *           "is_archived": true,
+                     *           "is_recommended": true,
+                     *           "is_application": true,
+                     *           "is_evaluator": true,
+                     *           "is_snippet": true
+                     *         },
+                     *         "data": {
+                     *           "uri": "https://example.com/hook",
+                     *           "schemas": {
+                     *             "parameters": {}
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.templates.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.catalog.presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "presets": [
+                     *         {
+                     *           "key": "sk-example-0000",
+                     *           "categories": [
+                     *             "example"
+                     *           ],
+                     *           "flags": {
+                     *             "is_archived": true,
+                     *             "is_recommended": true,
+                     *             "is_application": true,
+                     *             "is_evaluator": true,
+                     *             "is_snippet": true
+                     *           },
+                     *           "data": {
+                     *             "uri": "https://example.com/hook",
+                     *             "parameters": {}
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.presets.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.catalog.presets.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_key: string;
+                preset_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "preset": {
+                     *         "key": "sk-example-0000",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "categories": [
+                     *           "example"
+                     *         ],
+                     *         "flags": {
+                     *           "is_archived": true,
+                     *           "is_recommended": true,
+                     *           "is_application": true,
+                     *           "is_evaluator": true,
+                     *           "is_snippet": true
+                     *         },
+                     *         "data": {
+                     *           "uri": "https://example.com/hook",
+                     *           "parameters": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.catalog.presets.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.catalog.types.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ag_type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "type": {
+                     *         "key": "sk-example-0000",
+                     *         "json_schema": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.catalog.types.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.catalog.harnesses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "harnesses": [
+                     *         {
+                     *           "key": "sk-example-0000",
+                     *           "name": "My project",
+                     *           "description": "example",
+                     *           "json_schema": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.catalog.harnesses.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.catalog.harnesses.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                harness_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "harness": {
+                     *         "key": "sk-example-0000",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "json_schema": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.catalog.harnesses.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluators.templates": {
+        parameters: {
+            query?: {
+                include_archived?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "templates": [
+                     *         {
+                     *           "key": "sk-example-0000",
+                     *           "name": "My project"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.evaluators.templates.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];

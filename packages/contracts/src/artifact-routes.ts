@@ -38,6 +38,21 @@ const SIMPLE_OPS = {
   query: { method: 'POST', path: '/query', side: 'query' },
 } as const satisfies Record<string, RouteDef>;
 
+/** The catalog of a workflow view (static; authentication only): evaluators and applications list templates and presets, workflows also types by key and harnesses. */
+const CATALOG_OPS = {
+  'catalog.types': { method: 'GET', path: '/catalog/types', side: 'query' },
+  'catalog.templates': { method: 'GET', path: '/catalog/templates', side: 'query' },
+  'catalog.templates.fetch': { method: 'GET', path: '/catalog/templates/:template_key', side: 'query' },
+  'catalog.presets': { method: 'GET', path: '/catalog/templates/:template_key/presets', side: 'query' },
+  'catalog.presets.fetch': { method: 'GET', path: '/catalog/templates/:template_key/presets/:preset_key', side: 'query' },
+} as const satisfies Record<string, RouteDef>;
+const WORKFLOW_CATALOG_OPS = {
+  ...CATALOG_OPS,
+  'catalog.types.fetch': { method: 'GET', path: '/catalog/types/:ag_type', side: 'query' },
+  'catalog.harnesses': { method: 'GET', path: '/catalog/harnesses', side: 'query' },
+  'catalog.harnesses.fetch': { method: 'GET', path: '/catalog/harnesses/:harness_key', side: 'query' },
+} as const satisfies Record<string, RouteDef>;
+
 type Ops = Record<string, RouteDef>;
 type Prefixed<P extends string, T extends Ops> = { readonly [K in keyof T & string as `${P}.${K}`]: { method: T[K]['method']; path: string; side: T[K]['side'] } };
 
@@ -52,3 +67,8 @@ export const gitRoutes = <P extends string>(plural: P, entity: string): Prefixed
 /** `/simple/<plural>` create, edit, archive, unarchive, fetch, query. */
 export const simpleRoutes = <P extends string>(plural: P, entity: string): Prefixed<`simple.${P}`, typeof SIMPLE_OPS> =>
   prefixed(`simple.${plural}` as `simple.${P}`, `/simple/${plural}`, `${entity}_id`, SIMPLE_OPS);
+
+/** `/<plural>/catalog/…` of applications and evaluators. */
+export const catalogRoutes = <P extends 'applications' | 'evaluators'>(plural: P): Prefixed<P, typeof CATALOG_OPS> => prefixed(plural, `/${plural}`, 'x_id', CATALOG_OPS);
+/** `/workflows/catalog/…`: also types by key and harnesses. */
+export const workflowCatalogRoutes = (): Prefixed<'workflows', typeof WORKFLOW_CATALOG_OPS> => prefixed('workflows', '/workflows', 'x_id', WORKFLOW_CATALOG_OPS);

@@ -95,6 +95,8 @@ export { humanEvaluationsResponse, humanEvaluationCreatedResponse } from './resp
 export {
   simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactRetrieveResponse,
   artifactResponse, artifactsResponse, artifactVariantsResponse, artifactRevisionsResponse, testcaseResponse, testcasesResponse,
+  catalogTypesResponse, catalogTypeResponse, catalogTemplatesResponse, catalogTemplateResponse, catalogPresetsResponse, catalogPresetResponse,
+  catalogHarnessesResponse, catalogHarnessResponse, legacyEvaluatorTemplatesResponse,
 } from './responses/artifacts.ts';
 export { gitRoutes, simpleRoutes } from './artifact-routes.ts';
 export { annotationCreate, annotationEdit, annotationsQuery, type AnnotationCreate } from './annotations.ts';

@@ -2,7 +2,7 @@
 // the routes of their side; the gateway (multi-process mode) proxies by this table, so the all-in-one
 // app and the split deployment expose the same base URL. Paths are express patterns; every route also
 // answers under any number of leading `/api` segments, and with or without a trailing slash.
-import { gitRoutes, simpleRoutes } from './artifact-routes.ts';
+import { catalogRoutes, gitRoutes, simpleRoutes, workflowCatalogRoutes } from './artifact-routes.ts';
 
 export type Side = 'command' | 'query' | 'projector';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -203,6 +203,9 @@ export const ROUTES = {
   'webhooks.deliveries.fetch': { method: 'GET', path: '/webhooks/deliveries/:delivery_id', side: 'query' },
   // versioned artifacts (reference evaluations §1.2): testsets and the workflow family's three views,
   // accounts.artifact.* events keyed `project:<id>:<family>s` (packages/account-model aggregates/artifact)
+  // (catalogs and the legacy evaluator template list first: their literal paths go before `/:id` ones)
+  ...catalogRoutes('applications'), ...catalogRoutes('evaluators'), ...workflowCatalogRoutes(),
+  'simple.evaluators.templates': { method: 'GET', path: '/simple/evaluators/templates', side: 'query' },
   ...gitRoutes('testsets', 'testset'), ...simpleRoutes('testsets', 'testset'),
   ...gitRoutes('applications', 'application'), ...simpleRoutes('applications', 'application'),
   ...gitRoutes('evaluators', 'evaluator'), ...simpleRoutes('evaluators', 'evaluator'),

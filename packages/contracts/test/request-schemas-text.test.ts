@@ -304,7 +304,8 @@ const NOT_REQUESTS = new Set([
   // POST /simple/evaluations/{id}/repeats/set: one number, no text.
   'repeatsSet',
   // The testcase answers (responses/artifacts.ts; the others there are factories).
-  'testcaseResponse', 'testcasesResponse',
+  'testcaseResponse', 'testcasesResponse', 'catalogTypesResponse', 'catalogTypeResponse', 'catalogTemplatesResponse', 'catalogTemplateResponse',
+  'catalogPresetsResponse', 'catalogPresetResponse', 'catalogHarnessesResponse', 'catalogHarnessResponse', 'legacyEvaluatorTemplatesResponse',
   'evaluationStatus', 'uuidText', 'runStep', 'runData', 'runCreate', 'runEdit', 'scenarioEdit', 'resultWrite', 'metricWrite', 'evaluationWindow',
 ]);
 // Answers (src/responses/*): output schemas of what the handlers send, never parsed from a request.

@@ -14,6 +14,18 @@ const QUERY_WRITE = ' The change is appended to the accounts log and answered on
 const EV_WRITE = ' The change is appended to the run\'s stream on `evaluations.v1` and answered once projected (read-your-writes); a closed run answers 409.';
 const SIMPLE_Q = ' A simple query is a query with one automatic variant.';
 
+/** One workflow view's catalog routes (contracts artifact-routes.ts). */
+function catalogDocs(plural: string, name: string): Partial<Record<RouteId, OperationDoc>> {
+  const id = (op: string): RouteId => `${plural}.catalog.${op}` as RouteId;
+  return {
+    [id('types')]: d(`List the ${name} catalog's types`, 'The shared registry of `x-ag-type` types (prompt templates, models with their choices, messages, …) with their JSON Schemas.'),
+    [id('templates')]: d(`List ${name} templates`, `The handler templates a ${name} can start from (archived ones with \`include_archived=true\`), with their URI, parameter schema, defaults and outputs schema.`),
+    [id('templates.fetch')]: d(`Get a ${name} template`, 'One template by key (`{count: 0}` when unknown).'),
+    [id('presets')]: d(`List a ${name} template's presets`, 'The presets of a template: its URI with ready-made parameter values (`{count: 0, presets: []}` when none).'),
+    [id('presets.fetch')]: d(`Get a ${name} template preset`, 'One preset of a template by key (`{count: 0}` when unknown).'),
+  };
+}
+
 /** One entity's git and simple routes (contracts artifact-routes.ts). */
 function artifactDocs(e: string, name: string, plural: string): Partial<Record<RouteId, OperationDoc>> {
   const id = (op: string): RouteId => op as RouteId;
@@ -212,6 +224,11 @@ export const OPERATION_DOCS: Partial<Record<RouteId, OperationDoc>> = {
   'webhooks.deliveries.create': d('Deliver an event now', 'Queues one delivery of an event to a subscription.'),
   'webhooks.deliveries.query': d('List webhook deliveries', 'Deliveries with their status, attempts and the receiver\'s answers, optionally filtered.'),
   'webhooks.deliveries.fetch': d('Get a webhook delivery', 'One delivery by id, with its status, attempts and the receiver\'s answers.'),
+  ...catalogDocs('applications', 'application'), ...catalogDocs('evaluators', 'evaluator'), ...catalogDocs('workflows', 'workflow'),
+  'workflows.catalog.types.fetch': d('Get a catalog type', 'One `x-ag-type` type by key with its JSON Schema; an unknown key is a 404 `Unknown ag-type: <key>`.'),
+  'workflows.catalog.harnesses': d('List code harnesses', 'The runtimes a code workflow runs in, with the JSON Schema of what each passes to the code.'),
+  'workflows.catalog.harnesses.fetch': d('Get a code harness', 'One harness by key; an unknown key is a 404 `Unknown ag-harness: <key>`.'),
+  'simple.evaluators.templates': d('List evaluator templates (legacy)', 'The evaluator templates in the legacy shape (`key`, `name`, `settings_template`, `settings_presets`), archived ones with `include_archived=true`.'),
   ...artifactDocs('testset', 'test set', 'testsets'), ...artifactDocs('application', 'application', 'applications'),
   ...artifactDocs('evaluator', 'evaluator', 'evaluators'), ...artifactDocs('workflow', 'workflow', 'workflows'),
   'simple.testsets.upload': d('Upload a test set', 'Creates a simple test set from a multipart `file` (CSV by default, or `file_type=json`); `testset_slug`, `testset_name`, `testset_description`, `testset_tags` and `testset_meta` (JSON text) name it. Reserved columns `__id__`, `__dedup_id__`, `__flags__`, `__tags__`, `__meta__`.'),

@@ -35,7 +35,8 @@ import {
   revisionRetrieve, simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactRetrieveResponse,
   simpleEvaluationCreate, simpleEvaluationEdit, type ArtifactEntityName, artifactCreate, artifactEdit, artifactVariantEdit, artifactRevisionCreate, artifactRevisionEdit,
   artifactVariantFork, artifactsQuery, artifactVariantsQuery, artifactRevisionsQuery, artifactRevisionsLog, artifactResponse, artifactsResponse,
-  artifactVariantsResponse, artifactRevisionsResponse, annotationCreate, annotationEdit, annotationsQuery, annotationResponse, annotationsResponse, annotationLinkResponse, testcasesList, testcasesQuery, testcaseResponse, testcasesResponse,
+  artifactVariantsResponse, artifactRevisionsResponse, catalogTypesResponse, catalogTypeResponse, catalogTemplatesResponse, catalogTemplateResponse,
+  catalogPresetsResponse, catalogPresetResponse, catalogHarnessesResponse, catalogHarnessResponse, legacyEvaluatorTemplatesResponse, annotationCreate, annotationEdit, annotationsQuery, annotationResponse, annotationsResponse, annotationLinkResponse, testcasesList, testcasesQuery, testcaseResponse, testcasesResponse,
 } from '@llm/contracts';
 import { ActivityQuerySchema } from '@llm/span-filter';
 import { sessionIdentitiesUpdateSchema } from '@llm/web-session';
@@ -72,6 +73,19 @@ const replayQuery = z.object({
   keep_old: z.enum(['true', 'false']).optional().describe('Keep the old span table beside the rebuilt one.'),
   allow_truncated: z.enum(['true', 'false']).optional().describe('Replay even when the topic no longer holds the oldest records.'),
 });
+
+/** One workflow view's catalog (static answers). */
+function catalogSchemas(plural: string): Partial<Record<RouteId, OperationSchemas>> {
+  const id = (op: string): RouteId => `${plural}.catalog.${op}` as RouteId;
+  const archived = z.object({ include_archived: z.enum(['true', 'false']).optional() });
+  return {
+    [id('types')]: { response: catalogTypesResponse },
+    [id('templates')]: { query: archived, response: catalogTemplatesResponse },
+    [id('templates.fetch')]: { response: catalogTemplateResponse },
+    [id('presets')]: { response: catalogPresetsResponse },
+    [id('presets.fetch')]: { response: catalogPresetResponse },
+  };
+}
 
 /** One entity's git and simple routes (contracts artifact-routes.ts), their bodies and answers. */
 function artifactSchemas(e: ArtifactEntityName, plural: string): Partial<Record<RouteId, OperationSchemas>> {
@@ -311,6 +325,11 @@ export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   'webhooks.deliveries.create': { body: deliveryCreate, response: webhookDeliveryResponse },
   'webhooks.deliveries.query': { body: deliveryQuery, bodyOptional: true, response: webhookDeliveriesResponse },
   'webhooks.deliveries.fetch': { response: webhookDeliveryResponse },
+  ...catalogSchemas('applications'), ...catalogSchemas('evaluators'), ...catalogSchemas('workflows'),
+  'workflows.catalog.types.fetch': { response: catalogTypeResponse },
+  'workflows.catalog.harnesses': { response: catalogHarnessesResponse },
+  'workflows.catalog.harnesses.fetch': { response: catalogHarnessResponse },
+  'simple.evaluators.templates': { query: z.object({ include_archived: z.enum(['true', 'false']).optional() }), response: legacyEvaluatorTemplatesResponse },
   ...artifactSchemas('testset', 'testsets'), ...artifactSchemas('application', 'applications'),
   ...artifactSchemas('evaluator', 'evaluators'), ...artifactSchemas('workflow', 'workflows'),
   'simple.evaluations.create': { body: simpleEvaluationCreate, response: simpleEvaluationResponse },

@@ -36,6 +36,7 @@ import { simpleTraceRoutes } from './http/simple-trace-routes.ts';
 import { humanEvaluationRoutes } from './http/human-evaluation-routes.ts';
 import { artifactsReadRoutes } from './http/artifact-routes.ts';
 import { testcaseRoutes } from './http/testcase-routes.ts';
+import { catalogRoutes } from './http/catalog-routes.ts';
 import { testsetDownloadRoutes } from './http/testset-download-routes.ts';
 import { annotationRoutes } from './http/annotation-routes.ts';
 import { evaluationRunRoutes } from './http/evaluation-run-routes.ts';
@@ -118,6 +119,8 @@ export function queryHandlers(deps: QueryDeps): Handlers {
       testset: { view: [member, requirePermission(deps.pool, 'view_testsets')] }, application: { view: [member, requirePermission(deps.pool, 'view_applications')] },
       evaluator: { view: [member, requirePermission(deps.pool, 'view_evaluators')] }, workflow: { view: [member, requirePermission(deps.pool, 'view_workflows')] },
     }),
+    // The workflow catalogs: static, authentication only (reference evaluations §1.7).
+    ...catalogRoutes({}, { auth: [member] }),
     ...testcaseRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_testsets')] }),
     ...testsetDownloadRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_testsets')] }),
     ...humanEvaluationRoutes({ pool: deps.pool }, { viewEvaluations: [member, requirePermission(deps.pool, 'view_evaluation')] }),

@@ -61,3 +61,25 @@ export const artifactRetrieveResponse = (e: ArtifactEntityName) => z.union([
 export const testcaseResponse = z.union([z.object({ count: z.literal(1), testcase }), z.object({ count: z.literal(0) })]);
 /** GET /testcases/, POST /testcases/query (with the next page's `windowing` when paged). */
 export const testcasesResponse = z.object({ count: z.number().int(), testcases: z.array(testcase), windowing: z.object({ next: uuid.optional(), limit: z.number().int().optional() }).optional() });
+
+// The workflow catalogs (static).
+const catalogFlags = z.object({ is_archived: z.boolean(), is_recommended: z.boolean(), is_application: z.boolean(), is_evaluator: z.boolean(), is_snippet: z.boolean() });
+const catalogTemplate = z.object({
+  key: z.string(), name: z.string().optional(), description: z.string().optional(), categories: z.array(z.string()), flags: catalogFlags,
+  data: z.object({ uri: z.string(), schemas: z.object({ parameters: json, inputs: json.optional(), outputs: json.optional() }), parameters: json.optional() }),
+});
+const catalogPreset = z.object({
+  key: z.string(), name: z.string().optional(), description: z.string().optional(), categories: z.array(z.string()), flags: catalogFlags,
+  data: z.object({ uri: z.string(), parameters: json }),
+});
+const catalogType = z.object({ key: z.string(), json_schema: json });
+const catalogHarness = z.object({ key: z.string(), name: z.string(), description: z.string(), json_schema: json });
+export const catalogTypesResponse = z.object({ count: z.number().int(), types: z.array(catalogType) });
+export const catalogTypeResponse = z.object({ count: z.literal(1), type: catalogType });
+export const catalogTemplatesResponse = z.object({ count: z.number().int(), templates: z.array(catalogTemplate) });
+export const catalogTemplateResponse = z.union([z.object({ count: z.literal(1), template: catalogTemplate }), z.object({ count: z.literal(0) })]);
+export const catalogPresetsResponse = z.object({ count: z.number().int(), presets: z.array(catalogPreset) });
+export const catalogPresetResponse = z.union([z.object({ count: z.literal(1), preset: catalogPreset }), z.object({ count: z.literal(0) })]);
+export const catalogHarnessesResponse = z.object({ count: z.number().int(), harnesses: z.array(catalogHarness) });
+export const catalogHarnessResponse = z.object({ count: z.literal(1), harness: catalogHarness });
+export const legacyEvaluatorTemplatesResponse = z.object({ count: z.number().int(), templates: z.array(z.object({ key: z.string(), name: z.string() }).loose()) });

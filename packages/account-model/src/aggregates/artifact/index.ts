@@ -14,5 +14,6 @@ export * from './answers.ts';
 export * from './listing.ts';
 export * from './kinds/testset.ts';
 export * from './kinds/workflow.ts';
+export * from './catalog.ts';
 
 export const artifact = aggregate(artifactRules, { load: loadArtifactState, project: projectArtifact });

@@ -4,7 +4,7 @@
 // fields sent over the stored ones (one event per level, only when it changed), then a revision
 // when the data or the header changed (data left out keeps the head's).
 import type { Request } from 'express';
-import { readHead, revisionData, type ArtifactEntity, type ArtifactRow } from '@llm/account-model';
+import { hydratedEvaluatorData, readHead, revisionData, type ArtifactEntity, type ArtifactRow } from '@llm/account-model';
 import { uuidv7 } from '@llm/events';
 import type { Pool } from '@llm/postgres';
 import type { ArtifactWrites } from './artifact-writes.ts';
@@ -25,7 +25,8 @@ export function simpleArtifacts(entity: ArtifactEntity, deps: { pool: Pool; writ
     w,
     async create(req, id, body) {
       const revisionSlug = hex12();
-      const v1 = await w.revisionContent(req, id, revisionSlug, body, body.data, { normalise: true });
+      const data = entity === 'evaluator' ? hydrated(body.data) : body.data;
+      const v1 = await w.revisionContent(req, id, revisionSlug, body, data, { normalise: true });
       await writes.create(req, entity, {
         id, slug: body.slug, header: w.header(body),
         variant: {
@@ -54,5 +55,23 @@ export function simpleArtifacts(entity: ArtifactEntity, deps: { pool: Pool; writ
       if (unchanged) return head.revision?.id;
       return writes.commit(req, entity, a.id, head.variant.id, { slug, header: content.header, dataJson: content.dataJson, message: '' });
     },
+  };
+}
+
+type JsonMap = Record<string, unknown>;
+const map = (v: unknown): JsonMap => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as JsonMap : {});
+
+/**
+ * A simple evaluator's data on a catalog template's URI (`agenta:builtin:<key>:v0`) starts from the
+ * template (§2.5): its parameter defaults and schemas, with what was sent over them.
+ */
+function hydrated(data: unknown): unknown {
+  const sent = map(data);
+  const base = typeof sent.uri === 'string' ? hydratedEvaluatorData(sent.uri) : undefined;
+  if (!base) return data;
+  return {
+    ...sent,
+    parameters: { ...base.parameters, ...map(sent.parameters) },
+    schemas: { ...base.schemas, ...map(sent.schemas) },
   };
 }

@@ -231,12 +231,17 @@ describe('git routes', () => {
     const c2 = (await call('POST', '/workflows/revisions/commit', a, { workflow_revision: { workflow_variant_id: variant.id, message: 'two', data: { uri: 'user:custom:m.f:latest' } } })).body.workflow_revision;
     expect([c1.version, c2.version]).toEqual(['1', '2']);
 
+    // A delta deep-merges into the head's data; an unknown data key it would add is a 422; no data after data is a 400.
+    const c3 = await call('POST', '/workflows/revisions/commit', a, { workflow_revision: { workflow_variant_id: variant.id, delta: { set: { parameters: { p: 1 } } } } });
+    expect(c3.body.workflow_revision).toMatchObject({ version: '3', data: { uri: 'user:custom:m.f:latest', parameters: { p: 1 } } });
+    expect((await call('POST', '/workflows/revisions/commit', a, { workflow_revision: { workflow_variant_id: variant.id, delta: { set: { nope: 1 } } } })).status).toBe(422);
+    expect((await call('POST', '/workflows/revisions/commit', a, { workflow_revision: { workflow_variant_id: variant.id } })).status).toBe(400);
     // A revision's header can change, never its data.
     const edited = await call('PUT', `/workflows/revisions/${c1.id}`, a, { workflow_revision: { id: c1.id, name: 'renamed', data: { uri: 'x' } } });
     expect(edited.body.workflow_revision).toMatchObject({ name: 'renamed', data: { uri: 'agenta:builtin:echo:v0' } });
 
     const log = await call('POST', '/workflows/revisions/log', a, { workflow_revisions: { workflow_variant_id: variant.id, depth: 2 } });
-    expect(log.body.workflow_revisions.map((r: { version: string }) => r.version)).toEqual(['2', '1']);
+    expect(log.body.workflow_revisions.map((r: { version: string }) => r.version)).toEqual(['3', '2']);
     expect((await call('POST', '/workflows/revisions/log', a, { workflow_revisions: { workflow_revision_id: c1.id } })).body.workflow_revisions.map((r: { version: string }) => r.version)).toEqual(['1', '0']);
 
     const fork = await call('POST', '/workflows/variants/fork', a, { workflow_variant: { slug: `${slug}-fork` }, workflow_variant_ref: { id: variant.id }, workflow_revision_ref: { id: c1.id } });
@@ -336,5 +341,52 @@ describe('catalogs', () => {
 
     const ev = (await call('POST', '/simple/evaluators/', a, { evaluator: { slug: `h-${hex()}`, name: 'Exact', data: { uri: 'agenta:builtin:auto_exact_match:v0' } } })).body.evaluator;
     expect(ev.data).toMatchObject({ uri: 'agenta:builtin:auto_exact_match:v0', parameters: { correct_answer_key: 'correct_answer' }, schemas: { outputs: expect.any(Object) } });
+  });
+});
+
+describe('environments and deltas', () => {
+  it('when an environment is created, committed by delta, guarded and listed, then it behaves as every other artifact; testset deltas patch rows', async () => {
+    const env = (await call('POST', '/simple/environments/', a, { environment: { slug: `prod-${hex()}`, name: 'Production', data: { references: { 'app.revision': { application: { slug: 'app' } } } } } })).body.environment;
+    expect(env).toMatchObject({ name: 'Production', variant_id: expect.any(String), revision_id: expect.any(String), data: { references: { 'app.revision': { application: { slug: 'app' } } } } });
+    const variantId = env.variant_id;
+    // data xor delta: neither and both are 400s; a delta sets and removes keys on the head.
+    expect((await call('POST', '/environments/revisions/commit', a, { environment_revision: { environment_variant_id: variantId } })).body.detail).toBe('Provide either data or delta for a commit.');
+    expect((await call('POST', '/environments/revisions/commit', a, { environment_revision: { environment_variant_id: variantId, data: {}, delta: {} } })).body.detail).toBe('Provide either data or delta for a commit, not both.');
+    const patched = await call('POST', '/environments/revisions/commit', a, {
+      environment_revision: { environment_variant_id: variantId, delta: { set: { 'judge.revision': { evaluator: { slug: 'judge' } } }, remove: ['app.revision'] } },
+    });
+    expect(patched.body.environment_revision).toMatchObject({ version: '2', message: 'Patched environment revision', data: { references: { 'judge.revision': { evaluator: { slug: 'judge' } } } } });
+    expect(Object.keys(patched.body.environment_revision.data.references)).toEqual(['judge.revision']);
+    expect((await call('POST', `/simple/environments/${env.id}/guard`, a)).body.environment.flags).toEqual({ is_guarded: true });
+    expect((await call('POST', `/simple/environments/${env.id}/unguard`, a)).body.environment.flags).toEqual({ is_guarded: false });
+    expect((await call('POST', '/environments/revisions/retrieve', a, {})).body).toEqual({ count: 0 });
+    expect((await call('POST', '/simple/environments/query', a, { environment: { name: 'Production' } })).body.environments.map((x: { id: string }) => x.id)).toContain(env.id);
+
+    const ts = (await call('POST', '/simple/testsets/', a, { testset: { slug: `d-${hex()}`, data: testcasesOf(rows) } })).body.testset;
+    const tsVariant = (await call('POST', '/testsets/revisions/retrieve', a, { testset_ref: { id: ts.id } })).body.testset_revision.testset_variant_id;
+    const delta = await call('POST', '/testsets/revisions/commit', a, {
+      testset_revision: { testset_id: ts.id, testset_variant_id: tsVariant, delta: { rows: { remove: [ts.data.testcase_ids[0]], add: [{ data: { country: 'Italy', correct_answer: 'Rome' } }] }, columns: { replace: [['country', 'nation']] } } },
+    });
+    expect(delta.status).toBe(200);
+    expect(delta.body.testset_revision.data.testcases.map((c: { data: Record<string, unknown> }) => c.data.nation)).toEqual(['Spain', 'Italy']);
+    expect((await call('POST', '/testsets/revisions/commit', a, { testset_revision: { testset_id: ts.id, testset_variant_id: tsVariant } })).status).toBe(400);
+  });
+});
+
+describe('deploy', () => {
+  it('when two application revisions are deployed to an environment at once, then both keys are in its head; missing refs are 400s, an unknown environment 404', async () => {
+    const env = (await call('POST', '/simple/environments/', a, { environment: { slug: `stage-${hex()}`, data: { references: {} } } })).body.environment;
+    const apps = await Promise.all([1, 2].map(async (i) => (await call('POST', '/simple/applications/', a, { application: { slug: `dep${i}-${hex()}`, data: { uri: `user:custom:m.f${i}:latest` } } })).body.application));
+    const deployed = await Promise.all(apps.map((app) => call('POST', '/applications/revisions/deploy', a, { application_ref: { id: app.id }, environment_ref: { id: env.id } })));
+    expect(deployed.map((d) => d.status)).toEqual([200, 200]);
+    expect(deployed[0]!.body.application_revision).toMatchObject({ id: apps[0].revision_id });
+    const head = (await call('POST', '/environments/revisions/retrieve', a, { environment_ref: { id: env.id } })).body.environment_revision;
+    expect(head.version).toBe('3');
+    expect(head.data.references[`${apps[0].slug}.revision`]).toEqual({ application: { id: apps[0].id }, application_variant: { id: apps[0].variant_id }, application_revision: { id: apps[0].revision_id, slug: expect.any(String), version: '1' } });
+    expect(Object.keys(head.data.references).sort()).toEqual(apps.map((x) => `${x.slug}.revision`).sort());
+    expect((await call('POST', '/applications/revisions/deploy', a, { environment_ref: { id: env.id } })).body.detail).toBe('Application deploy requires application refs.');
+    expect((await call('POST', '/applications/revisions/deploy', a, { application_ref: { id: apps[0].id } })).body.detail).toBe('Application deploy requires environment refs.');
+    expect((await call('POST', '/applications/revisions/deploy', a, { application_ref: { id: apps[0].id }, environment_ref: { slug: `none-${hex()}` } })).status).toBe(404);
+    expect((await call('POST', '/applications/revisions/deploy', b, { application_ref: { id: apps[0].id }, environment_ref: { id: env.id } })).status).toBe(404);
   });
 });

@@ -5081,6 +5081,602 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/environments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a environment artifact
+         * @description Creates a environment without variants (the query parameter `environment_id` may fix its id).
+         */
+        post: operations["environments.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/{environment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a environment artifact
+         * @description One environment by id, archived or not (`{count: 0}` when unknown in the project).
+         */
+        get: operations["environments.fetch"];
+        /**
+         * Edit a environment artifact
+         * @description Replaces the sent header fields of a environment; fields left out keep their value.
+         */
+        put: operations["environments.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/{environment_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a environment artifact
+         * @description Archives the environment itself (its variants stay as they are).
+         */
+        post: operations["environments.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/{environment_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a environment artifact
+         * @description Brings an archived environment back into the lists.
+         */
+        post: operations["environments.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List environment artifacts
+         * @description The project's environments filtered by header, slugs or refs; windowed by id when `windowing` is sent.
+         */
+        post: operations["environments.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a environment variant
+         * @description Adds a variant (with no revision yet) to a environment of the project.
+         */
+        post: operations["environments.variants.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/variants/{environment_variant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a environment variant
+         * @description One variant by id (`{count: 0}` when unknown in the project).
+         */
+        get: operations["environments.variants.fetch"];
+        /**
+         * Edit a environment variant
+         * @description Replaces the sent header fields of a variant; fields left out keep their value.
+         */
+        put: operations["environments.variants.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/variants/{environment_variant_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a environment variant
+         * @description Archives a variant with its revisions.
+         */
+        post: operations["environments.variants.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/variants/{environment_variant_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a environment variant
+         * @description Brings an archived variant and its revisions back.
+         */
+        post: operations["environments.variants.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/variants/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List environment variants
+         * @description Variants filtered by header, slugs, their environment refs or their own refs.
+         */
+        post: operations["environments.variants.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/variants/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork a environment variant
+         * @description Creates a variant of the same environment starting with copies of the source variant's revisions up to a pinned revision or its head.
+         */
+        post: operations["environments.variants.fork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the initial environment revision
+         * @description Commits version 0 of a variant that has no revision yet (its data is not taken); a second one is a 409.
+         */
+        post: operations["environments.revisions.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/revisions/{environment_revision_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a environment revision
+         * @description One revision by id with its data (`{count: 0}` when unknown in the project).
+         */
+        get: operations["environments.revisions.fetch"];
+        /**
+         * Edit a environment revision
+         * @description Replaces the sent header fields of a revision; its data, slug and version never change.
+         */
+        put: operations["environments.revisions.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/revisions/{environment_revision_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a environment revision
+         * @description Archives one revision.
+         */
+        post: operations["environments.revisions.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/revisions/{environment_revision_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a environment revision
+         * @description Brings one archived revision back.
+         */
+        post: operations["environments.revisions.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/revisions/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List environment revisions
+         * @description Revisions filtered by header, slugs, authors, message and the refs of their environment, variant or themselves.
+         */
+        post: operations["environments.revisions.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/revisions/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit a environment revision
+         * @description Commits the next revision of a variant; concurrent commits each get their own version.
+         */
+        post: operations["environments.revisions.commit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/revisions/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log of environment revisions
+         * @description A revision (or a variant's latest, or the default variant's latest) and the earlier live revisions of its variant, newest first, at most `depth`.
+         */
+        post: operations["environments.revisions.log"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/revisions/retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retrieve a environment revision
+         * @description Environment revision resolved from `environment_ref`, `environment_variant_ref` and `environment_revision_ref` (by id or slug; a version within a variant), with `retrieval_info`.
+         */
+        post: operations["environments.revisions.retrieve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/environments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a environment
+         * @description Creates a environment with one variant and its revisions 0 (empty) and 1 (the data sent).
+         */
+        post: operations["simple.environments.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/environments/{environment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a environment
+         * @description One environment by id with the latest data of its default variant (`{count: 0}` when unknown in the project).
+         */
+        get: operations["simple.environments.fetch"];
+        /**
+         * Edit a environment
+         * @description Replaces the environment's header (fields left out keep their stored value) and commits a new revision when its data or header changed.
+         */
+        put: operations["simple.environments.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/environments/{environment_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a environment
+         * @description Archives the environment; it stays readable by id and leaves the lists.
+         */
+        post: operations["simple.environments.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/environments/{environment_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a environment
+         * @description Brings an archived environment back into the lists.
+         */
+        post: operations["simple.environments.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/environments/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query environments
+         * @description The project's environments filtered by name, description (substring), flags and tags (containment), slugs or refs; archived ones only with `include_archived`.
+         */
+        post: operations["simple.environments.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/revisions/deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deploy an application revision
+         * @description Commits the environment's next revision with `key` (default `<application slug>.revision`) pointing at the revision named; needs application and environment edit rights.
+         */
+        post: operations["applications.revisions.deploy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/revisions/deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deploy an evaluator revision
+         * @description Commits the environment's next revision with `key` (default `<evaluator slug>.revision`) pointing at the revision named; needs evaluator and environment edit rights.
+         */
+        post: operations["evaluators.revisions.deploy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/revisions/deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deploy a workflow revision
+         * @description Commits the environment's next revision with `key` (default `<workflow slug>.revision`) pointing at the revision named; needs workflow and environment edit rights.
+         */
+        post: operations["workflows.revisions.deploy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/environments/{environment_id}/guard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Guard an environment
+         * @description Sets `flags.is_guarded` on the environment and its default variant (needs `deploy_environments`).
+         */
+        post: operations["simple.environments.guard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/environments/{environment_id}/unguard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unguard an environment
+         * @description Clears `flags.is_guarded` on the environment and its default variant (needs `deploy_environments`).
+         */
+        post: operations["simple.environments.unguard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/simple/testsets/upload": {
         parameters: {
             query?: never;
@@ -8219,6 +8815,49 @@ export interface components {
                         } | null;
                     }[] | null;
                 } | null;
+                delta?: {
+                    rows?: {
+                        add?: {
+                            id?: (string) | null;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            flags?: {
+                                [key: string]: unknown;
+                            } | null;
+                            tags?: {
+                                [key: string]: unknown;
+                            } | null;
+                            meta?: {
+                                [key: string]: unknown;
+                            } | null;
+                        }[] | null;
+                        remove?: (string)[] | null;
+                        replace?: {
+                            id: string;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            flags?: {
+                                [key: string]: unknown;
+                            } | null;
+                            tags?: {
+                                [key: string]: unknown;
+                            } | null;
+                            meta?: {
+                                [key: string]: unknown;
+                            } | null;
+                        }[] | null;
+                    } | null;
+                    columns?: {
+                        add?: string[] | null;
+                        remove?: string[] | null;
+                        replace?: [
+                            string,
+                            string
+                        ][] | null;
+                    } | null;
+                } | null;
             };
         };
         "testsets.revisions.log.body": {
@@ -8627,6 +9266,12 @@ export interface components {
                     parameters?: {
                         [key: string]: unknown;
                     } | null;
+                } | null;
+                delta?: {
+                    set?: {
+                        [key: string]: unknown;
+                    } | null;
+                    remove?: string[] | null;
                 } | null;
             };
         };
@@ -9053,6 +9698,12 @@ export interface components {
                         [key: string]: unknown;
                     } | null;
                 } | null;
+                delta?: {
+                    set?: {
+                        [key: string]: unknown;
+                    } | null;
+                    remove?: string[] | null;
+                } | null;
             };
         };
         "evaluators.revisions.log.body": {
@@ -9478,6 +10129,12 @@ export interface components {
                         [key: string]: unknown;
                     } | null;
                 } | null;
+                delta?: {
+                    set?: {
+                        [key: string]: unknown;
+                    } | null;
+                    remove?: string[] | null;
+                } | null;
             };
         };
         "workflows.revisions.log.body": {
@@ -9626,6 +10283,503 @@ export interface components {
                 limit?: number | null;
                 order?: ("ascending" | "descending") | null;
             } | null;
+        };
+        "environments.create.body": {
+            environment: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "environments.edit.body": {
+            environment: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "environments.query.body": {
+            environment?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            environment_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "environments.variants.create.body": {
+            environment_variant: {
+                slug: string;
+                environment_id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "environments.variants.edit.body": {
+            environment_variant: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "environments.variants.query.body": {
+            environment_variant?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            environment_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            environment_variant_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "environments.variants.fork.body": {
+            environment_variant: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            environment_variant_ref: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            };
+            environment_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+        };
+        "environments.revisions.create.body": {
+            environment_revision: {
+                environment_id?: (string) | null;
+                environment_variant_id: string;
+                slug?: string | null;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "environments.revisions.edit.body": {
+            environment_revision: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "environments.revisions.query.body": {
+            environment_revision?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+                author?: string | null;
+                authors?: string[] | null;
+                message?: string | null;
+            } | null;
+            environment_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            environment_variant_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            environment_revision_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            include_testcases?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "environments.revisions.commit.body": {
+            environment_revision: {
+                environment_id?: (string) | null;
+                environment_variant_id: string;
+                slug?: string | null;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                message?: string | null;
+                data?: {
+                    references?: {
+                        [key: string]: {
+                            [key: string]: {
+                                id?: (string) | null;
+                                slug?: string | null;
+                                version?: string | null;
+                            };
+                        };
+                    } | null;
+                } | null;
+                delta?: {
+                    set?: {
+                        [key: string]: {
+                            [key: string]: {
+                                id?: (string) | null;
+                                slug?: string | null;
+                                version?: string | null;
+                            };
+                        };
+                    } | null;
+                    remove?: string[] | null;
+                } | null;
+            };
+        };
+        "environments.revisions.log.body": {
+            environment_revisions: {
+                environment_id?: (string) | null;
+                environment_variant_id?: (string) | null;
+                environment_revision_id?: (string) | null;
+                depth?: number | null;
+            };
+        };
+        "environments.revisions.retrieve.body": {
+            environment_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            include_testcase_ids?: boolean | null;
+            include_testcases?: boolean | null;
+            resolve?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "simple.environments.create.body": {
+            environment: {
+                slug: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                data?: {
+                    references?: {
+                        [key: string]: {
+                            [key: string]: {
+                                id?: (string) | null;
+                                slug?: string | null;
+                                version?: string | null;
+                            };
+                        };
+                    } | null;
+                } | null;
+            };
+        };
+        "simple.environments.edit.body": {
+            environment: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                data?: {
+                    references?: {
+                        [key: string]: {
+                            [key: string]: {
+                                id?: (string) | null;
+                                slug?: string | null;
+                                version?: string | null;
+                            };
+                        };
+                    } | null;
+                } | null;
+            };
+        };
+        "simple.environments.query.body": {
+            environment?: {
+                name?: string | null;
+                description?: string | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                slug?: string | null;
+                slugs?: string[] | null;
+            } | null;
+            environment_refs?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            }[] | null;
+            include_archived?: boolean | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        };
+        "applications.revisions.deploy.body": {
+            application_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            application_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            application_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            key?: string | null;
+            message?: string | null;
+        };
+        "evaluators.revisions.deploy.body": {
+            evaluator_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            evaluator_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            evaluator_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            key?: string | null;
+            message?: string | null;
+        };
+        "workflows.revisions.deploy.body": {
+            workflow_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            workflow_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            workflow_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            key?: string | null;
+            message?: string | null;
         };
         "annotations.create.body": {
             annotation: {
@@ -16260,6 +17414,1225 @@ export interface components {
                 /** Format: uuid */
                 revision_id?: string;
             }[];
+        };
+        "environments.create.response": {
+            /** @constant */
+            count: 1;
+            environment: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.fetch.response": {
+            /** @constant */
+            count: 1;
+            environment: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.edit.response": {
+            /** @constant */
+            count: 1;
+            environment: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.archive.response": {
+            /** @constant */
+            count: 1;
+            environment: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.unarchive.response": {
+            /** @constant */
+            count: 1;
+            environment: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.query.response": {
+            count: number;
+            environments: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+            }[];
+        };
+        "environments.variants.create.response": {
+            /** @constant */
+            count: 1;
+            environment_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.variants.fetch.response": {
+            /** @constant */
+            count: 1;
+            environment_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.variants.edit.response": {
+            /** @constant */
+            count: 1;
+            environment_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.variants.archive.response": {
+            /** @constant */
+            count: 1;
+            environment_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.variants.unarchive.response": {
+            /** @constant */
+            count: 1;
+            environment_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.variants.query.response": {
+            count: number;
+            environment_variants: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+            }[];
+        };
+        "environments.variants.fork.response": {
+            /** @constant */
+            count: 1;
+            environment_variant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.revisions.create.response": {
+            /** @constant */
+            count: 1;
+            environment_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                environment_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+                environment_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.revisions.fetch.response": {
+            /** @constant */
+            count: 1;
+            environment_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                environment_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+                environment_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.revisions.edit.response": {
+            /** @constant */
+            count: 1;
+            environment_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                environment_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+                environment_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.revisions.archive.response": {
+            /** @constant */
+            count: 1;
+            environment_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                environment_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+                environment_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.revisions.unarchive.response": {
+            /** @constant */
+            count: 1;
+            environment_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                environment_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+                environment_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.revisions.query.response": {
+            count: number;
+            environment_revisions: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                environment_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+                environment_variant_slug?: string;
+                variant_slug?: string;
+            }[];
+        };
+        "environments.revisions.commit.response": {
+            /** @constant */
+            count: 1;
+            environment_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                environment_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+                environment_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.revisions.log.response": {
+            count: number;
+            environment_revisions: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                environment_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+                environment_variant_slug?: string;
+                variant_slug?: string;
+            }[];
+        };
+        "environments.revisions.retrieve.response": {
+            /** @constant */
+            count: 1;
+            environment_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                environment_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+                environment_variant_slug?: string;
+                variant_slug?: string;
+            };
+            retrieval_info: {
+                references: {
+                    environment: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                    environment_variant: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                    environment_revision: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                };
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.environments.create.response": {
+            /** @constant */
+            count: 1;
+            environment: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.environments.edit.response": {
+            /** @constant */
+            count: 1;
+            environment: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.environments.archive.response": {
+            /** @constant */
+            count: 1;
+            environment: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.environments.unarchive.response": {
+            /** @constant */
+            count: 1;
+            environment: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.environments.fetch.response": {
+            /** @constant */
+            count: 1;
+            environment: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.environments.query.response": {
+            count: number;
+            environments: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            }[];
+        };
+        "applications.revisions.deploy.response": {
+            /** @constant */
+            count: 1;
+            application_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                application_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+                application_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.revisions.deploy.response": {
+            /** @constant */
+            count: 1;
+            evaluator_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                evaluator_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+                evaluator_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.revisions.deploy.response": {
+            /** @constant */
+            count: 1;
+            workflow_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                workflow_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+                workflow_variant_slug?: string;
+                variant_slug?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.environments.guard.response": {
+            /** @constant */
+            count: 1;
+            environment: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.environments.unguard.response": {
+            /** @constant */
+            count: 1;
+            environment: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                variant_id?: string;
+                /** Format: uuid */
+                revision_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
         };
         "simple.testsets.upload.response": {
             /** @constant */
@@ -31413,6 +33786,11 @@ export interface operations {
                  *           "testcase_ids": [
                  *             "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                  *           ]
+                 *         },
+                 *         "delta": {
+                 *           "rows": {
+                 *             "add": []
+                 *           }
                  *         }
                  *       }
                  *     }
@@ -33553,6 +35931,9 @@ export interface operations {
                  *         "message": "example",
                  *         "data": {
                  *           "uri": "https://example.com/hook"
+                 *         },
+                 *         "delta": {
+                 *           "set": {}
                  *         }
                  *       }
                  *     }
@@ -35671,6 +38052,9 @@ export interface operations {
                  *         "message": "example",
                  *         "data": {
                  *           "uri": "https://example.com/hook"
+                 *         },
+                 *         "delta": {
+                 *           "set": {}
                  *         }
                  *       }
                  *     }
@@ -37789,6 +40173,9 @@ export interface operations {
                  *         "message": "example",
                  *         "data": {
                  *           "uri": "https://example.com/hook"
+                 *         },
+                 *         "delta": {
+                 *           "set": {}
                  *         }
                  *       }
                  *     }
@@ -38452,6 +40839,2560 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment": {
+                 *         "name": "My project"
+                 *       },
+                 *       "environment_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environments": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.variants.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment_variant": {
+                 *         "slug": "my-query",
+                 *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.variants.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.variants.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.variants.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.variants.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.variants.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment_variant": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.variants.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.variants.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.variants.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.variants.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.variants.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.variants.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.variants.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment_variant": {
+                 *         "name": "My project"
+                 *       },
+                 *       "environment_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "environment_variant_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.variants.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_variants": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.variants.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.variants.fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment_variant": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       },
+                 *       "environment_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.variants.fork.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.variants.fork.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.revisions.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment_revision": {
+                 *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "environment_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.revisions.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "environment_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.revisions.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.revisions.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "environment_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.revisions.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.revisions.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment_revision": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.revisions.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "environment_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.revisions.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.revisions.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "environment_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.revisions.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.revisions.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "environment_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.revisions.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.revisions.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment_revision": {
+                 *         "name": "My project"
+                 *       },
+                 *       "environment_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "environment_variant_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "environment_revision_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "include_testcases": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.revisions.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_revisions": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "version": "1",
+                     *           "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "environment_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.revisions.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.revisions.commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment_revision": {
+                 *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "environment_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "message": "example",
+                 *         "data": {
+                 *           "references": {}
+                 *         },
+                 *         "delta": {
+                 *           "set": {}
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.revisions.commit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "environment_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.revisions.commit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.revisions.log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment_revisions": {
+                 *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.revisions.log.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_revisions": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "version": "1",
+                     *           "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "environment_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.revisions.log.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.revisions.retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "include_testcase_ids": true,
+                 *       "include_testcases": true,
+                 *       "resolve": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.revisions.retrieve.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "environment_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       },
+                     *       "retrieval_info": {
+                     *         "references": {
+                     *           "environment": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           },
+                     *           "environment_variant": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           },
+                     *           "environment_revision": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "slug": "my-query"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.revisions.retrieve.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.environments.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "data": {
+                 *           "references": {}
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.environments.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.environments.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.environments.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.environments.fetch.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.environments.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "flags": {
+                 *           "example": "example"
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "data": {
+                 *           "references": {}
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.environments.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.environments.edit.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.environments.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.environments.archive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.environments.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.environments.unarchive.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.environments.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment": {
+                 *         "name": "My project"
+                 *       },
+                 *       "environment_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.environments.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environments": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.environments.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.revisions.deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "application_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "application_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "application_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "key": "sk-example-0000",
+                 *       "message": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["applications.revisions.deploy.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "application_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.revisions.deploy.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.revisions.deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "evaluator_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "evaluator_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "key": "sk-example-0000",
+                 *       "message": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.revisions.deploy.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "evaluator_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.revisions.deploy.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.revisions.deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "workflow_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "workflow_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "key": "sk-example-0000",
+                 *       "message": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.revisions.deploy.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "workflow_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.revisions.deploy.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.environments.guard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.environments.guard.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.environments.unguard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.environments.unguard.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];

@@ -4,10 +4,10 @@
 // top-level fields are ignored; unknown keys inside a revision's `data` are refused (422 naming
 // the key), as the reference refuses them. Every text, JSON value and list is bounded.
 import { z } from 'zod';
-import { jsonObject, jsonValue, text, textRecord, texts, TEXT_LIMITS } from './text.ts';
+import { jsonObject, jsonValue, text, textKey, textRecord, texts, TEXT_LIMITS } from './text.ts';
 import { uuidText } from './evaluation-runs.ts';
 
-export const ARTIFACT_ENTITY_NAMES = ['testset', 'workflow', 'application', 'evaluator'] as const;
+export const ARTIFACT_ENTITY_NAMES = ['testset', 'workflow', 'application', 'evaluator', 'environment'] as const;
 export type ArtifactEntityName = (typeof ARTIFACT_ENTITY_NAMES)[number];
 
 /** Most rows a testset holds (reference evaluations §2.2). */
@@ -60,7 +60,37 @@ export const artifactWindow = z.object({
   limit: z.number().int().min(1).max(10_000).nullish(), order: z.enum(['ascending', 'descending']).nullish(),
 });
 
-const dataOf = (e: ArtifactEntityName) => (e === 'testset' ? testsetRevisionData : workflowRevisionData);
+/** An environment revision's `data`: per deployment key, the revisions it points at (`{<entity>: Ref, <entity>_variant: Ref, <entity>_revision: Ref}`). */
+export const environmentRevisionData = z.strictObject({
+  references: textRecord(textRecord(z.object({ id: uuidText.nullish(), slug: texts.slug.nullish(), version: texts.shortText.nullish() }))).nullish(),
+});
+
+/** A testset commit's delta (§2.2): rows added, removed (by id) or replaced; columns added, removed or renamed. */
+export const testsetDelta = z.strictObject({
+  rows: z.strictObject({
+    add: z.array(testcaseInput).max(TESTSET_ROW_LIMIT).nullish(),
+    remove: z.array(uuidText).max(TESTSET_ROW_LIMIT).nullish(),
+    replace: z.array(testcaseInput.extend({ id: uuidText })).max(TESTSET_ROW_LIMIT).nullish(),
+  }).nullish(),
+  columns: z.strictObject({
+    add: z.array(textKey).max(1000).nullish(),
+    remove: z.array(textKey).max(1000).nullish(),
+    replace: z.array(z.tuple([textKey, textKey])).max(1000).nullish(),
+  }).nullish(),
+});
+/** An environment commit's delta (§2.9): keys set to references, keys removed. */
+export const environmentDelta = z.strictObject({
+  set: environmentRevisionData.shape.references.unwrap().unwrap().nullish(),
+  remove: z.array(textKey).max(1000).nullish(),
+});
+
+const dataOf = (e: ArtifactEntityName) => (e === 'testset' ? testsetRevisionData : e === 'environment' ? environmentRevisionData : workflowRevisionData);
+/** A workflow commit's delta (§2.7, the legacy form): a tree deep-merged into the head's data, dotted paths removed. */
+export const workflowDelta = z.strictObject({
+  set: jsonObject.nullish(),
+  remove: z.array(text({ max: TEXT_LIMITS.key, label: 'path' })).max(1000).nullish(),
+});
+const deltaOf = (e: ArtifactEntityName) => (e === 'testset' ? testsetDelta : e === 'environment' ? environmentDelta : workflowDelta);
 
 /** POST /<entity>s/revisions/retrieve. */
 export const revisionRetrieve = (e: ArtifactEntityName) => z.object({
@@ -78,7 +108,7 @@ export const simpleArtifactCreate = (e: ArtifactEntityName) => z.object({
   [e]: z.object({
     slug,
     ...header,
-    data: e === 'testset' ? z.strictObject({ testcases: z.array(testcaseInput).max(TESTSET_ROW_LIMIT * 2) }) : workflowRevisionData.nullish(),
+    data: e === 'testset' ? z.strictObject({ testcases: z.array(testcaseInput).max(TESTSET_ROW_LIMIT * 2) }) : dataOf(e).nullish(),
   }),
 });
 
@@ -87,7 +117,7 @@ export const simpleArtifactEdit = (e: ArtifactEntityName) => z.object({
   [e]: z.object({
     id: uuidText,
     ...header,
-    data: e === 'testset' ? z.strictObject({ testcases: z.array(testcaseInput).max(TESTSET_ROW_LIMIT * 2) }).nullish() : workflowRevisionData.nullish(),
+    data: e === 'testset' ? z.strictObject({ testcases: z.array(testcaseInput).max(TESTSET_ROW_LIMIT * 2) }).nullish() : dataOf(e).nullish(),
   }),
 });
 
@@ -113,6 +143,7 @@ export const artifactRevisionCommit = (e: ArtifactEntityName) => z.object({
     ...header,
     message: texts.description.nullish(),
     data: dataOf(e).nullish(),
+    delta: deltaOf(e).nullish(),
   }),
 });
 
@@ -172,6 +203,13 @@ export const testcasesQuery = z.object({
 export const testcasesList = z.object({
   testcase_id: z.union([texts.id, z.array(texts.id).max(TESTSET_ROW_LIMIT)]).optional(),
   testcase_ids: text({ max: 40 * TESTSET_ROW_LIMIT, label: 'testcase_ids' }).optional(),
+});
+
+/** POST /<entity>s/revisions/deploy (workflow views): the revision named, into the environment named, under `key`. */
+export const artifactDeploy = (e: ArtifactEntityName) => z.object({
+  [`${e}_ref`]: artifactRef.nullish(), [`${e}_variant_ref`]: artifactRef.nullish(), [`${e}_revision_ref`]: artifactRef.nullish(),
+  environment_ref: artifactRef.nullish(), environment_variant_ref: artifactRef.nullish(), environment_revision_ref: artifactRef.nullish(),
+  key: textKey.nullish(), message: texts.description.nullish(),
 });
 
 /** A run's steps of one kind as the simple evaluation takes them: revision ids, or revision id → origin. */

@@ -57,10 +57,10 @@ export {
   humanEvaluationCreate, humanEvaluationList, HUMAN_EVALUATION_TYPE_VALUES, type HumanEvaluationCreate, type HumanEvaluationView,
 } from './human-evaluations.ts';
 export {
-  ARTIFACT_ENTITY_NAMES, TESTSET_ROW_LIMIT, workflowRevisionData, testcaseInput, testsetRevisionData, artifactRef, artifactWindow, revisionRetrieve,
+  ARTIFACT_ENTITY_NAMES, TESTSET_ROW_LIMIT, environmentRevisionData, testsetDelta, environmentDelta, workflowDelta, workflowRevisionData, testcaseInput, testsetRevisionData, artifactRef, artifactWindow, revisionRetrieve,
   simpleArtifactCreate, simpleArtifactEdit, simpleArtifactsQuery, artifactVariantCreate, artifactRevisionCommit, simpleEvaluationCreate,
   artifactCreate, artifactEdit, artifactVariantEdit, artifactRevisionCreate, artifactRevisionEdit, artifactVariantFork, artifactsQuery, artifactVariantsQuery,
-  artifactRevisionsQuery, artifactRevisionsLog, testcasesQuery, testcasesList, simpleEvaluationEdit,
+  artifactRevisionsQuery, artifactRevisionsLog, testcasesQuery, testcasesList, simpleEvaluationEdit, artifactDeploy,
   type ArtifactEntityName, type WorkflowRevisionDataInput, type TestcaseInput, type TestsetRevisionDataInput, type ArtifactRef, type SimpleEvaluationCreate,
 } from './artifacts.ts';
 export {

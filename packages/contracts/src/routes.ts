@@ -210,6 +210,12 @@ export const ROUTES = {
   ...gitRoutes('applications', 'application'), ...simpleRoutes('applications', 'application'),
   ...gitRoutes('evaluators', 'evaluator'), ...simpleRoutes('evaluators', 'evaluator'),
   ...gitRoutes('workflows', 'workflow'), ...simpleRoutes('workflows', 'workflow'),
+  ...gitRoutes('environments', 'environment'), ...simpleRoutes('environments', 'environment'),
+  'applications.revisions.deploy': { method: 'POST', path: '/applications/revisions/deploy', side: 'command' },
+  'evaluators.revisions.deploy': { method: 'POST', path: '/evaluators/revisions/deploy', side: 'command' },
+  'workflows.revisions.deploy': { method: 'POST', path: '/workflows/revisions/deploy', side: 'command' },
+  'simple.environments.guard': { method: 'POST', path: '/simple/environments/:environment_id/guard', side: 'command' },
+  'simple.environments.unguard': { method: 'POST', path: '/simple/environments/:environment_id/unguard', side: 'command' },
   // testset files (reference evaluations §2.2): multipart uploads, CSV or JSON downloads
   'simple.testsets.upload': { method: 'POST', path: '/simple/testsets/upload', side: 'command', rawBody: true },
   'simple.testsets.upload_edit': { method: 'POST', path: '/simple/testsets/:testset_id/upload', side: 'command', rawBody: true },

@@ -201,6 +201,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...artifactWriteRoutes({ pool: deps.pool, writes: artifacts }, {
         testset: { edit: [member, requirePermission(deps.pool, 'edit_testsets')] }, application: { edit: [member, requirePermission(deps.pool, 'edit_applications')] },
         evaluator: { edit: [member, requirePermission(deps.pool, 'edit_evaluators')] }, workflow: { edit: [member, requirePermission(deps.pool, 'edit_workflows')] },
+        environment: { edit: [member, requirePermission(deps.pool, 'edit_environments')] }, deploy: { deploy: [member, requirePermission(deps.pool, 'deploy_environments')] },
       }),
       // Annotations: one-span traces through the span pipeline, judged by an evaluator artifact (reference evaluations §2.1).
       ...annotationRoutes({

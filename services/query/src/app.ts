@@ -118,6 +118,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...artifactsReadRoutes({ pool: deps.pool }, {
       testset: { view: [member, requirePermission(deps.pool, 'view_testsets')] }, application: { view: [member, requirePermission(deps.pool, 'view_applications')] },
       evaluator: { view: [member, requirePermission(deps.pool, 'view_evaluators')] }, workflow: { view: [member, requirePermission(deps.pool, 'view_workflows')] },
+      environment: { view: [member, requirePermission(deps.pool, 'view_environments')] },
     }),
     // The workflow catalogs: static, authentication only (reference evaluations §1.7).
     ...catalogRoutes({}, { auth: [member] }),

@@ -14,6 +14,7 @@ const header = {
 const testcase = z.object({ id: uuid, testset_id: uuid, data: json, flags: json.optional(), tags: json.optional(), meta: z.unknown().optional(), created_at: z.string(), created_by_id: z.string().optional() });
 const testsetData = z.object({ testcase_ids: z.array(uuid).optional(), testcases: z.array(testcase).optional() });
 const dataOf = (e: ArtifactEntityName) => (e === 'testset' ? testsetData : json);
+
 const ref = z.object({ id: uuid, slug: z.string(), version: z.string().optional() });
 
 const simpleView = (e: ArtifactEntityName) => z.object({ id: uuid, slug: z.string(), ...header, data: dataOf(e).optional(), variant_id: uuid.optional(), revision_id: uuid.optional() });

@@ -17,7 +17,7 @@ import { invalid } from '@llm/errors';
 import { uuidParam, validate, type Guards, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 
-const PLURAL: Record<ArtifactEntity, string> = { testset: 'testsets', application: 'applications', evaluator: 'evaluators', workflow: 'workflows' };
+const PLURAL: Record<ArtifactEntity, string> = { testset: 'testsets', application: 'applications', evaluator: 'evaluators', workflow: 'workflows', environment: 'environments' };
 type JsonMap = Record<string, unknown>;
 
 export function artifactReadRoutes(deps: { pool: Pool; entity: ArtifactEntity }, guards: Guards<'view'>): Handlers {

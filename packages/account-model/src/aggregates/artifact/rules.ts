@@ -12,7 +12,7 @@ import type { RejectionPresentations } from '../../presentation.ts';
 import { isUuid, sameId } from '../ids.ts';
 import { INITIAL_REVISION_EXISTS, slugExistsMessage } from '../saved-query/rules.ts';
 
-export const ARTIFACT_FAMILIES = ['testset', 'workflow'] as const;
+export const ARTIFACT_FAMILIES = ['testset', 'workflow', 'environment'] as const;
 export type ArtifactFamily = (typeof ARTIFACT_FAMILIES)[number];
 export const isArtifactFamily = (f: string): f is ArtifactFamily => (ARTIFACT_FAMILIES as readonly string[]).includes(f);
 

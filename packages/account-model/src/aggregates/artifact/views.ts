@@ -6,10 +6,10 @@ import type { ArtifactFamily } from './rules.ts';
 import type { ArtifactHeaderRow, ArtifactRevisionRow, ArtifactRow, ArtifactVariantRow, JsonMap, TestcaseBlob } from './reads.ts';
 
 /** How a family is exposed: applications and evaluators are views of the workflow family. */
-export const ARTIFACT_ENTITIES = ['testset', 'workflow', 'application', 'evaluator'] as const;
+export const ARTIFACT_ENTITIES = ['testset', 'workflow', 'application', 'evaluator', 'environment'] as const;
 export type ArtifactEntity = (typeof ARTIFACT_ENTITIES)[number];
 
-export const familyOf = (entity: ArtifactEntity): ArtifactFamily => (entity === 'testset' ? 'testset' : 'workflow');
+export const familyOf = (entity: ArtifactEntity): ArtifactFamily => (entity === 'testset' || entity === 'environment' ? entity : 'workflow');
 /** The role flag an entity's routes force on what they write (and filter their reads by). */
 export const roleFlagOf = (entity: ArtifactEntity): 'is_application' | 'is_evaluator' | undefined =>
   entity === 'application' ? 'is_application' : entity === 'evaluator' ? 'is_evaluator' : undefined;

@@ -67,8 +67,11 @@ export class ArtifactWrites {
     await this.deps.commands.run(req, this.change(req, entity, artifactId, 'accounts.artifact.archive.set', { family: familyOf(entity), artifact_id: artifactId, target, target_id: targetId, archived }));
   }
 
-  /** Commits the variant's next revision (`initial`: only as its first, version 0); returns its id. */
-  async commit(req: Request, entity: ArtifactEntity, artifactId: string, variantId: string, content: RevisionContent, opts: { initial?: boolean } = {}): Promise<string> {
+  /**
+   * Commits the variant's next revision (`initial`: only as its first, version 0); returns its id.
+   * Content computed from the head (a deploy's merged keys) is a function, called again on each try.
+   */
+  async commit(req: Request, entity: ArtifactEntity, artifactId: string, variantId: string, content: RevisionContent | (() => Promise<RevisionContent>), opts: { initial?: boolean } = {}): Promise<string> {
     const family = familyOf(entity);
     const retry = {
       on: ['artifact_version_conflict'] as const, maxAttempts: MAX_COMMIT_ATTEMPTS, jitterMs: 20,
@@ -78,9 +81,10 @@ export class ArtifactWrites {
       const variant = await readVariant(this.deps.pool, req.scope.projectId, family, { id: variantId });
       if (!variant || variant.artifact_id !== artifactId) throw refuse('artifact_variant_not_found', 'The variant does not exist in this project.');
       const revisionId = uuidv7();
+      const c = typeof content === 'function' ? await content() : content;
       const write = this.change(req, entity, artifactId, 'accounts.artifact.revision.added', {
         family, artifact_id: artifactId, variant_id: variantId,
-        revision: { revision_id: revisionId, slug: content.slug ?? hex12(), version: opts.initial ? 0 : variant.latest_version + 1, header: content.header, data_json: content.dataJson, message: content.message },
+        revision: { revision_id: revisionId, slug: c.slug ?? hex12(), version: opts.initial ? 0 : variant.latest_version + 1, header: c.header, data_json: c.dataJson, message: c.message },
       });
       return { write, value: revisionId };
     });

@@ -66,6 +66,9 @@ export function entityWrites(entity: ArtifactEntity, deps: { pool: Pool; writes:
         }
         return { header, dataJson: ids ? JSON.stringify({ testcase_ids: ids }) : '' };
       }
+      if (family === 'environment') {
+        return { header: eventHeader({ ...h, flags: roleFlags(entity, h.flags) }), dataJson: data ? JSON.stringify(data) : '' };
+      }
       const w = workflowRevision(entity, slug, (data ?? null) as WorkflowRevisionDataInput | null, h.flags);
       return { header: eventHeader({ ...h, flags: w.flags }), dataJson: w.dataJson };
     },

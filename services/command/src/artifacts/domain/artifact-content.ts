@@ -22,10 +22,11 @@ export function eventHeader(h: HeaderInput): ArtifactHeader {
   return { name: h.name ?? '', description: h.description ?? '', tags_json: json(h.tags), meta_json: json(h.meta), flags_json: json(h.flags) };
 }
 
-/** The artifact/variant flags a workflow entity stores: the sent role flags, with the entity's own forced on. */
+/** The artifact/variant flags an entity stores: a workflow's role flags (the entity's own forced on), an environment's `is_guarded`; testsets none. */
 export function roleFlags(entity: ArtifactEntity, sent: JsonMap | null | undefined): JsonMap | null {
   const role = roleFlagOf(entity);
   if (entity === 'testset') return null;
+  if (entity === 'environment') return { is_guarded: sent?.is_guarded === true };
   const pick = (k: string): boolean => sent?.[k] === true;
   return {
     is_application: role === 'is_application' || pick('is_application'),

@@ -6,23 +6,24 @@
 // is unknown here (404 on writes that name it).
 import type { Request, RequestHandler, Response } from 'express';
 import {
-  readArtifact, readRevision, readVariant, refuse, revisionsUpTo, revisionData, revisionView, variantView, artifactView,
+  applyTestsetDelta, readArtifact, readLatestRevision, readRevision, readTestcasesByIds, readVariant, refuse, revisionsUpTo, type TestsetDelta, revisionData, revisionView, variantView, artifactView,
   type ArtifactEntity, type ArtifactRevisionRow, type ArtifactVariantRow,
 } from '@llm/account-model';
 import {
   artifactCreate, artifactEdit, artifactRevisionCommit, artifactRevisionCreate, artifactRevisionEdit, artifactVariantCreate, artifactVariantEdit, artifactVariantFork,
-  type ArtifactRef, type RouteId,
+  workflowRevisionData, type ArtifactRef, type RouteId,
 } from '@llm/contracts';
 import { invalid } from '@llm/errors';
 import { uuidv7 } from '@llm/events';
-import { uuidParam, validate, type Guards, type Handlers } from '@llm/http';
+import { issuesOf, RequestValidationError, uuidParam, validate, type Guards, type Handlers } from '@llm/http';
 import { projectionLag } from '../../accounts/adapters/account-commands.ts';
 import { entityWrites, sameHeader, storedHeader } from '../adapters/entity-writes.ts';
 import type { ArtifactRouteDeps } from './simple-artifact-routes.ts';
 import { hex12, type HeaderInput } from '../domain/artifact-content.ts';
 
-const PLURAL: Record<ArtifactEntity, string> = { testset: 'testsets', application: 'applications', evaluator: 'evaluators', workflow: 'workflows' };
+const PLURAL: Record<ArtifactEntity, string> = { testset: 'testsets', application: 'applications', evaluator: 'evaluators', workflow: 'workflows', environment: 'environments' };
 type Body = HeaderInput & Record<string, unknown>;
+const metaMap = (m: unknown): Record<string, unknown> | null => (typeof m === 'object' && m !== null && !Array.isArray(m) ? m as Record<string, unknown> : null);
 
 export function gitArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEntity }, guards: Guards<'edit'>): Handlers {
   const { pool, writes, entity } = deps;
@@ -143,13 +144,51 @@ export function gitArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEn
   };
 
   const commit: RequestHandler = async (req, res) => {
-    const body = validate(artifactRevisionCommit(e), req.body)[`${e}_revision`] as Body & { slug?: string | null; message?: string | null; data?: unknown };
+    const body = validate(artifactRevisionCommit(e), req.body)[`${e}_revision`] as Body & { slug?: string | null; message?: string | null; data?: unknown; delta?: unknown };
     const v = await variantOf(req, body[`${e}_variant_id`] as string);
     if (!v) throw notFoundVariant();
+    const hasData = body.data != null;
+    const hasDelta = body.delta != null;
+    // Testsets and environments commit data or a delta, never both, never neither (§2.2, §2.9).
+    if (hasData && hasDelta) throw invalid('commit_data_and_delta', 'Provide either data or delta for a commit, not both.');
+    if (family !== 'workflow' && !hasData && !hasDelta) throw invalid('commit_data_required', 'Provide either data or delta for a commit.');
+    // A workflow commits without data only while its variant has no data yet (applications and evaluators: an empty revision).
+    if (entity === 'workflow' && !hasData && !hasDelta && (await readLatestRevision(pool, v.id))?.data != null) {
+      throw invalid('commit_data_required', 'workflow_revision.data is required when committing a workflow revision.');
+    }
+    let data = body.data;
+    let message = body.message ?? '';
+    if (hasDelta) {
+      const baseId = body[`${e}_revision_id`] as string | null | undefined;
+      const base = baseId ? await readRevision(pool, req.scope.projectId, family, { id: baseId }) : await readLatestRevision(pool, v.id);
+      if (!base || base.variant_id !== v.id) { res.json({ count: 0 }); return; }
+      data = await applyDelta(base, body.delta);
+      message = body.message ?? `Patched ${e} revision`;
+    }
     const slug = body.slug ?? hex12();
-    const content = await w.revisionContent(req, v.artifact_id, slug, body, body.data, { normalise: false });
-    const id = await writes.commit(req, entity, v.artifact_id, v.id, { slug, header: content.header, dataJson: content.dataJson, message: body.message ?? '' });
+    const content = await w.revisionContent(req, v.artifact_id, slug, body, data, { normalise: false });
+    const id = await writes.commit(req, entity, v.artifact_id, v.id, { slug, header: content.header, dataJson: content.dataJson, message });
     await answerRevision(req, res, id);
+  };
+
+  /** The data a delta commits, from its base revision (a testset's rows or an environment's references). */
+  const applyDelta = async (base: ArtifactRevisionRow, delta: unknown): Promise<Record<string, unknown>> => {
+    if (family === 'testset') {
+      const ids = Array.isArray(base.data?.testcase_ids) ? base.data.testcase_ids.filter((x): x is string => typeof x === 'string') : [];
+      const rows = (await readTestcasesByIds(pool, base.artifact_id, ids)).map((t) => ({ id: t.id, data: t.data, flags: t.flags, tags: t.tags, meta: metaMap(t.meta) }));
+      return { testcases: applyTestsetDelta(rows, delta as TestsetDelta).map((r) => ({ data: r.data, flags: r.flags ?? null, tags: r.tags ?? null, meta: r.meta ?? null })) };
+    }
+    const d = delta as { set?: Record<string, unknown> | null; remove?: string[] | null };
+    if (family === 'environment') {
+      const references = { ...((base.data?.references ?? {}) as Record<string, unknown>), ...(d.set ?? {}) };
+      for (const key of d.remove ?? []) delete references[key];
+      return { references };
+    }
+    // A workflow's legacy delta: the tree deep-merged into the head's data, then dotted paths removed; the result is checked as data.
+    const merged = removePaths(deepMerge(base.data ?? {}, d.set ?? {}), d.remove ?? []);
+    const checked = workflowRevisionData.safeParse(merged);
+    if (!checked.success) throw new RequestValidationError(issuesOf(checked.error, 'body').map((i) => ({ ...i, loc: ['body', `${e}_revision`, 'delta', ...i.loc.slice(1)] })));
+    return checked.data as Record<string, unknown>;
   };
 
   const editRevision: RequestHandler = async (req, res) => {
@@ -197,3 +236,25 @@ function pickText(h: ReturnType<typeof storedHeader>): Omit<typeof h, 'flags_jso
   return rest;
 }
 
+
+type Tree = Record<string, unknown>;
+const isTree = (v: unknown): v is Tree => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `over` merged into `base`: objects merge key by key, anything else replaces. */
+function deepMerge(base: Tree, over: Tree): Tree {
+  const out: Tree = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = isTree(v) && isTree(out[k]) ? deepMerge(out[k] as Tree, v) : v;
+  return out;
+}
+
+/** The tree without the dotted paths (absent paths are ignored). */
+function removePaths(tree: Tree, paths: readonly string[]): Tree {
+  const out = structuredClone(tree);
+  for (const path of paths) {
+    const parts = path.split('.');
+    let node: unknown = out;
+    for (const p of parts.slice(0, -1)) node = isTree(node) ? node[p] : undefined;
+    if (isTree(node)) delete node[parts[parts.length - 1]!];
+  }
+  return out;
+}

@@ -37,6 +37,7 @@ const ENTITY_RULES: Record<ArtifactEntity, EntityRules> = {
   },
   application: { plural: 'applications', createIds: { variant: true, revision: true }, archiveVariant: false, noRename: false, mismatch: 'Application ID in path does not match application ID in request body.' },
   evaluator: { plural: 'evaluators', createIds: { variant: true, revision: true }, archiveVariant: true, noRename: true },
+  environment: { plural: 'environments', createIds: { variant: true, revision: true }, archiveVariant: true, noRename: false },
   workflow: { plural: 'workflows', createIds: { variant: true, revision: true }, archiveVariant: false, noRename: false, mismatch: 'Workflow ID in path does not match workflow ID in request body.' },
 };
 

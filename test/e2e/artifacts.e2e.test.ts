@@ -384,6 +384,13 @@ describe('deploy', () => {
     expect(head.version).toBe('3');
     expect(head.data.references[`${apps[0].slug}.revision`]).toEqual({ application: { id: apps[0].id }, application_variant: { id: apps[0].variant_id }, application_revision: { id: apps[0].revision_id, slug: expect.any(String), version: '1' } });
     expect(Object.keys(head.data.references).sort()).toEqual(apps.map((x) => `${x.slug}.revision`).sort());
+    // The environment path of retrieve: the revision the key names.
+    const viaEnv = await call('POST', '/applications/revisions/retrieve', a, { application_ref: { slug: apps[0].slug }, environment_ref: { id: env.id } });
+    expect(viaEnv.body.application_revision.id).toBe(apps[0].revision_id);
+    expect(viaEnv.body.retrieval_info).toMatchObject({ selector: { key: `${apps[0].slug}.revision` }, references: { environment: { id: env.id }, application: { id: apps[0].id } } });
+    expect((await call('POST', '/applications/revisions/retrieve', a, { environment_ref: { id: env.id }, key: 'nope' })).status).toBe(404);
+    expect((await call('POST', '/applications/revisions/retrieve', a, { key: 'x' })).body.detail).toBe('Environment-backed application retrieve requires environment refs.');
+    expect((await call('POST', '/applications/revisions/retrieve', a, { environment_ref: { id: env.id } })).body.detail).toBe('Environment-backed application retrieve requires key.');
     expect((await call('POST', '/applications/revisions/deploy', a, { environment_ref: { id: env.id } })).body.detail).toBe('Application deploy requires application refs.');
     expect((await call('POST', '/applications/revisions/deploy', a, { application_ref: { id: apps[0].id } })).body.detail).toBe('Application deploy requires environment refs.');
     expect((await call('POST', '/applications/revisions/deploy', a, { application_ref: { id: apps[0].id }, environment_ref: { slug: `none-${hex()}` } })).status).toBe(404);

@@ -8887,6 +8887,22 @@ export interface components {
             include_testcase_ids?: boolean | null;
             include_testcases?: boolean | null;
             resolve?: boolean | null;
+            environment_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            key?: string | null;
             windowing?: {
                 newest?: string | null;
                 oldest?: string | null;
@@ -9302,6 +9318,22 @@ export interface components {
             include_testcase_ids?: boolean | null;
             include_testcases?: boolean | null;
             resolve?: boolean | null;
+            environment_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            key?: string | null;
             windowing?: {
                 newest?: string | null;
                 oldest?: string | null;
@@ -9733,6 +9765,22 @@ export interface components {
             include_testcase_ids?: boolean | null;
             include_testcases?: boolean | null;
             resolve?: boolean | null;
+            environment_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            key?: string | null;
             windowing?: {
                 newest?: string | null;
                 oldest?: string | null;
@@ -10164,6 +10212,22 @@ export interface components {
             include_testcase_ids?: boolean | null;
             include_testcases?: boolean | null;
             resolve?: boolean | null;
+            environment_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            key?: string | null;
             windowing?: {
                 newest?: string | null;
                 oldest?: string | null;
@@ -10587,6 +10651,7 @@ export interface components {
             include_testcase_ids?: boolean | null;
             include_testcases?: boolean | null;
             resolve?: boolean | null;
+            key?: string | null;
             windowing?: {
                 newest?: string | null;
                 oldest?: string | null;
@@ -14062,6 +14127,16 @@ export interface components {
                         slug: string;
                         version?: string;
                     };
+                } & {
+                    [key: string]: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                };
+                selector?: {
+                    key: string;
                 };
             };
         } | {
@@ -15183,6 +15258,16 @@ export interface components {
                         slug: string;
                         version?: string;
                     };
+                } & {
+                    [key: string]: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                };
+                selector?: {
+                    key: string;
                 };
             };
         } | {
@@ -16196,6 +16281,16 @@ export interface components {
                         slug: string;
                         version?: string;
                     };
+                } & {
+                    [key: string]: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                };
+                selector?: {
+                    key: string;
                 };
             };
         } | {
@@ -17209,6 +17304,16 @@ export interface components {
                         slug: string;
                         version?: string;
                     };
+                } & {
+                    [key: string]: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                };
+                selector?: {
+                    key: string;
                 };
             };
         } | {
@@ -18222,6 +18327,16 @@ export interface components {
                         slug: string;
                         version?: string;
                     };
+                } & {
+                    [key: string]: {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        version?: string;
+                    };
+                };
+                selector?: {
+                    key: string;
                 };
             };
         } | {
@@ -33945,6 +34060,16 @@ export interface operations {
                  *       "include_testcase_ids": true,
                  *       "include_testcases": true,
                  *       "resolve": true,
+                 *       "environment_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "key": "sk-example-0000",
                  *       "windowing": {
                  *         "newest": "2026-01-15T09:30:00.000Z"
                  *       }
@@ -34015,6 +34140,9 @@ export interface operations {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *             "slug": "my-query"
                      *           }
+                     *         },
+                     *         "selector": {
+                     *           "key": "sk-example-0000"
                      *         }
                      *       }
                      *     }
@@ -36086,6 +36214,16 @@ export interface operations {
                  *       "include_testcase_ids": true,
                  *       "include_testcases": true,
                  *       "resolve": true,
+                 *       "environment_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "key": "sk-example-0000",
                  *       "windowing": {
                  *         "newest": "2026-01-15T09:30:00.000Z"
                  *       }
@@ -36154,6 +36292,9 @@ export interface operations {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *             "slug": "my-query"
                      *           }
+                     *         },
+                     *         "selector": {
+                     *           "key": "sk-example-0000"
                      *         }
                      *       }
                      *     }
@@ -36164,6 +36305,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -38207,6 +38349,16 @@ export interface operations {
                  *       "include_testcase_ids": true,
                  *       "include_testcases": true,
                  *       "resolve": true,
+                 *       "environment_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "key": "sk-example-0000",
                  *       "windowing": {
                  *         "newest": "2026-01-15T09:30:00.000Z"
                  *       }
@@ -38275,6 +38427,9 @@ export interface operations {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *             "slug": "my-query"
                      *           }
+                     *         },
+                     *         "selector": {
+                     *           "key": "sk-example-0000"
                      *         }
                      *       }
                      *     }
@@ -38285,6 +38440,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -40328,6 +40484,16 @@ export interface operations {
                  *       "include_testcase_ids": true,
                  *       "include_testcases": true,
                  *       "resolve": true,
+                 *       "environment_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "key": "sk-example-0000",
                  *       "windowing": {
                  *         "newest": "2026-01-15T09:30:00.000Z"
                  *       }
@@ -40396,6 +40562,9 @@ export interface operations {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *             "slug": "my-query"
                      *           }
+                     *         },
+                     *         "selector": {
+                     *           "key": "sk-example-0000"
                      *         }
                      *       }
                      *     }
@@ -40406,6 +40575,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -42449,6 +42619,7 @@ export interface operations {
                  *       "include_testcase_ids": true,
                  *       "include_testcases": true,
                  *       "resolve": true,
+                 *       "key": "sk-example-0000",
                  *       "windowing": {
                  *         "newest": "2026-01-15T09:30:00.000Z"
                  *       }
@@ -42517,6 +42688,9 @@ export interface operations {
                      *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
                      *             "slug": "my-query"
                      *           }
+                     *         },
+                     *         "selector": {
+                     *           "key": "sk-example-0000"
                      *         }
                      *       }
                      *     }

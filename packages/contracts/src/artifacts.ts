@@ -100,6 +100,9 @@ export const revisionRetrieve = (e: ArtifactEntityName) => z.object({
   include_testcase_ids: z.boolean().nullish(),
   include_testcases: z.boolean().nullish(),
   resolve: z.boolean().nullish(),
+  // The environment path (workflow views): the revision an environment's `key` points at.
+  environment_ref: artifactRef.nullish(), environment_variant_ref: artifactRef.nullish(), environment_revision_ref: artifactRef.nullish(),
+  key: textKey.nullish(),
   windowing: artifactWindow.nullish(),
 });
 

@@ -53,7 +53,7 @@ export const artifactRevisionsResponse = (e: ArtifactEntityName) => z.object({ c
 export const artifactRetrieveResponse = (e: ArtifactEntityName) => z.union([
   z.object({
     count: z.literal(1), [`${e}_revision`]: revision(e),
-    retrieval_info: z.object({ references: z.object({ [e]: ref, [`${e}_variant`]: ref, [`${e}_revision`]: ref }) }),
+    retrieval_info: z.object({ references: z.object({ [e]: ref, [`${e}_variant`]: ref, [`${e}_revision`]: ref }).catchall(ref), selector: z.object({ key: z.string() }).optional() }),
   }),
   z.object({ count: z.literal(0) }),
 ]);

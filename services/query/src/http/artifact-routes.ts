@@ -13,7 +13,7 @@ import {
   artifactRevisionsLog, artifactRevisionsQuery, artifactsQuery, artifactVariantsQuery, revisionRetrieve, simpleArtifactsQuery, type ArtifactRef, type RouteId,
 } from '@llm/contracts';
 import type { Request } from 'express';
-import { invalid } from '@llm/errors';
+import { invalid, notFound } from '@llm/errors';
 import { uuidParam, validate, type Guards, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 
@@ -49,9 +49,46 @@ export function artifactReadRoutes(deps: { pool: Pool; entity: ArtifactEntity },
     res.json({ count: views.length, [`${e}s`]: views });
   };
 
+  /**
+   * The environment path (§1.3, workflow views): the revision the environment's `key` names
+   * (`data.references[key].<entity>_revision`); key default `<artifact slug>.revision`.
+   */
+  const viaEnvironment = async (req: Request, body: Record<string, unknown>, refs: { artifact: ArtifactRef | null; variant: ArtifactRef | null; revision: ArtifactRef | null }) => {
+    const envRefs = { artifact: body.environment_ref as ArtifactRef | null, variant: body.environment_variant_ref as ArtifactRef | null, revision: body.environment_revision_ref as ArtifactRef | null };
+    const E = `${e[0]!.toUpperCase()}${e.slice(1)}`;
+    if (!envRefs.artifact && !envRefs.variant && !envRefs.revision) throw invalid('environment_refs_required', `Environment-backed ${e} retrieve requires environment refs.`);
+    let key = typeof body.key === 'string' && body.key !== '' ? body.key : undefined;
+    if (!key && refs.artifact?.slug) key = `${refs.artifact.slug}.revision`;
+    if (!key && refs.artifact?.id) {
+      const a = await artifactOf(req, refs.artifact.id);
+      if (!a) throw invalid('environment_key_unknown', `Environment-backed ${e} retrieve could not derive key from ${e} slug.`);
+      key = `${a.slug}.revision`;
+    }
+    if (!key) throw invalid('environment_key_required', `Environment-backed ${e} retrieve requires key.`);
+    const env = await resolveRevision(pool, req.scope.projectId, 'environment', envRefs);
+    if (env.status === 'invalid') throw invalid('refs_invalid', env.message);
+    const entry = env.status === 'found' ? ((env.found.revision.data?.references ?? {}) as Record<string, Record<string, ArtifactRef> | undefined>)[key] : undefined;
+    const pinned = entry?.[`${e}_revision`];
+    if (!pinned || env.status !== 'found') throw notFound('environment_reference_missing', `Environment revision does not contain ${e} references for the requested key.`);
+    const r = await resolveRevision(pool, req.scope.projectId, entity, { artifact: refs.artifact, variant: refs.variant, revision: { id: pinned.id ?? null, slug: pinned.id ? null : pinned.slug ?? null, version: refs.revision?.version ?? null } });
+    if (r.status === 'invalid') throw invalid('refs_invalid', r.message);
+    if (r.status === 'none') throw notFound('environment_reference_missing', `${E} revision named by the environment was not found.`);
+    const ev = env.found;
+    return { found: r.found, info: { references: { environment: { id: ev.artifact.id, slug: ev.artifact.slug }, environment_variant: { id: ev.variant.id, slug: ev.variant.slug }, environment_revision: { id: ev.revision.id, slug: ev.revision.slug, version: String(ev.revision.version) } }, selector: { key } } };
+  };
+
   const retrieve: RequestHandler = async (req, res) => {
     const body = validate(revisionRetrieve(e), req.body ?? {}) as Record<string, unknown>;
     const refs = { artifact: body[`${e}_ref`] as ArtifactRef | null, variant: body[`${e}_variant_ref`] as ArtifactRef | null, revision: body[`${e}_revision_ref`] as ArtifactRef | null };
+    if (family === 'workflow' && (body.environment_ref || body.environment_variant_ref || body.environment_revision_ref || body.key)) {
+      const { found, info } = await viaEnvironment(req, body, refs);
+      const own = retrievalInfo(e, found.artifact, found.variant, found.revision) as { references: Record<string, unknown> };
+      res.json({
+        count: 1, [`${e}_revision`]: revisionView(e, found.revision, await revisionData(pool, found.revision, family), { artifact: found.artifact, variant: found.variant }),
+        retrieval_info: { references: { ...info.references, ...own.references }, selector: info.selector },
+      });
+      return;
+    }
     if (family === 'workflow' && !refs.artifact && !refs.variant && !refs.revision) {
       throw invalid('refs_required', `Provide ${e} refs or environment refs with key to retrieve a ${e} revision.`);
     }

@@ -15,5 +15,6 @@ export * from './listing.ts';
 export * from './kinds/testset.ts';
 export * from './kinds/workflow.ts';
 export * from './catalog.ts';
+export * from './embeds.ts';
 
 export const artifact = aggregate(artifactRules, { load: loadArtifactState, project: projectArtifact });

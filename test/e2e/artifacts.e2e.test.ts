@@ -397,3 +397,33 @@ describe('deploy', () => {
     expect((await call('POST', '/applications/revisions/deploy', b, { application_ref: { id: apps[0].id }, environment_ref: { id: env.id } })).status).toBe(404);
   });
 });
+
+describe('resolve and embeds', () => {
+  it('when a workflow embeds another and a snippet names an environment key, then resolve replaces both; a missing target follows the error policy', async () => {
+    const base = (await call('POST', '/simple/workflows/', a, { workflow: { slug: `base-${hex()}`, data: { parameters: { prompt: { messages: [{ role: 'system', content: 'Be brief.' }] }, tone: 'dry' } } } })).body.workflow;
+    const baseRev = (await call('POST', '/workflows/revisions/retrieve', a, { workflow_ref: { id: base.id } })).body.workflow_revision;
+    const env = (await call('POST', '/simple/environments/', a, { environment: { slug: `e-${hex()}`, data: { references: {} } } })).body.environment;
+    expect((await call('POST', '/workflows/revisions/deploy', a, { workflow_ref: { id: base.id }, environment_ref: { id: env.id }, key: 'base' })).status).toBe(200);
+    const data = {
+      parameters: {
+        inherited: { '@ag.embed': { '@ag.references': { workflow_revision: { slug: baseRev.slug } }, '@ag.selector': { path: 'parameters.tone' } } },
+        system: `Say: @{{environment.slug=${env.slug}, key=base}}`,
+      },
+    };
+    const top = (await call('POST', '/simple/workflows/', a, { workflow: { slug: `top-${hex()}`, data } })).body.workflow;
+    const resolved = await call('POST', '/workflows/revisions/resolve', a, { workflow_ref: { id: top.id } });
+    expect(resolved.body.workflow_revision.data.parameters).toEqual({ inherited: 'dry', system: 'Say: Be brief.' });
+    expect(resolved.body.resolution_info).toMatchObject({ embeds_resolved: 2, depth_reached: 1, errors: [] });
+    const viaRetrieve = await call('POST', '/workflows/revisions/retrieve', a, { workflow_ref: { id: top.id }, resolve: true });
+    expect(viaRetrieve.body.workflow_revision.data.parameters.inherited).toBe('dry');
+
+    const missing = { parameters: { x: { '@ag.embed': { '@ag.references': { workflow_revision: { slug: 'nope' } } } } } };
+    expect((await call('POST', '/workflows/revisions/resolve', a, { workflow_revision: { data: missing } })).status).toBe(404);
+    const placeholder = await call('POST', '/workflows/revisions/resolve', a, { workflow_revision: { data: missing }, error_policy: 'placeholder' });
+    expect(placeholder.body.workflow_revision.data.parameters.x).toMatch(/^<error:/);
+    expect(placeholder.body.resolution_info.errors).toHaveLength(1);
+    expect((await call('POST', '/workflows/revisions/resolve', a, { workflow_revision: {} })).status).toBe(400);
+    // Another project's workflows are out of reach.
+    expect((await call('POST', '/workflows/revisions/resolve', b, { workflow_revision: { data }, error_policy: 'keep' })).body.resolution_info.embeds_resolved).toBe(0);
+  });
+});

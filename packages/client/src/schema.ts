@@ -5577,6 +5577,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/applications/revisions/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve an application revision
+         * @description The revision (or inline `data`) with its embeds resolved — `@ag.embed` objects and strings, `@{{…}}` snippets — through the project's workflows and environments; `max_depth`, `max_embeds`, `error_policy` (`exception`, `placeholder`, `keep`); `resolution_info` says what was used.
+         */
+        post: operations["applications.revisions.resolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluators/revisions/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve an evaluator revision
+         * @description The revision (or inline `data`) with its embeds resolved through the project's workflows and environments, with `resolution_info`.
+         */
+        post: operations["evaluators.revisions.resolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/revisions/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a workflow revision
+         * @description The revision (or inline `data`) with its embeds resolved through the project's workflows and environments, with `resolution_info`.
+         */
+        post: operations["workflows.revisions.resolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/applications/revisions/deploy": {
         parameters: {
             query?: never;
@@ -10744,6 +10804,147 @@ export interface components {
                 order?: ("ascending" | "descending") | null;
             } | null;
         };
+        "applications.revisions.resolve.body": {
+            application_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            application_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            application_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            application_revision?: {
+                data?: {
+                    uri?: string | null;
+                    url?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    runtime?: string | null;
+                    script?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
+                    schemas?: {
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        inputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                        outputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            } | null;
+            max_depth?: number | null;
+            max_embeds?: number | null;
+            error_policy?: ("exception" | "placeholder" | "keep") | null;
+        };
+        "evaluators.revisions.resolve.body": {
+            evaluator_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            evaluator_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            evaluator_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            evaluator_revision?: {
+                data?: {
+                    uri?: string | null;
+                    url?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    runtime?: string | null;
+                    script?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
+                    schemas?: {
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        inputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                        outputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            } | null;
+            max_depth?: number | null;
+            max_embeds?: number | null;
+            error_policy?: ("exception" | "placeholder" | "keep") | null;
+        };
+        "workflows.revisions.resolve.body": {
+            workflow_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            workflow_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            workflow_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            workflow_revision?: {
+                data?: {
+                    uri?: string | null;
+                    url?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    runtime?: string | null;
+                    script?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
+                    schemas?: {
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        inputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                        outputs?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                } | null;
+            } | null;
+            max_depth?: number | null;
+            max_embeds?: number | null;
+            error_policy?: ("exception" | "placeholder" | "keep") | null;
+        };
         "applications.revisions.deploy.body": {
             application_ref?: {
                 id?: (string) | null;
@@ -14139,6 +14340,17 @@ export interface components {
                     key: string;
                 };
             };
+            resolution_info?: {
+                references_used: {
+                    kind: string;
+                    id: string;
+                    slug?: string;
+                    version?: string;
+                }[];
+                depth_reached: number;
+                embeds_resolved: number;
+                errors: string[];
+            };
         } | {
             /** @constant */
             count: 0;
@@ -15270,6 +15482,17 @@ export interface components {
                     key: string;
                 };
             };
+            resolution_info?: {
+                references_used: {
+                    kind: string;
+                    id: string;
+                    slug?: string;
+                    version?: string;
+                }[];
+                depth_reached: number;
+                embeds_resolved: number;
+                errors: string[];
+            };
         } | {
             /** @constant */
             count: 0;
@@ -16292,6 +16515,17 @@ export interface components {
                 selector?: {
                     key: string;
                 };
+            };
+            resolution_info?: {
+                references_used: {
+                    kind: string;
+                    id: string;
+                    slug?: string;
+                    version?: string;
+                }[];
+                depth_reached: number;
+                embeds_resolved: number;
+                errors: string[];
             };
         } | {
             /** @constant */
@@ -17316,6 +17550,17 @@ export interface components {
                     key: string;
                 };
             };
+            resolution_info?: {
+                references_used: {
+                    kind: string;
+                    id: string;
+                    slug?: string;
+                    version?: string;
+                }[];
+                depth_reached: number;
+                embeds_resolved: number;
+                errors: string[];
+            };
         } | {
             /** @constant */
             count: 0;
@@ -18339,6 +18584,17 @@ export interface components {
                     key: string;
                 };
             };
+            resolution_info?: {
+                references_used: {
+                    kind: string;
+                    id: string;
+                    slug?: string;
+                    version?: string;
+                }[];
+                depth_reached: number;
+                embeds_resolved: number;
+                errors: string[];
+            };
         } | {
             /** @constant */
             count: 0;
@@ -18542,6 +18798,189 @@ export interface components {
                 /** Format: uuid */
                 revision_id?: string;
             }[];
+        };
+        "applications.revisions.resolve.response": {
+            /** @constant */
+            count: 1;
+            application_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                application_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                application_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                application_slug?: string;
+                artifact_slug?: string;
+                application_variant_slug?: string;
+                variant_slug?: string;
+            } | {
+                data: {
+                    [key: string]: unknown;
+                };
+            };
+            resolution_info: {
+                references_used: {
+                    kind: string;
+                    id: string;
+                    slug?: string;
+                    version?: string;
+                }[];
+                depth_reached: number;
+                embeds_resolved: number;
+                errors: string[];
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluators.revisions.resolve.response": {
+            /** @constant */
+            count: 1;
+            evaluator_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                evaluator_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                evaluator_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                evaluator_slug?: string;
+                artifact_slug?: string;
+                evaluator_variant_slug?: string;
+                variant_slug?: string;
+            } | {
+                data: {
+                    [key: string]: unknown;
+                };
+            };
+            resolution_info: {
+                references_used: {
+                    kind: string;
+                    id: string;
+                    slug?: string;
+                    version?: string;
+                }[];
+                depth_reached: number;
+                embeds_resolved: number;
+                errors: string[];
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "workflows.revisions.resolve.response": {
+            /** @constant */
+            count: 1;
+            workflow_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                workflow_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                workflow_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                workflow_slug?: string;
+                artifact_slug?: string;
+                workflow_variant_slug?: string;
+                variant_slug?: string;
+            } | {
+                data: {
+                    [key: string]: unknown;
+                };
+            };
+            resolution_info: {
+                references_used: {
+                    kind: string;
+                    id: string;
+                    slug?: string;
+                    version?: string;
+                }[];
+                depth_reached: number;
+                embeds_resolved: number;
+                errors: string[];
+            };
+        } | {
+            /** @constant */
+            count: 0;
         };
         "applications.revisions.deploy.response": {
             /** @constant */
@@ -34144,6 +34583,19 @@ export interface operations {
                      *         "selector": {
                      *           "key": "sk-example-0000"
                      *         }
+                     *       },
+                     *       "resolution_info": {
+                     *         "references_used": [
+                     *           {
+                     *             "kind": "provider_key",
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           }
+                     *         ],
+                     *         "depth_reached": 10,
+                     *         "embeds_resolved": 10,
+                     *         "errors": [
+                     *           "example"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -36296,6 +36748,19 @@ export interface operations {
                      *         "selector": {
                      *           "key": "sk-example-0000"
                      *         }
+                     *       },
+                     *       "resolution_info": {
+                     *         "references_used": [
+                     *           {
+                     *             "kind": "provider_key",
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           }
+                     *         ],
+                     *         "depth_reached": 10,
+                     *         "embeds_resolved": 10,
+                     *         "errors": [
+                     *           "example"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -38431,6 +38896,19 @@ export interface operations {
                      *         "selector": {
                      *           "key": "sk-example-0000"
                      *         }
+                     *       },
+                     *       "resolution_info": {
+                     *         "references_used": [
+                     *           {
+                     *             "kind": "provider_key",
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           }
+                     *         ],
+                     *         "depth_reached": 10,
+                     *         "embeds_resolved": 10,
+                     *         "errors": [
+                     *           "example"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -40566,6 +41044,19 @@ export interface operations {
                      *         "selector": {
                      *           "key": "sk-example-0000"
                      *         }
+                     *       },
+                     *       "resolution_info": {
+                     *         "references_used": [
+                     *           {
+                     *             "kind": "provider_key",
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           }
+                     *         ],
+                     *         "depth_reached": 10,
+                     *         "embeds_resolved": 10,
+                     *         "errors": [
+                     *           "example"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -42692,6 +43183,19 @@ export interface operations {
                      *         "selector": {
                      *           "key": "sk-example-0000"
                      *         }
+                     *       },
+                     *       "resolution_info": {
+                     *         "references_used": [
+                     *           {
+                     *             "kind": "provider_key",
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           }
+                     *         ],
+                     *         "depth_reached": 10,
+                     *         "embeds_resolved": 10,
+                     *         "errors": [
+                     *           "example"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -43134,6 +43638,336 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "applications.revisions.resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "application_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "application_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "application_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "application_revision": {
+                 *         "data": {
+                 *           "uri": "https://example.com/hook"
+                 *         }
+                 *       },
+                 *       "max_depth": 10,
+                 *       "max_embeds": 10,
+                 *       "error_policy": "exception"
+                 *     }
+                 */
+                "application/json": components["schemas"]["applications.revisions.resolve.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "application_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "application_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "application_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "application_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       },
+                     *       "resolution_info": {
+                     *         "references_used": [
+                     *           {
+                     *             "kind": "provider_key",
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           }
+                     *         ],
+                     *         "depth_reached": 10,
+                     *         "embeds_resolved": 10,
+                     *         "errors": [
+                     *           "example"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["applications.revisions.resolve.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluators.revisions.resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluator_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "evaluator_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "evaluator_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "evaluator_revision": {
+                 *         "data": {
+                 *           "uri": "https://example.com/hook"
+                 *         }
+                 *       },
+                 *       "max_depth": 10,
+                 *       "max_embeds": 10,
+                 *       "error_policy": "exception"
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluators.revisions.resolve.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "evaluator_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "evaluator_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "evaluator_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "evaluator_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       },
+                     *       "resolution_info": {
+                     *         "references_used": [
+                     *           {
+                     *             "kind": "provider_key",
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           }
+                     *         ],
+                     *         "depth_reached": 10,
+                     *         "embeds_resolved": 10,
+                     *         "errors": [
+                     *           "example"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluators.revisions.resolve.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "workflows.revisions.resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "workflow_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "workflow_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "workflow_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "workflow_revision": {
+                 *         "data": {
+                 *           "uri": "https://example.com/hook"
+                 *         }
+                 *       },
+                 *       "max_depth": 10,
+                 *       "max_embeds": 10,
+                 *       "error_policy": "exception"
+                 *     }
+                 */
+                "application/json": components["schemas"]["workflows.revisions.resolve.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "workflow_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "workflow_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "workflow_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "workflow_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       },
+                     *       "resolution_info": {
+                     *         "references_used": [
+                     *           {
+                     *             "kind": "provider_key",
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           }
+                     *         ],
+                     *         "depth_reached": 10,
+                     *         "embeds_resolved": 10,
+                     *         "errors": [
+                     *           "example"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["workflows.revisions.resolve.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];

@@ -215,6 +215,14 @@ export const artifactDeploy = (e: ArtifactEntityName) => z.object({
   key: textKey.nullish(), message: texts.description.nullish(),
 });
 
+/** POST /<entity>s/revisions/resolve (workflow views): a stored revision by refs, or one sent inline (its `data`). */
+export const artifactResolve = (e: ArtifactEntityName) => z.object({
+  [`${e}_ref`]: artifactRef.nullish(), [`${e}_variant_ref`]: artifactRef.nullish(), [`${e}_revision_ref`]: artifactRef.nullish(),
+  [`${e}_revision`]: z.object({ data: workflowRevisionData.nullish() }).nullish(),
+  max_depth: z.number().int().min(0).max(100).nullish(), max_embeds: z.number().int().min(0).max(10_000).nullish(),
+  error_policy: z.enum(['exception', 'placeholder', 'keep']).nullish(),
+});
+
 /** A run's steps of one kind as the simple evaluation takes them: revision ids, or revision id → origin. */
 const stepTargets = z.union([
   z.array(uuidText).max(100),

@@ -60,7 +60,7 @@ export {
   ARTIFACT_ENTITY_NAMES, TESTSET_ROW_LIMIT, environmentRevisionData, testsetDelta, environmentDelta, workflowDelta, workflowRevisionData, testcaseInput, testsetRevisionData, artifactRef, artifactWindow, revisionRetrieve,
   simpleArtifactCreate, simpleArtifactEdit, simpleArtifactsQuery, artifactVariantCreate, artifactRevisionCommit, simpleEvaluationCreate,
   artifactCreate, artifactEdit, artifactVariantEdit, artifactRevisionCreate, artifactRevisionEdit, artifactVariantFork, artifactsQuery, artifactVariantsQuery,
-  artifactRevisionsQuery, artifactRevisionsLog, testcasesQuery, testcasesList, simpleEvaluationEdit, artifactDeploy,
+  artifactRevisionsQuery, artifactRevisionsLog, testcasesQuery, testcasesList, simpleEvaluationEdit, artifactDeploy, artifactResolve,
   type ArtifactEntityName, type WorkflowRevisionDataInput, type TestcaseInput, type TestsetRevisionDataInput, type ArtifactRef, type SimpleEvaluationCreate,
 } from './artifacts.ts';
 export {
@@ -94,7 +94,7 @@ export { domainResponse, domainsResponse, providerResponse, providersResponse } 
 export { humanEvaluationsResponse, humanEvaluationCreatedResponse } from './responses/human-evaluations.ts';
 export {
   simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactRetrieveResponse,
-  artifactResponse, artifactsResponse, artifactVariantsResponse, artifactRevisionsResponse, testcaseResponse, testcasesResponse,
+  artifactResponse, artifactsResponse, artifactVariantsResponse, artifactRevisionsResponse, testcaseResponse, testcasesResponse, artifactResolveResponse,
   catalogTypesResponse, catalogTypeResponse, catalogTemplatesResponse, catalogTemplateResponse, catalogPresetsResponse, catalogPresetResponse,
   catalogHarnessesResponse, catalogHarnessResponse, legacyEvaluatorTemplatesResponse,
 } from './responses/artifacts.ts';

@@ -165,6 +165,7 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   workflowDelta: { schema: contracts.workflowDelta, samples: [{ set: { parameters: { prompt: 'Bonjour 😀' } }, remove: ['parameters.old'] }] },
   testsetDelta: { schema: contracts.testsetDelta, samples: [{ rows: { add: [{ data: { q: 'é 😀' } }] }, columns: { replace: [['q', 'question 😀']] } }] },
   artifactDeploy: { schema: contracts.artifactDeploy('application'), samples: [{ application_ref: { slug: 'app' }, environment_ref: { slug: 'prod' }, key: 'app 😀', message: 'ship it 😀' }] },
+  artifactResolve: { schema: contracts.artifactResolve('workflow'), samples: [{ workflow_revision: { data: { parameters: { p: 'Bonjour 😀' } } }, error_policy: 'keep' }] },
   testcasesQuery: { schema: contracts.testcasesQuery, samples: [{ testset_ref: { slug: 'caps' }, windowing: { limit: 2 } }] },
   testcasesList: { schema: contracts.testcasesList, samples: [{ testcase_id: [UUID], testcase_ids: `${UUID},${UUID}` }] },
   simpleEvaluationCreate: { schema: contracts.simpleEvaluationCreate, samples: [{ evaluation: { name: 'Eval 😀', data: { status: 'running', testset_steps: [UUID] } } }] },

@@ -49,11 +49,21 @@ const revision = (e: ArtifactEntityName) => z.object({
 export const artifactRevisionResponse = (e: ArtifactEntityName) => one(`${e}_revision`, revision(e));
 /** POST /<entity>s/revisions/query and /log. */
 export const artifactRevisionsResponse = (e: ArtifactEntityName) => z.object({ count: z.number().int(), [`${e}_revisions`]: z.array(revision(e)) });
+const resolutionInfo = z.object({
+  references_used: z.array(z.object({ kind: z.string(), id: z.string(), slug: z.string().optional(), version: z.string().optional() })),
+  depth_reached: z.number().int(), embeds_resolved: z.number().int(), errors: z.array(z.string()),
+});
+/** POST /<workflow view>s/revisions/resolve: the revision (or the inline data) with its embeds resolved. */
+export const artifactResolveResponse = (e: ArtifactEntityName) => z.union([
+  z.object({ count: z.literal(1), [`${e}_revision`]: z.union([revision(e), z.object({ data: json })]), resolution_info: resolutionInfo }),
+  z.object({ count: z.literal(0) }),
+]);
 /** POST /<entity>s/revisions/retrieve: the revision with the references it resolved to. */
 export const artifactRetrieveResponse = (e: ArtifactEntityName) => z.union([
   z.object({
     count: z.literal(1), [`${e}_revision`]: revision(e),
     retrieval_info: z.object({ references: z.object({ [e]: ref, [`${e}_variant`]: ref, [`${e}_revision`]: ref }).catchall(ref), selector: z.object({ key: z.string() }).optional() }),
+    resolution_info: resolutionInfo.optional(),
   }),
   z.object({ count: z.literal(0) }),
 ]);

@@ -5,14 +5,15 @@
 // workflow family (the reference's split). Another project's artifacts are unknown here.
 import type { RequestHandler } from 'express';
 import {
-  ARTIFACT_ENTITIES, artifactView, familyOf, listArtifacts, listLevel, ofEntity, readArtifact, readLatestRevision, readRevision, readVariant, readVariants,
+  ARTIFACT_ENTITIES, EmbedError, resolveEmbeds, type EmbedErrorPolicy, artifactView, familyOf, listArtifacts, listLevel, ofEntity, readArtifact, readLatestRevision, readRevision, readVariant, readVariants,
   resolveRevision, retrievalInfo, revisionData, revisionLog, revisionView, roleFlagOf, simpleArtifactAnswer, simpleAnswerOf, variantView,
   type ArtifactEntity, type ArtifactListWindow, type ArtifactRevisionRow, type ArtifactRow, type LevelFilter,
 } from '@llm/account-model';
 import {
-  artifactRevisionsLog, artifactRevisionsQuery, artifactsQuery, artifactVariantsQuery, revisionRetrieve, simpleArtifactsQuery, type ArtifactRef, type RouteId,
+  artifactResolve, artifactRevisionsLog, artifactRevisionsQuery, artifactsQuery, artifactVariantsQuery, revisionRetrieve, simpleArtifactsQuery, type ArtifactRef, type RouteId,
 } from '@llm/contracts';
 import type { Request } from 'express';
+import { embedLookup } from './embed-lookup.ts';
 import { invalid, notFound } from '@llm/errors';
 import { uuidParam, validate, type Guards, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
@@ -77,6 +78,38 @@ export function artifactReadRoutes(deps: { pool: Pool; entity: ArtifactEntity },
     return { found: r.found, info: { references: { environment: { id: ev.artifact.id, slug: ev.artifact.slug }, environment_variant: { id: ev.variant.id, slug: ev.variant.slug }, environment_revision: { id: ev.revision.id, slug: ev.revision.slug, version: String(ev.revision.version) } }, selector: { key } } };
   };
 
+  /** Embeds resolved through the project's revisions; under `exception` a failed embed is the client's error. */
+  const resolveData = async (req: Request, data: Record<string, unknown>, opts: { self?: string; maxDepth?: number | null; maxEmbeds?: number | null; policy?: EmbedErrorPolicy | null }) => {
+    try {
+      return await resolveEmbeds(data, embedLookup(pool, req.scope.projectId), {
+        ...(opts.maxDepth != null ? { maxDepth: opts.maxDepth } : {}), ...(opts.maxEmbeds != null ? { maxEmbeds: opts.maxEmbeds } : {}),
+        errorPolicy: opts.policy ?? 'exception', ...(opts.self ? { self: { kind: 'workflow_revision', id: opts.self } } : {}),
+      });
+    } catch (err) {
+      if (err instanceof EmbedError) throw err.kind === 'not_found' ? notFound('embed_not_found', err.message) : invalid(`embed_${err.kind}`, err.message);
+      throw err;
+    }
+  };
+
+  const resolve: RequestHandler = async (req, res) => {
+    const body = validate(artifactResolve(e), req.body ?? {}) as Record<string, unknown>;
+    const inline = body[`${e}_revision`] as { data?: Record<string, unknown> | null } | null | undefined;
+    const opts = { maxDepth: body.max_depth as number | null, maxEmbeds: body.max_embeds as number | null, policy: body.error_policy as EmbedErrorPolicy | null };
+    if (inline) {
+      if (!inline.data) throw invalid('resolve_data_required', `Inline resolve payload \`${e}_revision\` must include \`data\`.`);
+      const resolved = await resolveData(req, inline.data, opts);
+      res.json({ count: 1, [`${e}_revision`]: { data: resolved.data }, resolution_info: resolved.info });
+      return;
+    }
+    const refs = { artifact: body[`${e}_ref`] as ArtifactRef | null, variant: body[`${e}_variant_ref`] as ArtifactRef | null, revision: body[`${e}_revision_ref`] as ArtifactRef | null };
+    const r = await resolveRevision(pool, req.scope.projectId, entity, refs);
+    if (r.status === 'invalid') throw invalid('refs_invalid', r.message);
+    if (r.status === 'none' || !ofEntity(r.found.artifact, entity)) { res.json({ count: 0 }); return; }
+    const { artifact, variant, revision } = r.found;
+    const resolved = await resolveData(req, revision.data ?? {}, { ...opts, self: revision.id });
+    res.json({ count: 1, [`${e}_revision`]: revisionView(e, revision, resolved.data, { artifact, variant }), resolution_info: resolved.info });
+  };
+
   const retrieve: RequestHandler = async (req, res) => {
     const body = validate(revisionRetrieve(e), req.body ?? {}) as Record<string, unknown>;
     const refs = { artifact: body[`${e}_ref`] as ArtifactRef | null, variant: body[`${e}_variant_ref`] as ArtifactRef | null, revision: body[`${e}_revision_ref`] as ArtifactRef | null };
@@ -99,7 +132,12 @@ export function artifactReadRoutes(deps: { pool: Pool; entity: ArtifactEntity },
     const data = await revisionData(pool, revision, family, {
       testcaseIds: body.include_testcase_ids as boolean | null, testcases: body.include_testcases as boolean | null, window: body.windowing as { limit?: number | null } | null,
     });
-    res.json({ count: 1, [`${e}_revision`]: revisionView(e, revision, data, { artifact, variant }), retrieval_info: retrievalInfo(e, artifact, variant, revision) });
+    // `resolve: true` (workflow views): the data with its embeds resolved, and how (§1.3).
+    const resolved = family === 'workflow' && body.resolve === true ? await resolveData(req, data ?? {}, { self: revision.id }) : undefined;
+    res.json({
+      count: 1, [`${e}_revision`]: revisionView(e, revision, resolved ? resolved.data : data, { artifact, variant }),
+      retrieval_info: retrievalInfo(e, artifact, variant, revision), ...(resolved ? { resolution_info: resolved.info } : {}),
+    });
   };
 
   // ── Git reads ──
@@ -209,6 +247,7 @@ export function artifactReadRoutes(deps: { pool: Pool; entity: ArtifactEntity },
     [git('variants.query')]: [...guards.view, queryVariants],
     [git('revisions.query')]: [...guards.view, queryRevisions],
     [git('revisions.log')]: [...guards.view, log],
+    ...(family === 'workflow' ? { [git('revisions.resolve')]: [...guards.view, resolve] } : {}),
   };
 }
 

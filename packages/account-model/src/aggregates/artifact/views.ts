@@ -37,7 +37,7 @@ export function variantView(e: ArtifactEntity, v: ArtifactVariantRow, a?: Artifa
   };
 }
 
-export function revisionView(e: ArtifactEntity, r: ArtifactRevisionRow, data: JsonMap | null, names?: { artifact: ArtifactRow; variant: ArtifactVariantRow }): View {
+export function revisionView(e: ArtifactEntity, r: ArtifactRevisionRow, data: Record<string, unknown> | null, names?: { artifact: ArtifactRow; variant: ArtifactVariantRow }): View {
   const h = headerView(r);
   return {
     id: r.id, slug: r.slug, version: String(r.version), ...h,

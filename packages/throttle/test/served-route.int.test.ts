@@ -24,6 +24,12 @@ const EXPECTED: Partial<Record<RouteId, ThrottleCategory>> = {
   'tracing.analytics.query': 'tracing_slow',
   'tracing.spans.analytics': 'tracing_slow',
   'queries.revisions.retrieve': 'core_fast',
+  // The same `POST */retrieve` glob: every artifact entity's retrieve (reference evaluations §1.3).
+  'testsets.revisions.retrieve': 'core_fast',
+  'applications.revisions.retrieve': 'core_fast',
+  'evaluators.revisions.retrieve': 'core_fast',
+  'workflows.revisions.retrieve': 'core_fast',
+  'environments.revisions.retrieve': 'core_fast',
   // Ours, not the reference's: an export reads like a query (docs/decisions.md).
   'spans.export': 'tracing_slow',
   'traces.export': 'tracing_slow',

@@ -5,7 +5,7 @@
 // workflow family (the reference's split). Another project's artifacts are unknown here.
 import type { RequestHandler } from 'express';
 import {
-  ARTIFACT_ENTITIES, EmbedError, resolveEmbeds, type EmbedErrorPolicy, artifactView, familyOf, listArtifacts, listLevel, ofEntity, readArtifact, readLatestRevision, readRevision, readVariant, readVariants,
+  ARTIFACT_ENTITIES, ARTIFACT_PLURALS, EmbedError, resolveEmbeds, type EmbedErrorPolicy, artifactView, familyOf, listArtifacts, listLevel, ofEntity, readArtifact, readLatestRevision, readRevision, readVariant, readVariants,
   resolveRevision, retrievalInfo, revisionData, revisionLog, revisionView, roleFlagOf, simpleArtifactAnswer, simpleAnswerOf, variantView,
   type ArtifactEntity, type ArtifactListWindow, type ArtifactRevisionRow, type ArtifactRow, type LevelFilter,
 } from '@llm/account-model';
@@ -18,7 +18,7 @@ import { invalid, notFound } from '@llm/errors';
 import { uuidParam, validate, type Guards, type Handlers } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 
-const PLURAL: Record<ArtifactEntity, string> = { testset: 'testsets', application: 'applications', evaluator: 'evaluators', workflow: 'workflows', environment: 'environments' };
+const PLURAL = ARTIFACT_PLURALS;
 type JsonMap = Record<string, unknown>;
 
 export function artifactReadRoutes(deps: { pool: Pool; entity: ArtifactEntity }, guards: Guards<'view'>): Handlers {

@@ -9,6 +9,9 @@ import type { ArtifactHeaderRow, ArtifactRevisionRow, ArtifactRow, ArtifactVaria
 export const ARTIFACT_ENTITIES = ['testset', 'workflow', 'application', 'evaluator', 'environment'] as const;
 export type ArtifactEntity = (typeof ARTIFACT_ENTITIES)[number];
 
+/** Each entity's plural: its paths (`/testsets/…`) and route ids (`testsets.…`, `simple.testsets.…`). */
+export const ARTIFACT_PLURALS: Readonly<Record<ArtifactEntity, string>> = { testset: 'testsets', application: 'applications', evaluator: 'evaluators', workflow: 'workflows', environment: 'environments' };
+
 export const familyOf = (entity: ArtifactEntity): ArtifactFamily => (entity === 'testset' || entity === 'environment' ? entity : 'workflow');
 /** The role flag an entity's routes force on what they write (and filter their reads by). */
 export const roleFlagOf = (entity: ArtifactEntity): 'is_application' | 'is_evaluator' | undefined =>

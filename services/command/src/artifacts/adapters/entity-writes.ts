@@ -15,7 +15,7 @@ import { eventHeader, roleFlags, testsetContent, workflowRevision, type HeaderIn
 type JsonMap = Record<string, unknown>;
 const record = (v: unknown): JsonMap => (typeof v === 'object' && v !== null ? v as JsonMap : {});
 /** A stored `meta` as a header takes it (only an object is one). */
-const metaOf = (m: unknown): JsonMap | null => (typeof m === 'object' && m !== null && !Array.isArray(m) ? m as JsonMap : null);
+export const metaOf = (m: unknown): JsonMap | null => (typeof m === 'object' && m !== null && !Array.isArray(m) ? m as JsonMap : null);
 
 export interface EntityWrites {
   entity: ArtifactEntity;

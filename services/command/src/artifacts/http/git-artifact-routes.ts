@@ -6,7 +6,7 @@
 // is unknown here (404 on writes that name it).
 import type { Request, RequestHandler, Response } from 'express';
 import {
-  applyTestsetDelta, readArtifact, readLatestRevision, readRevision, readTestcasesByIds, readVariant, refuse, revisionsUpTo, type TestsetDelta, revisionData, revisionView, variantView, artifactView,
+  ARTIFACT_PLURALS, applyTestsetDelta, readArtifact, readLatestRevision, readRevision, readTestcasesByIds, readVariant, refuse, revisionsUpTo, type TestsetDelta, revisionData, revisionView, variantView, artifactView,
   type ArtifactEntity, type ArtifactRevisionRow, type ArtifactVariantRow,
 } from '@llm/account-model';
 import {
@@ -17,13 +17,12 @@ import { invalid } from '@llm/errors';
 import { uuidv7 } from '@llm/events';
 import { issuesOf, RequestValidationError, uuidParam, validate, type Guards, type Handlers } from '@llm/http';
 import { projectionLag } from '../../accounts/adapters/account-commands.ts';
-import { entityWrites, sameHeader, storedHeader } from '../adapters/entity-writes.ts';
+import { entityWrites, metaOf, sameHeader, storedHeader } from '../adapters/entity-writes.ts';
 import type { ArtifactRouteDeps } from './simple-artifact-routes.ts';
 import { hex12, type HeaderInput } from '../domain/artifact-content.ts';
 
-const PLURAL: Record<ArtifactEntity, string> = { testset: 'testsets', application: 'applications', evaluator: 'evaluators', workflow: 'workflows', environment: 'environments' };
+const PLURAL = ARTIFACT_PLURALS;
 type Body = HeaderInput & Record<string, unknown>;
-const metaMap = (m: unknown): Record<string, unknown> | null => (typeof m === 'object' && m !== null && !Array.isArray(m) ? m as Record<string, unknown> : null);
 
 export function gitArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEntity }, guards: Guards<'edit'>): Handlers {
   const { pool, writes, entity } = deps;
@@ -175,7 +174,7 @@ export function gitArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEn
   const applyDelta = async (base: ArtifactRevisionRow, delta: unknown): Promise<Record<string, unknown>> => {
     if (family === 'testset') {
       const ids = Array.isArray(base.data?.testcase_ids) ? base.data.testcase_ids.filter((x): x is string => typeof x === 'string') : [];
-      const rows = (await readTestcasesByIds(pool, base.artifact_id, ids)).map((t) => ({ id: t.id, data: t.data, flags: t.flags, tags: t.tags, meta: metaMap(t.meta) }));
+      const rows = (await readTestcasesByIds(pool, base.artifact_id, ids)).map((t) => ({ id: t.id, data: t.data, flags: t.flags, tags: t.tags, meta: metaOf(t.meta) }));
       return { testcases: applyTestsetDelta(rows, delta as TestsetDelta).map((r) => ({ data: r.data, flags: r.flags ?? null, tags: r.tags ?? null, meta: r.meta ?? null })) };
     }
     const d = delta as { set?: Record<string, unknown> | null; remove?: string[] | null };

@@ -5857,6 +5857,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/services/mock/v0/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke the mock workflow
+         * @description Runs the `agenta:custom:mock:v0` handler (`parameters.key`: echo, static, pass, fail, score, reflect, error, delay) on the inputs (and an application's outputs), writes its trace through the span pipeline and answers the trace and span ids, a status and the outputs.
+         */
+        post: operations["services.mock.invoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/annotations/{trace_id}": {
         parameters: {
             query?: never;
@@ -6612,7 +6632,7 @@ export interface paths {
         put?: never;
         /**
          * Start a simple evaluation
-         * @description Marks the run active and running. Server-side execution is not built yet: nothing is dispatched (runs are executed by clients, as the SDK's `aevaluate()` does).
+         * @description Marks the run active and running. A run that was not already running is dispatched: the server executes its testset, application and `auto` evaluator cells (a run the SDK drives is created running, so nothing is dispatched). Undispatchable graphs end `failure` and closed.
          */
         post: operations["simple.evaluations.start"];
         delete?: never;
@@ -6755,6 +6775,26 @@ export interface paths {
          * @description Recomputes the metrics of the slice's scenarios (all when omitted), then the run's global row, from the cells' traces. Answers 204.
          */
         post: operations["simple.evaluations.refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/evaluations/{evaluation_id}/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Execute a slice of a simple evaluation
+         * @description Marks the run and the addressed scenarios running and active, then queues the execution of the slice's runnable cells (missing or failed ones; every one with `overwrite`), after which metrics are refreshed and the run finalised. Answers 202; a closed run is 409.
+         */
+        post: operations["simple.evaluations.process"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11102,6 +11142,45 @@ export interface components {
                 }[];
             };
         };
+        "services.mock.invoke.body": {
+            version?: string | null;
+            flags?: {
+                [key: string]: unknown;
+            } | null;
+            data?: {
+                revision?: {
+                    [key: string]: unknown;
+                } | null;
+                parameters?: {
+                    [key: string]: unknown;
+                } | null;
+                testcase?: {
+                    [key: string]: unknown;
+                } | null;
+                inputs?: {
+                    [key: string]: unknown;
+                } | null;
+                trace?: {
+                    trace_id: string;
+                    span_id: string;
+                } | null;
+                outputs?: unknown;
+            } | null;
+            references?: {
+                [key: string]: unknown;
+            } | null;
+            links?: ({
+                invocation?: {
+                    trace_id: string;
+                    span_id: string;
+                } | null;
+            } & {
+                [key: string]: {
+                    trace_id: string;
+                    span_id: string;
+                };
+            }) | null;
+        };
         "annotations.edit.body": {
             annotation: {
                 data: {
@@ -11708,6 +11787,12 @@ export interface components {
             scenario_ids?: (string)[] | null;
             step_keys?: string[] | null;
             repeat_idxs?: number[] | null;
+        };
+        "simple.evaluations.process.body": {
+            scenario_ids?: (string)[] | null;
+            step_keys?: string[] | null;
+            repeat_idxs?: number[] | null;
+            overwrite?: boolean | null;
         };
         "simple.evaluations.steps.add.body": {
             steps: {
@@ -19397,6 +19482,19 @@ export interface components {
                     [key: string]: unknown;
                 };
                 created_at?: string;
+            };
+        };
+        "services.mock.invoke.response": {
+            version: string;
+            trace_id: string;
+            span_id: string;
+            status: {
+                code: number;
+                type?: string;
+                message?: string;
+            };
+            data?: {
+                outputs: unknown;
             };
         };
         "annotations.delete.response": {
@@ -44819,6 +44917,85 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    "services.mock.invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "version": "1",
+                 *       "flags": {
+                 *         "example": {
+                 *           "key": "value"
+                 *         }
+                 *       },
+                 *       "data": {
+                 *         "revision": {
+                 *           "example": "example"
+                 *         }
+                 *       },
+                 *       "references": {
+                 *         "example": {
+                 *           "key": "value"
+                 *         }
+                 *       },
+                 *       "links": {
+                 *         "invocation": {
+                 *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
+                 *           "span_id": "00f067aa0ba902b7"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["services.mock.invoke.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": "1",
+                     *       "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
+                     *       "span_id": "00f067aa0ba902b7",
+                     *       "status": {
+                     *         "code": 10,
+                     *         "type": "example",
+                     *         "message": "example"
+                     *       },
+                     *       "data": {
+                     *         "outputs": {
+                     *           "key": "value"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["services.mock.invoke.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     "annotations.fetch": {
         parameters: {
             query?: never;
@@ -48479,6 +48656,56 @@ export interface operations {
         responses: {
             /** @description Done; no body. */
             204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.evaluations.process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "scenario_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ],
+                 *       "step_keys": [
+                 *         "example"
+                 *       ],
+                 *       "repeat_idxs": [
+                 *         10
+                 *       ],
+                 *       "overwrite": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.evaluations.process.body"];
+            };
+        };
+        responses: {
+            /** @description Accepted: the work is queued; no body. */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -155,6 +155,8 @@ export const runSlice = z.object({
   step_keys: z.array(stepKey).max(1000).nullish(),
   repeat_idxs: z.array(int({ min: 0, max: 1000 })).max(1000).nullish(),
 });
+/** `…/process`: a slice and whether cells that succeeded are executed again. */
+export const runProcess = runSlice.extend({ overwrite: z.boolean().nullish() });
 export const stepsAdd = z.object({ steps: z.array(runStep).max(1000) });
 export const stepsRemove = z.object({ step_keys: z.array(stepKey).max(1000) });
 export const repeatsSet = z.object({ repeats: int({ min: 1, max: 1000, label: 'repeats' }) });

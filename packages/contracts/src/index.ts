@@ -114,10 +114,11 @@ export {
   simpleSavedQueriesAnswer, savedQueryVariantAnswer, savedQueryVariantsAnswer, savedQueryRevisionAnswer, savedQueryRevisionsAnswer, savedQueryRetrieveAnswer,
 } from './responses/saved-query-answers.ts';
 export { parseUuid } from './uuid.ts';
+export { invocationLink, workflowInvoke, workflowInvokeResponse, type WorkflowInvoke } from './workflow-services.ts';
 export {
   EVALUATION_STATUSES, MAX_EVALUATION_ITEMS, evaluationStatus, uuidText, runStep, runData, runCreate, runsCreate, runEdit, runEditOne, runsEdit, runIds,
   scenariosCreate, scenarioEdit, scenarioEditOne, scenariosEdit, scenarioIds, resultWrite, resultsWrite, resultIds, metricWrite, metricsWrite, metricIds,
-  closeQuery, evaluationWindow, runsQuery, scenariosQuery, resultsQuery, metricsQuery, metricsRefresh, runSlice, stepsAdd, stepsRemove, repeatsSet,
+  closeQuery, evaluationWindow, runsQuery, scenariosQuery, resultsQuery, metricsQuery, metricsRefresh, runSlice, runProcess, stepsAdd, stepsRemove, repeatsSet,
   simpleEvaluationsQuery,
   type RunStepInput, type ResultWrite,
 } from './evaluation-runs.ts';

@@ -227,6 +227,8 @@ export const ROUTES = {
   'testsets.revisions.download': { method: 'POST', path: '/testsets/revisions/:testset_revision_id/download', side: 'query' },
   // annotations (reference evaluations §2.1, §3.6): one-span traces through the span pipeline
   'annotations.create': { method: 'POST', path: '/annotations', side: 'command' },
+  // the agenta:custom:mock:v0 workflow service (§3.7): one invocation, its trace through the span pipeline
+  'services.mock.invoke': { method: 'POST', path: '/services/mock/v0/invoke', side: 'command' },
   'annotations.fetch': { method: 'GET', path: '/annotations/:trace_id', side: 'query' },
   'annotations.edit': { method: 'PATCH', path: '/annotations/:trace_id', side: 'command' },
   'annotations.delete': { method: 'DELETE', path: '/annotations/:trace_id', side: 'command' },
@@ -298,6 +300,9 @@ export const ROUTES = {
   'simple.evaluations.probe': { method: 'POST', path: '/simple/evaluations/:evaluation_id/probe', side: 'query' },
   'simple.evaluations.prune': { method: 'POST', path: '/simple/evaluations/:evaluation_id/prune', side: 'command' },
   'simple.evaluations.refresh': { method: 'POST', path: '/simple/evaluations/:evaluation_id/refresh', side: 'command' },
+  // server-side execution (§3.7, §4.2): evaluations.run.dispatched, recorded in evaluation_dispatches by
+  // projector-evaluations, executed by the command side's evaluation worker
+  'simple.evaluations.process': { method: 'POST', path: '/simple/evaluations/:evaluation_id/process', side: 'command' },
   'simple.evaluations.steps.add': { method: 'POST', path: '/simple/evaluations/:evaluation_id/steps/add', side: 'command' },
   'simple.evaluations.steps.remove': { method: 'POST', path: '/simple/evaluations/:evaluation_id/steps/remove', side: 'command' },
   'simple.evaluations.repeats.set': { method: 'POST', path: '/simple/evaluations/:evaluation_id/repeats/set', side: 'command' },

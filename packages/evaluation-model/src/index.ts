@@ -5,3 +5,4 @@ export * from './evaluation-event.ts';
 export * from './run/index.ts';
 export { evaluationRejectionError, isEvaluationRejectionCode } from './presentation.ts';
 export * from './metrics/specs.ts';
+export * from './dispatch/queue.ts';

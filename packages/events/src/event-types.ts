@@ -15,7 +15,7 @@ import type { ApplicationCreated, ApplicationVariantCreated, ApplicationRevision
 import type { RedactionPolicySet } from './payloads.ts';
 import type {
   EvaluationRunCreated, EvaluationRunEdited, EvaluationRunLifecycleSet, EvaluationRunDeleted, EvaluationScenariosAdded, EvaluationScenariosEdited,
-  EvaluationScenariosDeleted, EvaluationResultsUpserted, EvaluationResultsDeleted, EvaluationMetricsUpserted, EvaluationMetricsDeleted, EvaluationMetricsRefreshed, EvaluationRunSchemasInferred,
+  EvaluationScenariosDeleted, EvaluationResultsUpserted, EvaluationResultsDeleted, EvaluationMetricsUpserted, EvaluationMetricsDeleted, EvaluationMetricsRefreshed, EvaluationRunSchemasInferred, EvaluationRunDispatched,
 } from './payloads.ts';
 
 export interface EventPayloads {
@@ -95,6 +95,7 @@ export interface EventPayloads {
   'evaluations.metrics.deleted': EvaluationMetricsDeleted;
   'evaluations.metrics.refreshed': EvaluationMetricsRefreshed;
   'evaluations.run.schemas_inferred': EvaluationRunSchemasInferred;
+  'evaluations.run.dispatched': EvaluationRunDispatched;
 }
 
 export type EventType = keyof EventPayloads;
@@ -176,6 +177,7 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'evaluations.metrics.deleted': { message: 'EvaluationMetricsDeleted', version: 1 },
   'evaluations.metrics.refreshed': { message: 'EvaluationMetricsRefreshed', version: 1 },
   'evaluations.run.schemas_inferred': { message: 'EvaluationRunSchemasInferred', version: 1 },
+  'evaluations.run.dispatched': { message: 'EvaluationRunDispatched', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

@@ -230,3 +230,5 @@ export interface EvaluationMetricsUpserted { run_id: string; metrics: Evaluation
 export interface EvaluationMetricsDeleted { run_id: string; metric_ids: string[] }
 export interface EvaluationMetricsRefreshed { run_id: string; metric: EvaluationMetricInfo; results_seq: number }
 export interface EvaluationRunSchemasInferred { run_id: string; schemas_json: string }
+/** slice_json: `{scenario_ids?, step_keys?, repeat_idxs?}` (omitted = all); overwrite: re-execute cells that succeeded. */
+export interface EvaluationRunDispatched { run_id: string; dispatch_id: string; slice_json: string; overwrite: boolean }

@@ -129,6 +129,7 @@ function successResponses(id: RouteId, responseComponent: string | undefined): R
   }
   switch (ops?.success) {
     case 'no_content': out['204'] = { description: 'Done; no body.' }; break;
+    case 'accepted': out['202'] = { description: 'Accepted: the work is queued; no body.' }; break;
     case 'redirect': out['302'] = { description: 'Redirects the browser (`Location`) to the identity provider or back to the application.' }; break;
     case 'ndjson': out['200'] = { description: 'Progress as NDJSON lines, then the result or the error.', content: { 'application/x-ndjson': { schema: { type: 'string' } } } }; break;
     case 'export': out['200'] = {

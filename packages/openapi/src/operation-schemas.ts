@@ -8,7 +8,7 @@ import {
   scenarioIds, scenariosCreate, scenariosEdit, scenariosQuery, evaluationRunResponse, evaluationRunsResponse, evaluationRunIdsResponse, evaluationRunIdResponse,
   evaluationScenarioResponse, evaluationScenariosResponse, evaluationScenarioIdsResponse, evaluationScenarioIdResponse, evaluationResultResponse,
   evaluationResultsResponse, evaluationResultIdsResponse, evaluationResultIdResponse, evaluationMetricsResponse, evaluationMetricIdsResponse, int, storedDateTime,
-  runSlice, stepsAdd, stepsRemove, repeatsSet, simpleEvaluationsQuery, simpleEvaluationResponse, simpleEvaluationsResponse, simpleEvaluationDeletedResponse,
+  runSlice, runProcess, workflowInvoke, workflowInvokeResponse, stepsAdd, stepsRemove, repeatsSet, simpleEvaluationsQuery, simpleEvaluationResponse, simpleEvaluationsResponse, simpleEvaluationDeletedResponse,
 } from '@llm/contracts';
 import {
   adminAccountsCreate, adminAccountsDelete, adminApiKeyCreate, adminGraphCreate, adminGraphDelete, adminMembershipRemove, adminMembershipSet,
@@ -54,7 +54,7 @@ export interface OperationSchemas {
   bodyOptional?: boolean;
   /** How a success answers when it is not a JSON body: 204 and no body, a redirect of the browser,
    * an NDJSON stream, or never (a route this edition always refuses). */
-  success?: 'no_content' | 'redirect' | 'ndjson' | 'export' | 'file' | 'never';
+  success?: 'no_content' | 'accepted' | 'redirect' | 'ndjson' | 'export' | 'file' | 'never';
   /** The body is a multipart/form-data upload with these text fields beside its `file` part. */
   multipart?: readonly string[];
   /** A write that reads nothing from its body (the path names everything): no request body is documented. */
@@ -258,6 +258,7 @@ export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   'simple.evaluations.probe': { body: runSlice, bodyOptional: true, response: evaluationResultsResponse },
   'simple.evaluations.prune': { body: runSlice, bodyOptional: true, success: 'no_content' },
   'simple.evaluations.refresh': { body: runSlice, bodyOptional: true, success: 'no_content' },
+  'simple.evaluations.process': { body: runProcess, bodyOptional: true, success: 'accepted' },
   'simple.evaluations.steps.add': { body: stepsAdd, response: evaluationRunResponse },
   'simple.evaluations.steps.remove': { body: stepsRemove, response: evaluationRunResponse },
   'simple.evaluations.repeats.set': { body: repeatsSet, response: evaluationRunResponse },
@@ -348,6 +349,7 @@ export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   'simple.testsets.download': { noBody: true, query: z.object({ file_type: z.enum(['csv', 'json']), file_name: z.string().max(255).optional() }), success: 'file' },
   'testsets.revisions.download': { noBody: true, query: z.object({ file_type: z.enum(['csv', 'json']).optional(), file_name: z.string().max(255).optional() }), success: 'file' },
   'annotations.create': { body: annotationCreate, response: annotationResponse },
+  'services.mock.invoke': { body: workflowInvoke, response: workflowInvokeResponse },
   'annotations.fetch': { response: annotationResponse },
   'annotations.edit': { body: annotationEdit, response: annotationResponse },
   'annotations.delete': { response: annotationLinkResponse },

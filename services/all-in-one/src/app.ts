@@ -5,7 +5,7 @@ import { createHttpApp, createReadiness, listen, listenManagement, type RunningS
 import type { Logger } from '@llm/logging';
 import { openPostgres } from '@llm/postgres';
 import { connectKafka, httpShutdownSteps, runShutdown } from '@llm/runtime';
-import { createCommandSide, headlessInitFromEnv, ingestPressureFromEnv, joinListeners, signInOptionsFromEnv, startOtlpReceivers } from '@llm/service-command';
+import { createCommandSide, evaluationWorkerSettings, headlessInitFromEnv, ingestPressureFromEnv, joinListeners, signInOptionsFromEnv, startOtlpReceivers } from '@llm/service-command';
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
 import { createEventRecorder, queryHandlers } from '@llm/service-query';
@@ -93,7 +93,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   // One cache of projects' retention for both sides: a PATCH on the command side shows in reads at once.
   const horizons = retentionHorizons({ pool, plans, access: access.config });
   const pressure = await ingestPressureFromEnv(config, kafka, topics, log);
-  const command = createCommandSide({ log, apiKeys, plans, horizons, billing: billing.config, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), traces: simpleTraceLookup(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES }), traceMetrics: traceMetrics(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS }), metricsTraceWaitMs: config.METRICS_TRACE_WAIT_MS });
+  const command = createCommandSide({ log, apiKeys, plans, horizons, billing: billing.config, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), traces: simpleTraceLookup(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES }), traceMetrics: traceMetrics(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS }), metricsTraceWaitMs: config.METRICS_TRACE_WAIT_MS, evaluationWorker: evaluationWorkerSettings(config) });
   const throttle = deploymentThrottle(access.config, plans, billing.config.freePlan);
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: throttle, beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
     { side: 'command', handlers: command.handlers },

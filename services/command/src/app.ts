@@ -58,6 +58,11 @@ import { cellRoutes } from './evaluations/http/cell-routes.ts';
 import { metricRefreshRoutes } from './evaluations/http/metric-refresh-routes.ts';
 import { simpleEvaluationRoutes } from './evaluations/http/simple-evaluation-routes.ts';
 import { MetricsRefresh } from './evaluations/adapters/metrics-refresh.ts';
+import { WorkflowInvoker } from './evaluations/adapters/workflow-invoker.ts';
+import { RunExecutor } from './evaluations/worker/run-executor.ts';
+import { DispatchWorker } from './evaluations/worker/dispatch-worker.ts';
+import { mockServiceRoutes } from './evaluations/http/mock-service-routes.ts';
+import type { EvaluationWorkerSettings } from './evaluations/metrics-refresh-config.ts';
 import { deliveryRoutes } from './webhooks/http/delivery-routes.ts';
 import { createPaymentsProcessor, type BillingConfig, type PaymentsProcessor } from '@llm/billing';
 import { BillingSubscriptions } from './billing/adapters/billing-subscriptions.ts';
@@ -98,6 +103,8 @@ export interface CommandDeps {
   traceMetrics?: TraceMetrics;
   /** How long a metrics refresh waits for its cells' traces (METRICS_TRACE_WAIT_MS). */
   metricsTraceWaitMs?: number;
+  /** The evaluation worker (EVALUATION_WORKER_*); absent or concurrency 0 = no worker in this process. */
+  evaluationWorker?: EvaluationWorkerSettings;
   /** Ingest admission under overload (ingest-pressure-config.ts); absent = only the backlog bound, no lag watch. */
   ingestPressure?: IngestPressureOptions;
   /** Overrides the processor of `billing` (tests); null = Stripe not configured. */
@@ -133,6 +140,14 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const sessions = createSessionCodec(deps.signIn.session);
   const readSession = sessionReader({ codec: sessions, pool: deps.pool });
   const outbound = createOutboundClient(deps.signIn.outbound);
+  // Server-side execution (reference evaluations §3.7, §4.2): workflows invoked for runs' cells; their traces go through the span pipeline.
+  const traceWrites = new TraceWrites({ appender: spans, quota, pressure, redaction });
+  const invoker = new WorkflowInvoker({ traces: traceWrites, outbound });
+  const worker = deps.evaluationWorker && deps.evaluationWorker.concurrency > 0
+    ? new DispatchWorker(deps.pool, new RunExecutor({ pool: deps.pool, evaluations, refresh: metricsRefresh, invoker, concurrency: deps.evaluationWorker.concurrency, log: deps.log }),
+      evaluations, deps.log, { pollMs: deps.evaluationWorker.pollMs, leaseMs: deps.evaluationWorker.leaseMs, maxAttempts: 3 })
+    : undefined;
+  worker?.start();
   // Organization routes: an API key, or a browser session admitted by the organization's policy.
   const member = apiKeyOrSession({ pool: deps.pool, apiKey: auth, readSession, deployment: deps.signIn.deployment });
   const processor = deps.processor !== undefined ? deps.processor : createPaymentsProcessor(deps.billing);
@@ -205,7 +220,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       }),
       // Annotations: one-span traces through the span pipeline, judged by an evaluator artifact (reference evaluations §2.1).
       ...annotationRoutes({
-        pool: deps.pool, traces: new TraceWrites({ appender: spans, quota, pressure, redaction }), lookup: deps.traces,
+        pool: deps.pool, traces: traceWrites, lookup: deps.traces,
         evaluators: new AnnotationEvaluators({ pool: deps.pool, writes: artifacts }),
       }, { edit: [member, requirePermission(deps.pool, 'edit_annotations')] }),
       // Human evaluations of those applications and testsets (reference accounts §12).
@@ -215,6 +230,8 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...cellRoutes({ pool: deps.pool, evaluations }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...metricRefreshRoutes({ refresh: metricsRefresh }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...simpleEvaluationRoutes({ pool: deps.pool, evaluations, refresh: metricsRefresh, quota }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
+      // The mock workflow service (agenta:custom:mock:v0): an invocation writes a trace, so it needs edit_spans.
+      ...mockServiceRoutes({ invoker }, { invoke: [member, requirePermission(deps.pool, 'edit_spans')] }),
       // Billing: reads need view_billing, writes edit_billing (the owner); processor events are public (signed).
       ...billingRoutes({ ...billing, access: deps.access }, { view: [member, requirePermission(deps.pool, 'view_billing')], edit: [member, requirePermission(deps.pool, 'edit_billing')] }),
       ...billingEventRoutes({ ...billing, planSlugs: Object.keys(deps.access.plans) }, {}),
@@ -224,6 +241,6 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
     },
     otlp: { ingest: otlp, auth },
     initialise: (init) => runHeadlessInit({ commands, pool: deps.pool, plans: billingSignupPlans({ ...billing, access: deps.access }), log: deps.log }, init),
-    close: () => workers.close(),
+    close: async () => { await worker?.stop(); await workers.close(); },
   };
 }

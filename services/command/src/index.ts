@@ -11,4 +11,4 @@ export { HeadlessInitError } from './init/headless-init.ts';
 export type { OtlpReceiversEnv } from './otlp-receivers-config.ts';
 export { startOtlpReceivers, joinListeners } from './otlp-receivers.ts';
 export type { OtlpReceivers, OtlpReceiversOptions } from './otlp-receivers.ts';
-export { metricsRefreshEnv } from './evaluations/metrics-refresh-config.ts';
+export { metricsRefreshEnv, evaluationWorkerSettings } from './evaluations/metrics-refresh-config.ts';

@@ -9,6 +9,7 @@ import { headlessInitFromEnv } from './headless-init-config.ts';
 import { createCommandSide } from './app.ts';
 import { signInOptionsFromEnv } from './sign-in-config.ts';
 import { ingestPressureFromEnv } from './ingest-pressure-config.ts';
+import { evaluationWorkerSettings } from './evaluations/metrics-refresh-config.ts';
 import { loadAccessCatalog } from '@llm/access';
 import { postgresPlanResolver } from '@llm/account-model';
 import { deploymentThrottle } from '@llm/throttle';
@@ -34,7 +35,7 @@ const ch = config.CLICKHOUSE_URL
   : undefined;
 if (ch) readiness.checks.push({ name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } });
 const pressure = await ingestPressureFromEnv(config, kafka, topics, log);
-const command = createCommandSide({ log, plans, billing, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), ...(ch ? { traces: simpleTraceLookup(ch), traceMetrics: traceMetrics(ch) } : {}), metricsTraceWaitMs: config.METRICS_TRACE_WAIT_MS });
+const command = createCommandSide({ log, plans, billing, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), ...(ch ? { traces: simpleTraceLookup(ch), traceMetrics: traceMetrics(ch) } : {}), metricsTraceWaitMs: config.METRICS_TRACE_WAIT_MS, evaluationWorker: evaluationWorkerSettings(config) });
 const throttle = deploymentThrottle(access, plans, billing.freePlan);
 const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: throttle, beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
   { side: 'command', handlers: command.handlers },

@@ -6,3 +6,4 @@ export * from './projection.ts';
 export * from './views.ts';
 export * from './flags.ts';
 export * from './graph.ts';
+export * from './plan.ts';

@@ -44,6 +44,8 @@ const MUTATES_CONTENT = new Set<string>([
   'evaluations.results.upserted', 'evaluations.results.deleted', 'evaluations.metrics.upserted', 'evaluations.metrics.deleted',
   // Refreshing a closed run's metrics is refused too (the reference answers an empty 200: a [quirk]).
   'evaluations.metrics.refreshed', 'evaluations.run.schemas_inferred',
+  // Executing a closed run is refused (`…/process` answers the closed-run 409).
+  'evaluations.run.dispatched',
 ]);
 
 /** The run an event is about. */
@@ -97,6 +99,13 @@ function malformed(e: EvaluationEvent): string | undefined {
         const v: unknown = JSON.parse(e.payload.schemas_json);
         return typeof v === 'object' && v !== null && !Array.isArray(v) ? undefined : 'schemas_json is not an object';
       } catch { return 'schemas_json is not JSON'; }
+    }
+    case 'evaluations.run.dispatched': {
+      if (!isUuid(e.payload.dispatch_id)) return 'the dispatch id is not a UUID';
+      try {
+        const v: unknown = e.payload.slice_json === '' ? {} : JSON.parse(e.payload.slice_json);
+        return typeof v === 'object' && v !== null && !Array.isArray(v) ? undefined : 'slice_json is not an object';
+      } catch { return 'slice_json is not JSON'; }
     }
     case 'evaluations.metrics.refreshed': {
       const m = e.payload.metric;

@@ -9,7 +9,7 @@ import { decideRun, evaluationRejectionError, loadRunState, readEvaluationOutcom
 import { encodeEvent, evaluationRunKey, type EventPayloads, type Topics } from '@llm/events';
 import { RecordTooLargeError, type Producer } from '@llm/kafka';
 import type { Pool } from '@llm/postgres';
-import type { Request } from 'express';
+import type { Actor } from '../../actor.ts';
 import { projectionLag } from '../../accounts/adapters/account-commands.ts';
 
 export interface EvaluationWrite<T extends EvaluationEventType> {
@@ -26,7 +26,7 @@ export class EvaluationCommands {
   }
 
   /** One change of a run in the caller's project: decided early, appended, awaited; a rejection is thrown as its presentation. */
-  async run<T extends EvaluationEventType>(req: Request, w: EvaluationWrite<T>): Promise<void> {
+  async run<T extends EvaluationEventType>(req: Actor, w: EvaluationWrite<T>): Promise<void> {
     const projectId = req.scope.projectId;
     const timeUs = Date.now() * 1000;
     const draft = { type: w.type, payload: w.payload, projectId, actorId: req.scope.userId, timeUs } as unknown as EvaluationEvent;

@@ -10,7 +10,7 @@
 //   5. unchanged from the stored row → nothing is appended (idempotent); otherwise one
 //      `evaluations.metrics.refreshed` carrying the values and results_seq, which the projector
 //      stores unless a refresh of newer cells is already there. Replay never reads ClickHouse.
-import type { Request } from 'express';
+import type { Actor } from '../../actor.ts';
 import { AppError, sleep, unavailable } from '@llm/errors';
 import {
   RUN_CLOSED_MESSAGE, evaluationRejectionError, inferOutputsSchema, readCellTraces, readMetricKeys, readRun, stepSpecs, type MetricRow, type RunRow,
@@ -44,7 +44,7 @@ export class MetricsRefresh {
   }
 
   /** The key's row after the refresh; undefined when the run is unknown or none of its cells has a trace. */
-  async refresh(req: Request, runId: string, scenarioId: string | undefined): Promise<MetricRow | undefined> {
+  async refresh(req: Actor, runId: string, scenarioId: string | undefined): Promise<MetricRow | undefined> {
     const projectId = req.scope.projectId;
     const run = await readRun(this.pool, projectId, runId);
     if (!run) return undefined;

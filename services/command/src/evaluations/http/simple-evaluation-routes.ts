@@ -2,19 +2,23 @@
 // close, open, delete) and its slice routes (remove scenarios, prune cells, refresh metrics, add or
 // remove steps, set repeats), all as run events on evaluations.v1 (`scenarios/add` and `populate`
 // are in cell-routes.ts). Creating one builds the run's graph (§3.2) from revisions of testsets,
-// applications, evaluators and saved queries, then creates and starts the run. Server-side
-// execution is not built yet, so `start` activates the run and dispatches nothing: the SDK runs
-// the cells itself (§4.1).
+// applications, evaluators and saved queries, then creates and starts the run. Starting a run that
+// was not already running dispatches it (`evaluations.run.dispatched`): the command side's
+// evaluation worker executes it (evaluations/worker/). A run the SDK drives is created `running`, so
+// nothing is dispatched: the SDK runs the cells itself (§4.1). `…/process` dispatches a slice.
 import type { Request, RequestHandler } from 'express';
-import { buildRunGraph, normaliseSteps, queryScenarios, readRun, readSlice, readScenarios, runView, simpleEvaluationView, type GraphRevision, type Origin, type RunRow } from '@llm/evaluation-model';
-import { repeatsSet, runSlice, scenarioIds, simpleEvaluationCreate, simpleEvaluationEdit, stepsAdd, stepsRemove, type SimpleEvaluationCreate } from '@llm/contracts';
+import {
+  RUN_CLOSED_MESSAGE, buildRunGraph, evaluationRejectionError, normaliseSteps, queryScenarios, readRun, readSlice, readScenarios, runView, simpleEvaluationView,
+  type DispatchSlice, type GraphRevision, type Origin, type RunRow,
+} from '@llm/evaluation-model';
+import { repeatsSet, runProcess, runSlice, scenarioIds, simpleEvaluationCreate, simpleEvaluationEdit, stepsAdd, stepsRemove, type SimpleEvaluationCreate } from '@llm/contracts';
 import { uuidv7 } from '@llm/events';
 import { invalid } from '@llm/errors';
 import { uuidParam, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
 import type { MetricsRefresh } from '../adapters/metrics-refresh.ts';
-import { editedRun, newRun, type RunFields } from '../domain/payloads.ts';
+import { editedRun, editedScenario, newRun, type RunFields } from '../domain/payloads.ts';
 import { artifactRevisionSource, queryRevisionSource } from '../adapters/graph-sources.ts';
 import type { QuotaGate } from '../../quota/adapters/quota-gate.ts';
 import { pruneSteps } from '../adapters/step-pruning.ts';
@@ -46,6 +50,13 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
     const after = await readRun(pool, req.scope.projectId, r.id);
     res.json(after ? { count: 1, evaluation: simpleEvaluationView(after) } : { count: 0 });
   }];
+
+  /** Queues the server-side execution of a slice of the run (the worker claims it from evaluation_dispatches). */
+  const dispatch = (req: Request, runId: string, slice: DispatchSlice = {}, overwrite = false): Promise<void> => evaluations.run(req, {
+    type: 'evaluations.run.dispatched', runId, payload: { run_id: runId, dispatch_id: uuidv7(), slice_json: JSON.stringify(slice), overwrite },
+  });
+  /** Whether starting a run executes it (§2.4): not when it was running already (the SDK drives it), closed, or live (the cron's). */
+  const dispatchable = (r: Pick<RunRow, 'status' | 'flags'>): boolean => r.status !== 'running' && r.flags.is_closed !== true && r.flags.is_live !== true;
 
   /** The run's steps edited (added or removed keys, repeats), then the run as answered. */
   const editSteps = async (req: Request, r: RunRow, data: NonNullable<RunFields['data']>): Promise<RunRow | undefined> => {
@@ -99,8 +110,10 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
       type: 'evaluations.run.created', runId: id,
       payload: { run: newRun(id, { name: body.name, description: body.description, status: d.status ?? 'pending', flags, tags: body.tags, meta: body.meta, data }) },
     }));
-    // Started (§2.4): active, its status as created (the SDK sends "running" and runs the cells itself).
-    await evaluations.run(req, { type: 'evaluations.run.lifecycle_set', runId: id, payload: { run_id: id, is_closed: '', is_active: 'true', status: '' } });
+    // Started (§2.4): active; a run created `running` is the SDK's (it runs the cells itself), any other is dispatched.
+    const execute = dispatchable({ status: d.status ?? 'pending', flags });
+    await evaluations.run(req, { type: 'evaluations.run.lifecycle_set', runId: id, payload: { run_id: id, is_closed: '', is_active: 'true', status: execute ? 'running' : '' } });
+    if (execute) await dispatch(req, id);
     const after = await readRun(pool, projectId, id);
     res.json(after ? { count: 1, evaluation: simpleEvaluationView(after) } : { count: 0 });
   };
@@ -126,7 +139,33 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
   return {
     'simple.evaluations.create': [...guards.edit, create],
     'simple.evaluations.edit': [...guards.edit, edit],
-    'simple.evaluations.start': lifecycle({ is_active: true, status: 'running' }),
+    'simple.evaluations.start': [...guards.edit, async (req, res) => {
+      const r = await run(req);
+      if (!r) { res.json({ count: 0 }); return; }
+      await evaluations.run(req, { type: 'evaluations.run.lifecycle_set', runId: r.id, payload: { run_id: r.id, is_closed: '', is_active: 'true', status: 'running' } });
+      if (dispatchable(r)) await dispatch(req, r.id);
+      const after = await readRun(pool, req.scope.projectId, r.id);
+      res.json(after ? { count: 1, evaluation: simpleEvaluationView(after) } : { count: 0 });
+    }],
+    // §2.4 process: the run and the addressed scenarios marked running, then the slice dispatched (202).
+    'simple.evaluations.process': [...guards.edit, async (req, res) => {
+      const r = await run(req);
+      const { overwrite, ...slice } = validate(runProcess, req.body ?? {});
+      if (!r) { res.status(202).end(); return; }
+      if (r.flags.is_closed === true) throw evaluationRejectionError({ status: 'rejected', code: 'evaluation_run_closed', message: RUN_CLOSED_MESSAGE, details: { run_id: r.id } });
+      await evaluations.run(req, { type: 'evaluations.run.lifecycle_set', runId: r.id, payload: { run_id: r.id, is_closed: '', is_active: 'true', status: 'running' } });
+      const all = await queryScenarios(pool, req.scope.projectId, { run_id: r.id }, undefined);
+      const wanted = slice.scenario_ids ? new Set(slice.scenario_ids.map((x) => x.toLowerCase())) : undefined;
+      const addressed = all.filter((x) => !wanted || wanted.has(x.id));
+      for (let i = 0; i < addressed.length; i += 500) {
+        await evaluations.run(req, { type: 'evaluations.scenarios.edited', runId: r.id, payload: { run_id: r.id, scenarios: addressed.slice(i, i + 500).map((x) => editedScenario(x, { status: 'running' })) } });
+      }
+      const sliceOf: DispatchSlice = {
+        ...(slice.scenario_ids ? { scenario_ids: slice.scenario_ids } : {}), ...(slice.step_keys ? { step_keys: slice.step_keys } : {}), ...(slice.repeat_idxs ? { repeat_idxs: slice.repeat_idxs } : {}),
+      };
+      await dispatch(req, r.id, sliceOf, overwrite === true);
+      res.status(202).end();
+    }],
     'simple.evaluations.stop': lifecycle({ is_active: false }),
     'simple.evaluations.close': lifecycle({ is_closed: true }),
     'simple.evaluations.open': lifecycle({ is_closed: false }),

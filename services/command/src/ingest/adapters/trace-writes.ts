@@ -2,7 +2,7 @@
 // annotations): admission (explicit overload: 503 + Retry-After), normalisation and the project's
 // redaction policy before anything is stored, the `traces_ingested` quota, then the append. A
 // replacement is all or nothing.
-import type { Request } from 'express';
+import type { Actor } from '../../actor.ts';
 import { invalid, unavailable } from '@llm/errors';
 import type { RawSpan } from '@llm/span-model';
 import type { SpanAppender, AppendMeta } from './span-appender.ts';
@@ -13,7 +13,7 @@ import { groupByTrace } from '../domain/span-records.ts';
 import { prepareSpans, type PreparedSpans } from '../domain/prepare-spans.ts';
 import { redactSpans } from '../domain/redact-spans.ts';
 
-export const appendMetaOf = (req: Request): AppendMeta => ({
+export const appendMetaOf = (req: Actor): AppendMeta => ({
   projectId: req.scope.projectId, organizationId: req.scope.organizationId, requestId: req.id, actorId: req.scope.userId,
 });
 
@@ -34,7 +34,7 @@ export class TraceWrites {
   }
 
   /** Normalised and redacted spans; a policy that cannot be read is a 503 (never stored raw). */
-  private async prepare(req: Request, raw: RawSpan[]): Promise<PreparedSpans> {
+  private async prepare(req: Actor, raw: RawSpan[]): Promise<PreparedSpans> {
     const { redaction } = this.deps;
     const policy = redaction ? await redaction.of(req.scope.projectId).catch((err: unknown) => {
       throw unavailable('redaction_policy_unavailable', 'Failed to read the project\'s redaction policy. Retry later.', err);
@@ -44,7 +44,7 @@ export class TraceWrites {
     return p;
   }
 
-  async ingest(req: Request, raw: RawSpan[]): Promise<PreparedSpans> {
+  async ingest(req: Actor, raw: RawSpan[]): Promise<PreparedSpans> {
     this.admit();
     const p = await this.prepare(req, raw);
     const traces = groupByTrace(p.accepted);
@@ -52,7 +52,7 @@ export class TraceWrites {
     return p;
   }
 
-  async replace(req: Request, traceId: string, raw: RawSpan[]): Promise<PreparedSpans> {
+  async replace(req: Actor, traceId: string, raw: RawSpan[]): Promise<PreparedSpans> {
     this.admit();
     const p = await this.prepare(req, raw);
     if (p.rejected.length) {
@@ -64,7 +64,7 @@ export class TraceWrites {
     return p;
   }
 
-  async delete(req: Request, traceId: string): Promise<void> {
+  async delete(req: Actor, traceId: string): Promise<void> {
     await this.deps.appender.delete(traceId, appendMetaOf(req));
   }
 }

@@ -1,0 +1,230 @@
+// Executes one dispatch of a run (reference evaluations §4.2 batch testset, §3.3, §3.7): the graph
+// planned (run/plan.ts; undispatchable → `failure` and closed), the testset revisions' testcases
+// resolved into one scenario each (once: a restart or `…/process` reuses the run's scenarios, the
+// testcase read from their input cells), then per scenario, a few at a time: the input cells, the
+// application invoked once (each repeat when `is_split`), each `auto` evaluator per repeat with the
+// application's outputs and a link to its trace, `pending` cells for human and custom evaluators,
+// the scenario's metrics refreshed and its status set; then the global metrics and the run's
+// finalisation. Every write is an event through EvaluationCommands, under the rules every client
+// write follows: a run closed meanwhile stops the execution with the closed-run rejection.
+import type { Logger } from 'pino';
+import { AppError } from '@llm/errors';
+import {
+  finalStatus, planExecution, queryResults, queryScenarios, readRun, scenarioStatus,
+  type DispatchRow, type PlannedStep, type ResultRow, type RunRow, type ScenarioRow, type GraphRevision,
+} from '@llm/evaluation-model';
+import { parseUuid } from '@llm/contracts';
+import { uuidv7, type EvaluationResultInfo } from '@llm/events';
+import type { Pool } from '@llm/postgres';
+import type { Actor } from '../../actor.ts';
+import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
+import type { MetricsRefresh } from '../adapters/metrics-refresh.ts';
+import { invocationInputs, type InvocationResult, type WorkflowInvoker } from '../adapters/workflow-invoker.ts';
+import { artifactRevisionSource } from '../adapters/graph-sources.ts';
+import { editedScenario, newScenario, resultInfo } from '../domain/payloads.ts';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface RunExecutorDeps {
+  pool: Pool;
+  evaluations: EvaluationCommands;
+  refresh: MetricsRefresh;
+  invoker: WorkflowInvoker;
+  /** Scenarios executed at once (EVALUATION_WORKER_CONCURRENCY). */
+  concurrency: number;
+  log: Logger;
+}
+
+interface Testcase { id: string; data: Json; step: PlannedStep }
+interface Item { scenario: ScenarioRow; testcase: Testcase }
+interface Resolved { revision: GraphRevision; step: PlannedStep }
+
+/** The scenarios (and new scenarios) are added in events of at most this many. */
+const SCENARIO_BATCH = 500;
+
+export class RunExecutor {
+  constructor(private readonly deps: RunExecutorDeps) {}
+
+  /** The dispatch executed; its outcome for the dispatch row (`done`, `skipped: …`, `failed: …`). */
+  async execute(actor: Actor, d: DispatchRow): Promise<string> {
+    const { pool } = this.deps;
+    const run = await readRun(pool, d.project_id, d.run_id);
+    if (!run) return 'skipped: the run is gone';
+    if (run.flags.is_closed === true) return 'skipped: the run is closed';
+    const steps = (Array.isArray(run.data?.steps) ? run.data.steps : []) as PlannedStep[];
+    const plan = planExecution(steps, run.flags);
+    if (!plan.ok) {
+      await this.lifecycle(actor, run, { status: 'failure', is_active: 'false', is_closed: 'true' });
+      return `failed: ${plan.reason}`;
+    }
+    const resolve = async (entity: 'testset' | 'application' | 'evaluator', s: PlannedStep): Promise<Resolved | undefined> => {
+      const ref = isObject(s.references) ? s.references[`${entity}_revision`] : undefined;
+      const id = isObject(ref) && typeof ref.id === 'string' ? ref.id : undefined;
+      const revision = id ? await artifactRevisionSource(pool, run.project_id, entity, id, s.origin) : undefined;
+      return revision ? { revision, step: s } : undefined;
+    };
+    const testsets = await Promise.all(plan.inputs.map((s) => resolve('testset', s)));
+    const application = plan.application ? await resolve('application', plan.application) : undefined;
+    const evaluators = await Promise.all(plan.evaluators.map((s) => resolve('evaluator', s)));
+    if (testsets.some((t) => !t) || (plan.application && !application) || evaluators.some((e) => !e)) {
+      await this.lifecycle(actor, run, { status: 'failure', is_active: 'false' });
+      return 'failed: a revision the run names is gone';
+    }
+
+    const items = await this.items(actor, run, testsets as Resolved[], d.slice.scenario_ids);
+    if (items.length === 0 && (await this.scenarios(run)).length === 0) {
+      await this.lifecycle(actor, run, { status: 'success', is_active: 'false' });
+      return 'done';
+    }
+    const ctx = { actor, run, d, application, evaluators: evaluators as Resolved[], repeats: repeatsOf(run), split: run.flags.is_split === true };
+    await inBatches(items, this.deps.concurrency, (it) => this.scenario(ctx, it));
+    await this.deps.refresh.refresh(actor, run.id, undefined).catch((err: unknown) => { this.deps.log.warn({ err, run: run.id }, 'global metrics refresh failed'); });
+    const after = await readRun(pool, run.project_id, run.id);
+    if (!after || after.flags.is_closed === true) return 'done';
+    const status = finalStatus(after.status, (await this.scenarios(after)).map((s) => s.status));
+    await this.lifecycle(actor, after, { status, ...(status === 'running' ? {} : { is_active: 'false' }) });
+    return 'done';
+  }
+
+  private scenarios(run: RunRow): Promise<ScenarioRow[]> {
+    return queryScenarios(this.deps.pool, run.project_id, { run_id: run.id }, { order: 'ascending' });
+  }
+
+  /** The scenarios to execute with their testcases: the run's own (by their input cells), else one new scenario per testcase. */
+  private async items(actor: Actor, run: RunRow, testsets: Resolved[], only: string[] | undefined): Promise<Item[]> {
+    const testcases: Testcase[] = testsets.flatMap((t) => {
+      const list = Array.isArray(t.revision.data?.testcases) ? t.revision.data.testcases : [];
+      return list.filter(isObject).filter((c) => typeof c.id === 'string' && isObject(c.data)).map((c) => ({ id: c.id as string, data: c.data as Json, step: t.step }));
+    });
+    let scenarios = await this.scenarios(run);
+    if (scenarios.length === 0) {
+      for (let i = 0; i < testcases.length; i += SCENARIO_BATCH) {
+        const batch = testcases.slice(i, i + SCENARIO_BATCH).map(() => newScenario(uuidv7(), { status: 'running' }));
+        await this.deps.evaluations.run(actor, { type: 'evaluations.scenarios.added', runId: run.id, payload: { run_id: run.id, scenarios: batch } });
+      }
+      scenarios = await this.scenarios(run);
+      const wanted = only ? new Set(only.map((s) => s.toLowerCase())) : undefined;
+      return scenarios.map((s, i) => ({ scenario: s, testcase: testcases[i]! })).filter((x) => x.testcase && (!wanted || wanted.has(x.scenario.id)));
+    }
+    const byId = new Map(testcases.map((t) => [t.id, t]));
+    const inputKeys = testsets.map((t) => t.step.key);
+    const cells = await queryResults(this.deps.pool, run.project_id, { run_id: run.id, step_keys: inputKeys }, undefined);
+    const testcaseOf = new Map<string, Testcase>();
+    for (const c of cells) if (c.testcase_id && byId.has(c.testcase_id)) testcaseOf.set(c.scenario_id, byId.get(c.testcase_id)!);
+    // Scenarios without an input cell yet (added by `scenarios/add`) take the testcases in order.
+    const unused = testcases.filter((t) => ![...testcaseOf.values()].includes(t));
+    for (const s of scenarios) if (!testcaseOf.has(s.id) && unused.length > 0) testcaseOf.set(s.id, unused.shift()!);
+    const wanted = only ? new Set(only.map((s) => s.toLowerCase())) : undefined;
+    return scenarios.filter((s) => testcaseOf.has(s.id) && (!wanted || wanted.has(s.id))).map((s) => ({ scenario: s, testcase: testcaseOf.get(s.id)! }));
+  }
+
+  /** One scenario's cells, metrics and status. A closed run's rejection ends the whole execution. */
+  private async scenario(
+    ctx: { actor: Actor; run: RunRow; d: DispatchRow; application: Resolved | undefined; evaluators: Resolved[]; repeats: number; split: boolean },
+    it: Item,
+  ): Promise<void> {
+    const { actor, run, d } = ctx;
+    const { pool, evaluations, invoker } = this.deps;
+    const stepWanted = (key: string): boolean => !d.slice.step_keys || d.slice.step_keys.includes(key);
+    const repeatWanted = (r: number): boolean => !d.slice.repeat_idxs || d.slice.repeat_idxs.includes(r);
+    const existing = new Map<string, ResultRow>();
+    for (const c of await queryResults(pool, run.project_id, { run_id: run.id, scenario_ids: [it.scenario.id] }, undefined)) existing.set(`${c.step_key}\u0000${c.repeat_idx}`, c);
+    const done = (key: string, r: number): boolean => !d.overwrite && existing.get(`${key}\u0000${r}`)?.status === 'success';
+    const repeats = Array.from({ length: ctx.repeats }, (_, r) => r).filter(repeatWanted);
+    const cells: EvaluationResultInfo[] = [];
+    const cell = (key: string, r: number, c: { status: 'success' | 'failure' | 'pending'; trace_id?: string | undefined; error?: Json | undefined }): void => {
+      cells.push(resultInfo(existing.get(`${key}\u0000${r}`)?.id ?? uuidv7(), {
+        scenario_id: it.scenario.id, step_key: key, repeat_idx: r, status: c.status, testcase_id: it.testcase.id,
+        ...(c.trace_id ? { trace_id: parseUuid(c.trace_id) ?? null } : {}), ...(c.error ? { error: c.error } : {}),
+      }));
+    };
+    const testcaseRefs = { testcase: { id: it.testcase.id }, ...pick(it.testcase.step.references, ['testset', 'testset_variant', 'testset_revision']) };
+
+    for (const r of repeats) if (stepWanted(it.testcase.step.key) && !done(it.testcase.step.key, r)) cell(it.testcase.step.key, r, { status: 'success' });
+
+    // The application: once (repeat 0), or per repeat when the run splits; its outputs feed the evaluators.
+    const upstream = new Map<number, InvocationResult>();
+    const app = ctx.application;
+    const runnable = ctx.evaluators.filter((e) => e.step.origin === 'auto' && stepWanted(e.step.key));
+    if (app) {
+      const appRepeats = ctx.split ? repeats : [0];
+      for (const r of appRepeats) {
+        const needed = stepWanted(app.step.key) && !done(app.step.key, r);
+        const evaluatorsNeed = runnable.some((e) => repeats.some((er) => (ctx.split ? er === r : true) && !done(e.step.key, er)));
+        if (!needed && !evaluatorsNeed) continue;
+        const data = app.revision.data;
+        const res = await invoker.invoke(actor, {
+          role: 'application', data, references: { ...testcaseRefs, ...pick(app.step.references, ['application', 'application_variant', 'application_revision']) },
+          testcase: { id: it.testcase.id, data: it.testcase.data }, inputs: invocationInputs(data, it.testcase.data),
+        });
+        upstream.set(r, res);
+        cell(app.step.key, r, res.ok ? { status: 'success', trace_id: res.traceId } : { status: 'failure', trace_id: res.traceId, error: res.error });
+      }
+    }
+    for (const e of ctx.evaluators) {
+      if (!stepWanted(e.step.key)) continue;
+      for (const r of repeats) {
+        if (done(e.step.key, r)) continue;
+        if (e.step.origin !== 'auto') {
+          // A person (human) or the client (custom) writes these: the server leaves them pending.
+          if (!existing.has(`${e.step.key}\u0000${r}`)) cell(e.step.key, r, { status: 'pending' });
+          continue;
+        }
+        const up = app ? upstream.get(ctx.split ? r : 0) : undefined;
+        if (app && (!up || !up.ok)) continue;
+        const data = e.revision.data;
+        const res = await invoker.invoke(actor, {
+          role: 'evaluator', data, references: { ...testcaseRefs, ...pick(e.step.references, ['evaluator', 'evaluator_variant', 'evaluator_revision']) },
+          testcase: { id: it.testcase.id, data: it.testcase.data }, inputs: invocationInputs(data, it.testcase.data),
+          upstream: up?.traceId && up.spanId ? { outputs: up.outputs, link: { trace_id: up.traceId, span_id: up.spanId } } : undefined,
+        });
+        cell(e.step.key, r, res.ok ? { status: 'success', trace_id: res.traceId } : { status: 'failure', trace_id: res.traceId, error: res.error });
+      }
+    }
+    if (cells.length > 0) await evaluations.run(actor, { type: 'evaluations.results.upserted', runId: run.id, payload: { run_id: run.id, results: cells } });
+
+    let refreshFailed = false;
+    try {
+      await this.deps.refresh.refresh(actor, run.id, it.scenario.id);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'evaluation_run_closed') throw err;
+      refreshFailed = true;
+      this.deps.log.warn({ err, run: run.id, scenario: it.scenario.id }, 'scenario metrics refresh failed');
+    }
+    const after = await queryResults(pool, run.project_id, { run_id: run.id, scenario_ids: [it.scenario.id] }, undefined);
+    const status = scenarioStatus(after.map((c) => c.status), refreshFailed);
+    await evaluations.run(actor, { type: 'evaluations.scenarios.edited', runId: run.id, payload: { run_id: run.id, scenarios: [editedScenario(it.scenario, { status })] } });
+  }
+
+  private async lifecycle(actor: Actor, run: RunRow, set: { status?: string; is_active?: string; is_closed?: string }): Promise<void> {
+    await this.deps.evaluations.run(actor, {
+      type: 'evaluations.run.lifecycle_set', runId: run.id,
+      payload: { run_id: run.id, status: set.status ?? '', is_active: set.is_active ?? '', is_closed: set.is_closed ?? '' },
+    });
+  }
+}
+
+function repeatsOf(run: RunRow): number {
+  const r = run.data?.repeats;
+  return typeof r === 'number' && Number.isInteger(r) && r >= 1 ? Math.min(r, 100) : 1;
+}
+
+function pick(refs: unknown, keys: readonly string[]): Json {
+  if (!isObject(refs)) return {};
+  return Object.fromEntries(keys.filter((k) => k in refs).map((k) => [k, refs[k]]));
+}
+
+/** Runs `fn` over the items, at most `n` at once; the first error stops new work and is thrown after the running ones end. */
+async function inBatches<T>(items: readonly T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed: unknown;
+  const lane = async (): Promise<void> => {
+    while (failed === undefined && next < items.length) {
+      const item = items[next++]!;
+      try { await fn(item); } catch (err) { failed ??= err; }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, lane));
+  if (failed !== undefined) throw failed;
+}

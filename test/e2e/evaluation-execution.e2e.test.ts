@@ -1,0 +1,179 @@
+// Server-side execution of evaluation runs (reference evaluations §3.7, §4.2), on the real stack: a
+// simple evaluation created without `status: running` is dispatched (`evaluations.run.dispatched` →
+// evaluation_dispatches → the command side's worker), which adds one scenario per testcase, invokes
+// the `agenta:custom:mock:v0` application and evaluators (their traces through the span pipeline
+// into ClickHouse), refreshes the metrics from those traces and finalises the run. `…/process`
+// re-executes missing cells; an undispatchable graph ends `failure` and closed; a failing
+// application ends the run `errors`; the mock handler is also served at /services/mock/v0/invoke.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, type TestAccount } from '@llm/testing';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+let t: TestApp;
+let a: TestAccount;
+let b: TestAccount;
+let db: pg.Pool;
+beforeAll(async () => {
+  t = await startTestApp();
+  [a, b] = await Promise.all([createAccount(t.baseUrl, t.adminToken), createAccount(t.baseUrl, t.adminToken)]);
+  db = new pg.Pool({ connectionString: t.databaseUrl, max: 2 });
+});
+afterAll(async () => { await db?.end(); await t?.stop(); });
+
+async function call(method: string, path: string, acc: TestAccount, body?: unknown): Promise<{ status: number; body: any }> {
+  const r = await fetch(`${t.baseUrl}${path}`, { method, headers: { ...acc.auth, 'Content-Type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : undefined };
+}
+const hex = (n = 4): string => randomBytes(n).toString('hex');
+const MOCK = 'agenta:custom:mock:v0';
+const SCORE_SCHEMA = { type: 'object', properties: { score: { type: 'number' }, success: { type: 'boolean' } } };
+
+async function testsetRevision(acc: TestAccount, rows: Array<Record<string, unknown>>): Promise<{ id: string; slug: string }> {
+  const ts = (await call('POST', '/simple/testsets/', acc, { testset: { slug: `x-${hex()}`, data: { testcases: rows.map((data) => ({ data })) } } })).body.testset;
+  return (await call('POST', '/testsets/revisions/retrieve', acc, { testset_ref: { id: ts.id } })).body.testset_revision;
+}
+async function workflowRevision(acc: TestAccount, entity: 'application' | 'evaluator', parameters: Record<string, unknown>, outputs?: unknown): Promise<{ id: string; slug: string }> {
+  const created = await call('POST', `/simple/${entity}s/`, acc, {
+    [entity]: { slug: `${entity[0]}-${hex()}`, name: `${entity} ${hex()}`, data: { uri: MOCK, parameters, ...(outputs ? { schemas: { outputs } } : {}) } },
+  });
+  expect(created.status).toBe(200);
+  return (await call('POST', `/${entity}s/revisions/retrieve`, acc, { [`${entity}_ref`]: { id: created.body[entity].id } })).body[`${entity}_revision`];
+}
+
+/** The run once `n` of its dispatches are finished by the worker, polled. */
+async function settled(acc: TestAccount, runId: string, n = 1, timeoutMs = 90_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const done = await db.query('SELECT count(*)::int AS n FROM evaluation_dispatches WHERE run_id = $1 AND finished_at IS NOT NULL', [runId]);
+    if (done.rows[0].n >= n) return (await call('GET', `/evaluations/runs/${runId}`, acc)).body.run;
+    if (Date.now() > deadline) throw new Error(`run ${runId} did not settle: ${JSON.stringify((await call('GET', `/evaluations/runs/${runId}`, acc)).body)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('server-side execution', () => {
+  it('given a testset, a mock application and four mock evaluators, when a simple evaluation is created, then the server executes it and the metrics come from its traces', async () => {
+    const ts = await testsetRevision(a, [{ country: 'France', capital: 'Paris' }, { country: 'Japan', capital: 'Tokyo' }]);
+    const app = await workflowRevision(a, 'application', { key: 'static', kwargs: { output: { answer: 'Paris' } } });
+    const scored = await workflowRevision(a, 'evaluator', { key: 'score', kwargs: { score: 0.7 } }, SCORE_SCHEMA);
+    const pass = await workflowRevision(a, 'evaluator', { key: 'pass' }, SCORE_SCHEMA);
+    const fail = await workflowRevision(a, 'evaluator', { key: 'fail' }, SCORE_SCHEMA);
+    const reflect = await workflowRevision(a, 'evaluator', { key: 'reflect' }, SCORE_SCHEMA);
+    const human = await workflowRevision(a, 'evaluator', { key: 'pass' }, SCORE_SCHEMA);
+    const created = await call('POST', '/simple/evaluations/', a, { evaluation: { name: 'server run', data: {
+      testset_steps: [ts.id], application_steps: [app.id],
+      evaluator_steps: { [scored.id]: 'auto', [pass.id]: 'auto', [fail.id]: 'auto', [reflect.id]: 'auto' },
+    } } });
+    expect(created.status).toBe(200);
+    const id = created.body.evaluation.id;
+    expect(created.body.evaluation).toMatchObject({ flags: { is_active: true }, data: { status: 'running' } });
+
+    const run = await settled(a, id);
+    expect(run).toMatchObject({ status: 'success', flags: { is_active: false } });
+    expect(run.flags.is_closed).not.toBe(true);
+    const scenarios = (await call('POST', '/evaluations/scenarios/query', a, { scenario: { run_id: id } })).body.scenarios;
+    expect(scenarios.map((s: { status: string }) => s.status)).toEqual(['success', 'success']);
+    const cells = (await call('POST', '/evaluations/results/query', a, { result: { run_id: id } })).body.results as Array<{ step_key: string; status: string; trace_id?: string; testcase_id?: string }>;
+    expect(cells).toHaveLength(2 * 6);
+    expect(cells.every((c) => c.status === 'success' && c.testcase_id)).toBe(true);
+    expect(cells.filter((c) => c.step_key.startsWith('testset-')).every((c) => c.trace_id === undefined)).toBe(true);
+    expect(cells.filter((c) => !c.step_key.startsWith('testset-')).every((c) => typeof c.trace_id === 'string')).toBe(true);
+
+    // Global metrics: the evaluators' scores as the traces hold them (reflect saw the application's outputs).
+    const global = (await call('POST', '/evaluations/metrics/query', a, { metrics: { run_id: id, scenario_ids: false, timestamps: false } })).body.metrics;
+    expect(global).toHaveLength(1);
+    const mean = (rev: { slug: string }) => global[0].data[`evaluator-${rev.slug}`]['attributes.ag.data.outputs.score'];
+    expect(mean(scored)).toMatchObject({ count: 2, mean: 0.7 });
+    expect(mean(pass)).toMatchObject({ count: 2, mean: 1 });
+    expect(mean(fail)).toMatchObject({ count: 2, mean: 0 });
+    expect(mean(reflect)).toMatchObject({ count: 2, mean: 1 });
+    const perScenario = (await call('POST', '/evaluations/metrics/query', a, { metrics: { run_id: id, scenario_ids: true } })).body.metrics;
+    expect(perScenario).toHaveLength(2);
+
+    // The evaluator's trace is linked to the application's (key `invocation`), and both are readable spans.
+    const appCell = cells.find((c) => c.step_key === `application-${app.slug}`)!;
+    const evalCell = cells.find((c) => c.step_key === `evaluator-${scored.slug}` && c.testcase_id === appCell.testcase_id)!;
+    const evalTrace = (await call('GET', `/tracing/traces/${evalCell.trace_id!.replaceAll('-', '')}`, a)).body;
+    expect(JSON.stringify(evalTrace)).toContain(appCell.trace_id!.replaceAll('-', ''));
+
+    // A human evaluator added later is left pending by the server: …/process runs the missing cells only.
+    const steps = (await call('GET', `/evaluations/runs/${id}`, a)).body.run.data.steps;
+    const humanStep = { key: `evaluator-${human.slug}`, type: 'annotation', origin: 'human', references: { evaluator_revision: { id: human.id, slug: human.slug } } };
+    expect((await call('POST', `/simple/evaluations/${id}/steps/add`, a, { steps: [humanStep] })).status).toBe(200);
+    const before = await db.query("SELECT count(*)::int AS n FROM evaluation_events WHERE run_id = $1 AND type = 'evaluations.results.upserted'", [id]);
+    expect((await call('POST', `/simple/evaluations/${id}/process`, a, {})).status).toBe(202);
+    const again = await settled(a, id, 2);
+    expect(again.status).toBe('running');
+    expect(again.flags.is_active).toBe(true);
+    const after = (await call('POST', '/evaluations/results/query', a, { result: { run_id: id } })).body.results as Array<{ step_key: string; status: string }>;
+    expect(after.filter((c) => c.step_key === humanStep.key).map((c) => c.status)).toEqual(['pending', 'pending']);
+    expect(after.filter((c) => c.step_key !== humanStep.key).every((c) => c.status === 'success')).toBe(true);
+    const written = await db.query("SELECT count(*)::int AS n FROM evaluation_events WHERE run_id = $1 AND type = 'evaluations.results.upserted'", [id]);
+    expect(written.rows[0].n - before.rows[0].n).toBe(2);
+    expect(steps).toHaveLength(6);
+
+    // Another project cannot process it; a closed run answers 409.
+    expect((await call('POST', `/simple/evaluations/${id}/process`, b, {})).status).toBe(202);
+    expect((await db.query('SELECT count(*)::int AS n FROM evaluation_dispatches WHERE run_id = $1', [id])).rows[0].n).toBe(2);
+    expect((await call('POST', `/simple/evaluations/${id}/close`, a)).status).toBe(200);
+    const closed = await call('POST', `/simple/evaluations/${id}/process`, a, {});
+    expect(closed.status).toBe(409);
+    expect(closed.body.detail).toMatchObject({ message: 'Cannot modify a closed evaluation.', run_id: id });
+  }, 180_000);
+
+  it('given a graph the server cannot execute, when it is started, then the run ends failure and closed; a failing application ends it errors', async () => {
+    const ts = await testsetRevision(a, [{ q: 1 }]);
+    const app1 = await workflowRevision(a, 'application', { key: 'echo' });
+    const app2 = await workflowRevision(a, 'application', { key: 'echo' });
+    const ev = await workflowRevision(a, 'evaluator', { key: 'pass' }, SCORE_SCHEMA);
+    const two = (await call('POST', '/simple/evaluations/', a, { evaluation: { data: { testset_steps: [ts.id], application_steps: [app1.id, app2.id], evaluator_steps: { [ev.id]: 'auto' } } } })).body.evaluation;
+    const refused = await settled(a, two.id);
+    expect(refused).toMatchObject({ status: 'failure', flags: { is_closed: true, is_active: false } });
+    const outcome = await db.query('SELECT outcome FROM evaluation_dispatches WHERE run_id = $1', [two.id]);
+    expect(outcome.rows[0].outcome).toBe('failed: A run can invoke at most one application.');
+
+    const broken = await workflowRevision(a, 'application', { key: 'error', kwargs: { message: 'boom' } });
+    const failing = (await call('POST', '/simple/evaluations/', a, { evaluation: { data: { testset_steps: [ts.id], application_steps: [broken.id], evaluator_steps: { [ev.id]: 'auto' } } } })).body.evaluation;
+    const errored = await settled(a, failing.id);
+    expect(errored).toMatchObject({ status: 'errors', flags: { is_active: false } });
+    const cells = (await call('POST', '/evaluations/results/query', a, { result: { run_id: failing.id } })).body.results as Array<{ step_key: string; status: string; error?: { message?: string } }>;
+    const appCell = cells.find((c) => c.step_key === `application-${broken.slug}`)!;
+    expect(appCell).toMatchObject({ status: 'failure', error: { code: 500, message: 'boom' } });
+    expect(cells.some((c) => c.step_key === `evaluator-${ev.slug}`)).toBe(false);
+
+    // A run the SDK drives (created running) is not dispatched.
+    const sdk = (await call('POST', '/simple/evaluations/', a, { evaluation: { data: { status: 'running', testset_steps: [ts.id], evaluator_steps: { [ev.id]: 'custom' } } } })).body.evaluation;
+    expect((await db.query('SELECT count(*)::int AS n FROM evaluation_dispatches WHERE run_id = $1', [sdk.id])).rows[0].n).toBe(0);
+  }, 180_000);
+
+  it('when the mock workflow is invoked over HTTP, then it answers its outputs and trace; a failure is a status; bad input is a 4xx', async () => {
+    const ok = await call('POST', '/services/mock/v0/invoke', a, { data: { parameters: { key: 'score', kwargs: { score: 0.2, threshold: 0.1 } }, inputs: { q: 1 } } });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ version: '2025.07.14', status: { code: 200 }, data: { outputs: { score: 0.2, success: true } } });
+    expect(ok.body.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    const echo = await call('POST', '/services/mock/v0/invoke', a, { data: { revision: { data: { parameters: { key: 'echo' } } }, inputs: { q: 'hi' } } });
+    expect(echo.body.data.outputs).toEqual({ q: 'hi' });
+    const judged = await call('POST', '/services/mock/v0/invoke', a, {
+      data: { parameters: { key: 'reflect' }, outputs: { answer: 'x' } }, links: { invocation: { trace_id: ok.body.trace_id, span_id: ok.body.span_id } },
+    });
+    expect(judged.body.data.outputs).toEqual({ score: 1, success: true });
+    const failed = await call('POST', '/services/mock/v0/invoke', a, { data: { parameters: { key: 'error' } } });
+    expect(failed.status).toBe(200);
+    expect(failed.body.status).toMatchObject({ code: 500 });
+    expect((await call('POST', '/services/mock/v0/invoke', a, { data: { parameters: { key: 'nope' } } })).status).toBe(400);
+    expect((await call('POST', '/services/mock/v0/invoke', a, { links: { invocation: { trace_id: 'zz', span_id: 'yy' } } })).status).toBe(422);
+    // The invocation's trace is stored like any other (read back by another project: unknown).
+    const deadline = Date.now() + 30_000;
+    let found: { status: number; body: any } = { status: 0, body: undefined };
+    while (Date.now() < deadline) {
+      found = await call('GET', `/tracing/traces/${ok.body.trace_id}`, a);
+      if (JSON.stringify(found.body ?? {}).includes(ok.body.span_id)) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(JSON.stringify(found.body)).toContain(ok.body.span_id);
+    expect(JSON.stringify((await call('GET', `/tracing/traces/${ok.body.trace_id}`, b)).body ?? {})).not.toContain(ok.body.span_id);
+  }, 120_000);
+});

@@ -11169,17 +11169,12 @@ export interface components {
             references?: {
                 [key: string]: unknown;
             } | null;
-            links?: ({
-                invocation?: {
-                    trace_id: string;
-                    span_id: string;
-                } | null;
-            } & {
+            links?: {
                 [key: string]: {
                     trace_id: string;
                     span_id: string;
                 };
-            }) | null;
+            } | null;
         };
         "annotations.edit.body": {
             annotation: {
@@ -44945,7 +44940,7 @@ export interface operations {
                  *         }
                  *       },
                  *       "links": {
-                 *         "invocation": {
+                 *         "example": {
                  *           "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
                  *           "span_id": "00f067aa0ba902b7"
                  *         }

@@ -3,7 +3,7 @@
 // invocation body; the answer carries the invocation's trace and span ids, a status (`code` 200 on
 // success, the handler's failure otherwise) and the outputs.
 import { z } from 'zod';
-import { jsonObject, jsonValue, text } from './text.ts';
+import { jsonObject, jsonValue, text, textRecord } from './text.ts';
 
 const hex = (n: number, label: string) => z.string().transform((s) => s.replaceAll('-', '').toLowerCase()).pipe(
   z.string().regex(new RegExp(`^[0-9a-f]{${n}}$`), { error: `${label} must be ${n} hexadecimal digits` }),
@@ -23,7 +23,7 @@ export const workflowInvoke = z.object({
     outputs: jsonValue.optional(),
   }).nullish(),
   references: jsonObject.nullish(),
-  links: z.object({ invocation: invocationLink.nullish() }).catchall(invocationLink).nullish(),
+  links: textRecord(invocationLink).nullish(),
 });
 export type WorkflowInvoke = z.infer<typeof workflowInvoke>;
 

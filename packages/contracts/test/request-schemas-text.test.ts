@@ -279,6 +279,12 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   metricsWrite: { schema: contracts.metricsWrite, samples: [{ metrics: [{ run_id: UUID, scenario_id: UUID, status: 'success', data: { d: 'x' }, tags: { t: 'x' }, meta: { m: 'x' }, flags: { f: 'x' } }] }] },
   metricIds: { schema: contracts.metricIds, samples: [{ metrics_ids: [UUID] }] },
   runSlice: { schema: contracts.runSlice, samples: [{ scenario_ids: [UUID], step_keys: ['k'], repeat_idxs: [0] }] },
+  runProcess: { schema: contracts.runProcess, samples: [{ scenario_ids: [UUID], step_keys: ['k'], repeat_idxs: [0], overwrite: true }] },
+  workflowInvoke: { schema: contracts.workflowInvoke, samples: [{
+    version: '2025.07.14', flags: { is_evaluator: true }, references: { evaluator: { slug: 'judge' } },
+    data: { parameters: { key: 'score', kwargs: { score: 0.5 } }, inputs: { q: 'où 😀' }, outputs: { answer: 'ici' } },
+    links: { invocation: { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' } },
+  }] },
   stepsAdd: { schema: contracts.stepsAdd, samples: [{ steps: [{ key: 'evaluator-x', type: 'annotation', origin: 'human', references: { evaluator_revision: { id: 'i', slug: 's' } }, schemas: { outputs: { o: 'x' } } }] }] },
   stepsRemove: { schema: contracts.stepsRemove, samples: [{ step_keys: ['k'] }] },
   simpleEvaluationsQuery: { schema: contracts.simpleEvaluationsQuery, samples: [{ evaluation: { ids: [UUID], name: 'n', flags: { f: 'x' }, tags: { t: 'x' } } }] },
@@ -295,6 +301,8 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
 const NOT_REQUESTS = new Set([
   'savedQueryResponse', 'savedQueryRevisionView', 'savedQueryRevisionsResponse', 'savedQueryVariantView', 'savedQueryView',
   'jsonObject', 'jsonValue', 'textKey',
+  // The mock service's answer, and the link sampled inside workflowInvoke.
+  'workflowInvokeResponse', 'invocationLink',
   // Building blocks sampled inside the schemas that use them.
   'membershipRole', 'invitationEntry',
   'probeProviderResponse',

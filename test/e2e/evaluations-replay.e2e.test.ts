@@ -37,10 +37,28 @@ async function call(method: string, path: string, acc: TestAccount, body?: unkno
   return { status: r.status, body: text ? JSON.parse(text) : undefined };
 }
 
-const TABLES: Array<[string, string]> = [
+const TABLES: Array<[string, string, string?]> = [
   ['evaluation_runs', 'id'], ['evaluation_scenarios', 'id'], ['evaluation_results', 'id'], ['evaluation_metrics', 'id'],
+  // Dispatches without the workers' lease bookkeeping (lease_until, attempts): the facts are the log's.
+  ['evaluation_dispatches', 'id', 'id, run_id, project_id, slice, overwrite, created_at, created_by_id, finished_at, outcome'],
 ];
-const dump = async (pool: Pool, table: string, order: string): Promise<unknown[]> => (await pool.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows;
+const dump = async (pool: Pool, table: string, order: string, columns = '*'): Promise<unknown[]> => (await pool.query(`SELECT ${columns} FROM ${table} ORDER BY ${order}`)).rows;
+
+/** A run the server executes (mock application and evaluator): one dispatch, finished on the log. */
+async function serverRun(acc: TestAccount): Promise<string> {
+  const mock = (parameters: Record<string, unknown>) => ({ uri: 'agenta:custom:mock:v0', parameters });
+  const ts = (await call('POST', '/simple/testsets/', acc, { testset: { slug: `r-${hex(4)}`, data: { testcases: [{ data: { q: 1 } }, { data: { q: 2 } }] } } })).body.testset;
+  const app = (await call('POST', '/simple/applications/', acc, { application: { slug: `r-${hex(4)}`, name: 'A', data: mock({ key: 'echo' }) } })).body.application;
+  const ev = (await call('POST', '/simple/evaluators/', acc, { evaluator: { slug: `r-${hex(4)}`, name: 'E', data: mock({ key: 'pass' }) } })).body.evaluator;
+  const rev = async (entity: string, id: string): Promise<string> => (await call('POST', `/${entity}s/revisions/retrieve`, acc, { [`${entity}_ref`]: { id } })).body[`${entity}_revision`].id;
+  const created = await call('POST', '/simple/evaluations/', acc, { evaluation: { data: {
+    testset_steps: [await rev('testset', ts.id)], application_steps: [await rev('application', app.id)], evaluator_steps: { [await rev('evaluator', ev.id)]: 'auto' },
+  } } });
+  expect(created.status).toBe(200);
+  const runId = created.body.evaluation.id as string;
+  await eventually(async () => (await live.query('SELECT count(*)::int AS n FROM evaluation_dispatches WHERE run_id = $1 AND finished_at IS NOT NULL', [runId])).rows[0].n, (n) => n === 1, 60_000);
+  return runId;
+}
 const outcomes = async (pool: Pool): Promise<unknown[]> =>
   (await pool.query('SELECT event_id, type, run_id, project_id, status, rejection, rejection_code, rejection_details FROM evaluation_events ORDER BY partition, "offset"')).rows;
 
@@ -82,6 +100,8 @@ describe('evaluations replay', () => {
     expect((await call('DELETE', `/evaluations/results/${cells[0]!.id}`, a)).body.count).toBe(1);
     const metrics = (await call('POST', '/evaluations/metrics/query', a, { metrics: { run_id: third.runId } })).body.metrics as Array<{ id: string }>;
     expect((await call('DELETE', `/evaluations/metrics/${metrics[0]!.id}`, a)).body.count).toBe(1);
+    const executed = await serverRun(a);
+    expect((await call('GET', `/evaluations/runs/${executed}`, a)).body.run.status).toBe('success');
     const gone = await sdkRun(b);
     expect((await call('DELETE', `/evaluations/runs/${gone.runId}`, b)).body.count).toBe(1);
     // The API refuses a write to a closed run before anything reaches the log.
@@ -106,6 +126,9 @@ describe('evaluations replay', () => {
     await append('evaluations.results.upserted', a.projectId, third.runId, { run_id: third.runId, results: [cell(uuidv7())] });
     // Another project's run named with this project's id: unknown.
     await append('evaluations.scenarios.added', a.projectId, second.runId, { run_id: second.runId, scenarios: [{ scenario_id: uuidv7(), status: 'running', timestamp: '', interval: -1, flags_json: '', tags_json: '', meta_json: '' }] });
+    // A dispatch of a closed run (refused: closed), one with a slice that is no JSON (malformed).
+    await append('evaluations.run.dispatched', a.projectId, first.runId, { run_id: first.runId, dispatch_id: uuidv7(), slice_json: '{}', overwrite: false });
+    await append('evaluations.run.dispatched', a.projectId, third.runId, { run_id: third.runId, dispatch_id: uuidv7(), slice_json: '{no', overwrite: false });
     // An inferred schema written into the open run's steps (applied), and one that is no JSON (refused).
     await append('evaluations.run.schemas_inferred', a.projectId, third.runId, { run_id: third.runId, schemas_json: JSON.stringify({ 'evaluator-c': { type: 'object', properties: { score: { type: 'number' } } } }) });
     await append('evaluations.run.schemas_inferred', a.projectId, third.runId, { run_id: third.runId, schemas_json: '{' });
@@ -114,7 +137,7 @@ describe('evaluations replay', () => {
     await append('evaluations.scenarios.deleted', a.projectId, third.runId, { run_id: third.runId, scenario_ids: ['not-a-uuid'] });
     await eventually(async () => (await live.query('SELECT count(*)::int AS n FROM evaluation_events WHERE event_id = ANY($1::uuid[])', [injected])).rows[0].n, (n) => n === injected.length, 30_000);
     const refused = (await live.query('SELECT rejection_code FROM evaluation_events WHERE event_id = ANY($1::uuid[]) ORDER BY rejection_code', [injected])).rows.map((r) => r.rejection_code);
-    expect(refused).toEqual(['evaluation_event_malformed', 'evaluation_event_malformed', 'evaluation_run_closed', 'evaluation_run_exists', 'evaluation_run_not_found', 'evaluation_scenario_missing', null]);
+    expect(refused).toEqual(['evaluation_event_malformed', 'evaluation_event_malformed', 'evaluation_event_malformed', 'evaluation_run_closed', 'evaluation_run_closed', 'evaluation_run_exists', 'evaluation_run_not_found', 'evaluation_scenario_missing', null]);
     const steps = (await live.query('SELECT data->\'steps\' AS steps FROM evaluation_runs WHERE id = $1', [third.runId])).rows[0].steps;
     expect(steps[2].schemas.outputs.properties.score).toEqual({ type: 'number' });
 
@@ -136,10 +159,12 @@ describe('evaluations replay', () => {
     await producer.close();
 
     expect(await outcomes(rebuilt)).toEqual(expected);
-    for (const [table, order] of TABLES) {
-      const rows = await dump(live, table, order);
+    for (const [table, order, columns] of TABLES) {
+      const rows = await dump(live, table, order, columns);
       expect(rows.length, table).toBeGreaterThan(0);
-      expect({ table, rows: await dump(rebuilt, table, order) }).toEqual({ table, rows });
+      expect({ table, rows: await dump(rebuilt, table, order, columns) }).toEqual({ table, rows });
     }
+    // A worker on the rebuilt database owes nothing: every dispatch replayed was finished on the log.
+    expect((await rebuilt.query('SELECT count(*)::int AS n FROM evaluation_dispatches WHERE finished_at IS NULL')).rows[0].n).toBe(0);
   });
 });

@@ -13,7 +13,7 @@ export const EVALUATION_EVENT_TYPES = [
   'evaluations.run.created', 'evaluations.run.edited', 'evaluations.run.lifecycle_set', 'evaluations.run.deleted',
   'evaluations.scenarios.added', 'evaluations.scenarios.edited', 'evaluations.scenarios.deleted',
   'evaluations.results.upserted', 'evaluations.results.deleted', 'evaluations.metrics.upserted', 'evaluations.metrics.deleted', 'evaluations.metrics.refreshed', 'evaluations.run.schemas_inferred',
-  'evaluations.run.dispatched',
+  'evaluations.run.dispatched', 'evaluations.run.dispatch_finished',
 ] as const satisfies readonly EvaluationEventType[];
 
 // Every evaluations event type is listed above: a type added to the registry without a rule does not compile.

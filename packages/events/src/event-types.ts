@@ -15,7 +15,7 @@ import type { ApplicationCreated, ApplicationVariantCreated, ApplicationRevision
 import type { RedactionPolicySet } from './payloads.ts';
 import type {
   EvaluationRunCreated, EvaluationRunEdited, EvaluationRunLifecycleSet, EvaluationRunDeleted, EvaluationScenariosAdded, EvaluationScenariosEdited,
-  EvaluationScenariosDeleted, EvaluationResultsUpserted, EvaluationResultsDeleted, EvaluationMetricsUpserted, EvaluationMetricsDeleted, EvaluationMetricsRefreshed, EvaluationRunSchemasInferred, EvaluationRunDispatched,
+  EvaluationScenariosDeleted, EvaluationResultsUpserted, EvaluationResultsDeleted, EvaluationMetricsUpserted, EvaluationMetricsDeleted, EvaluationMetricsRefreshed, EvaluationRunSchemasInferred, EvaluationRunDispatched, EvaluationRunDispatchFinished,
 } from './payloads.ts';
 
 export interface EventPayloads {
@@ -96,6 +96,7 @@ export interface EventPayloads {
   'evaluations.metrics.refreshed': EvaluationMetricsRefreshed;
   'evaluations.run.schemas_inferred': EvaluationRunSchemasInferred;
   'evaluations.run.dispatched': EvaluationRunDispatched;
+  'evaluations.run.dispatch_finished': EvaluationRunDispatchFinished;
 }
 
 export type EventType = keyof EventPayloads;
@@ -178,6 +179,7 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'evaluations.metrics.refreshed': { message: 'EvaluationMetricsRefreshed', version: 1 },
   'evaluations.run.schemas_inferred': { message: 'EvaluationRunSchemasInferred', version: 1 },
   'evaluations.run.dispatched': { message: 'EvaluationRunDispatched', version: 1 },
+  'evaluations.run.dispatch_finished': { message: 'EvaluationRunDispatchFinished', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

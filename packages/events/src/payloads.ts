@@ -232,3 +232,4 @@ export interface EvaluationMetricsRefreshed { run_id: string; metric: Evaluation
 export interface EvaluationRunSchemasInferred { run_id: string; schemas_json: string }
 /** slice_json: `{scenario_ids?, step_keys?, repeat_idxs?}` (omitted = all); overwrite: re-execute cells that succeeded. */
 export interface EvaluationRunDispatched { run_id: string; dispatch_id: string; slice_json: string; overwrite: boolean }
+export interface EvaluationRunDispatchFinished { run_id: string; dispatch_id: string; outcome: string }

@@ -5,7 +5,7 @@ import type { SqlStatement } from '@llm/account-model';
 import type { EvaluationMetricInfo, EvaluationResultInfo, EvaluationRunInfo, EvaluationScenarioInfo } from '@llm/events';
 import type { EvaluationEvent } from '../evaluation-event.ts';
 import type { RunState } from './rules.ts';
-import { dispatchInsert } from '../dispatch/queue.ts';
+import { dispatchFinish, dispatchInsert } from '../dispatch/queue.ts';
 
 const eventTime = (e: Pick<EvaluationEvent, 'timeUs'>): string => {
   const d = new Date(e.timeUs / 1000);
@@ -86,6 +86,8 @@ export function projectRun(e: EvaluationEvent, _s: RunState): SqlStatement[] {
       }];
     case 'evaluations.run.dispatched':
       return [dispatchInsert(e, at, by)];
+    case 'evaluations.run.dispatch_finished':
+      return [dispatchFinish(e, at)];
     case 'evaluations.run.deleted':
       return [{ text: 'DELETE FROM evaluation_runs WHERE id = $1::uuid', values: [e.payload.run_id] }];
     case 'evaluations.scenarios.added':

@@ -100,6 +100,7 @@ function malformed(e: EvaluationEvent): string | undefined {
         return typeof v === 'object' && v !== null && !Array.isArray(v) ? undefined : 'schemas_json is not an object';
       } catch { return 'schemas_json is not JSON'; }
     }
+    case 'evaluations.run.dispatch_finished': return isUuid(e.payload.dispatch_id) ? undefined : 'the dispatch id is not a UUID';
     case 'evaluations.run.dispatched': {
       if (!isUuid(e.payload.dispatch_id)) return 'the dispatch id is not a UUID';
       try {

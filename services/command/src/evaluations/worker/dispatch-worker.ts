@@ -2,13 +2,14 @@
 // §3.10): claims the executions owed to runs (evaluation_dispatches, recorded by
 // projector-evaluations from `evaluations.run.dispatched`) one at a time under a lease, keeps the
 // lease alive while it works, executes (run-executor.ts) on behalf of the user who dispatched, and
-// finishes the row with its outcome. A process that dies mid-run leaves the lease to lapse: the row
-// is claimed again (cells already written are kept; a re-execution writes only the missing ones).
-// After `maxAttempts` claims a row is abandoned and its run marked `failure`, so a run that can never
+// finishes it with `evaluations.run.dispatch_finished` (on the log: a replay owes only unfinished
+// dispatches). A process that dies mid-run leaves the lease to lapse: the row is claimed again
+// (cells already written are kept; a re-execution writes only the missing ones). After
+// `maxAttempts` claims a row is abandoned and its run marked `failure`, so a run that can never
 // execute does not hold the queue. Several replicas share the table (`FOR UPDATE SKIP LOCKED`).
 import type { Logger } from 'pino';
 import { readProject } from '@llm/account-model';
-import { abandonExhausted, claimDispatch, extendLease, finishDispatch, releaseDispatch, readRun, type DispatchRow } from '@llm/evaluation-model';
+import { claimDispatch, exhaustedDispatches, extendLease, finishDispatch, releaseDispatch, readRun, type DispatchRow } from '@llm/evaluation-model';
 import type { Pool } from '@llm/postgres';
 import type { Actor } from '../../actor.ts';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
@@ -59,7 +60,7 @@ export class DispatchWorker {
 
   /** Claims and executes until nothing is waiting (or the worker stops). */
   async drain(): Promise<void> {
-    for (const gone of await abandonExhausted(this.pool, this.opts.maxAttempts)) await this.abandon(gone);
+    for (const gone of await exhaustedDispatches(this.pool, this.opts.maxAttempts)) await this.abandon(gone);
     while (!this.stopped) {
       const d = await claimDispatch(this.pool, this.opts.leaseMs, this.opts.maxAttempts);
       if (!d) return;
@@ -73,7 +74,7 @@ export class DispatchWorker {
     try {
       const actor = await this.actorOf(d);
       const outcome = actor ? await this.executor.execute(actor, d) : 'skipped: the project is gone';
-      await finishDispatch(this.pool, d.id, outcome);
+      await this.finish(actor, d, outcome);
       this.log.info({ dispatch: d.id, run: d.run_id, outcome }, 'evaluation dispatch finished');
     } catch (err) {
       // Left claimed: the lease lapses and the row is tried again (until maxAttempts), unless stopping.
@@ -91,14 +92,29 @@ export class DispatchWorker {
     return { id: `dispatch-${d.id}`, scope: { projectId: p.id, workspaceId: p.workspace_id, organizationId: p.organization_id, userId: d.created_by_id ?? '', apiKeyId: '' } };
   }
 
-  /** A dispatch that used up its attempts: its run ends `failure` (unless closed or gone meanwhile). */
+  /** The finish, on the run's stream; a run that cannot take it (gone, project gone) has its row finished in place. */
+  private async finish(actor: Actor | undefined, d: Pick<DispatchRow, 'id' | 'run_id'>, outcome: string): Promise<void> {
+    if (actor) {
+      try {
+        await this.evaluations.run(actor, { type: 'evaluations.run.dispatch_finished', runId: d.run_id, payload: { run_id: d.run_id, dispatch_id: d.id, outcome: outcome.slice(0, 2000) } });
+        return;
+      } catch (err) {
+        this.log.warn({ err, dispatch: d.id, run: d.run_id }, 'could not record a dispatch finish; finishing its row in place');
+      }
+    }
+    await finishDispatch(this.pool, d.id, outcome);
+  }
+
+  /** A dispatch that used up its attempts: finished as abandoned, its run ends `failure` (unless closed or gone meanwhile). */
   private async abandon(gone: { id: string; run_id: string; project_id: string }): Promise<void> {
     this.log.error({ dispatch: gone.id, run: gone.run_id }, 'evaluation dispatch abandoned after its attempts');
     const run = await readRun(this.pool, gone.project_id, gone.run_id);
     const actor = await this.actorOf({ id: gone.id, project_id: gone.project_id, created_by_id: null });
-    if (!run || !actor || run.flags.is_closed === true) return;
-    await this.evaluations.run(actor, {
-      type: 'evaluations.run.lifecycle_set', runId: run.id, payload: { run_id: run.id, status: 'failure', is_active: 'false', is_closed: '' },
-    }).catch((err: unknown) => { this.log.warn({ err, run: run.id }, 'could not mark an abandoned run failed'); });
+    if (actor && run && run.flags.is_closed !== true) {
+      await this.evaluations.run(actor, {
+        type: 'evaluations.run.lifecycle_set', runId: run.id, payload: { run_id: run.id, status: 'failure', is_active: 'false', is_closed: '' },
+      }).catch((err: unknown) => { this.log.warn({ err, run: run.id }, 'could not mark an abandoned run failed'); });
+    }
+    await this.finish(run ? actor : undefined, gone, 'abandoned');
   }
 }

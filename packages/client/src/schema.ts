@@ -6265,6 +6265,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/evaluations/runs/{run_id}/queues/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a run's default queue
+         * @description The run's active default queue (kept by the server: one exists while the run has human annotation steps); `count` is 0 when there is none.
+         */
+        get: operations["evaluations.runs.default_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluations/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create evaluation queues
+         * @description Queues of runs of the project (one event per run). A closed run is 409; a second default queue for a run (archived included) is 409; a default queue with filters is 422.
+         */
+        post: operations["evaluations.queues.create"];
+        /**
+         * Delete evaluation queues
+         * @description Hard-deletes queues (also on closed runs) and answers the ids deleted; a default queue is 409 (it is archived by the server, never deleted).
+         */
+        delete: operations["evaluations.queues.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit evaluation queues
+         * @description Sent fields replace the stored ones; unknown queues are skipped. Demoting a default queue is 409; a default queue with filters is 422; a closed run is 409.
+         */
+        patch: operations["evaluations.queues.edit"];
+        trace?: never;
+    };
+    "/evaluations/queues/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query evaluation queues
+         * @description Queues by ids, runs, users assigned in a lane, flags, tags, name or description (case-sensitive substrings); archived ones only with `include_archived`. Newest first.
+         */
+        post: operations["evaluations.queues.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/evaluations/queues/{queue_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an evaluation queue
+         * @description One queue of the project, archived included; `count` is 0 when unknown.
+         */
+        get: operations["evaluations.queues.fetch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an evaluation queue
+         * @description Hard-deletes the queue; a default queue is 409.
+         */
+        delete: operations["evaluations.queues.delete_one"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an evaluation queue
+         * @description As the bulk edit, for the queue in the path; a body id that differs from the path is `{count: 0}`.
+         */
+        patch: operations["evaluations.queues.edit_one"];
+        trace?: never;
+    };
+    "/evaluations/queues/{queue_id}/scenarios/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query a queue's scenarios
+         * @description The run's scenarios the queue shows (restricted to its `scenario_ids`), for one user's lanes when `queue.user_id` is sent (blocks of a modulus of 120, or of the batch for sequential queues), by status, position-paged; a body queue id other than the path's is 400.
+         */
+        post: operations["evaluations.queues.scenarios"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/evaluations/scenarios": {
         parameters: {
             query?: never;
@@ -11486,6 +11602,124 @@ export interface components {
                 } | null;
             };
         };
+        "evaluations.queues.create.body": {
+            queues: {
+                id?: (string) | null;
+                run_id: string;
+                name?: string | null;
+                description?: string | null;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                data?: {
+                    user_ids?: (string)[][] | null;
+                    scenario_ids?: (string)[] | null;
+                    step_keys?: string[] | null;
+                    batch_size?: number | null;
+                    batch_offset?: number | null;
+                } | null;
+                flags?: {
+                    is_sequential?: boolean | null;
+                    is_default?: boolean | null;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+        };
+        "evaluations.queues.edit.body": {
+            queues: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                data?: {
+                    user_ids?: (string)[][] | null;
+                    scenario_ids?: (string)[] | null;
+                    step_keys?: string[] | null;
+                    batch_size?: number | null;
+                    batch_offset?: number | null;
+                } | null;
+                flags?: {
+                    is_sequential?: boolean | null;
+                    is_default?: boolean | null;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+        };
+        "evaluations.queues.delete.body": {
+            queue_ids: (string)[];
+        };
+        "evaluations.queues.query.body": {
+            queue?: {
+                ids?: (string)[] | null;
+                run_id?: (string) | null;
+                run_ids?: (string)[] | null;
+                user_id?: (string) | null;
+                user_ids?: (string)[] | null;
+                flags?: {
+                    [key: string]: unknown;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                name?: string | null;
+                description?: string | null;
+                include_archived?: boolean | null;
+            } | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        } | null;
+        "evaluations.queues.edit_one.body": {
+            queue: {
+                id: string;
+                name?: string | null;
+                description?: string | null;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                data?: {
+                    user_ids?: (string)[][] | null;
+                    scenario_ids?: (string)[] | null;
+                    step_keys?: string[] | null;
+                    batch_size?: number | null;
+                    batch_offset?: number | null;
+                } | null;
+                flags?: {
+                    is_sequential?: boolean | null;
+                    is_default?: boolean | null;
+                } | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        "evaluations.queues.scenarios.body": {
+            queue?: {
+                id?: (string) | null;
+                user_id?: (string) | null;
+            } | null;
+            scenario?: {
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                statuses?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled")[] | null;
+            } | null;
+            windowing?: {
+                next?: (string) | null;
+                limit?: number | null;
+            } | null;
+        } | null;
         "evaluations.scenarios.create.body": {
             scenarios: {
                 run_id: string;
@@ -19760,7 +19994,92 @@ export interface components {
             /** @constant */
             count: 0;
         };
-        "evaluations.scenarios.create.response": {
+        "evaluations.runs.default_queue.response": {
+            /** @constant */
+            count: 1;
+            queue: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                version: "2025-07-14";
+                created_at: string;
+                created_by_id?: string;
+                updated_at?: string;
+                updated_by_id?: string;
+                flags: {
+                    is_default: boolean;
+                    is_sequential: boolean;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                run_id: string;
+                name?: string;
+                description?: string;
+                /** @enum {string} */
+                status: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+                data?: {
+                    [key: string]: unknown;
+                };
+                deleted_at?: string;
+                deleted_by_id?: string;
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluations.queues.create.response": {
+            count: number;
+            queues: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                version: "2025-07-14";
+                created_at: string;
+                created_by_id?: string;
+                updated_at?: string;
+                updated_by_id?: string;
+                flags: {
+                    is_default: boolean;
+                    is_sequential: boolean;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                run_id: string;
+                name?: string;
+                description?: string;
+                /** @enum {string} */
+                status: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+                data?: {
+                    [key: string]: unknown;
+                };
+                deleted_at?: string;
+                deleted_by_id?: string;
+            }[];
+        };
+        "evaluations.queues.delete.response": {
+            count: number;
+            queue_ids: string[];
+        };
+        "evaluations.queues.delete_one.response": {
+            /** @constant */
+            count: 1;
+            /** Format: uuid */
+            queue_id: string;
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "evaluations.queues.scenarios.response": {
             count: number;
             scenarios: {
                 /** Format: uuid */
@@ -46472,6 +46791,575 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    "evaluations.runs.default_queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queue": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "is_default": true,
+                     *           "is_sequential": true
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "status": "pending",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.default_queue.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.queues.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "queues": [
+                 *         {
+                 *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.queues.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queues": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "flags": {
+                     *             "is_default": true,
+                     *             "is_sequential": true
+                     *           },
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.queues.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.queues.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "queue_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.queues.delete.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queue_ids": [
+                     *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.queues.delete.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.queues.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "queues": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.queues.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queues": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "flags": {
+                     *             "is_default": true,
+                     *             "is_sequential": true
+                     *           },
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.queues.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.queues.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "queue": {
+                 *         "ids": [
+                 *           "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         ]
+                 *       },
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.queues.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queues": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "flags": {
+                     *             "is_default": true,
+                     *             "is_sequential": true
+                     *           },
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.queues.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.queues.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queue": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "is_default": true,
+                     *           "is_sequential": true
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "status": "pending",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.default_queue.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.queues.delete_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queue_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.queues.delete_one.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.queues.edit_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "queue": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "status": "pending",
+                 *         "data": {
+                 *           "user_ids": [
+                 *             []
+                 *           ]
+                 *         },
+                 *         "flags": {
+                 *           "is_sequential": true
+                 *         },
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.queues.edit_one.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queue": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "is_default": true,
+                     *           "is_sequential": true
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "status": "pending",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.runs.default_queue.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "evaluations.queues.scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "queue": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "scenario": {
+                 *         "status": "pending"
+                 *       },
+                 *       "windowing": {
+                 *         "next": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.queues.scenarios.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "scenarios": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.queues.scenarios.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     "evaluations.scenarios.create": {
         parameters: {
             query?: never;
@@ -46514,7 +47402,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["evaluations.scenarios.create.response"];
+                    "application/json": components["schemas"]["evaluations.queues.scenarios.response"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -46624,7 +47512,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["evaluations.scenarios.create.response"];
+                    "application/json": components["schemas"]["evaluations.queues.scenarios.response"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -46686,7 +47574,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["evaluations.scenarios.create.response"];
+                    "application/json": components["schemas"]["evaluations.queues.scenarios.response"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -47772,7 +48660,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["evaluations.scenarios.create.response"];
+                    "application/json": components["schemas"]["evaluations.queues.scenarios.response"];
                 };
             };
             400: components["responses"]["Error400"];

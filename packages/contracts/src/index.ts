@@ -127,4 +127,6 @@ export {
   evaluationRunIdResponse, evaluationScenarioResponse, evaluationScenariosResponse, evaluationScenarioIdsResponse, evaluationScenarioIdResponse,
   evaluationResultResponse, evaluationResultsResponse, evaluationResultIdsResponse, evaluationResultIdResponse, evaluationMetricsResponse, evaluationMetricIdsResponse,
   simpleEvaluationView, simpleEvaluationResponse, simpleEvaluationsResponse, simpleEvaluationDeletedResponse,
+  evaluationQueueView, evaluationQueueResponse, evaluationQueuesResponse, evaluationQueueIdsResponse, evaluationQueueIdResponse,
 } from './responses/evaluation-runs.ts';
+export { queueData, queueCreate, queuesCreate, queueEdit, queueEditOne, queuesEdit, queueIds, queuesQuery, queueScenariosQuery } from './evaluation-queues.ts';

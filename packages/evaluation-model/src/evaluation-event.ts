@@ -14,6 +14,7 @@ export const EVALUATION_EVENT_TYPES = [
   'evaluations.scenarios.added', 'evaluations.scenarios.edited', 'evaluations.scenarios.deleted',
   'evaluations.results.upserted', 'evaluations.results.deleted', 'evaluations.metrics.upserted', 'evaluations.metrics.deleted', 'evaluations.metrics.refreshed', 'evaluations.run.schemas_inferred',
   'evaluations.run.dispatched', 'evaluations.run.dispatch_finished',
+  'evaluations.queues.created', 'evaluations.queues.edited', 'evaluations.queues.deleted', 'evaluations.queue.archive_set',
 ] as const satisfies readonly EvaluationEventType[];
 
 // Every evaluations event type is listed above: a type added to the registry without a rule does not compile.

@@ -6,3 +6,4 @@ export * from './run/index.ts';
 export { evaluationRejectionError, isEvaluationRejectionCode } from './presentation.ts';
 export * from './metrics/specs.ts';
 export * from './dispatch/queue.ts';
+export * from './queue/index.ts';

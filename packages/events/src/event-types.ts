@@ -15,7 +15,7 @@ import type { ApplicationCreated, ApplicationVariantCreated, ApplicationRevision
 import type { RedactionPolicySet } from './payloads.ts';
 import type {
   EvaluationRunCreated, EvaluationRunEdited, EvaluationRunLifecycleSet, EvaluationRunDeleted, EvaluationScenariosAdded, EvaluationScenariosEdited,
-  EvaluationScenariosDeleted, EvaluationResultsUpserted, EvaluationResultsDeleted, EvaluationMetricsUpserted, EvaluationMetricsDeleted, EvaluationMetricsRefreshed, EvaluationRunSchemasInferred, EvaluationRunDispatched, EvaluationRunDispatchFinished,
+  EvaluationScenariosDeleted, EvaluationResultsUpserted, EvaluationResultsDeleted, EvaluationMetricsUpserted, EvaluationMetricsDeleted, EvaluationMetricsRefreshed, EvaluationRunSchemasInferred, EvaluationRunDispatched, EvaluationRunDispatchFinished, EvaluationQueuesCreated, EvaluationQueuesEdited, EvaluationQueuesDeleted, EvaluationQueueArchiveSet,
 } from './payloads.ts';
 
 export interface EventPayloads {
@@ -97,6 +97,10 @@ export interface EventPayloads {
   'evaluations.run.schemas_inferred': EvaluationRunSchemasInferred;
   'evaluations.run.dispatched': EvaluationRunDispatched;
   'evaluations.run.dispatch_finished': EvaluationRunDispatchFinished;
+  'evaluations.queues.created': EvaluationQueuesCreated;
+  'evaluations.queues.edited': EvaluationQueuesEdited;
+  'evaluations.queues.deleted': EvaluationQueuesDeleted;
+  'evaluations.queue.archive_set': EvaluationQueueArchiveSet;
 }
 
 export type EventType = keyof EventPayloads;
@@ -180,6 +184,10 @@ export const EVENT_TYPES: Record<EventType, { message: string; version: number }
   'evaluations.run.schemas_inferred': { message: 'EvaluationRunSchemasInferred', version: 1 },
   'evaluations.run.dispatched': { message: 'EvaluationRunDispatched', version: 1 },
   'evaluations.run.dispatch_finished': { message: 'EvaluationRunDispatchFinished', version: 1 },
+  'evaluations.queues.created': { message: 'EvaluationQueuesCreated', version: 1 },
+  'evaluations.queues.edited': { message: 'EvaluationQueuesEdited', version: 1 },
+  'evaluations.queues.deleted': { message: 'EvaluationQueuesDeleted', version: 1 },
+  'evaluations.queue.archive_set': { message: 'EvaluationQueueArchiveSet', version: 1 },
 };
 
 export const isEventType = (t: string): t is EventType => Object.hasOwn(EVENT_TYPES, t);

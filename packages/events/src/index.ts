@@ -19,7 +19,7 @@ export type { RedactionPolicySet } from './payloads.ts';
 export type {
   EvaluationRunInfo, EvaluationRunCreated, EvaluationRunEdited, EvaluationRunLifecycleSet, EvaluationRunDeleted, EvaluationScenarioInfo, EvaluationScenariosAdded,
   EvaluationScenariosEdited, EvaluationScenariosDeleted, EvaluationResultInfo, EvaluationResultsUpserted, EvaluationResultsDeleted, EvaluationMetricInfo,
-  EvaluationMetricsUpserted, EvaluationMetricsDeleted, EvaluationMetricsRefreshed, EvaluationRunSchemasInferred, EvaluationRunDispatched, EvaluationRunDispatchFinished,
+  EvaluationMetricsUpserted, EvaluationMetricsDeleted, EvaluationMetricsRefreshed, EvaluationRunSchemasInferred, EvaluationRunDispatched, EvaluationRunDispatchFinished, EvaluationQueueInfo, EvaluationQueuesCreated, EvaluationQueuesEdited, EvaluationQueuesDeleted, EvaluationQueueArchiveSet,
 } from './payloads.ts';
 export { createRegistryFraming, plainFraming, stripRegistryFrame } from './schema-registry.ts';
 export type { EventFraming, RegistryFramingOptions } from './schema-registry.ts';

@@ -233,3 +233,10 @@ export interface EvaluationRunSchemasInferred { run_id: string; schemas_json: st
 /** slice_json: `{scenario_ids?, step_keys?, repeat_idxs?}` (omitted = all); overwrite: re-execute cells that succeeded. */
 export interface EvaluationRunDispatched { run_id: string; dispatch_id: string; slice_json: string; overwrite: boolean }
 export interface EvaluationRunDispatchFinished { run_id: string; dispatch_id: string; outcome: string }
+export interface EvaluationQueueInfo {
+  queue_id: string; name: string; description: string; status: string; flags_json: string; tags_json: string; meta_json: string; data_json: string;
+}
+export interface EvaluationQueuesCreated { run_id: string; queues: EvaluationQueueInfo[] }
+export interface EvaluationQueuesEdited { run_id: string; queues: EvaluationQueueInfo[] }
+export interface EvaluationQueuesDeleted { run_id: string; queue_ids: string[] }
+export interface EvaluationQueueArchiveSet { run_id: string; queue_id: string; archived: boolean }

@@ -40,6 +40,7 @@ import { catalogRoutes } from './http/catalog-routes.ts';
 import { testsetDownloadRoutes } from './http/testset-download-routes.ts';
 import { annotationRoutes } from './http/annotation-routes.ts';
 import { evaluationRunRoutes } from './http/evaluation-run-routes.ts';
+import { evaluationQueueRoutes } from './http/evaluation-queue-routes.ts';
 import { redactionRoutes } from './http/redaction-routes.ts';
 import { EventReader } from './adapters/event-reader.ts';
 import type { EventRecorder } from './adapters/event-recorder.ts';
@@ -114,6 +115,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...annotationRoutes({ reader, searcher }, { view: [member, requirePermission(deps.pool, 'view_annotations')] }),
     ...redactionRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_spans')] }),
     ...evaluationRunRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_evaluation_runs')] }),
+    ...evaluationQueueRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_evaluation_runs')] }),
     // Versioned artifacts (reference evaluations §1.2): testsets and the workflow family's three views.
     ...artifactsReadRoutes({ pool: deps.pool }, {
       testset: { view: [member, requirePermission(deps.pool, 'view_testsets')] }, application: { view: [member, requirePermission(deps.pool, 'view_applications')] },

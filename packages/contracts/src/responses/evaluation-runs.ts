@@ -50,3 +50,12 @@ export const simpleEvaluationView = z.object({
 export const simpleEvaluationResponse = z.union([z.object({ count: z.literal(1), evaluation: simpleEvaluationView }), none]);
 export const simpleEvaluationsResponse = z.object({ count: z.number().int(), evaluations: z.array(simpleEvaluationView) });
 export const simpleEvaluationDeletedResponse = z.union([z.object({ count: z.literal(1), evaluation_id: uuid }), none]);
+
+export const evaluationQueueView = z.object({
+  ...lifecycle, run_id: uuid, name: z.string().optional(), description: z.string().optional(), status,
+  flags: z.object({ is_default: z.boolean(), is_sequential: z.boolean() }), data: json.optional(), deleted_at: z.string().optional(), deleted_by_id: z.string().optional(),
+});
+export const evaluationQueueResponse = z.union([z.object({ count: z.literal(1), queue: evaluationQueueView }), none]);
+export const evaluationQueuesResponse = z.object({ count: z.number().int(), queues: z.array(evaluationQueueView) });
+export const evaluationQueueIdsResponse = z.object({ count: z.number().int(), queue_ids: z.array(uuid) });
+export const evaluationQueueIdResponse = z.union([z.object({ count: z.literal(1), queue_id: uuid }), none]);

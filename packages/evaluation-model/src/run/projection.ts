@@ -6,6 +6,8 @@ import type { EvaluationMetricInfo, EvaluationResultInfo, EvaluationRunInfo, Eva
 import type { EvaluationEvent } from '../evaluation-event.ts';
 import type { RunState } from './rules.ts';
 import { dispatchFinish, dispatchInsert } from '../dispatch/queue.ts';
+import { isQueueRecompute, projectQueue } from '../queue/projection.ts';
+import { QUEUE_EVENT_TYPES } from '../queue/rules.ts';
 
 const eventTime = (e: Pick<EvaluationEvent, 'timeUs'>): string => {
   const d = new Date(e.timeUs / 1000);
@@ -44,6 +46,7 @@ function metricArrays(rows: readonly EvaluationMetricInfo[]): unknown[] {
 export function projectRun(e: EvaluationEvent, _s: RunState): SqlStatement[] {
   const at = eventTime(e);
   const by = actor(e);
+  if (QUEUE_EVENT_TYPES.has(e.type)) return projectQueue(e, at, by);
   switch (e.type) {
     case 'evaluations.run.created': {
       const r = e.payload.run!;
@@ -51,7 +54,7 @@ export function projectRun(e: EvaluationEvent, _s: RunState): SqlStatement[] {
         text: `INSERT INTO evaluation_runs (id, name, description, status, flags, tags, meta, data, project_id, created_at, created_by_id)
                VALUES ($1::uuid, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8::jsonb, $9::uuid, $10, $11)`,
         values: [...runColumns(r), e.projectId, at, by],
-      }];
+      }, isQueueRecompute(r.run_id)];
     }
     case 'evaluations.run.edited': {
       const r = e.payload.run!;
@@ -59,7 +62,7 @@ export function projectRun(e: EvaluationEvent, _s: RunState): SqlStatement[] {
         text: `UPDATE evaluation_runs SET name = $2, description = $3, status = $4, flags = $5::jsonb, tags = $6::jsonb, meta = $7::jsonb, data = $8::jsonb,
                  updated_at = $9, updated_by_id = $10 WHERE id = $1::uuid`,
         values: [...runColumns(r), at, by],
-      }];
+      }, isQueueRecompute(r.run_id)];
     }
     case 'evaluations.run.lifecycle_set': {
       const p = e.payload;
@@ -165,5 +168,7 @@ export function projectRun(e: EvaluationEvent, _s: RunState): SqlStatement[] {
     }
     case 'evaluations.metrics.deleted':
       return [{ text: 'DELETE FROM evaluation_metrics WHERE run_id = $1::uuid AND id = ANY($2::uuid[])', values: [e.payload.run_id, e.payload.metric_ids] }];
+    default:
+      return [];
   }
 }

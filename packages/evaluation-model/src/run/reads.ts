@@ -4,6 +4,9 @@
 import { asUuid, type Queryable } from '@llm/account-model';
 import type { EvaluationEvent } from '../evaluation-event.ts';
 import { runIdOf, scenarioIdsOf, type RunState } from './rules.ts';
+import { Where, project, uuids, type Windowing } from '../sql-where.ts';
+import { loadQueueState } from '../queue/reads.ts';
+import { QUEUE_EVENT_TYPES } from '../queue/rules.ts';
 
 /** What a run event is decided on: the run as stored and which of the scenarios it names exist. */
 export async function loadRunState(q: Queryable, e: EvaluationEvent): Promise<RunState> {
@@ -12,6 +15,9 @@ export async function loadRunState(q: Queryable, e: EvaluationEvent): Promise<Ru
     `SELECT id::text AS id, project_id::text AS project_id, coalesce((flags->>'is_closed')::boolean, false) AS is_closed FROM evaluation_runs WHERE id = $1::uuid`,
     [runId],
   )).rows[0];
+  if (QUEUE_EVENT_TYPES.has(e.type)) {
+    return { run: run && { id: run.id, projectId: run.project_id, isClosed: run.is_closed }, scenariosInRun: [], scenariosTaken: [], queues: await loadQueueState(q, e, runId) };
+  }
   const ids = scenarioIdsOf(e).map(asUuid).filter((x): x is string => x !== null);
   if (ids.length === 0) return { run: run && { id: run.id, projectId: run.project_id, isClosed: run.is_closed }, scenariosInRun: [], scenariosTaken: [] };
   const found = (await q.query<{ id: string; run_id: string }>(
@@ -65,33 +71,8 @@ const RESULT_COLUMNS = `id::text AS id, run_id::text AS run_id, scenario_id::tex
 const METRIC_COLUMNS = `id::text AS id, run_id::text AS run_id, scenario_id::text AS scenario_id, "timestamp", "interval"::text AS "interval", status, data,
   flags, tags, meta, results_seq::text AS results_seq, ${LIFECYCLE}`;
 
-/** A page: `next` = the last id seen (exclusive), `limit` ≥ 1, `newest`/`oldest` bound `created_at`; unsent = everything. */
-export interface Windowing { newest?: string | undefined; oldest?: string | undefined; next?: string | undefined; limit?: number | undefined; order?: 'ascending' | 'descending' | undefined }
+export type { Windowing } from '../sql-where.ts';
 
-/** A WHERE clause built one condition at a time, with its numbered parameters. */
-class Where {
-  readonly parts: string[] = [];
-  readonly values: unknown[] = [];
-  add(sql: (p: string) => string, value: unknown): void { this.values.push(value); this.parts.push(sql(`$${this.values.length}`)); }
-  /** A filter on one value or a list of values (both absent: no condition). */
-  oneOrMany(column: string, cast: string, one: unknown, many: readonly unknown[] | undefined): void {
-    const list = [...(one !== undefined && one !== null ? [one] : []), ...(many ?? [])];
-    if (one !== undefined || many !== undefined) this.add((p) => `${column} = ANY(${p}::${cast}[])`, list);
-  }
-  contains(column: string, value: Json | undefined): void { if (value !== undefined) this.add((p) => `${column} @> ${p}::jsonb`, JSON.stringify(value)); }
-  window(w: Windowing | undefined, defaultOrder: 'ascending' | 'descending'): string {
-    const order = w?.order ?? defaultOrder;
-    if (w?.newest) this.add((p) => `created_at <= ${p}::timestamptz`, w.newest);
-    if (w?.oldest) this.add((p) => `created_at >= ${p}::timestamptz`, w.oldest);
-    if (w?.next) this.add((p) => `id ${order === 'ascending' ? '>' : '<'} ${p}::uuid`, asUuid(w.next));
-    const limit = w?.limit !== undefined ? ` LIMIT ${Math.max(1, Math.floor(w.limit))}` : '';
-    return ` ORDER BY id ${order === 'ascending' ? 'ASC' : 'DESC'}${limit}`;
-  }
-  sql(): string { return this.parts.length ? ` WHERE ${this.parts.join(' AND ')}` : ''; }
-}
-
-const project = (projectId: string): Where => { const w = new Where(); w.add((p) => `project_id = ${p}::uuid`, asUuid(projectId)); return w; };
-const uuids = (ids: readonly string[] | undefined): string[] | undefined => ids?.map(asUuid).filter((x): x is string => x !== null);
 
 export async function readRun(q: Queryable, projectId: string, runId: string): Promise<RunRow | undefined> {
   return (await q.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM evaluation_runs WHERE project_id = $1::uuid AND id = $2::uuid`, [asUuid(projectId), asUuid(runId)])).rows[0];

@@ -7,6 +7,7 @@
 import { accepted, reject, type Decision, type RejectionPresentations } from '@llm/account-model';
 import { isUuid } from '@llm/account-model';
 import type { EvaluationEvent } from '../evaluation-event.ts';
+import { QUEUE_EVENT_TYPES, QUEUE_REJECTIONS, decideQueue, malformedQueue, type QueueState } from '../queue/rules.ts';
 
 export interface RunState {
   /** The run the event names, as stored (any project: the rule compares). */
@@ -15,6 +16,8 @@ export interface RunState {
   scenariosInRun: string[];
   /** Of the scenario ids an `added` event names, those stored anywhere. */
   scenariosTaken: string[];
+  /** Queue events: the queues they name (stored anywhere) and the run's default queue. */
+  queues?: QueueState[];
 }
 
 export const RUN_REJECTIONS = {
@@ -30,6 +33,7 @@ export const RUN_REJECTIONS = {
   evaluation_event_malformed: 'unprocessable',
   /** The store could not hold the event's data; recorded by the projector. */
   unstorable: 'unprocessable',
+  ...QUEUE_REJECTIONS,
 } as const satisfies RejectionPresentations<string>;
 export type RunRejection = keyof typeof RUN_REJECTIONS;
 
@@ -46,6 +50,8 @@ const MUTATES_CONTENT = new Set<string>([
   'evaluations.metrics.refreshed', 'evaluations.run.schemas_inferred',
   // Executing a closed run is refused (`…/process` answers the closed-run 409).
   'evaluations.run.dispatched',
+  // Queues are created and edited on open runs only (deleting them is allowed on closed runs).
+  'evaluations.queues.created', 'evaluations.queues.edited',
 ]);
 
 /** The run an event is about. */
@@ -73,6 +79,7 @@ const optionalUuid = (s: string): boolean => s === '' || isUuid(s);
 function malformed(e: EvaluationEvent): string | undefined {
   if (!isUuid(runIdOf(e))) return 'run id is not a UUID';
   if (!isUuid(e.projectId)) return 'project id is not a UUID';
+  if (QUEUE_EVENT_TYPES.has(e.type)) return malformedQueue(e);
   switch (e.type) {
     case 'evaluations.scenarios.added':
     case 'evaluations.scenarios.edited':
@@ -132,6 +139,7 @@ export function decideRun(e: EvaluationEvent, s: RunState): Decision<RunRejectio
     const ids = scenarioIdsOf(e);
     return reject('evaluation_run_closed', RUN_CLOSED_MESSAGE, { run_id: runId, ...(ids.length ? { scenario_ids: ids } : {}) });
   }
+  if (QUEUE_EVENT_TYPES.has(e.type)) return decideQueue(e, runId, s.queues ?? []);
   const inRun = new Set(s.scenariosInRun);
   switch (e.type) {
     case 'evaluations.scenarios.added': {

@@ -2,6 +2,7 @@
 // run on evaluations.v1, appended and awaited (read-your-writes). A run is created only within the
 // organization's `evaluations_run` quota (reserved before the append, given back when the run is
 // refused or never appended). Another project's run is unknown here: its id answers `{count: 0}`.
+// After a create or edit the run's default queue is reconciled (adapters/default-queue.ts).
 import type { RequestHandler } from 'express';
 import { readRun, readRuns, runView, type RunRow } from '@llm/evaluation-model';
 import { closeQuery, runEditOne, runIds, runsCreate, runsEdit } from '@llm/contracts';
@@ -12,6 +13,7 @@ import type { QuotaGate } from '../../quota/adapters/quota-gate.ts';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
 import { editedRun, newRun, type RunFields } from '../domain/payloads.ts';
 import { pruneSteps, removedSteps } from '../adapters/step-pruning.ts';
+import { reconcileDefaultQueue } from '../adapters/default-queue.ts';
 
 export interface RunRouteDeps {
   pool: Pool;
@@ -29,6 +31,7 @@ export function runRoutes(deps: RunRouteDeps, guards: Guards<'edit'>): Handlers 
     await evaluations.run(req, { type: 'evaluations.run.edited', runId: id, payload: { run: editedRun(stored, fields) } });
     // Removed steps take their cells with them, and the scenarios left without cells.
     await pruneSteps(pool, evaluations, req, stored, removedSteps(stored.data, fields.data));
+    await reconcileDefaultQueue(pool, evaluations, req, id);
     return readRun(pool, req.scope.projectId, id);
   };
 
@@ -54,6 +57,7 @@ export function runRoutes(deps: RunRouteDeps, guards: Guards<'edit'>): Handlers 
       for (const r of body.runs) {
         const id = r.id ?? uuidv7();
         await quota.evaluation(req.scope.organizationId, () => evaluations.run(req, { type: 'evaluations.run.created', runId: id, payload: { run: newRun(id, r) } }));
+        await reconcileDefaultQueue(pool, evaluations, req, id);
         const row = await readRun(pool, req.scope.projectId, id);
         if (row) created.push(row);
       }

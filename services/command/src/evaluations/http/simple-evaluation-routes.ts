@@ -22,6 +22,7 @@ import { editedRun, editedScenario, newRun, type RunFields } from '../domain/pay
 import { artifactRevisionSource, queryRevisionSource } from '../adapters/graph-sources.ts';
 import type { QuotaGate } from '../../quota/adapters/quota-gate.ts';
 import { pruneSteps } from '../adapters/step-pruning.ts';
+import { reconcileDefaultQueue } from '../adapters/default-queue.ts';
 
 export interface SimpleEvaluationRouteDeps {
   pool: Pool;
@@ -61,6 +62,7 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
   /** The run's steps edited (added or removed keys, repeats), then the run as answered. */
   const editSteps = async (req: Request, r: RunRow, data: NonNullable<RunFields['data']>): Promise<RunRow | undefined> => {
     await evaluations.run(req, { type: 'evaluations.run.edited', runId: r.id, payload: { run: editedRun(r, { data }) } });
+    await reconcileDefaultQueue(pool, evaluations, req, r.id);
     return readRun(pool, req.scope.projectId, r.id);
   };
   const stepsOf = (r: RunRow): Array<Record<string, unknown> & { key: string }> =>
@@ -111,6 +113,7 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
       payload: { run: newRun(id, { name: body.name, description: body.description, status: d.status ?? 'pending', flags, tags: body.tags, meta: body.meta, data }) },
     }));
     // Started (§2.4): active; a run created `running` is the SDK's (it runs the cells itself), any other is dispatched.
+    await reconcileDefaultQueue(pool, evaluations, req, id);
     const execute = dispatchable({ status: d.status ?? 'pending', flags });
     await evaluations.run(req, { type: 'evaluations.run.lifecycle_set', runId: id, payload: { run_id: id, is_closed: '', is_active: 'true', status: execute ? 'running' : '' } });
     if (execute) await dispatch(req, id);
@@ -132,6 +135,7 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
     await evaluations.run(req, { type: 'evaluations.run.edited', runId: r.id, payload: { run: editedRun(r, { name: body.name, description: body.description, tags: body.tags, meta: body.meta, data }) } });
     const kept = new Set(graph.steps.map((s) => s.key));
     await pruneSteps(pool, evaluations, req, r, before.filter((k) => !kept.has(k)));
+    await reconcileDefaultQueue(pool, evaluations, req, r.id);
     const after = await readRun(pool, req.scope.projectId, r.id);
     res.json(after ? { count: 1, evaluation: simpleEvaluationView(after) } : { count: 0 });
   };

@@ -22,6 +22,7 @@ import type { MetricsRefresh } from '../adapters/metrics-refresh.ts';
 import { invocationInputs, type InvocationResult, type WorkflowInvoker } from '../adapters/workflow-invoker.ts';
 import { artifactRevisionSource } from '../adapters/graph-sources.ts';
 import { editedScenario, newScenario, resultInfo } from '../domain/payloads.ts';
+import { reconcileDefaultQueue } from '../adapters/default-queue.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -52,6 +53,7 @@ export class RunExecutor {
     const run = await readRun(pool, d.project_id, d.run_id);
     if (!run) return 'skipped: the run is gone';
     if (run.flags.is_closed === true) return 'skipped: the run is closed';
+    await reconcileDefaultQueue(pool, this.deps.evaluations, actor, run.id);
     const steps = (Array.isArray(run.data?.steps) ? run.data.steps : []) as PlannedStep[];
     const plan = planExecution(steps, run.flags);
     if (!plan.ok) {

@@ -1,0 +1,54 @@
+// Reads of evaluation queues (reference evaluations §2.8, §3.5) from the evaluation read model:
+// queries (archived hidden unless asked), one queue (archived included), a run's active default
+// queue, and a queue's scenarios — the run's, restricted to the queue's, for one user's lanes when a
+// `user_id` is sent (packages/evaluation-model queue/assignment.ts), position-paged. Scoped to the
+// caller's project: another project's ids answer `{count: 0}`.
+import { invalid } from '@llm/errors';
+import {
+  queryQueues, queryScenarios, queueScenarioIds, queueView, readDefaultQueue, readQueue, scenarioView, type QueueAssignment, type Windowing,
+} from '@llm/evaluation-model';
+import { queueScenariosQuery, queuesQuery } from '@llm/contracts';
+import { uuidParam, validate, type Handlers, type Guards } from '@llm/http';
+import type { Pool } from '@llm/postgres';
+
+function defined<T extends Record<string, unknown>>(o: T | null | undefined): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
+}
+
+export function evaluationQueueRoutes(deps: { pool: Pool }, guards: Guards<'view'>): Handlers {
+  const { pool } = deps;
+  return {
+    'evaluations.queues.fetch': [...guards.view, async (req, res) => {
+      const row = await readQueue(pool, req.scope.projectId, uuidParam(req.params, 'queue_id'));
+      res.json(row ? { count: 1, queue: queueView(row) } : { count: 0 });
+    }],
+    'evaluations.queues.query': [...guards.view, async (req, res) => {
+      const body = validate(queuesQuery, req.body ?? {});
+      const w = body?.windowing ? defined(body.windowing) as Windowing : undefined;
+      const rows = await queryQueues(pool, req.scope.projectId, defined(body?.queue), w);
+      res.json({ count: rows.length, queues: rows.map(queueView) });
+    }],
+    'evaluations.runs.default_queue': [...guards.view, async (req, res) => {
+      const row = await readDefaultQueue(pool, req.scope.projectId, uuidParam(req.params, 'run_id'), true);
+      res.json(row ? { count: 1, queue: queueView(row) } : { count: 0 });
+    }],
+    'evaluations.queues.scenarios': [...guards.view, async (req, res) => {
+      const id = uuidParam(req.params, 'queue_id');
+      const body = validate(queueScenariosQuery, req.body ?? {});
+      if (body?.queue?.id && body.queue.id.toLowerCase() !== id.toLowerCase()) throw invalid('queue_id_mismatch', 'queue_id in path must match queue.id in request body');
+      const queue = await readQueue(pool, req.scope.projectId, id);
+      if (!queue) { res.json({ count: 0, scenarios: [] }); return; }
+      const scenarios = await queryScenarios(pool, req.scope.projectId, { run_id: queue.run_id }, { order: 'ascending' });
+      const d = (queue.data ?? {}) as QueueAssignment;
+      const ids = queueScenarioIds(scenarios.map((s) => s.id), { ...d, is_sequential: queue.flags.is_sequential === true }, body?.queue?.user_id ?? undefined);
+      const statuses = [...(body?.scenario?.status ? [body.scenario.status] : []), ...(body?.scenario?.statuses ?? [])];
+      const byId = new Map(scenarios.map((s) => [s.id, s]));
+      let rows = ids.map((i) => byId.get(i)!).filter((s) => statuses.length === 0 || statuses.includes(s.status as never));
+      const next = body?.windowing?.next?.toLowerCase();
+      if (next) { const at = rows.findIndex((s) => s.id === next); rows = at >= 0 ? rows.slice(at + 1) : []; }
+      const limit = body?.windowing?.limit;
+      if (typeof limit === 'number' && limit >= 1) rows = rows.slice(0, limit);
+      res.json({ count: rows.length, scenarios: rows.map(scenarioView) });
+    }],
+  };
+}

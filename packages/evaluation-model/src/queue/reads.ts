@@ -2,7 +2,7 @@
 // is decided on and the rows the routes answer with, scoped to the caller's project.
 import { asUuid, type Queryable } from '@llm/account-model';
 import type { EvaluationEvent } from '../evaluation-event.ts';
-import { Where, project, uuids, type Windowing } from '../sql-where.ts';
+import { type Where, project, uuids, type Windowing } from '../sql-where.ts';
 import { queueIdsOf, type QueueState } from './rules.ts';
 
 type Json = Record<string, unknown>;

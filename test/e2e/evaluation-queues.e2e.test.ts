@@ -114,4 +114,71 @@ describe('evaluation queues', () => {
     expect((await call('DELETE', `/evaluations/queues/${def.id}`, b)).body).toEqual({ count: 0 });
     expect((await call('POST', `/evaluations/queues/${def.id}/scenarios/query`, b, {})).body).toEqual({ count: 0, scenarios: [] });
   });
+
+  it('when simple queues are created, then each builds its run and queue; traces and testcases are added to direct ones, testsets fill source-backed ones', async () => {
+    const ev = (await call('POST', '/simple/evaluators/', a, { evaluator: { slug: `h-${randomUUID().slice(0, 8)}`, name: 'Human', data: { uri: 'agenta:custom:feedback:v0', schemas: { outputs: { type: 'object', properties: { ok: { type: 'boolean' } } } } } } })).body.evaluator;
+    const evRev = (await call('POST', '/evaluators/revisions/retrieve', a, { evaluator_ref: { id: ev.id } })).body.evaluator_revision;
+    const ts = (await call('POST', '/simple/testsets/', a, { testset: { slug: `q-${randomUUID().slice(0, 8)}`, data: { testcases: [{ data: { q: 1 } }, { data: { q: 2 } }, { data: { q: 3 } }] } } })).body.testset;
+    const tsRev = (await call('POST', '/testsets/revisions/retrieve', a, { testset_ref: { id: ts.id } })).body.testset_revision;
+
+    // The source rules (422 texts of the reference), no evaluator ({count: 0}), no human evaluator (422).
+    const refusal = async (data: Record<string, unknown>) => { const r = await call('POST', '/simple/queues/', a, { queue: { data } }); return r.status === 422 ? r.body.detail[0].msg : r.body; };
+    expect(await refusal({ queries: [randomUUID()], testsets: [tsRev.id], evaluators: [evRev.id] })).toBe('simple queue source must be either queries or testsets');
+    expect(await refusal({ evaluators: [evRev.id] })).toBe('simple queue requires kind, queries, or testsets');
+    expect(await refusal({ kind: 'traces', testsets: [tsRev.id], evaluators: [evRev.id] })).toBe('simple queue source must not include kind alongside queries or testsets');
+    expect(await refusal({ kind: 'queries', testsets: [tsRev.id], evaluators: [evRev.id] })).toBe("testset-backed queues must use kind='testsets'");
+    expect(await refusal({ kind: 'queries', evaluators: [evRev.id] })).toBe("kind='queries' requires query sources");
+    expect(await refusal({ kind: 'traces', evaluators: { [evRev.id]: 'auto' } })).toBe('simple queues must have at least one human evaluator');
+    expect(await refusal({ kind: 'traces' })).toEqual({ count: 0 });
+    expect(await refusal({ kind: 'traces', evaluators: [randomUUID()] })).toEqual({ count: 0 });
+
+    // A direct traces queue: the run's default queue; traces become pending scenarios.
+    const traces = await call('POST', '/simple/queues/', a, { queue: { name: 'Spot checks', data: { kind: 'traces', evaluators: [evRev.id] } } });
+    expect(traces.status).toBe(200);
+    const tq = traces.body.queue;
+    expect(tq).toMatchObject({ name: 'Spot checks', status: 'running', flags: { is_default: true }, data: { kind: 'traces', evaluators: { [evRev.id]: 'human' }, repeats: 1 } });
+    expect(await runFlags(a, tq.run_id)).toMatchObject({ is_queue: true, has_traces: true, has_human: true, is_active: true });
+    const [t1, t2] = [randomUUID().replaceAll('-', ''), randomUUID().replaceAll('-', '')];
+    expect((await call('POST', `/simple/queues/${tq.id}/traces`, a, { trace_ids: [t1, t2] })).body).toEqual({ count: 1, queue_id: tq.id });
+    const scen = (await call('POST', `/simple/queues/${tq.id}/scenarios/query`, a, {})).body.scenarios;
+    expect(scen.map((s: { status: string }) => s.status)).toEqual(['pending', 'pending']);
+    const cells = (await call('POST', '/evaluations/results/query', a, { result: { run_id: tq.run_id } })).body.results as Array<{ step_key: string; status: string; trace_id?: string }>;
+    expect(cells.filter((c) => c.step_key === 'traces').map((c) => c.trace_id?.replaceAll('-', '')).sort()).toEqual([t1, t2].sort());
+    expect(cells.filter((c) => c.step_key === `evaluator-${evRev.slug}`).map((c) => c.status)).toEqual(['pending', 'pending']);
+    expect((await call('POST', `/simple/queues/${tq.id}/testcases`, a, { testcase_ids: [randomUUID()] })).body).toEqual({ count: 0 });
+
+    // A direct testcases queue with lanes: a queue of its own, repeats = lanes.
+    const [u1, u2] = [randomUUID(), randomUUID()];
+    const lanes = (await call('POST', '/simple/queues/', a, { queue: { name: 'Lanes', data: { kind: 'testcases', evaluators: [evRev.id], assignments: [[u1], [u2]] } } })).body.queue;
+    expect(lanes).toMatchObject({ flags: { is_default: false, is_sequential: false }, data: { kind: 'testcases', assignments: [[u1], [u2]], repeats: 2 } });
+    const testcaseIds = (await call('POST', '/testsets/revisions/retrieve', a, { testset_revision_ref: { id: tsRev.id } })).body.testset_revision.data.testcases.map((c: { id: string }) => c.id);
+    expect((await call('POST', `/simple/queues/${lanes.id}/testcases`, a, { testcase_ids: [...testcaseIds, randomUUID()] })).body).toEqual({ count: 1, queue_id: lanes.id });
+    expect((await call('POST', `/simple/queues/${lanes.id}/scenarios/query`, a, { queue: { user_id: u1 } })).body.count).toBe(3);
+
+    // A testset-backed queue: scenarios for its testcases at once; traces cannot be added to it.
+    const backed = (await call('POST', '/simple/queues/', a, { queue: { data: { testsets: [tsRev.id], evaluators: [evRev.id] } } })).body.queue;
+    expect(backed.data).toMatchObject({ kind: 'testsets', testsets: [tsRev.id] });
+    const deadline = Date.now() + 30_000;
+    let filled = 0;
+    while (Date.now() < deadline && filled < 3) {
+      filled = (await call('POST', `/simple/queues/${backed.id}/scenarios/query`, a, {})).body.count;
+      if (filled < 3) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(filled).toBe(3);
+    const denied = await call('POST', `/simple/queues/${backed.id}/traces`, a, { trace_ids: [t1] });
+    expect(denied).toMatchObject({ status: 400, body: { detail: { message: 'Cannot add traces directly to a source-backed queue. Create a direct traces queue instead.' } } });
+
+    // Queries by kind; a plain run's queue is not a simple queue; deleting a default simple queue deletes its run.
+    const kinds = (await call('POST', '/simple/queues/query', a, { queue: { kind: 'traces' } })).body.queues.map((q: { id: string }) => q.id);
+    expect(kinds).toContain(tq.id);
+    expect(kinds).not.toContain(lanes.id);
+    const plain = await newRun(a, [input, auto]);
+    const plainQueue = (await call('POST', '/evaluations/queues/', a, { queues: [{ run_id: plain.id, name: 'not simple' }] })).body.queues[0];
+    expect((await call('GET', `/simple/queues/${plainQueue.id}`, a)).body).toEqual({ count: 0 });
+    expect((await call('GET', `/simple/queues/${tq.id}`, b)).body).toEqual({ count: 0 });
+    expect((await call('DELETE', `/simple/queues/${tq.id}`, a)).body).toEqual({ count: 1, queue_id: tq.id });
+    expect((await call('GET', `/evaluations/runs/${tq.run_id}`, a)).body).toEqual({ count: 0 });
+    expect((await call('DELETE', '/simple/queues/', a, { queue_ids: [lanes.id] })).body).toEqual({ count: 1, queue_ids: [lanes.id] });
+    expect((await call('GET', `/evaluations/runs/${lanes.run_id}`, a)).body.count).toBe(1);
+  }, 120_000);
 });

@@ -6669,6 +6669,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/simple/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a simple queue
+         * @description Builds a run for people to annotate: direct (`kind` traces or testcases: items are added later) or from query or testset revisions, with the evaluators named (a list = human ones; at least one human). The run starts running and active; the queue is its default queue, or one of its own with assignments (`user_ids` lanes), step keys or batch settings. Testset-backed queues get one scenario per testcase at once.
+         */
+        post: operations["simple.queues.create"];
+        /**
+         * Delete simple queues
+         * @description Deletes the queues named (a run's default queue deletes its run) and answers the ids deleted.
+         */
+        delete: operations["simple.queues.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/queues/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query simple queues
+         * @description Simple queues by kind, run, user assigned in a lane, name, ids or tags; queues whose run is not a queue run are not listed.
+         */
+        post: operations["simple.queues.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/queues/{queue_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a simple queue
+         * @description One simple queue with its kind, sources, evaluators, assignments and settings; `count` is 0 when unknown or not a simple queue.
+         */
+        get: operations["simple.queues.fetch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a simple queue
+         * @description Deletes the queue (a run's default queue deletes its run).
+         */
+        delete: operations["simple.queues.delete_one"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/queues/{queue_id}/scenarios/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query a simple queue's scenarios
+         * @description As for evaluation queues: the scenarios the queue shows, for one user's lanes when `queue.user_id` is sent, by status, position-paged.
+         */
+        post: operations["simple.queues.scenarios"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/queues/{queue_id}/traces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add traces to a simple queue
+         * @description One scenario per trace, with the trace as its input and pending cells for the human evaluators; only on a direct traces queue (a source-backed queue is 400, another kind `{count: 0}`).
+         */
+        post: operations["simple.queues.traces.add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/queues/{queue_id}/testcases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add testcases to a simple queue
+         * @description One scenario per testcase of the project, with pending cells for the human evaluators; only on a direct testcases queue (a source-backed queue is 400, another kind `{count: 0}`).
+         */
+        post: operations["simple.queues.testcases.add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/simple/evaluations/query": {
         parameters: {
             query?: never;
@@ -11927,6 +12055,61 @@ export interface components {
         "simple.evaluations.scenarios.add.body": {
             count: number;
             timestamp?: string | null;
+        };
+        "simple.queues.create.body": {
+            queue: {
+                name?: string | null;
+                description?: string | null;
+                status?: ("pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled") | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+                meta?: {
+                    [key: string]: unknown;
+                } | null;
+                data: {
+                    kind?: ("queries" | "testsets" | "traces" | "testcases") | null;
+                    queries?: (string)[] | null;
+                    testsets?: (string)[] | null;
+                    evaluators?: ((string)[] | {
+                        [key: string]: "custom" | "human" | "auto";
+                    }) | null;
+                    repeats?: number | null;
+                    assignments?: (string)[][] | null;
+                    step_keys?: string[] | null;
+                    settings?: {
+                        batch_size?: number | null;
+                        batch_offset?: number | null;
+                    } | null;
+                };
+            };
+        };
+        "simple.queues.query.body": {
+            queue?: {
+                kind?: ("queries" | "testsets" | "traces" | "testcases") | null;
+                run_id?: (string) | null;
+                run_ids?: (string)[] | null;
+                user_id?: (string) | null;
+                user_ids?: (string)[] | null;
+                name?: string | null;
+                queue_ids?: (string)[] | null;
+                tags?: {
+                    [key: string]: unknown;
+                } | null;
+            } | null;
+            windowing?: {
+                newest?: string | null;
+                oldest?: string | null;
+                next?: (string) | null;
+                limit?: number | null;
+                order?: ("ascending" | "descending") | null;
+            } | null;
+        } | null;
+        "simple.queues.traces.add.body": {
+            trace_ids: (string)[];
+        };
+        "simple.queues.testcases.add.body": {
+            testcase_ids: (string)[];
         };
         "simple.evaluations.query.body": {
             evaluation?: {
@@ -20281,6 +20464,107 @@ export interface components {
         "evaluations.metrics.delete.response": {
             count: number;
             metrics_ids: string[];
+        };
+        "simple.queues.create.response": {
+            /** @constant */
+            count: 1;
+            queue: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                version: "2025-07-14";
+                created_at: string;
+                created_by_id?: string;
+                updated_at?: string;
+                updated_by_id?: string;
+                flags: {
+                    is_default: boolean;
+                    is_sequential: boolean;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                run_id: string;
+                name?: string;
+                description?: string;
+                /** @enum {string} */
+                status: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+                data: {
+                    /** @enum {string} */
+                    kind: "queries" | "testsets" | "traces" | "testcases";
+                    queries?: string[];
+                    testsets?: string[];
+                    evaluators: {
+                        [key: string]: string;
+                    };
+                    assignments?: string[][];
+                    step_keys?: string[];
+                    repeats?: number;
+                    settings?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "simple.queues.query.response": {
+            count: number;
+            queues: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                version: "2025-07-14";
+                created_at: string;
+                created_by_id?: string;
+                updated_at?: string;
+                updated_by_id?: string;
+                flags: {
+                    is_default: boolean;
+                    is_sequential: boolean;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                run_id: string;
+                name?: string;
+                description?: string;
+                /** @enum {string} */
+                status: "pending" | "queued" | "running" | "success" | "failure" | "errors" | "cancelled";
+                data: {
+                    /** @enum {string} */
+                    kind: "queries" | "testsets" | "traces" | "testcases";
+                    queries?: string[];
+                    testsets?: string[];
+                    evaluators: {
+                        [key: string]: string;
+                    };
+                    assignments?: string[][];
+                    step_keys?: string[];
+                    repeats?: number;
+                    settings?: {
+                        [key: string]: unknown;
+                    };
+                };
+            }[];
+        };
+        "simple.queues.traces.add.response": {
+            /** @constant */
+            count: 1;
+            /** Format: uuid */
+            queue_id: string;
+        } | {
+            /** @constant */
+            count: 0;
         };
         "simple.evaluations.query.response": {
             count: number;
@@ -48727,6 +49011,478 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["evaluations.results.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.queues.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "queue": {
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "status": "pending",
+                 *         "tags": {
+                 *           "example": "example"
+                 *         },
+                 *         "meta": {
+                 *           "example": "example"
+                 *         },
+                 *         "data": {
+                 *           "kind": "queries"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.queues.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queue": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "is_default": true,
+                     *           "is_sequential": true
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "status": "pending",
+                     *         "data": {
+                     *           "kind": "queries",
+                     *           "evaluators": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.queues.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.queues.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "queue_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.queues.delete.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queue_ids": [
+                     *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.queues.delete.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.queues.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "queue": {
+                 *         "kind": "queries"
+                 *       },
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.queues.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queues": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "flags": {
+                     *             "is_default": true,
+                     *             "is_sequential": true
+                     *           },
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending",
+                     *           "data": {
+                     *             "kind": "queries",
+                     *             "evaluators": {}
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.queues.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.queues.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queue": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "2025-07-14",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "flags": {
+                     *           "is_default": true,
+                     *           "is_sequential": true
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "example": "example"
+                     *         },
+                     *         "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "status": "pending",
+                     *         "data": {
+                     *           "kind": "queries",
+                     *           "evaluators": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.queues.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.queues.delete_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queue_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.queues.delete_one.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.queues.scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "queue": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "scenario": {
+                 *         "status": "pending"
+                 *       },
+                 *       "windowing": {
+                 *         "next": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["evaluations.queues.scenarios.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "scenarios": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "version": "2025-07-14",
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "run_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "status": "pending"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["evaluations.queues.scenarios.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.queues.traces.add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trace_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.queues.traces.add.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queue_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.queues.traces.add.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.queues.testcases.add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "testcase_ids": [
+                 *         "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.queues.testcases.add.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queue_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.queues.traces.add.response"];
                 };
             };
             400: components["responses"]["Error400"];

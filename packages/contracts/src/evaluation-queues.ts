@@ -34,3 +34,33 @@ export const queueScenariosQuery = z.object({
   scenario: z.object({ status: evaluationStatus.nullish(), statuses: z.array(evaluationStatus).max(EVALUATION_STATUSES.length).nullish() }).nullish(),
   windowing: z.object({ next: uuidText.nullish(), limit: ints.int32.nullish() }).nullish(),
 }).nullish();
+
+// Simple queues (§2.8 SimpleQueue): a queue with the run built for it.
+const revisionIds = z.array(uuidText).max(100);
+export const SIMPLE_QUEUE_KINDS = ['queries', 'testsets', 'traces', 'testcases'] as const;
+export const simpleQueueCreate = z.object({
+  queue: z.object({
+    name: texts.name.nullish(), description: texts.description.nullish(), status: evaluationStatus.nullish(), tags: jsonObject.nullish(), meta: jsonObject.nullish(),
+    data: z.object({
+      kind: z.enum(SIMPLE_QUEUE_KINDS).nullish(),
+      queries: revisionIds.nullish(),
+      testsets: revisionIds.nullish(),
+      evaluators: z.union([revisionIds, z.record(z.string().max(64), z.enum(['custom', 'human', 'auto']))]).nullish(),
+      repeats: int({ min: 1, max: 100, label: 'repeats' }).nullish(),
+      assignments: queueData.shape.user_ids,
+      step_keys: queueData.shape.step_keys,
+      settings: z.object({ batch_size: queueData.shape.batch_size, batch_offset: queueData.shape.batch_offset }).nullish(),
+    }),
+  }),
+});
+export type SimpleQueueCreate = z.infer<typeof simpleQueueCreate>;
+export const simpleQueuesQuery = z.object({
+  queue: z.object({
+    kind: z.enum(SIMPLE_QUEUE_KINDS).nullish(), run_id: uuidText.nullish(), run_ids: ids, user_id: uuidText.nullish(), user_ids: ids,
+    name: texts.name.nullish(), queue_ids: ids, tags: jsonObject.nullish(),
+  }).nullish(),
+  windowing: evaluationWindow.nullish(),
+}).nullish();
+/** Traces added to a direct traces queue (32 hex digits or dashed). */
+export const simpleQueueTraces = z.object({ trace_ids: z.array(uuidText).min(1).max(MAX_EVALUATION_ITEMS) });
+export const simpleQueueTestcases = z.object({ testcase_ids: z.array(uuidText).min(1).max(MAX_EVALUATION_ITEMS) });

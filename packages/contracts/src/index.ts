@@ -128,5 +128,9 @@ export {
   evaluationResultResponse, evaluationResultsResponse, evaluationResultIdsResponse, evaluationResultIdResponse, evaluationMetricsResponse, evaluationMetricIdsResponse,
   simpleEvaluationView, simpleEvaluationResponse, simpleEvaluationsResponse, simpleEvaluationDeletedResponse,
   evaluationQueueView, evaluationQueueResponse, evaluationQueuesResponse, evaluationQueueIdsResponse, evaluationQueueIdResponse,
+  simpleQueueView, simpleQueueResponse, simpleQueuesResponse, simpleQueueAddedResponse,
 } from './responses/evaluation-runs.ts';
-export { queueData, queueCreate, queuesCreate, queueEdit, queueEditOne, queuesEdit, queueIds, queuesQuery, queueScenariosQuery } from './evaluation-queues.ts';
+export {
+  queueData, queueCreate, queuesCreate, queueEdit, queueEditOne, queuesEdit, queueIds, queuesQuery, queueScenariosQuery,
+  SIMPLE_QUEUE_KINDS, simpleQueueCreate, simpleQueuesQuery, simpleQueueTraces, simpleQueueTestcases, type SimpleQueueCreate,
+} from './evaluation-queues.ts';

@@ -297,6 +297,15 @@ export const ROUTES = {
   // the SDK's slice routes of a simple evaluation (§2.4): the same run events
   'simple.evaluations.scenarios.add': { method: 'POST', path: '/simple/evaluations/:evaluation_id/scenarios/add', side: 'command' },
   'simple.evaluations.populate': { method: 'POST', path: '/simple/evaluations/:evaluation_id/populate', side: 'command' },
+  // simple queues (§2.8): a queue with the run built for it (direct: traces/testcases; source-backed: queries/testsets)
+  'simple.queues.create': { method: 'POST', path: '/simple/queues', side: 'command' },
+  'simple.queues.query': { method: 'POST', path: '/simple/queues/query', side: 'query' },
+  'simple.queues.delete': { method: 'DELETE', path: '/simple/queues', side: 'command' },
+  'simple.queues.fetch': { method: 'GET', path: '/simple/queues/:queue_id', side: 'query' },
+  'simple.queues.delete_one': { method: 'DELETE', path: '/simple/queues/:queue_id', side: 'command' },
+  'simple.queues.scenarios': { method: 'POST', path: '/simple/queues/:queue_id/scenarios/query', side: 'query' },
+  'simple.queues.traces.add': { method: 'POST', path: '/simple/queues/:queue_id/traces', side: 'command' },
+  'simple.queues.testcases.add': { method: 'POST', path: '/simple/queues/:queue_id/testcases', side: 'command' },
   'simple.evaluations.query': { method: 'POST', path: '/simple/evaluations/query', side: 'query' },
   'simple.evaluations.create': { method: 'POST', path: '/simple/evaluations', side: 'command' },
   'simple.evaluations.fetch': { method: 'GET', path: '/simple/evaluations/:evaluation_id', side: 'query' },

@@ -288,6 +288,10 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   queueData: { schema: contracts.queueData, samples: [{ scenario_ids: [UUID], step_keys: ['k'], batch_offset: 0 }] },
   queuesQuery: { schema: contracts.queuesQuery, samples: [{ queue: { name: 'ä', description: 'b', tags: { t: 'x' }, user_id: UUID, include_archived: true }, windowing: { limit: 5 } }] },
   queueScenariosQuery: { schema: contracts.queueScenariosQuery, samples: [{ queue: { id: UUID, user_id: UUID }, scenario: { statuses: ['pending'] }, windowing: { limit: 2 } }] },
+  simpleQueueCreate: { schema: contracts.simpleQueueCreate, samples: [{ queue: { name: 'Revue 😀', tags: { t: 'é' }, data: { kind: 'traces', evaluators: [UUID], assignments: [[UUID]], settings: { batch_size: 2 } } } }] },
+  simpleQueuesQuery: { schema: contracts.simpleQueuesQuery, samples: [{ queue: { kind: 'traces', name: 'ä', tags: { a: 'b' } } }] },
+  simpleQueueTraces: { schema: contracts.simpleQueueTraces, samples: [{ trace_ids: ['0af7651916cd43dd8448eb211c80319c'] }] },
+  simpleQueueTestcases: { schema: contracts.simpleQueueTestcases, samples: [{ testcase_ids: [UUID] }] },
   runProcess: { schema: contracts.runProcess, samples: [{ scenario_ids: [UUID], step_keys: ['k'], repeat_idxs: [0], overwrite: true }] },
   workflowInvoke: { schema: contracts.workflowInvoke, samples: [{
     version: '2025.07.14', flags: { is_evaluator: true }, references: { evaluator: { slug: 'judge' } },
@@ -311,7 +315,7 @@ const NOT_REQUESTS = new Set([
   'savedQueryResponse', 'savedQueryRevisionView', 'savedQueryRevisionsResponse', 'savedQueryVariantView', 'savedQueryView',
   'jsonObject', 'jsonValue', 'textKey',
   // The mock service's answer, and the link sampled inside workflowInvoke.
-  'workflowInvokeResponse', 'invocationLink',
+  'workflowInvokeResponse', 'invocationLink', 'SIMPLE_QUEUE_KINDS',
   // Building blocks sampled inside the schemas that use them.
   'membershipRole', 'invitationEntry',
   'probeProviderResponse',

@@ -8,7 +8,7 @@ import {
   scenarioIds, scenariosCreate, scenariosEdit, scenariosQuery, evaluationRunResponse, evaluationRunsResponse, evaluationRunIdsResponse, evaluationRunIdResponse,
   evaluationScenarioResponse, evaluationScenariosResponse, evaluationScenarioIdsResponse, evaluationScenarioIdResponse, evaluationResultResponse,
   evaluationResultsResponse, evaluationResultIdsResponse, evaluationResultIdResponse, evaluationMetricsResponse, evaluationMetricIdsResponse, int, storedDateTime,
-  runSlice, runProcess, queuesCreate, queuesEdit, queueIds, queuesQuery, queueEditOne, queueScenariosQuery,
+  runSlice, runProcess, simpleQueueCreate, simpleQueuesQuery, simpleQueueTraces, simpleQueueTestcases, simpleQueueResponse, simpleQueuesResponse, simpleQueueAddedResponse, queuesCreate, queuesEdit, queueIds, queuesQuery, queueEditOne, queueScenariosQuery,
   evaluationQueueResponse, evaluationQueuesResponse, evaluationQueueIdsResponse, evaluationQueueIdResponse, workflowInvoke, workflowInvokeResponse, stepsAdd, stepsRemove, repeatsSet, simpleEvaluationsQuery, simpleEvaluationResponse, simpleEvaluationsResponse, simpleEvaluationDeletedResponse,
 } from '@llm/contracts';
 import {
@@ -233,6 +233,14 @@ export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   'evaluations.queues.edit_one': { body: queueEditOne, response: evaluationQueueResponse },
   'evaluations.queues.delete_one': { response: evaluationQueueIdResponse },
   'evaluations.queues.scenarios': { body: queueScenariosQuery, bodyOptional: true, response: evaluationScenariosResponse },
+  'simple.queues.create': { body: simpleQueueCreate, response: simpleQueueResponse },
+  'simple.queues.query': { body: simpleQueuesQuery, bodyOptional: true, response: simpleQueuesResponse },
+  'simple.queues.delete': { body: queueIds, response: evaluationQueueIdsResponse },
+  'simple.queues.fetch': { response: simpleQueueResponse },
+  'simple.queues.delete_one': { response: evaluationQueueIdResponse },
+  'simple.queues.scenarios': { body: queueScenariosQuery, bodyOptional: true, response: evaluationScenariosResponse },
+  'simple.queues.traces.add': { body: simpleQueueTraces, response: simpleQueueAddedResponse },
+  'simple.queues.testcases.add': { body: simpleQueueTestcases, response: simpleQueueAddedResponse },
   'evaluations.scenarios.create': { body: scenariosCreate, response: evaluationScenariosResponse },
   'evaluations.scenarios.edit': { body: scenariosEdit, response: evaluationScenariosResponse },
   'evaluations.scenarios.delete': { body: scenarioIds, response: evaluationScenarioIdsResponse },

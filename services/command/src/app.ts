@@ -63,6 +63,7 @@ import { RunExecutor } from './evaluations/worker/run-executor.ts';
 import { DispatchWorker } from './evaluations/worker/dispatch-worker.ts';
 import { mockServiceRoutes } from './evaluations/http/mock-service-routes.ts';
 import { queueRoutes } from './evaluations/http/queue-routes.ts';
+import { simpleQueueRoutes } from './evaluations/http/simple-queue-routes.ts';
 import type { EvaluationWorkerSettings } from './evaluations/metrics-refresh-config.ts';
 import { deliveryRoutes } from './webhooks/http/delivery-routes.ts';
 import { createPaymentsProcessor, type BillingConfig, type PaymentsProcessor } from '@llm/billing';
@@ -230,6 +231,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...runRoutes({ pool: deps.pool, evaluations, quota }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...cellRoutes({ pool: deps.pool, evaluations }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...queueRoutes({ pool: deps.pool, evaluations }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
+      ...simpleQueueRoutes({ pool: deps.pool, evaluations, quota }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...metricRefreshRoutes({ refresh: metricsRefresh }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...simpleEvaluationRoutes({ pool: deps.pool, evaluations, refresh: metricsRefresh, quota }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       // The mock workflow service (agenta:custom:mock:v0): an invocation writes a trace, so it needs edit_spans.

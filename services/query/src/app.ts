@@ -41,6 +41,7 @@ import { testsetDownloadRoutes } from './http/testset-download-routes.ts';
 import { annotationRoutes } from './http/annotation-routes.ts';
 import { evaluationRunRoutes } from './http/evaluation-run-routes.ts';
 import { evaluationQueueRoutes } from './http/evaluation-queue-routes.ts';
+import { simpleQueueRoutes } from './http/simple-queue-routes.ts';
 import { redactionRoutes } from './http/redaction-routes.ts';
 import { EventReader } from './adapters/event-reader.ts';
 import type { EventRecorder } from './adapters/event-recorder.ts';
@@ -116,6 +117,7 @@ export function queryHandlers(deps: QueryDeps): Handlers {
     ...redactionRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_spans')] }),
     ...evaluationRunRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_evaluation_runs')] }),
     ...evaluationQueueRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_evaluation_runs')] }),
+    ...simpleQueueRoutes({ pool: deps.pool }, { view: [member, requirePermission(deps.pool, 'view_evaluation_runs')] }),
     // Versioned artifacts (reference evaluations §1.2): testsets and the workflow family's three views.
     ...artifactsReadRoutes({ pool: deps.pool }, {
       testset: { view: [member, requirePermission(deps.pool, 'view_testsets')] }, application: { view: [member, requirePermission(deps.pool, 'view_applications')] },

@@ -59,3 +59,16 @@ export const evaluationQueueResponse = z.union([z.object({ count: z.literal(1), 
 export const evaluationQueuesResponse = z.object({ count: z.number().int(), queues: z.array(evaluationQueueView) });
 export const evaluationQueueIdsResponse = z.object({ count: z.number().int(), queue_ids: z.array(uuid) });
 export const evaluationQueueIdResponse = z.union([z.object({ count: z.literal(1), queue_id: uuid }), none]);
+
+export const simpleQueueView = z.object({
+  ...lifecycle, run_id: uuid, name: z.string().optional(), description: z.string().optional(), status,
+  flags: z.object({ is_default: z.boolean(), is_sequential: z.boolean() }),
+  data: z.object({
+    kind: z.enum(['queries', 'testsets', 'traces', 'testcases']), queries: z.array(z.string()).optional(), testsets: z.array(z.string()).optional(),
+    evaluators: z.record(z.string(), z.string()), assignments: z.array(z.array(z.string())).optional(), step_keys: z.array(z.string()).optional(),
+    repeats: z.number().int().optional(), settings: json.optional(),
+  }),
+});
+export const simpleQueueResponse = z.union([z.object({ count: z.literal(1), queue: simpleQueueView }), none]);
+export const simpleQueuesResponse = z.object({ count: z.number().int(), queues: z.array(simpleQueueView) });
+export const simpleQueueAddedResponse = z.union([z.object({ count: z.literal(1), queue_id: uuid }), none]);

@@ -31,6 +31,8 @@ export interface GraphInput {
    * omitted → checked.
    */
   live?: boolean;
+  /** A direct queue's source (§3.2): one reference-less input step keyed `traces` or `testcases`. */
+  direct?: 'traces' | 'testcases' | undefined;
 }
 
 export interface StepRef { id: string; slug: string; version?: string }
@@ -180,9 +182,10 @@ export function buildRunGraph(input: GraphInput): RunGraph {
   if (problem) return refused(problem);
   const evaluatorInputs = [
     ...(input.applications.length > 0 ? ['__all_invocations__'] : []),
-    ...(input.queries.length + input.testsets.length > 0 ? ['__all_inputs__'] : []),
+    ...(input.queries.length + input.testsets.length > 0 || input.direct ? ['__all_inputs__'] : []),
   ];
   const parts = [
+    ...(input.direct ? [part({ key: input.direct, type: 'input', origin: 'custom', references: {} }, [])] : []),
     ...input.queries.map(queryPart), ...input.testsets.map(testsetPart), ...input.applications.map(applicationPart),
     ...input.evaluators.map((r) => evaluatorPart(r, evaluatorInputs)),
   ];

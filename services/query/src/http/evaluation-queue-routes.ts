@@ -5,14 +5,32 @@
 // caller's project: another project's ids answer `{count: 0}`.
 import { invalid } from '@llm/errors';
 import {
-  queryQueues, queryScenarios, queueScenarioIds, queueView, readDefaultQueue, readQueue, scenarioView, type QueueAssignment, type Windowing,
+  queryQueues, queryScenarios, queueScenarioIds, queueView, readDefaultQueue, readQueue, scenarioView, type QueueAssignment, type QueueRow, type Windowing,
 } from '@llm/evaluation-model';
 import { queueScenariosQuery, queuesQuery } from '@llm/contracts';
 import { uuidParam, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
+import type { z } from 'zod';
 
 function defined<T extends Record<string, unknown>>(o: T | null | undefined): { [K in keyof T]?: Exclude<T[K], null> } {
   return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
+}
+
+type ScenariosQuery = z.infer<typeof queueScenariosQuery>;
+
+/** §3.5: the run's scenarios the queue shows, for one user's lanes when asked, by status, position-paged. */
+export async function queueScenarios(pool: Pool, queue: QueueRow, body: ScenariosQuery): Promise<{ count: number; scenarios: unknown[] }> {
+  const scenarios = await queryScenarios(pool, queue.project_id, { run_id: queue.run_id }, { order: 'ascending' });
+  const d = (queue.data ?? {}) as QueueAssignment;
+  const ids = queueScenarioIds(scenarios.map((s) => s.id), { ...d, is_sequential: queue.flags.is_sequential === true }, body?.queue?.user_id ?? undefined);
+  const statuses: string[] = [...(body?.scenario?.status ? [body.scenario.status] : []), ...(body?.scenario?.statuses ?? [])];
+  const byId = new Map(scenarios.map((s) => [s.id, s]));
+  let rows = ids.map((i) => byId.get(i)!).filter((s) => statuses.length === 0 || statuses.includes(s.status));
+  const next = body?.windowing?.next?.toLowerCase();
+  if (next) { const at = rows.findIndex((s) => s.id === next); rows = at >= 0 ? rows.slice(at + 1) : []; }
+  const limit = body?.windowing?.limit;
+  if (typeof limit === 'number' && limit >= 1) rows = rows.slice(0, limit);
+  return { count: rows.length, scenarios: rows.map(scenarioView) };
 }
 
 export function evaluationQueueRoutes(deps: { pool: Pool }, guards: Guards<'view'>): Handlers {
@@ -37,18 +55,7 @@ export function evaluationQueueRoutes(deps: { pool: Pool }, guards: Guards<'view
       const body = validate(queueScenariosQuery, req.body ?? {});
       if (body?.queue?.id && body.queue.id.toLowerCase() !== id.toLowerCase()) throw invalid('queue_id_mismatch', 'queue_id in path must match queue.id in request body');
       const queue = await readQueue(pool, req.scope.projectId, id);
-      if (!queue) { res.json({ count: 0, scenarios: [] }); return; }
-      const scenarios = await queryScenarios(pool, req.scope.projectId, { run_id: queue.run_id }, { order: 'ascending' });
-      const d = (queue.data ?? {}) as QueueAssignment;
-      const ids = queueScenarioIds(scenarios.map((s) => s.id), { ...d, is_sequential: queue.flags.is_sequential === true }, body?.queue?.user_id ?? undefined);
-      const statuses = [...(body?.scenario?.status ? [body.scenario.status] : []), ...(body?.scenario?.statuses ?? [])];
-      const byId = new Map(scenarios.map((s) => [s.id, s]));
-      let rows = ids.map((i) => byId.get(i)!).filter((s) => statuses.length === 0 || statuses.includes(s.status as never));
-      const next = body?.windowing?.next?.toLowerCase();
-      if (next) { const at = rows.findIndex((s) => s.id === next); rows = at >= 0 ? rows.slice(at + 1) : []; }
-      const limit = body?.windowing?.limit;
-      if (typeof limit === 'number' && limit >= 1) rows = rows.slice(0, limit);
-      res.json({ count: rows.length, scenarios: rows.map(scenarioView) });
+      res.json(queue ? await queueScenarios(pool, queue, body) : { count: 0, scenarios: [] });
     }],
   };
 }

@@ -28,3 +28,14 @@ export async function queryRevisionSource(pool: Pool, projectId: string, revisio
     revision: { id: r.id, slug: r.slug, version: r.version }, data: (r.data ?? null) as Record<string, unknown> | null, origin,
   };
 }
+
+/** The revisions named by one kind of steps (revision id → origin); undefined when any is unknown in the project. */
+export async function revisionsOf(steps: Record<string, Origin>, read: (id: string, origin: Origin) => Promise<GraphRevision | undefined>): Promise<GraphRevision[] | undefined> {
+  const out: GraphRevision[] = [];
+  for (const [id, origin] of Object.entries(steps)) {
+    const r = await read(id, origin);
+    if (!r) return undefined;
+    out.push(r);
+  }
+  return out;
+}

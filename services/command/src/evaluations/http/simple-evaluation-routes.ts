@@ -19,7 +19,7 @@ import type { Pool } from '@llm/postgres';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
 import type { MetricsRefresh } from '../adapters/metrics-refresh.ts';
 import { editedRun, editedScenario, newRun, type RunFields } from '../domain/payloads.ts';
-import { artifactRevisionSource, queryRevisionSource } from '../adapters/graph-sources.ts';
+import { artifactRevisionSource, queryRevisionSource, revisionsOf } from '../adapters/graph-sources.ts';
 import type { QuotaGate } from '../../quota/adapters/quota-gate.ts';
 import { pruneSteps } from '../adapters/step-pruning.ts';
 import { reconcileDefaultQueue } from '../adapters/default-queue.ts';
@@ -75,25 +75,14 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
     await refresh.refresh(req, r.id, undefined);
   };
 
-  /** The revisions named by one kind of steps; undefined when any is unknown in the project. */
-  const sources = async (req: Request, steps: Record<string, Origin>, read: (id: string, origin: Origin) => Promise<GraphRevision | undefined>): Promise<GraphRevision[] | undefined> => {
-    const out: GraphRevision[] = [];
-    for (const [id, origin] of Object.entries(steps)) {
-      const r = await read(id, origin);
-      if (!r) return undefined;
-      out.push(r);
-    }
-    return out;
-  };
-
   /** The run's steps and mappings from the revisions the steps name; undefined when one is unknown or cannot be a step (§2.4). */
   const graphOf = async (req: Request, d: NonNullable<SimpleEvaluationCreate['evaluation']['data']>, live: boolean) => {
     const projectId = req.scope.projectId;
     const artifact = (entity: 'testset' | 'application' | 'evaluator') => (id: string, origin: Origin) => artifactRevisionSource(pool, projectId, entity, id, origin);
-    const queries = await sources(req, normaliseSteps(d.query_steps), (id, origin) => queryRevisionSource(pool, projectId, id, origin));
-    const testsets = await sources(req, normaliseSteps(d.testset_steps), artifact('testset'));
-    const applications = await sources(req, normaliseSteps(d.application_steps), artifact('application'));
-    const evaluators = await sources(req, normaliseSteps(d.evaluator_steps), artifact('evaluator'));
+    const queries = await revisionsOf(normaliseSteps(d.query_steps), (id, origin) => queryRevisionSource(pool, projectId, id, origin));
+    const testsets = await revisionsOf(normaliseSteps(d.testset_steps), artifact('testset'));
+    const applications = await revisionsOf(normaliseSteps(d.application_steps), artifact('application'));
+    const evaluators = await revisionsOf(normaliseSteps(d.evaluator_steps), artifact('evaluator'));
     if (!queries || !testsets || !applications || !evaluators) return undefined;
     const graph = buildRunGraph({ queries, testsets, applications, evaluators, live });
     return graph.ok ? graph : undefined;

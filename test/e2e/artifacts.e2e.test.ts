@@ -425,5 +425,9 @@ describe('resolve and embeds', () => {
     expect((await call('POST', '/workflows/revisions/resolve', a, { workflow_revision: {} })).status).toBe(400);
     // Another project's workflows are out of reach.
     expect((await call('POST', '/workflows/revisions/resolve', b, { workflow_revision: { data }, error_policy: 'keep' })).body.resolution_info.embeds_resolved).toBe(0);
+    // Environments resolve too: the revision with its references (nothing embedded), not across projects.
+    const envResolved = await call('POST', '/environments/revisions/resolve', a, { environment_ref: { id: env.id } });
+    expect(envResolved.body).toMatchObject({ count: 1, environment_revision: { data: { references: { base: { workflow: { id: base.id } } } } }, resolution_info: { embeds_resolved: 0, errors: [] } });
+    expect((await call('POST', '/environments/revisions/resolve', b, { environment_ref: { id: env.id } })).body).toEqual({ count: 0 });
   });
 });

@@ -5637,6 +5637,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/environments/revisions/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve an environment revision
+         * @description The revision (or inline `data`) with the embeds inside its data resolved through the project's workflows and environments, with `resolution_info`.
+         */
+        post: operations["environments.revisions.resolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/applications/revisions/deploy": {
         parameters: {
             query?: never;
@@ -11222,6 +11242,39 @@ export interface components {
                     } | null;
                     parameters?: {
                         [key: string]: unknown;
+                    } | null;
+                } | null;
+            } | null;
+            max_depth?: number | null;
+            max_embeds?: number | null;
+            error_policy?: ("exception" | "placeholder" | "keep") | null;
+        };
+        "environments.revisions.resolve.body": {
+            environment_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_variant_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_revision_ref?: {
+                id?: (string) | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            environment_revision?: {
+                data?: {
+                    references?: {
+                        [key: string]: {
+                            [key: string]: {
+                                id?: (string) | null;
+                                slug?: string | null;
+                                version?: string | null;
+                            };
+                        };
                     } | null;
                 } | null;
             } | null;
@@ -19458,6 +19511,67 @@ export interface components {
                 workflow_slug?: string;
                 artifact_slug?: string;
                 workflow_variant_slug?: string;
+                variant_slug?: string;
+            } | {
+                data: {
+                    [key: string]: unknown;
+                };
+            };
+            resolution_info: {
+                references_used: {
+                    kind: string;
+                    id: string;
+                    slug?: string;
+                    version?: string;
+                }[];
+                depth_reached: number;
+                embeds_resolved: number;
+                errors: string[];
+            };
+        } | {
+            /** @constant */
+            count: 0;
+        };
+        "environments.revisions.resolve.response": {
+            /** @constant */
+            count: 1;
+            environment_revision: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                version: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+                /** Format: uuid */
+                environment_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                environment_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                environment_slug?: string;
+                artifact_slug?: string;
+                environment_variant_slug?: string;
                 variant_slug?: string;
             } | {
                 data: {
@@ -44658,6 +44772,116 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["workflows.revisions.resolve.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "environments.revisions.resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "environment_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "environment_revision": {
+                 *         "data": {
+                 *           "references": {}
+                 *         }
+                 *       },
+                 *       "max_depth": 10,
+                 *       "max_embeds": 10,
+                 *       "error_policy": "exception"
+                 *     }
+                 */
+                "application/json": components["schemas"]["environments.revisions.resolve.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "environment_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "version": "1",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         },
+                     *         "environment_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "environment_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "environment_variant_slug": "my-query",
+                     *         "variant_slug": "my-query"
+                     *       },
+                     *       "resolution_info": {
+                     *         "references_used": [
+                     *           {
+                     *             "kind": "provider_key",
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           }
+                     *         ],
+                     *         "depth_reached": 10,
+                     *         "embeds_resolved": 10,
+                     *         "errors": [
+                     *           "example"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["environments.revisions.resolve.response"];
                 };
             };
             400: components["responses"]["Error400"];

@@ -215,10 +215,10 @@ export const artifactDeploy = (e: ArtifactEntityName) => z.object({
   key: textKey.nullish(), message: texts.description.nullish(),
 });
 
-/** POST /<entity>s/revisions/resolve (workflow views): a stored revision by refs, or one sent inline (its `data`). */
+/** POST /<entity>s/revisions/resolve (workflow views, environments): a stored revision by refs, or one sent inline (its `data`). */
 export const artifactResolve = (e: ArtifactEntityName) => z.object({
   [`${e}_ref`]: artifactRef.nullish(), [`${e}_variant_ref`]: artifactRef.nullish(), [`${e}_revision_ref`]: artifactRef.nullish(),
-  [`${e}_revision`]: z.object({ data: workflowRevisionData.nullish() }).nullish(),
+  [`${e}_revision`]: z.object({ data: (e === 'environment' ? environmentRevisionData : workflowRevisionData).nullish() }).nullish(),
   max_depth: z.number().int().min(0).max(100).nullish(), max_embeds: z.number().int().min(0).max(10_000).nullish(),
   error_policy: z.enum(['exception', 'placeholder', 'keep']).nullish(),
 });

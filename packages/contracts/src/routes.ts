@@ -214,6 +214,7 @@ export const ROUTES = {
   'applications.revisions.resolve': { method: 'POST', path: '/applications/revisions/resolve', side: 'query' },
   'evaluators.revisions.resolve': { method: 'POST', path: '/evaluators/revisions/resolve', side: 'query' },
   'workflows.revisions.resolve': { method: 'POST', path: '/workflows/revisions/resolve', side: 'query' },
+  'environments.revisions.resolve': { method: 'POST', path: '/environments/revisions/resolve', side: 'query' },
   'applications.revisions.deploy': { method: 'POST', path: '/applications/revisions/deploy', side: 'command' },
   'evaluators.revisions.deploy': { method: 'POST', path: '/evaluators/revisions/deploy', side: 'command' },
   'workflows.revisions.deploy': { method: 'POST', path: '/workflows/revisions/deploy', side: 'command' },

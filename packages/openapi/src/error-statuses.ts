@@ -28,7 +28,7 @@ const LOOKS_UP = new Set<RouteId>([
   'billing.payments.checkouts', 'billing.stripe.checkouts', 'billing.plans.switch', 'billing.subscription', 'billing.subscription.cancel',
   'queries.variants.create', 'queries.variants.fork', 'queries.revisions.create', 'queries.revisions.commit', 'queries.revisions.retrieve',
   'queries.revisions.log', 'applications.revisions.retrieve', 'evaluators.revisions.retrieve', 'workflows.revisions.retrieve', 'testsets.revisions.download',
-  'simple.testsets.download', 'applications.revisions.resolve', 'evaluators.revisions.resolve', 'workflows.revisions.resolve',
+  'simple.testsets.download', 'applications.revisions.resolve', 'evaluators.revisions.resolve', 'workflows.revisions.resolve', 'environments.revisions.resolve',
 ]);
 
 /** Reads that run a saved query named in the body: 404 when no revision matches, 409 when its stored focus is the other one (spans vs traces). */

@@ -356,6 +356,7 @@ export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   'applications.revisions.resolve': { body: artifactResolve('application'), bodyOptional: true, response: artifactResolveResponse('application') },
   'evaluators.revisions.resolve': { body: artifactResolve('evaluator'), bodyOptional: true, response: artifactResolveResponse('evaluator') },
   'workflows.revisions.resolve': { body: artifactResolve('workflow'), bodyOptional: true, response: artifactResolveResponse('workflow') },
+  'environments.revisions.resolve': { body: artifactResolve('environment'), bodyOptional: true, response: artifactResolveResponse('environment') },
   'evaluators.revisions.deploy': { body: artifactDeploy('evaluator'), response: artifactRevisionResponse('evaluator') },
   'workflows.revisions.deploy': { body: artifactDeploy('workflow'), response: artifactRevisionResponse('workflow') },
   'simple.environments.unguard': { noBody: true, response: simpleArtifactResponse('environment') },

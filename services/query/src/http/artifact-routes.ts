@@ -247,7 +247,7 @@ export function artifactReadRoutes(deps: { pool: Pool; entity: ArtifactEntity },
     [git('variants.query')]: [...guards.view, queryVariants],
     [git('revisions.query')]: [...guards.view, queryRevisions],
     [git('revisions.log')]: [...guards.view, log],
-    ...(family === 'workflow' ? { [git('revisions.resolve')]: [...guards.view, resolve] } : {}),
+    ...(family === 'workflow' || entity === 'environment' ? { [git('revisions.resolve')]: [...guards.view, resolve] } : {}),
   };
 }
 

@@ -9,3 +9,6 @@ export * from './span-view.ts';
 export * from './simple-trace-view.ts';
 export * from './simple-trace-lookup.ts';
 export * from './trace-metrics.ts';
+export * from './search/span-search.ts';
+export * from './search/filter-search.ts';
+export * from './search/trace-id-shortcut.ts';

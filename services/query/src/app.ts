@@ -4,7 +4,7 @@ import type { Pool } from '@llm/postgres';
 import { apiKeyAuthenticator, organizationGuard, postgresApiKeyLookup, requirePermission, type ApiKeyAuthenticator } from '@llm/auth';
 import type { Handlers } from '@llm/http';
 import { ReadModel, SpanReader, timedPool } from '@llm/span-read';
-import { SpanSearcher } from './adapters/span-search.ts';
+import { SpanSearcher } from '@llm/span-read';
 import { ActivitySearcher } from './adapters/activity-search.ts';
 import { readRoutes } from './http/read-routes.ts';
 import { queryRoutes } from './http/query-routes.ts';

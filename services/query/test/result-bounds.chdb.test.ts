@@ -10,7 +10,7 @@ import { migrateClickhouse, openClickhouse, type Clickhouse } from '@llm/clickho
 import { AppError } from '@llm/errors';
 import { SPAN_ROW_BYTES_SQL, spanRowBytes, tableTime, type SpanTableRow } from '@llm/span-table';
 import { ReadModel, SpanReader } from '@llm/span-read';
-import { SpanSearcher, type SpanSearch } from '../src/adapters/span-search.ts';
+import { SpanSearcher, type SpanSearch } from '@llm/span-read';
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../projector-spans/migrations/');
 const PROJECT = 'p-bounds';

@@ -12,7 +12,7 @@ import { tableTime, type SpanTableRow } from '@llm/span-table';
 import { ActivitySearcher } from '../src/adapters/activity-search.ts';
 import { EventReader } from '../src/adapters/event-reader.ts';
 import { ReadModel, SpanReader } from '@llm/span-read';
-import { SpanSearcher } from '../src/adapters/span-search.ts';
+import { SpanSearcher } from '@llm/span-read';
 
 const SPAN_MIGRATIONS = path.resolve(import.meta.dirname, '../../projector-spans/migrations/');
 const EVENT_MIGRATIONS = path.resolve(import.meta.dirname, '../../projector-events/migrations/');

@@ -4,7 +4,7 @@
 //
 // Memory stays bounded by one page whatever the result's size: a span export reads consecutive key
 // ranges of the span table (export-reader.ts: at most EXPORT_PAGE_SPANS spans and EXPORT_PAGE_BYTES of
-// stored rows each), a trace export the trace query's own cursor pages (filter-search.ts, at most
+// stored rows each), a trace export the trace query's own cursor pages (packages/span-read search/filter-search.ts, at most
 // EXPORT_PAGE_TRACES traces); each page is encoded and written while the next one is read, and the
 // one after that only once the socket took it (`write` → `drain`), so a slow reader slows the export
 // instead of making the server buffer it. A reader that goes away ends it.
@@ -26,7 +26,7 @@ import type { ExportCursor, ExportReader } from '../adapters/export-reader.ts';
 import { exportEncoder } from '../domain/export-encoders.ts';
 import { spanView } from '@llm/span-read';
 import { canonicalTraces } from '../domain/trace-view.ts';
-import { compileSearch, spanPage, tracePage, type CompiledSearch, type SearchDeps, type SearchFocus } from './filter-search.ts';
+import { compileSearch, spanPage, tracePage, type CompiledSearch, type SearchDeps, type SearchFocus } from '@llm/span-read';
 import { searchInput } from './query-routes.ts';
 
 /** Spans per page of a span export. */

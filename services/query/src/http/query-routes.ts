@@ -1,5 +1,5 @@
 // POST /spans/query and POST /traces/query: the request's filter (or a saved query's) run by
-// filter-search.ts, one page at a time.
+// packages/span-read search/filter-search.ts, one page at a time.
 import type { Request } from 'express';
 import { savedQueryRefs, spanQueryBody } from '@llm/contracts';
 import { RequestValidationError, issuesOf, type Handlers, type Guards } from '@llm/http';
@@ -8,7 +8,7 @@ import { findSavedQueryRevision, type Queryable } from '@llm/account-model';
 import { resolveSavedQuery } from '../domain/resolve-saved-query.ts';
 import { flatInputs } from './flat-inputs.ts';
 import { canonicalTraces } from '../domain/trace-view.ts';
-import { compileSearch, spanPage, tracePage, type CompiledSearch, type SearchDeps } from './filter-search.ts';
+import { compileSearch, spanPage, tracePage, type CompiledSearch, type SearchDeps } from '@llm/span-read';
 import { readEvents, type EventRecorder } from '../adapters/event-recorder.ts';
 
 /** The filtering and windowing a search runs: the request's own, or, with a saved-query ref, the

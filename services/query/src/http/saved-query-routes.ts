@@ -14,7 +14,7 @@ import { AppError } from '@llm/errors';
 import { RequestValidationError, issuesOf, type Handlers, type Guards } from '@llm/http';
 import { findRevision, retrievalRun, type StoredRevision } from '../domain/resolve-saved-query.ts';
 import { readEvents, type EventRecorder } from '../adapters/event-recorder.ts';
-import { compileSearch, spanPage, tracePage, type SearchDeps } from './filter-search.ts';
+import { compileSearch, spanPage, tracePage, type SearchDeps } from '@llm/span-read';
 
 function pathId(req: Request, name: string): string {
   const v = String(req.params[name] ?? '');

@@ -4,8 +4,7 @@ import { simpleTraceQuery } from '@llm/contracts';
 import { validate, type Handlers, type Guards } from '@llm/http';
 import { parseTraceId } from '@llm/span-model';
 import { type SpanReader, readSimpleTrace, spanView, simpleTraceFiltering, simpleTraceOf } from '@llm/span-read';
-import type { SpanSearcher } from '../adapters/span-search.ts';
-import { compileSearch } from './filter-search.ts';
+import { compileSearch, type SpanSearcher } from '@llm/span-read';
 
 export function simpleTraceRoutes(deps: { reader: SpanReader; searcher: SpanSearcher }, guards: Guards<'view'>): Handlers {
   const { reader, searcher } = deps;

@@ -1,13 +1,15 @@
 // Running a span/trace filter (the filtering language compiled to parameterized SQL by
 // packages/span-filter) one page at a time, with cursor pagination that walks every item exactly
 // once and pages bounded by the reader's result limit. Shared by POST /spans/query, /traces/query,
-// /tracing/spans/query and the trace execution of POST /queries/revisions/retrieve.
+// /tracing/spans/query, the trace execution of POST /queries/revisions/retrieve and the evaluation
+// worker's runs over saved queries.
 import { compileFilter, compileWindowing, spanCursor, traceCursor, type CompiledWindowing, type SqlParams } from '@llm/span-filter';
 import { invalid } from '@llm/errors';
 import { RequestValidationError } from '@llm/http';
-import { type SpanReader, spanView } from '@llm/span-read';
-import type { SpanSearcher } from '../adapters/span-search.ts';
-import { traceIdShortcut } from '../domain/trace-id-shortcut.ts';
+import type { SpanReader } from '../span-reader.ts';
+import { spanView } from '../span-view.ts';
+import type { SpanSearcher } from './span-search.ts';
+import { traceIdShortcut } from './trace-id-shortcut.ts';
 
 const PROJECT = 'project_id_param';
 

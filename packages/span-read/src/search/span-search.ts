@@ -13,7 +13,8 @@
 // fetched, and a page cut by bytes ends early with a cursor (it always holds at least one span).
 // Every search is bounded by its project's retention (RETAINED_SPANS_SQL) before anything is read.
 import { RETAINED_SPANS_SQL, SPAN_ROW_BYTES_SQL, SPAN_TABLE_COLUMNS, locateTraces, timeRangesPredicate, timeUs, timeUsParam, type TraceRange } from '@llm/span-table';
-import { type ReadModel, DEFAULT_MAX_RESULT_BYTES, type StoredSpanRow } from '@llm/span-read';
+import type { ReadModel } from '../read-model.ts';
+import { DEFAULT_MAX_RESULT_BYTES, type StoredSpanRow } from '../span-reader.ts';
 
 export interface SpanSearch {
   projectId: string;

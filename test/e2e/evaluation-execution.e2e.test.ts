@@ -149,6 +149,33 @@ describe('server-side execution', () => {
     expect((await db.query('SELECT count(*)::int AS n FROM evaluation_dispatches WHERE run_id = $1', [sdk.id])).rows[0].n).toBe(0);
   }, 180_000);
 
+  it('given a saved query selecting traces, when a query → evaluators run is created, then each selected trace becomes a scenario judged from its outputs', async () => {
+    const traceIds = [hex(16), hex(16)];
+    for (const trace_id of traceIds) {
+      const r = await call('POST', '/tracing/spans/ingest', a, { spans: [{ trace_id, span_id: hex(8), span_name: 'chat', attributes: { ag: { data: { inputs: { q: 'hi' }, outputs: { answer: 'hello' } } } } }] });
+      expect(r.status).toBe(202);
+    }
+    // The spans are projected asynchronously: the query must see both before the run selects them.
+    const deadline = Date.now() + 30_000;
+    for (const id of traceIds) {
+      while (Date.now() < deadline && !JSON.stringify((await call('GET', `/tracing/traces/${id}`, a)).body ?? {}).includes('hello')) await new Promise((r) => setTimeout(r, 200));
+    }
+    const q = (await call('POST', '/simple/queries/', a, { query: { slug: `picked-${hex()}`, data: { filtering: { conditions: [{ field: 'trace_id', operator: 'in', value: traceIds }] } } } })).body.query;
+    const qRev = (await call('POST', '/queries/revisions/retrieve', a, { query_ref: { id: q.id } })).body.query_revision;
+    const reflect = await workflowRevision(a, 'evaluator', { key: 'reflect' }, SCORE_SCHEMA);
+    const created = await call('POST', '/simple/evaluations/', a, { evaluation: { data: { query_steps: [qRev.id], evaluator_steps: { [reflect.id]: 'auto' } } } });
+    expect(created.status).toBe(200);
+    const id = created.body.evaluation.id;
+    const run = await settled(a, id);
+    expect(run).toMatchObject({ status: 'success', flags: { has_queries: true, is_active: false } });
+    const cells = (await call('POST', '/evaluations/results/query', a, { result: { run_id: id } })).body.results as Array<{ step_key: string; status: string; trace_id?: string }>;
+    const inputs = cells.filter((c) => c.step_key.startsWith('query-'));
+    expect(inputs.map((c) => c.trace_id!.replaceAll('-', '')).sort()).toEqual([...traceIds].sort());
+    expect(cells.filter((c) => c.step_key === `evaluator-${reflect.slug}`).map((c) => c.status)).toEqual(['success', 'success']);
+    const global = (await call('POST', '/evaluations/metrics/query', a, { metrics: { run_id: id, scenario_ids: false, timestamps: false } })).body.metrics;
+    expect(global[0].data[`evaluator-${reflect.slug}`]['attributes.ag.data.outputs.score']).toMatchObject({ count: 2, mean: 1 });
+  }, 120_000);
+
   it('when the mock workflow is invoked over HTTP, then it answers its outputs and trace; a failure is a status; bad input is a 4xx', async () => {
     const ok = await call('POST', '/services/mock/v0/invoke', a, { data: { parameters: { key: 'score', kwargs: { score: 0.2, threshold: 0.1 } }, inputs: { q: 1 } } });
     expect(ok.status).toBe(200);

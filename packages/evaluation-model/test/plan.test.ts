@@ -18,6 +18,7 @@ describe('planExecution', () => {
     const plan = planExecution(steps as PlannedStep[], {});
     expect(plan.ok).toBe(ok);
     if (plan.ok) {
+      expect(plan.source).toBe('testsets');
       expect(plan.inputs.map((s) => s.key)).toEqual(['testset-t']);
       expect(plan.evaluators).toHaveLength((steps as PlannedStep[]).filter((s) => s.type === 'annotation').length);
     }
@@ -29,10 +30,16 @@ describe('planExecution', () => {
     ['two applications', [testset, app('a'), app('b'), ev('e')], {}, 'A run can invoke at most one application.'],
     ['a query feeding an application', [query, app('a')], {}, 'Query sources cannot feed an application.'],
     ['a live testset run', [testset, ev('e')], { is_live: true }, 'Testset runs cannot be live.'],
-    ['a batch query run (not built)', [query, ev('e')], {}, 'Runs over queries are not executed by this server yet.'],
+    ['a live query run (the cron\'s, not built)', [query, ev('e')], { is_live: true }, 'Live runs over queries are refreshed by the live-run cron, which this server does not run yet.'],
     ['a direct queue (not built)', [direct, ev('e')], {}, 'Runs over traces or testcases added directly are not executed by this server yet.'],
   ])('refuses %s', (_name, steps, flags, reason) => {
     expect(planExecution(steps as PlannedStep[], flags)).toEqual({ ok: false, reason });
+  });
+});
+
+describe('query runs', () => {
+  it('executes a batch query → evaluators run', () => {
+    expect(planExecution([query, ev('e'), ev('h', 'human')], {})).toMatchObject({ ok: true, source: 'queries', inputs: [query], application: undefined });
   });
 });
 

@@ -9,7 +9,7 @@ import { createCommandSide, evaluationWorkerSettings, headlessInitFromEnv, inges
 import { deploymentMethodsFromEnv } from '@llm/auth-policy';
 import { sessionOptionsFromEnv } from '@llm/web-session';
 import { createEventRecorder, queryHandlers } from '@llm/service-query';
-import { simpleTraceLookup, traceMetrics } from '@llm/span-read';
+import { ReadModel, searchDeps, simpleTraceLookup, traceMetrics } from '@llm/span-read';
 import { createSpanPurge, createSpansProjector, replayRoutes } from '@llm/service-projector-spans';
 import { spanPurgeSettingsFromEnv } from '@llm/project-purge';
 import { createRetentionPurges } from './retention-purges.ts';
@@ -93,7 +93,7 @@ export async function startAllInOne(config: AllInOneConfig, log: Logger): Promis
   // One cache of projects' retention for both sides: a PATCH on the command side shows in reads at once.
   const horizons = retentionHorizons({ pool, plans, access: access.config });
   const pressure = await ingestPressureFromEnv(config, kafka, topics, log);
-  const command = createCommandSide({ log, apiKeys, plans, horizons, billing: billing.config, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), traces: simpleTraceLookup(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES }), traceMetrics: traceMetrics(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS }), metricsTraceWaitMs: config.METRICS_TRACE_WAIT_MS, evaluationWorker: evaluationWorkerSettings(config) });
+  const command = createCommandSide({ log, apiKeys, plans, horizons, billing: billing.config, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access: access.config, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), traces: simpleTraceLookup(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS, maxResultBytes: config.QUERY_MAX_RESULT_BYTES }), traceMetrics: traceMetrics(ch, { queryTimeoutMs: config.QUERY_TIMEOUT_MS }), metricsTraceWaitMs: config.METRICS_TRACE_WAIT_MS, evaluationWorker: evaluationWorkerSettings(config), traceSearch: searchDeps(new ReadModel(ch, config.QUERY_TIMEOUT_MS), config.QUERY_MAX_RESULT_BYTES) });
   const throttle = deploymentThrottle(access.config, plans, billing.config.freePlan);
   const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: throttle, beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
     { side: 'command', handlers: command.handlers },

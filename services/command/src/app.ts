@@ -65,6 +65,7 @@ import { mockServiceRoutes } from './evaluations/http/mock-service-routes.ts';
 import { queueRoutes } from './evaluations/http/queue-routes.ts';
 import { simpleQueueRoutes } from './evaluations/http/simple-queue-routes.ts';
 import type { EvaluationWorkerSettings } from './evaluations/metrics-refresh-config.ts';
+import type { SearchDeps } from '@llm/span-read';
 import { deliveryRoutes } from './webhooks/http/delivery-routes.ts';
 import { createPaymentsProcessor, type BillingConfig, type PaymentsProcessor } from '@llm/billing';
 import { BillingSubscriptions } from './billing/adapters/billing-subscriptions.ts';
@@ -105,6 +106,8 @@ export interface CommandDeps {
   traceMetrics?: TraceMetrics;
   /** How long a metrics refresh waits for its cells' traces (METRICS_TRACE_WAIT_MS). */
   metricsTraceWaitMs?: number;
+  /** Trace searches (ClickHouse) for the evaluation worker's runs over saved queries; absent → such runs fail with a reason. */
+  traceSearch?: SearchDeps;
   /** The evaluation worker (EVALUATION_WORKER_*); absent or concurrency 0 = no worker in this process. */
   evaluationWorker?: EvaluationWorkerSettings;
   /** Ingest admission under overload (ingest-pressure-config.ts); absent = only the backlog bound, no lag watch. */
@@ -146,7 +149,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
   const traceWrites = new TraceWrites({ appender: spans, quota, pressure, redaction });
   const invoker = new WorkflowInvoker({ traces: traceWrites, outbound });
   const worker = deps.evaluationWorker && deps.evaluationWorker.concurrency > 0
-    ? new DispatchWorker(deps.pool, new RunExecutor({ pool: deps.pool, evaluations, refresh: metricsRefresh, invoker, concurrency: deps.evaluationWorker.concurrency, log: deps.log }),
+    ? new DispatchWorker(deps.pool, new RunExecutor({ pool: deps.pool, evaluations, refresh: metricsRefresh, invoker, concurrency: deps.evaluationWorker.concurrency, log: deps.log, search: deps.traceSearch }),
       evaluations, deps.log, { pollMs: deps.evaluationWorker.pollMs, leaseMs: deps.evaluationWorker.leaseMs, maxAttempts: 3 })
     : undefined;
   worker?.start();

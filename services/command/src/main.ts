@@ -16,7 +16,7 @@ import { deploymentThrottle } from '@llm/throttle';
 import { loadBillingConfig } from '@llm/billing';
 import { adminPathGate } from '@llm/auth';
 import { openClickhouse } from '@llm/clickhouse';
-import { simpleTraceLookup, traceMetrics } from '@llm/span-read';
+import { ReadModel, searchDeps, simpleTraceLookup, traceMetrics } from '@llm/span-read';
 import { joinListeners, startOtlpReceivers } from './otlp-receivers.ts';
 
 const config = exitOnBadConfig(parseConfig(commandConfig, process.env));
@@ -35,7 +35,7 @@ const ch = config.CLICKHOUSE_URL
   : undefined;
 if (ch) readiness.checks.push({ name: 'clickhouse', check: async () => { await ch.client.query({ query: 'SELECT 1' }); } });
 const pressure = await ingestPressureFromEnv(config, kafka, topics, log);
-const command = createCommandSide({ log, plans, billing, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), ...(ch ? { traces: simpleTraceLookup(ch), traceMetrics: traceMetrics(ch) } : {}), metricsTraceWaitMs: config.METRICS_TRACE_WAIT_MS, evaluationWorker: evaluationWorkerSettings(config) });
+const command = createCommandSide({ log, plans, billing, producer, topics, pool, ingestPressure: pressure.options, adminToken: config.ADMIN_TOKEN, otlpMaxBatchBytes: config.OTLP_MAX_BATCH_BYTES, otlpWorkers: config.OTLP_WORKERS, access, dns: { servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }, signIn: signInOptionsFromEnv(config), ...(ch ? { traces: simpleTraceLookup(ch), traceMetrics: traceMetrics(ch), traceSearch: searchDeps(new ReadModel(ch)) } : {}), metricsTraceWaitMs: config.METRICS_TRACE_WAIT_MS, evaluationWorker: evaluationWorkerSettings(config) });
 const throttle = deploymentThrottle(access, plans, billing.freePlan);
 const app = createHttpApp({ log, readiness, jsonLimitBytes: config.JSON_MAX_BODY_BYTES, beforeHandler: throttle, beforeRouting: adminPathGate(config.ADMIN_TOKEN) }, [
   { side: 'command', handlers: command.handlers },

@@ -1,15 +1,15 @@
 // What the server executes of a run (reference evaluations §4.2): the dispatch classifies the run's
-// graph. Supported here: testset → application (→ evaluators) and testset → evaluators, as a batch.
-// Refused with a reason (the run ends `failure` and closed, as the reference's undispatchable runs):
-// no source, query and testset sources together, a live testset run, more than one application, a
-// query feeding an application. Batch and live query sources and direct queues are not executed by
-// this server yet: refused the same way, with their own reason. Pure.
+// graph. Supported here, as a batch: testset → application (→ evaluators), testset → evaluators and
+// query → evaluators. Refused with a reason (the run ends `failure` and closed, as the reference's
+// undispatchable runs): no source, query and testset sources together, a live testset run, more than
+// one application, a query feeding an application. Live query runs (the cron's) and direct queues
+// are not executed on dispatch: refused the same way, with their own reason. Pure.
 import type { RunStep } from './flags.ts';
 
 export interface PlannedStep extends RunStep { key: string }
 
 export type RunPlan =
-  | { ok: true; inputs: PlannedStep[]; application: PlannedStep | undefined; evaluators: PlannedStep[] }
+  | { ok: true; source: 'testsets' | 'queries'; inputs: PlannedStep[]; application: PlannedStep | undefined; evaluators: PlannedStep[] }
   | { ok: false; reason: string };
 
 const hasRef = (s: RunStep, name: string): boolean => !!s.references && typeof s.references === 'object' && Object.hasOwn(s.references, name);
@@ -24,12 +24,16 @@ export function planExecution(steps: readonly PlannedStep[], flags: Record<strin
   if (applications.length > 1) return { ok: false, reason: 'A run can invoke at most one application.' };
   if (queries.length > 0 && applications.length > 0) return { ok: false, reason: 'Query sources cannot feed an application.' };
   if (testsets.length > 0 && flags.is_live === true) return { ok: false, reason: 'Testset runs cannot be live.' };
-  if (queries.length > 0) return { ok: false, reason: 'Runs over queries are not executed by this server yet.' };
+  if (queries.length > 0 && flags.is_live === true) return { ok: false, reason: 'Live runs over queries are refreshed by the live-run cron, which this server does not run yet.' };
+  if (queries.length > 0) {
+    if (queries.length !== inputs.length) return { ok: false, reason: 'Every input step of a query run must name a query revision.' };
+    return { ok: true, source: 'queries', inputs: queries, application: undefined, evaluators };
+  }
   if (testsets.length === 0) {
     return { ok: false, reason: inputs.length > 0 ? 'Runs over traces or testcases added directly are not executed by this server yet.' : 'The run has no source to execute.' };
   }
   if (testsets.length !== inputs.length) return { ok: false, reason: 'Every input step of a testset run must name a testset revision.' };
-  return { ok: true, inputs: testsets, application: applications[0], evaluators };
+  return { ok: true, source: 'testsets', inputs: testsets, application: applications[0], evaluators };
 }
 
 /** The run's status after a slice (§3.3): `errors` if a scenario errored, else `running` while one waits, else `success`; a stored failure or errors stays. */

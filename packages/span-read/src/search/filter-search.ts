@@ -6,9 +6,10 @@
 import { compileFilter, compileWindowing, spanCursor, traceCursor, type CompiledWindowing, type SqlParams } from '@llm/span-filter';
 import { invalid } from '@llm/errors';
 import { RequestValidationError } from '@llm/http';
-import type { SpanReader } from '../span-reader.ts';
+import { SpanReader } from '../span-reader.ts';
+import type { ReadModel } from '../read-model.ts';
 import { spanView } from '../span-view.ts';
-import type { SpanSearcher } from './span-search.ts';
+import { SpanSearcher } from './span-search.ts';
 import { traceIdShortcut } from './trace-id-shortcut.ts';
 
 const PROJECT = 'project_id_param';
@@ -66,4 +67,9 @@ export async function spanPage(d: SearchDeps, c: CompiledSearch, projectId: stri
   const page = await d.searcher.spans({ projectId, where: c.where, orderBy: c.w.orderBy, order: c.w.order, limit: c.w.limit, params: c.params });
   const last = page.rows[page.rows.length - 1];
   return { spans: page.rows.map(spanView), next: page.more && last ? spanCursor(last) : undefined };
+}
+
+/** The search dependencies over a ClickHouse span store (the evaluation worker's; the query service builds its own with retention horizons). */
+export function searchDeps(rm: ReadModel, maxResultBytes?: number): SearchDeps {
+  return { reader: new SpanReader(rm, maxResultBytes), searcher: new SpanSearcher(rm, maxResultBytes) };
 }

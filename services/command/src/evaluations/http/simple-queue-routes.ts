@@ -3,9 +3,9 @@
 // evaluator; source-backed kinds (`queries`, `testsets`) the run graph of simple evaluations
 // (run/graph.ts) with evaluators `human` by default. The run is created `running` and active
 // (reserving `evaluations_run`), its default queue reconciled; the simple queue is that default
-// queue, or — with assignments, step keys or batch settings — a queue of its own. Testset-backed
-// queues are dispatched at once (the worker adds one scenario per testcase with `pending` cells for
-// people); traces and testcases are added to direct queues by their routes. Deleting a simple queue
+// queue, or — with assignments, step keys or batch settings — a queue of its own. Source-backed
+// queues are dispatched at once (the worker adds one scenario per testcase or per trace the saved
+// query selects, with `pending` cells for people); traces and testcases are added to direct queues by their routes. Deleting a simple queue
 // that is its run's default deletes the run.
 import type { Request } from 'express';
 import {
@@ -147,8 +147,8 @@ export function simpleQueueRoutes(deps: SimpleQueueRouteDeps, guards: Guards<'ed
         });
         [queue] = await readQueues(pool, projectId, [id]);
       }
-      // Testset-backed queues get their scenarios at once (the worker: one per testcase, cells pending for people).
-      if (kind === 'testsets') {
+      // Source-backed queues get their scenarios at once (the worker: one per testcase or selected trace, cells pending for people).
+      if (kind === 'testsets' || kind === 'queries') {
         await evaluations.run(req, { type: 'evaluations.run.dispatched', runId, payload: { run_id: runId, dispatch_id: uuidv7(), slice_json: '{}', overwrite: false } });
       }
       res.json(queue ? await answer(req, queue) : { count: 0 });

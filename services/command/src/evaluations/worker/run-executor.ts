@@ -1,9 +1,10 @@
-// Executes one dispatch of a run (reference evaluations §4.2 batch testset, §3.3, §3.7): the graph
-// planned (run/plan.ts; undispatchable → `failure` and closed), the testset revisions' testcases
-// resolved into one scenario each (once: a restart or `…/process` reuses the run's scenarios, the
-// testcase read from their input cells), then per scenario, a few at a time: the input cells, the
-// application invoked once (each repeat when `is_split`), each `auto` evaluator per repeat with the
-// application's outputs and a link to its trace, `pending` cells for human and custom evaluators,
+// Executes one dispatch of a run (reference evaluations §4.2 batch testset and batch query, §3.3,
+// §3.7): the graph planned (run/plan.ts; undispatchable → `failure` and closed), the sources
+// resolved into one scenario each — the testset revisions' testcases, or the traces the saved-query
+// revisions select (adapters/query-traces.ts) — once: a restart or `…/process` reuses the run's
+// scenarios, their source read from their input cells. Then per scenario, a few at a time: the
+// input cells, the application invoked once (each repeat when `is_split`), each `auto` evaluator
+// per repeat with the application's outputs (or the selected trace's) and a link to that trace, `pending` cells for human and custom evaluators,
 // the scenario's metrics refreshed and its status set; then the global metrics and the run's
 // finalisation. Every write is an event through EvaluationCommands, under the rules every client
 // write follows: a run closed meanwhile stops the execution with the closed-run rejection.
@@ -16,11 +17,13 @@ import {
 import { parseUuid } from '@llm/contracts';
 import { uuidv7, type EvaluationResultInfo } from '@llm/events';
 import type { Pool } from '@llm/postgres';
+import type { SearchDeps } from '@llm/span-read';
 import type { Actor } from '../../actor.ts';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
 import type { MetricsRefresh } from '../adapters/metrics-refresh.ts';
 import { invocationInputs, type InvocationResult, type WorkflowInvoker } from '../adapters/workflow-invoker.ts';
-import { artifactRevisionSource } from '../adapters/graph-sources.ts';
+import { artifactRevisionSource, queryRevisionSource } from '../adapters/graph-sources.ts';
+import { queryTraces, type QueryTrace } from '../adapters/query-traces.ts';
 import { editedScenario, newScenario, resultInfo } from '../domain/payloads.ts';
 import { reconcileDefaultQueue } from '../adapters/default-queue.ts';
 
@@ -34,11 +37,14 @@ export interface RunExecutorDeps {
   invoker: WorkflowInvoker;
   /** Scenarios executed at once (EVALUATION_WORKER_CONCURRENCY). */
   concurrency: number;
+  /** The span store's searches, for runs over saved queries; absent = such runs fail with a reason. */
+  search?: SearchDeps | undefined;
   log: Logger;
 }
 
-interface Testcase { id: string; data: Json; step: PlannedStep }
-interface Item { scenario: ScenarioRow; testcase: Testcase }
+/** What one scenario is about: a testcase of a testset revision, or a trace a saved query selected. */
+interface Source { id: string; step: PlannedStep; testcase?: { id: string; data: Json }; trace?: QueryTrace }
+interface Item { scenario: ScenarioRow; source: Source }
 interface Resolved { revision: GraphRevision; step: PlannedStep }
 
 /** The scenarios (and new scenarios) are added in events of at most this many. */
@@ -66,15 +72,38 @@ export class RunExecutor {
       const revision = id ? await artifactRevisionSource(pool, run.project_id, entity, id, s.origin) : undefined;
       return revision ? { revision, step: s } : undefined;
     };
-    const testsets = await Promise.all(plan.inputs.map((s) => resolve('testset', s)));
+    const resolveQuery = async (s: PlannedStep): Promise<Resolved | undefined> => {
+      const ref = isObject(s.references) ? s.references.query_revision : undefined;
+      const revision = isObject(ref) && typeof ref.id === 'string' ? await queryRevisionSource(pool, run.project_id, ref.id, s.origin) : undefined;
+      return revision ? { revision, step: s } : undefined;
+    };
+    const inputs = await Promise.all(plan.inputs.map((s) => (plan.source === 'queries' ? resolveQuery(s) : resolve('testset', s))));
     const application = plan.application ? await resolve('application', plan.application) : undefined;
     const evaluators = await Promise.all(plan.evaluators.map((s) => resolve('evaluator', s)));
-    if (testsets.some((t) => !t) || (plan.application && !application) || evaluators.some((e) => !e)) {
+    if (inputs.some((t) => !t) || (plan.application && !application) || evaluators.some((e) => !e)) {
       await this.lifecycle(actor, run, { status: 'failure', is_active: 'false' });
       return 'failed: a revision the run names is gone';
     }
+    let sources: Source[];
+    if (plan.source === 'queries') {
+      const search = this.deps.search;
+      if (!search) {
+        await this.lifecycle(actor, run, { status: 'failure', is_active: 'false' });
+        return 'failed: runs over queries need the span store (CLICKHOUSE_URL)';
+      }
+      sources = [];
+      for (const q of inputs as Resolved[]) {
+        for (const trace of await queryTraces(search, run.project_id, q.revision.data)) sources.push({ id: trace.traceId, step: q.step, trace });
+      }
+    } else {
+      sources = (inputs as Resolved[]).flatMap((t) => {
+        const list = Array.isArray(t.revision.data?.testcases) ? t.revision.data.testcases : [];
+        return list.filter(isObject).filter((c) => typeof c.id === 'string' && isObject(c.data))
+          .map((c) => ({ id: c.id as string, step: t.step, testcase: { id: c.id as string, data: c.data as Json } }));
+      });
+    }
 
-    const items = await this.items(actor, run, testsets as Resolved[], d.slice.scenario_ids);
+    const items = await this.items(actor, run, sources, plan.inputs.map((s) => s.key), d.slice.scenario_ids);
     if (items.length === 0 && (await this.scenarios(run)).length === 0) {
       await this.lifecycle(actor, run, { status: 'success', is_active: 'false' });
       return 'done';
@@ -93,32 +122,32 @@ export class RunExecutor {
     return queryScenarios(this.deps.pool, run.project_id, { run_id: run.id }, { order: 'ascending' });
   }
 
-  /** The scenarios to execute with their testcases: the run's own (by their input cells), else one new scenario per testcase. */
-  private async items(actor: Actor, run: RunRow, testsets: Resolved[], only: string[] | undefined): Promise<Item[]> {
-    const testcases: Testcase[] = testsets.flatMap((t) => {
-      const list = Array.isArray(t.revision.data?.testcases) ? t.revision.data.testcases : [];
-      return list.filter(isObject).filter((c) => typeof c.id === 'string' && isObject(c.data)).map((c) => ({ id: c.id as string, data: c.data as Json, step: t.step }));
-    });
+  /** The scenarios to execute with their sources: the run's own (by their input cells), else one new scenario per source. */
+  private async items(actor: Actor, run: RunRow, sources: Source[], inputKeys: string[], only: string[] | undefined): Promise<Item[]> {
+    const wanted = only ? new Set(only.map((s) => s.toLowerCase())) : undefined;
     let scenarios = await this.scenarios(run);
     if (scenarios.length === 0) {
-      for (let i = 0; i < testcases.length; i += SCENARIO_BATCH) {
-        const batch = testcases.slice(i, i + SCENARIO_BATCH).map(() => newScenario(uuidv7(), { status: 'running' }));
+      for (let i = 0; i < sources.length; i += SCENARIO_BATCH) {
+        const batch = sources.slice(i, i + SCENARIO_BATCH).map(() => newScenario(uuidv7(), { status: 'running' }));
         await this.deps.evaluations.run(actor, { type: 'evaluations.scenarios.added', runId: run.id, payload: { run_id: run.id, scenarios: batch } });
       }
       scenarios = await this.scenarios(run);
-      const wanted = only ? new Set(only.map((s) => s.toLowerCase())) : undefined;
-      return scenarios.map((s, i) => ({ scenario: s, testcase: testcases[i]! })).filter((x) => x.testcase && (!wanted || wanted.has(x.scenario.id)));
+      return scenarios.map((s, i) => ({ scenario: s, source: sources[i]! })).filter((x) => x.source && (!wanted || wanted.has(x.scenario.id)));
     }
-    const byId = new Map(testcases.map((t) => [t.id, t]));
-    const inputKeys = testsets.map((t) => t.step.key);
+    // A source is named by its input cells: the testcase id, or the trace id (stored dashed).
+    const byId = new Map(sources.map((t) => [t.id.replaceAll('-', '').toLowerCase(), t]));
     const cells = await queryResults(this.deps.pool, run.project_id, { run_id: run.id, step_keys: inputKeys }, undefined);
-    const testcaseOf = new Map<string, Testcase>();
-    for (const c of cells) if (c.testcase_id && byId.has(c.testcase_id)) testcaseOf.set(c.scenario_id, byId.get(c.testcase_id)!);
-    // Scenarios without an input cell yet (added by `scenarios/add`) take the testcases in order.
-    const unused = testcases.filter((t) => ![...testcaseOf.values()].includes(t));
-    for (const s of scenarios) if (!testcaseOf.has(s.id) && unused.length > 0) testcaseOf.set(s.id, unused.shift()!);
-    const wanted = only ? new Set(only.map((s) => s.toLowerCase())) : undefined;
-    return scenarios.filter((s) => testcaseOf.has(s.id) && (!wanted || wanted.has(s.id))).map((s) => ({ scenario: s, testcase: testcaseOf.get(s.id)! }));
+    const sourceOf = new Map<string, Source>();
+    for (const c of cells) {
+      const named = (c.testcase_id ?? c.trace_id ?? '').replaceAll('-', '').toLowerCase();
+      const found = byId.get(named);
+      if (found) sourceOf.set(c.scenario_id, found);
+    }
+    // Scenarios without an input cell yet (added by `scenarios/add`) take the other sources in order.
+    const used = new Set(sourceOf.values());
+    const unused = sources.filter((t) => !used.has(t));
+    for (const s of scenarios) if (!sourceOf.has(s.id) && unused.length > 0) sourceOf.set(s.id, unused.shift()!);
+    return scenarios.filter((s) => sourceOf.has(s.id) && (!wanted || wanted.has(s.id))).map((s) => ({ scenario: s, source: sourceOf.get(s.id)! }));
   }
 
   /** One scenario's cells, metrics and status. A closed run's rejection ends the whole execution. */
@@ -128,6 +157,7 @@ export class RunExecutor {
   ): Promise<void> {
     const { actor, run, d } = ctx;
     const { pool, evaluations, invoker } = this.deps;
+    const { step, testcase, trace } = it.source;
     const stepWanted = (key: string): boolean => !d.slice.step_keys || d.slice.step_keys.includes(key);
     const repeatWanted = (r: number): boolean => !d.slice.repeat_idxs || d.slice.repeat_idxs.includes(r);
     const existing = new Map<string, ResultRow>();
@@ -137,13 +167,16 @@ export class RunExecutor {
     const cells: EvaluationResultInfo[] = [];
     const cell = (key: string, r: number, c: { status: 'success' | 'failure' | 'pending'; trace_id?: string | undefined; error?: Json | undefined }): void => {
       cells.push(resultInfo(existing.get(`${key}\u0000${r}`)?.id ?? uuidv7(), {
-        scenario_id: it.scenario.id, step_key: key, repeat_idx: r, status: c.status, testcase_id: it.testcase.id,
+        scenario_id: it.scenario.id, step_key: key, repeat_idx: r, status: c.status, ...(testcase ? { testcase_id: testcase.id } : {}),
         ...(c.trace_id ? { trace_id: parseUuid(c.trace_id) ?? null } : {}), ...(c.error ? { error: c.error } : {}),
       }));
     };
-    const testcaseRefs = { testcase: { id: it.testcase.id }, ...pick(it.testcase.step.references, ['testset', 'testset_variant', 'testset_revision']) };
+    const testcaseRefs = testcase
+      ? { testcase: { id: testcase.id }, ...pick(step.references, ['testset', 'testset_variant', 'testset_revision']) }
+      : pick(step.references, ['query', 'query_variant', 'query_revision']);
+    const inputs = (data: Json | null): Json => (testcase ? invocationInputs(data, testcase.data) : trace?.inputs ?? {});
 
-    for (const r of repeats) if (stepWanted(it.testcase.step.key) && !done(it.testcase.step.key, r)) cell(it.testcase.step.key, r, { status: 'success' });
+    for (const r of repeats) if (stepWanted(step.key) && !done(step.key, r)) cell(step.key, r, { status: 'success', ...(trace ? { trace_id: trace.traceId } : {}) });
 
     // The application: once (repeat 0), or per repeat when the run splits; its outputs feed the evaluators.
     const upstream = new Map<number, InvocationResult>();
@@ -158,7 +191,7 @@ export class RunExecutor {
         const data = app.revision.data;
         const res = await invoker.invoke(actor, {
           role: 'application', data, references: { ...testcaseRefs, ...pick(app.step.references, ['application', 'application_variant', 'application_revision']) },
-          testcase: { id: it.testcase.id, data: it.testcase.data }, inputs: invocationInputs(data, it.testcase.data),
+          testcase, inputs: inputs(data),
         });
         upstream.set(r, res);
         cell(app.step.key, r, res.ok ? { status: 'success', trace_id: res.traceId } : { status: 'failure', trace_id: res.traceId, error: res.error });
@@ -176,10 +209,12 @@ export class RunExecutor {
         const up = app ? upstream.get(ctx.split ? r : 0) : undefined;
         if (app && (!up || !up.ok)) continue;
         const data = e.revision.data;
+        // The upstream an evaluator judges: the application's invocation, else the trace the query selected.
+        const judged = up?.traceId && up.spanId ? { outputs: up.outputs, link: { trace_id: up.traceId, span_id: up.spanId } }
+          : trace ? { outputs: trace.outputs, link: { trace_id: trace.traceId, span_id: trace.spanId } } : undefined;
         const res = await invoker.invoke(actor, {
           role: 'evaluator', data, references: { ...testcaseRefs, ...pick(e.step.references, ['evaluator', 'evaluator_variant', 'evaluator_revision']) },
-          testcase: { id: it.testcase.id, data: it.testcase.data }, inputs: invocationInputs(data, it.testcase.data),
-          upstream: up?.traceId && up.spanId ? { outputs: up.outputs, link: { trace_id: up.traceId, span_id: up.spanId } } : undefined,
+          testcase, inputs: inputs(data), upstream: judged,
         });
         cell(e.step.key, r, res.ok ? { status: 'success', trace_id: res.traceId } : { status: 'failure', trace_id: res.traceId, error: res.error });
       }

@@ -176,6 +176,66 @@ describe('server-side execution', () => {
     expect(global[0].data[`evaluator-${reflect.slug}`]['attributes.ag.data.outputs.score']).toMatchObject({ count: 2, mean: 1 });
   }, 120_000);
 
+  it('given a live run over a saved query, when the cron ticks, then each tick\'s traces become stamped scenarios with the tick\'s temporal metrics', async () => {
+    const base = new Date(Date.now() - 30 * 60_000);
+    base.setUTCSeconds(0, 0);
+    const at = (min: number): Date => new Date(base.getTime() + min * 60_000);
+    const traces = [[hex(16), 1], [hex(16), 2], [hex(16), 6]] as const;
+    for (const [trace_id, min] of traces) {
+      const start = at(min).toISOString();
+      const r = await call('POST', '/tracing/spans/ingest', a, { spans: [{ trace_id, span_id: hex(8), span_name: 'live', start_time: start, end_time: start, attributes: { ag: { data: { inputs: { q: 1 }, outputs: { answer: 'x' } } } } }] });
+      expect(r.status).toBe(202);
+    }
+    const deadline = Date.now() + 30_000;
+    for (const [id] of traces) {
+      while (Date.now() < deadline && !JSON.stringify((await call('GET', `/tracing/traces/${id}`, a)).body ?? {}).includes('answer')) await new Promise((r) => setTimeout(r, 200));
+    }
+    const filtering = { conditions: [{ field: 'trace_type', operator: 'is', value: 'invocation' }, { field: 'trace_id', operator: 'in', value: traces.map(([id]) => id) }] };
+    const q = (await call('POST', '/simple/queries/', a, { query: { slug: `live-${hex()}`, data: { filtering } } })).body.query;
+    const qRev = (await call('POST', '/queries/revisions/retrieve', a, { query_ref: { id: q.id } })).body.query_revision;
+    const reflect = await workflowRevision(a, 'evaluator', { key: 'reflect' }, SCORE_SCHEMA);
+    const live = (await call('POST', '/simple/evaluations/', a, { evaluation: { flags: { is_live: true }, data: { query_steps: [qRev.id], evaluator_steps: { [reflect.id]: 'auto' } } } })).body.evaluation;
+    expect(live).toMatchObject({ flags: { is_live: true, is_active: true }, data: { status: 'running' } });
+    expect((await db.query('SELECT count(*)::int AS n FROM evaluation_dispatches WHERE run_id = $1', [live.id])).rows[0].n).toBe(0);
+    // A live run whose query has no invocation filter is closed by the cron.
+    const loose = (await call('POST', '/simple/queries/', a, { query: { slug: `loose-${hex()}`, data: { filtering: { conditions: [{ field: 'span_name', value: 'live' }] } } } })).body.query;
+    const looseRev = (await call('POST', '/queries/revisions/retrieve', a, { query_ref: { id: loose.id } })).body.query_revision;
+    // (a simple evaluation refuses it up front; a run written directly is closed by the cron)
+    expect((await call('POST', '/simple/evaluations/', a, { evaluation: { flags: { is_live: true }, data: { query_steps: [looseRev.id], evaluator_steps: { [reflect.id]: 'auto' } } } })).body).toEqual({ count: 0 });
+    const closing = (await call('POST', '/evaluations/runs/', a, { runs: [{ status: 'running', flags: { is_live: true }, data: { steps: [
+      { key: 'query-loose', type: 'input', origin: 'custom', references: { query_revision: { id: looseRev.id } } },
+      { key: `evaluator-${reflect.slug}`, type: 'annotation', origin: 'auto', references: { evaluator_revision: { id: reflect.id } } },
+    ] } }] })).body.runs[0];
+    expect((await call('POST', `/simple/evaluations/${closing.id}/start`, a)).body.evaluation.flags).toMatchObject({ is_active: true });
+
+    const admin = { Authorization: `Access ${t.adminToken}` };
+    const tick = async (end: Date) => {
+      const r = await fetch(`${t.baseUrl}/admin/evaluations/runs/refresh?trigger_interval=5&trigger_datetime=${encodeURIComponent(end.toISOString())}`, { method: 'POST', headers: admin });
+      return { status: r.status, body: await r.json() };
+    };
+    expect(await tick(at(5))).toEqual({ status: 200, body: { status: 'success' } });
+    await settled(a, live.id, 1);
+    expect((await call('GET', `/evaluations/runs/${closing.id}`, a)).body.run.flags).toMatchObject({ is_closed: true });
+    expect(await tick(at(10))).toEqual({ status: 200, body: { status: 'success' } });
+    await settled(a, live.id, 2);
+    // The same tick again schedules nothing new.
+    expect((await tick(at(10))).body).toEqual({ status: 'success' });
+    expect((await db.query('SELECT count(*)::int AS n FROM evaluation_dispatches WHERE run_id = $1', [live.id])).rows[0].n).toBe(2);
+
+    const scenarios = (await call('POST', '/evaluations/scenarios/query', a, { scenario: { run_id: live.id } })).body.scenarios as Array<{ timestamp: string; interval: number; status: string }>;
+    expect(scenarios.map((s) => [s.timestamp, s.interval, s.status])).toEqual([
+      [base.toISOString(), 5, 'success'], [base.toISOString(), 5, 'success'], [at(5).toISOString(), 5, 'success'],
+    ]);
+    const temporal = (await call('POST', '/evaluations/metrics/query', a, { metrics: { run_id: live.id, timestamps: true } })).body.metrics as Array<{ timestamp: string; interval: number; data: Record<string, any> }>;
+    expect(temporal.map((m) => [m.timestamp, m.interval, m.data[`evaluator-${reflect.slug}`]['attributes.ag.data.outputs.score'].count]).sort()).toEqual([
+      [base.toISOString(), 5, 2], [at(5).toISOString(), 5, 1],
+    ]);
+    const run = (await call('GET', `/evaluations/runs/${live.id}`, a)).body.run;
+    expect(run).toMatchObject({ status: 'running', flags: { is_active: true, is_live: true } });
+    // The cron is the operator's: a project key is refused.
+    expect((await call('POST', '/admin/evaluations/runs/refresh', a)).status).toBe(401);
+  }, 180_000);
+
   it('when the mock workflow is invoked over HTTP, then it answers its outputs and trace; a failure is a status; bad input is a 4xx', async () => {
     const ok = await call('POST', '/services/mock/v0/invoke', a, { data: { parameters: { key: 'score', kwargs: { score: 0.2, threshold: 0.1 } }, inputs: { q: 1 } } });
     expect(ok.status).toBe(200);

@@ -2061,6 +2061,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/evaluations/runs/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh live evaluation runs
+         * @description The live-run cron (operator token): for every open, active, running live run, a tick over [trigger_datetime − trigger_interval minutes, trigger_datetime) (minute-floored; default now and 1): the traces its saved queries select in that window become scenarios stamped with the tick, judged by its evaluators, with the tick's temporal metrics. Runs whose query steps have no data or no `trace_type is "invocation"` condition are closed. Answers `{status}`.
+         */
+        post: operations["admin.evaluations.runs.refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/simple/accounts/organizations/memberships": {
         parameters: {
             query?: never;
@@ -13480,6 +13500,10 @@ export interface components {
                     };
                 };
             };
+        };
+        "admin.evaluations.runs.refresh.response": {
+            /** @enum {string} */
+            status: "success" | "failure" | "error";
         };
         "admin.memberships.set.response": {
             accounts: ({
@@ -30474,6 +30498,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "admin.evaluations.runs.refresh": {
+        parameters: {
+            query?: {
+                trigger_interval?: number;
+                trigger_datetime?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["admin.evaluations.runs.refresh.response"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];

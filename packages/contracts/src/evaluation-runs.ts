@@ -164,3 +164,10 @@ export const simpleEvaluationsQuery = z.object({
   evaluation: z.object({ ids: list(uuidText).nullish(), name: texts.name.nullish(), flags: jsonObject.nullish(), tags: jsonObject.nullish() }).nullish(),
   windowing: evaluationWindow.nullish(),
 });
+
+/** POST /admin/evaluations/runs/refresh (the live-run cron, §4.2): the tick's length in minutes and its end (default: now). */
+export const liveRunsRefreshQuery = z.object({
+  trigger_interval: z.coerce.number().int().min(1).max(60).optional(),
+  trigger_datetime: storedDateTime.optional(),
+});
+export const liveRunsRefreshResponse = z.object({ status: z.enum(['success', 'failure', 'error']) });

@@ -119,7 +119,7 @@ export {
   EVALUATION_STATUSES, MAX_EVALUATION_ITEMS, evaluationStatus, uuidText, runStep, runData, runCreate, runsCreate, runEdit, runEditOne, runsEdit, runIds,
   scenariosCreate, scenarioEdit, scenarioEditOne, scenariosEdit, scenarioIds, resultWrite, resultsWrite, resultIds, metricWrite, metricsWrite, metricIds,
   closeQuery, evaluationWindow, runsQuery, scenariosQuery, resultsQuery, metricsQuery, metricsRefresh, runSlice, runProcess, stepsAdd, stepsRemove, repeatsSet,
-  simpleEvaluationsQuery,
+  simpleEvaluationsQuery, liveRunsRefreshQuery, liveRunsRefreshResponse,
   type RunStepInput, type ResultWrite,
 } from './evaluation-runs.ts';
 export {

@@ -161,6 +161,8 @@ export const ROUTES = {
   'auth.callback': { method: 'GET', path: '/auth/callback/:third_party_id', side: 'command' },
   // admin
   'admin.accounts.create': { method: 'POST', path: '/admin/simple/accounts', side: 'command' },
+  // the live-run cron (reference evaluations §4.2): one dispatch per open, active, running live run for the tick's window
+  'admin.evaluations.runs.refresh': { method: 'POST', path: '/admin/evaluations/runs/refresh', side: 'command' },
   'admin.accounts.delete': { method: 'DELETE', path: '/admin/simple/accounts', side: 'command' },
   'admin.memberships.set': { method: 'POST', path: '/admin/simple/accounts/organizations/memberships', side: 'command' },
   'admin.memberships.remove': { method: 'DELETE', path: '/admin/simple/accounts/organizations/memberships', side: 'command' },

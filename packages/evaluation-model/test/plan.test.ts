@@ -30,7 +30,7 @@ describe('planExecution', () => {
     ['two applications', [testset, app('a'), app('b'), ev('e')], {}, 'A run can invoke at most one application.'],
     ['a query feeding an application', [query, app('a')], {}, 'Query sources cannot feed an application.'],
     ['a live testset run', [testset, ev('e')], { is_live: true }, 'Testset runs cannot be live.'],
-    ['a live query run (the cron\'s, not built)', [query, ev('e')], { is_live: true }, 'Live runs over queries are refreshed by the live-run cron, which this server does not run yet.'],
+    ['a live query run outside a tick', [query, ev('e')], { is_live: true }, 'Live runs over queries are executed by the live-run cron (POST /admin/evaluations/runs/refresh), not on dispatch.'],
     ['a direct queue (not built)', [direct, ev('e')], {}, 'Runs over traces or testcases added directly are not executed by this server yet.'],
   ])('refuses %s', (_name, steps, flags, reason) => {
     expect(planExecution(steps as PlannedStep[], flags)).toEqual({ ok: false, reason });
@@ -38,8 +38,10 @@ describe('planExecution', () => {
 });
 
 describe('query runs', () => {
-  it('executes a batch query → evaluators run', () => {
+  it('executes a batch query → evaluators run, and a live one on its ticks only', () => {
     expect(planExecution([query, ev('e'), ev('h', 'human')], {})).toMatchObject({ ok: true, source: 'queries', inputs: [query], application: undefined });
+    expect(planExecution([query, ev('e')], { is_live: true }, true)).toMatchObject({ ok: true, source: 'queries' });
+    expect(planExecution([testset, ev('e')], {}, true)).toEqual({ ok: false, reason: 'Only live runs over queries have ticks.' });
   });
 });
 

@@ -8,7 +8,7 @@ import {
   scenarioIds, scenariosCreate, scenariosEdit, scenariosQuery, evaluationRunResponse, evaluationRunsResponse, evaluationRunIdsResponse, evaluationRunIdResponse,
   evaluationScenarioResponse, evaluationScenariosResponse, evaluationScenarioIdsResponse, evaluationScenarioIdResponse, evaluationResultResponse,
   evaluationResultsResponse, evaluationResultIdsResponse, evaluationResultIdResponse, evaluationMetricsResponse, evaluationMetricIdsResponse, int, storedDateTime,
-  runSlice, runProcess, simpleQueueCreate, simpleQueuesQuery, simpleQueueTraces, simpleQueueTestcases, simpleQueueResponse, simpleQueuesResponse, simpleQueueAddedResponse, queuesCreate, queuesEdit, queueIds, queuesQuery, queueEditOne, queueScenariosQuery,
+  runSlice, runProcess, liveRunsRefreshQuery, liveRunsRefreshResponse, simpleQueueCreate, simpleQueuesQuery, simpleQueueTraces, simpleQueueTestcases, simpleQueueResponse, simpleQueuesResponse, simpleQueueAddedResponse, queuesCreate, queuesEdit, queueIds, queuesQuery, queueEditOne, queueScenariosQuery,
   evaluationQueueResponse, evaluationQueuesResponse, evaluationQueueIdsResponse, evaluationQueueIdResponse, workflowInvoke, workflowInvokeResponse, stepsAdd, stepsRemove, repeatsSet, simpleEvaluationsQuery, simpleEvaluationResponse, simpleEvaluationsResponse, simpleEvaluationDeletedResponse,
 } from '@llm/contracts';
 import {
@@ -223,6 +223,7 @@ export const OPERATION_SCHEMAS: Partial<Record<RouteId, OperationSchemas>> = {
   'evaluations.runs.edit_one': { body: runEditOne, response: evaluationRunResponse },
   'evaluations.runs.delete_one': { response: evaluationRunIdResponse },
   'evaluations.runs.close_one': { noBody: true, query: closeQuery, response: evaluationRunResponse },
+  'admin.evaluations.runs.refresh': { noBody: true, query: liveRunsRefreshQuery, response: liveRunsRefreshResponse },
   'evaluations.runs.open_one': { noBody: true, response: evaluationRunResponse },
   'evaluations.runs.default_queue': { response: evaluationQueueResponse },
   'evaluations.queues.create': { body: queuesCreate, response: evaluationQueuesResponse },

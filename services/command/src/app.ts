@@ -64,6 +64,7 @@ import { DispatchWorker } from './evaluations/worker/dispatch-worker.ts';
 import { mockServiceRoutes } from './evaluations/http/mock-service-routes.ts';
 import { queueRoutes } from './evaluations/http/queue-routes.ts';
 import { simpleQueueRoutes } from './evaluations/http/simple-queue-routes.ts';
+import { liveRunRoutes } from './evaluations/http/live-run-routes.ts';
 import type { EvaluationWorkerSettings } from './evaluations/metrics-refresh-config.ts';
 import type { SearchDeps } from '@llm/span-read';
 import { deliveryRoutes } from './webhooks/http/delivery-routes.ts';
@@ -234,6 +235,8 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...runRoutes({ pool: deps.pool, evaluations, quota }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...cellRoutes({ pool: deps.pool, evaluations }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...queueRoutes({ pool: deps.pool, evaluations }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
+      // The live-run cron: operator routes take the admin token.
+      ...liveRunRoutes({ pool: deps.pool, evaluations, log: deps.log }, admin),
       ...simpleQueueRoutes({ pool: deps.pool, evaluations, quota }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...metricRefreshRoutes({ refresh: metricsRefresh }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),
       ...simpleEvaluationRoutes({ pool: deps.pool, evaluations, refresh: metricsRefresh, quota }, { edit: [member, requirePermission(deps.pool, 'edit_evaluation_runs')] }),

@@ -11,8 +11,12 @@ import type { SqlStatement } from '@llm/account-model';
 import type { Pool } from '@llm/postgres';
 import type { EvaluationEvent } from '../evaluation-event.ts';
 
-/** The slice a dispatch addresses: omitted = all, [] = none (reference evaluations §2.4). */
-export interface DispatchSlice { scenario_ids?: string[]; step_keys?: string[]; repeat_idxs?: number[] }
+/** The slice a dispatch addresses: omitted = all, [] = none (reference evaluations §2.4); a live tick's window (§4.2). */
+export interface DispatchSlice {
+  scenario_ids?: string[]; step_keys?: string[]; repeat_idxs?: number[];
+  /** A live run's tick: traces started in [oldest, newest), scenarios stamped `oldest` with `interval` minutes. */
+  window?: { oldest: string; newest: string; interval: number };
+}
 
 export interface DispatchRow {
   id: string;

@@ -14,7 +14,8 @@ export type RunPlan =
 
 const hasRef = (s: RunStep, name: string): boolean => !!s.references && typeof s.references === 'object' && Object.hasOwn(s.references, name);
 
-export function planExecution(steps: readonly PlannedStep[], flags: Record<string, unknown>): RunPlan {
+/** `tick`: the dispatch is a live run's tick (the cron's), the only way a live query run executes. */
+export function planExecution(steps: readonly PlannedStep[], flags: Record<string, unknown>, tick = false): RunPlan {
   const inputs = steps.filter((s) => s.type === 'input');
   const testsets = inputs.filter((s) => hasRef(s, 'testset_revision'));
   const queries = inputs.filter((s) => hasRef(s, 'query_revision'));
@@ -24,7 +25,8 @@ export function planExecution(steps: readonly PlannedStep[], flags: Record<strin
   if (applications.length > 1) return { ok: false, reason: 'A run can invoke at most one application.' };
   if (queries.length > 0 && applications.length > 0) return { ok: false, reason: 'Query sources cannot feed an application.' };
   if (testsets.length > 0 && flags.is_live === true) return { ok: false, reason: 'Testset runs cannot be live.' };
-  if (queries.length > 0 && flags.is_live === true) return { ok: false, reason: 'Live runs over queries are refreshed by the live-run cron, which this server does not run yet.' };
+  if (queries.length > 0 && flags.is_live === true && !tick) return { ok: false, reason: 'Live runs over queries are executed by the live-run cron (POST /admin/evaluations/runs/refresh), not on dispatch.' };
+  if (tick && (flags.is_live !== true || queries.length === 0)) return { ok: false, reason: 'Only live runs over queries have ticks.' };
   if (queries.length > 0) {
     if (queries.length !== inputs.length) return { ok: false, reason: 'Every input step of a query run must name a query revision.' };
     return { ok: true, source: 'queries', inputs: queries, application: undefined, evaluators };

@@ -148,12 +148,33 @@ export async function readCells(q: Queryable, runId: string, keys: ReadonlyArray
 }
 
 /** The trace ids (32 hex) of a run's cells, by step (the cells of one scenario when given): what a metrics refresh reads. */
-export async function readCellTraces(q: Queryable, runId: string, scenarioId: string | undefined): Promise<Array<{ step_key: string; trace_id: string }>> {
+export async function readCellTraces(q: Queryable, runId: string, scenarioId: string | undefined, timestamp?: string): Promise<Array<{ step_key: string; trace_id: string }>> {
   return (await q.query<{ step_key: string; trace_id: string }>(
-    `SELECT step_key, replace(trace_id::text, '-', '') AS trace_id FROM evaluation_results
-      WHERE run_id = $1::uuid AND trace_id IS NOT NULL AND ($2::uuid IS NULL OR scenario_id = $2::uuid)`,
-    [asUuid(runId), scenarioId === undefined ? null : asUuid(scenarioId)],
+    `SELECT step_key, replace(trace_id::text, '-', '') AS trace_id FROM evaluation_results r
+      WHERE run_id = $1::uuid AND trace_id IS NOT NULL AND ($2::uuid IS NULL OR scenario_id = $2::uuid)
+        AND ($3::timestamptz IS NULL OR EXISTS (SELECT 1 FROM evaluation_scenarios s WHERE s.id = r.scenario_id AND s."timestamp" = $3::timestamptz))`,
+    [asUuid(runId), scenarioId === undefined ? null : asUuid(scenarioId), timestamp ?? null],
   )).rows;
+}
+
+/** Open, active, running live runs of every project: what the live-run cron refreshes (§4.2). */
+export async function readLiveRuns(q: Queryable, limit = 1000): Promise<RunRow[]> {
+  return (await q.query<RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM evaluation_runs
+      WHERE coalesce((flags->>'is_live')::boolean, false) AND coalesce((flags->>'is_active')::boolean, false)
+        AND NOT coalesce((flags->>'is_closed')::boolean, false) AND status = 'running'
+      ORDER BY id LIMIT $1`,
+    [limit],
+  )).rows;
+}
+
+/** The trace ids (32 hex) already named by the run's input cells: a live tick does not add a trace twice. */
+export async function readInputTraceIds(q: Queryable, runId: string, stepKeys: readonly string[]): Promise<Set<string>> {
+  const rows = (await q.query<{ trace_id: string }>(
+    `SELECT DISTINCT replace(trace_id::text, '-', '') AS trace_id FROM evaluation_results WHERE run_id = $1::uuid AND step_key = ANY($2::text[]) AND trace_id IS NOT NULL`,
+    [asUuid(runId), [...stepKeys]],
+  )).rows;
+  return new Set(rows.map((r) => r.trace_id));
 }
 
 export interface ResultFilter {

@@ -1,5 +1,6 @@
 // Metrics refreshed from the traces of a run's cells (reference evaluations §3.4; docs/design/
-// evaluations.md §3.7), for one key: the whole run (global) or one scenario (variational).
+// evaluations.md §3.7), for one key: the whole run (global), one scenario (variational), or a live
+// run's tick (temporal: the scenarios stamped with the tick's timestamp).
 //   1. the run's cells with a trace, by step (invocation and annotation steps), and the run's
 //      results_seq they were read at; no trace at all → no row;
 //   2. a bounded wait until the span store holds every one of those traces (spans arrive
@@ -44,7 +45,7 @@ export class MetricsRefresh {
   }
 
   /** The key's row after the refresh; undefined when the run is unknown or none of its cells has a trace. */
-  async refresh(req: Actor, runId: string, scenarioId: string | undefined): Promise<MetricRow | undefined> {
+  async refresh(req: Actor, runId: string, scenarioId: string | undefined, at?: { timestamp: string; interval: number }): Promise<MetricRow | undefined> {
     const projectId = req.scope.projectId;
     const run = await readRun(this.pool, projectId, runId);
     if (!run) return undefined;
@@ -53,7 +54,7 @@ export class MetricsRefresh {
     }
     const source = this.source;
     if (!source) throw unavailable('metrics_unavailable', 'Metrics cannot be computed here: the span store is not configured (CLICKHOUSE_URL).');
-    const traces = await this.cellTraces(run, scenarioId);
+    const traces = await this.cellTraces(run, scenarioId, at?.timestamp);
     if (traces.size === 0) return undefined;
     const located = await this.waitForTraces(source, projectId, [...new Set([...traces.values()].flat())]);
 
@@ -82,25 +83,25 @@ export class MetricsRefresh {
     keys.forEach((k, i) => { if (Object.keys(summaries[i] ?? {}).length > 0) data[k] = summaries[i]; });
     if (Object.keys(data).length === 0) return undefined;
 
-    const key = { scenario_id: scenarioId ?? '', timestamp: '' };
+    const key = { scenario_id: at ? '' : scenarioId ?? '', timestamp: at?.timestamp ?? '' };
     const [stored] = await readMetricKeys(this.pool, run.id, [key]);
     if (stored && stored.status === 'success' && canonical(stored.data) === canonical(data) && stored.results_seq === run.results_seq) return stored;
     await this.evaluations.run(req, {
       type: 'evaluations.metrics.refreshed', runId: run.id,
       payload: {
         run_id: run.id, results_seq: Number(run.results_seq),
-        metric: { metric_id: stored?.id ?? uuidv7(), scenario_id: key.scenario_id, timestamp: '', interval: -1, status: 'success', data_json: JSON.stringify(data), flags_json: '', tags_json: '', meta_json: '' },
+        metric: { metric_id: stored?.id ?? uuidv7(), scenario_id: key.scenario_id, timestamp: key.timestamp, interval: at?.interval ?? -1, status: 'success', data_json: JSON.stringify(data), flags_json: '', tags_json: '', meta_json: '' },
       },
     });
     return (await readMetricKeys(this.pool, run.id, [key]))[0];
   }
 
   /** Trace ids (32 hex) of the key's cells, by refreshable step (all steps when the run declares none). */
-  private async cellTraces(run: RunRow, scenarioId: string | undefined): Promise<Map<string, string[]>> {
+  private async cellTraces(run: RunRow, scenarioId: string | undefined, timestamp?: string): Promise<Map<string, string[]>> {
     const declared = (run.data?.steps ?? []) as Step[];
     const refreshable = declared.length === 0 ? undefined : new Set(declared.filter((s) => s.type === 'invocation' || s.type === 'annotation').map((s) => s.key));
     const out = new Map<string, string[]>();
-    for (const c of await readCellTraces(this.pool, run.id, scenarioId)) {
+    for (const c of await readCellTraces(this.pool, run.id, scenarioId, timestamp)) {
       if (refreshable && !refreshable.has(c.step_key)) continue;
       const list = out.get(c.step_key);
       if (list) list.push(c.trace_id);

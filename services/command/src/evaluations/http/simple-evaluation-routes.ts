@@ -101,10 +101,11 @@ export function simpleEvaluationRoutes(deps: SimpleEvaluationRouteDeps, guards: 
       type: 'evaluations.run.created', runId: id,
       payload: { run: newRun(id, { name: body.name, description: body.description, status: d.status ?? 'pending', flags, tags: body.tags, meta: body.meta, data }) },
     }));
-    // Started (§2.4): active; a run created `running` is the SDK's (it runs the cells itself), any other is dispatched.
+    // Started (§2.4): active and running; a run created `running` is the SDK's (it runs the cells
+    // itself) and a live one the cron's; any other is dispatched.
     await reconcileDefaultQueue(pool, evaluations, req, id);
     const execute = dispatchable({ status: d.status ?? 'pending', flags });
-    await evaluations.run(req, { type: 'evaluations.run.lifecycle_set', runId: id, payload: { run_id: id, is_closed: '', is_active: 'true', status: execute ? 'running' : '' } });
+    await evaluations.run(req, { type: 'evaluations.run.lifecycle_set', runId: id, payload: { run_id: id, is_closed: '', is_active: 'true', status: 'running' } });
     if (execute) await dispatch(req, id);
     const after = await readRun(pool, projectId, id);
     res.json(after ? { count: 1, evaluation: simpleEvaluationView(after) } : { count: 0 });

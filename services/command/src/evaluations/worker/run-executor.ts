@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import { AppError } from '@llm/errors';
 import {
-  finalStatus, planExecution, queryResults, queryScenarios, readRun, scenarioStatus,
+  finalStatus, planExecution, queryResults, queryScenarios, readInputTraceIds, readRun, readScenarios, scenarioStatus,
   type DispatchRow, type PlannedStep, type ResultRow, type RunRow, type ScenarioRow, type GraphRevision,
 } from '@llm/evaluation-model';
 import { parseUuid } from '@llm/contracts';
@@ -61,7 +61,8 @@ export class RunExecutor {
     if (run.flags.is_closed === true) return 'skipped: the run is closed';
     await reconcileDefaultQueue(pool, this.deps.evaluations, actor, run.id);
     const steps = (Array.isArray(run.data?.steps) ? run.data.steps : []) as PlannedStep[];
-    const plan = planExecution(steps, run.flags);
+    const tick = d.slice.window;
+    const plan = planExecution(steps, run.flags, tick !== undefined);
     if (!plan.ok) {
       await this.lifecycle(actor, run, { status: 'failure', is_active: 'false', is_closed: 'true' });
       return `failed: ${plan.reason}`;
@@ -92,8 +93,12 @@ export class RunExecutor {
         return 'failed: runs over queries need the span store (CLICKHOUSE_URL)';
       }
       sources = [];
+      // A live tick reads its window only, and never a trace the run already has.
+      const seen = tick ? await readInputTraceIds(pool, run.id, plan.inputs.map((s) => s.key)) : new Set<string>();
       for (const q of inputs as Resolved[]) {
-        for (const trace of await queryTraces(search, run.project_id, q.revision.data)) sources.push({ id: trace.traceId, step: q.step, trace });
+        const data = q.revision.data ?? {};
+        const windowed = tick ? { ...data, windowing: { ...(isObject(data.windowing) ? data.windowing : {}), oldest: tick.oldest, newest: tick.newest } } : data;
+        for (const trace of await queryTraces(search, run.project_id, windowed)) if (!seen.has(trace.traceId)) sources.push({ id: trace.traceId, step: q.step, trace });
       }
     } else {
       sources = (inputs as Resolved[]).flatMap((t) => {
@@ -103,13 +108,24 @@ export class RunExecutor {
       });
     }
 
+    const ctxOf = { actor, run, d, application, evaluators: evaluators as Resolved[], repeats: repeatsOf(run), split: run.flags.is_split === true };
+    if (tick) {
+      // A live run's tick (§4.2): new scenarios stamped with the tick, their cells, then the tick's
+      // temporal metrics. Live runs are never finalised.
+      const stamp = { timestamp: tick.oldest, interval: tick.interval };
+      const fresh = await this.addScenarios(actor, run, sources, stamp);
+      await inBatches(fresh, this.deps.concurrency, (it) => this.scenario(ctxOf, it));
+      if (fresh.length > 0) {
+        await this.deps.refresh.refresh(actor, run.id, undefined, stamp).catch((err: unknown) => { this.deps.log.warn({ err, run: run.id }, 'temporal metrics refresh failed'); });
+      }
+      return `done: ${fresh.length} trace(s) in [${tick.oldest}, ${tick.newest})`;
+    }
     const items = await this.items(actor, run, sources, plan.inputs.map((s) => s.key), d.slice.scenario_ids);
     if (items.length === 0 && (await this.scenarios(run)).length === 0) {
       await this.lifecycle(actor, run, { status: 'success', is_active: 'false' });
       return 'done';
     }
-    const ctx = { actor, run, d, application, evaluators: evaluators as Resolved[], repeats: repeatsOf(run), split: run.flags.is_split === true };
-    await inBatches(items, this.deps.concurrency, (it) => this.scenario(ctx, it));
+    await inBatches(items, this.deps.concurrency, (it) => this.scenario(ctxOf, it));
     await this.deps.refresh.refresh(actor, run.id, undefined).catch((err: unknown) => { this.deps.log.warn({ err, run: run.id }, 'global metrics refresh failed'); });
     const after = await readRun(pool, run.project_id, run.id);
     if (!after || after.flags.is_closed === true) return 'done';
@@ -122,18 +138,26 @@ export class RunExecutor {
     return queryScenarios(this.deps.pool, run.project_id, { run_id: run.id }, { order: 'ascending' });
   }
 
+  /** One new scenario per source (stamped with a live tick's timestamp and interval), in the sources' order. */
+  private async addScenarios(actor: Actor, run: RunRow, sources: Source[], stamp?: { timestamp: string; interval: number }): Promise<Item[]> {
+    const added: Array<{ id: string; source: Source }> = [];
+    for (let i = 0; i < sources.length; i += SCENARIO_BATCH) {
+      const batch = sources.slice(i, i + SCENARIO_BATCH).map((source) => ({ id: uuidv7(), source }));
+      await this.deps.evaluations.run(actor, {
+        type: 'evaluations.scenarios.added', runId: run.id,
+        payload: { run_id: run.id, scenarios: batch.map((b) => newScenario(b.id, { status: 'running', ...(stamp ? { timestamp: stamp.timestamp, interval: stamp.interval } : {}) })) },
+      });
+      added.push(...batch);
+    }
+    const rows = new Map((await readScenarios(this.deps.pool, run.project_id, added.map((a) => a.id))).map((r) => [r.id, r]));
+    return added.filter((a) => rows.has(a.id)).map((a) => ({ scenario: rows.get(a.id)!, source: a.source }));
+  }
+
   /** The scenarios to execute with their sources: the run's own (by their input cells), else one new scenario per source. */
   private async items(actor: Actor, run: RunRow, sources: Source[], inputKeys: string[], only: string[] | undefined): Promise<Item[]> {
     const wanted = only ? new Set(only.map((s) => s.toLowerCase())) : undefined;
-    let scenarios = await this.scenarios(run);
-    if (scenarios.length === 0) {
-      for (let i = 0; i < sources.length; i += SCENARIO_BATCH) {
-        const batch = sources.slice(i, i + SCENARIO_BATCH).map(() => newScenario(uuidv7(), { status: 'running' }));
-        await this.deps.evaluations.run(actor, { type: 'evaluations.scenarios.added', runId: run.id, payload: { run_id: run.id, scenarios: batch } });
-      }
-      scenarios = await this.scenarios(run);
-      return scenarios.map((s, i) => ({ scenario: s, source: sources[i]! })).filter((x) => x.source && (!wanted || wanted.has(x.scenario.id)));
-    }
+    const scenarios = await this.scenarios(run);
+    if (scenarios.length === 0) return (await this.addScenarios(actor, run, sources)).filter((x) => !wanted || wanted.has(x.scenario.id));
     // A source is named by its input cells: the testcase id, or the trace id (stored dashed).
     const byId = new Map(sources.map((t) => [t.id.replaceAll('-', '').toLowerCase(), t]));
     const cells = await queryResults(this.deps.pool, run.project_id, { run_id: run.id, step_keys: inputKeys }, undefined);

@@ -292,6 +292,7 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   simpleQueuesQuery: { schema: contracts.simpleQueuesQuery, samples: [{ queue: { kind: 'traces', name: 'ä', tags: { a: 'b' } } }] },
   simpleQueueTraces: { schema: contracts.simpleQueueTraces, samples: [{ trace_ids: ['0af7651916cd43dd8448eb211c80319c'] }] },
   simpleQueueTestcases: { schema: contracts.simpleQueueTestcases, samples: [{ testcase_ids: [UUID] }] },
+  liveRunsRefreshQuery: { schema: contracts.liveRunsRefreshQuery, samples: [{ trigger_interval: 5, trigger_datetime: '2026-12-07T10:00:00Z' }] },
   runProcess: { schema: contracts.runProcess, samples: [{ scenario_ids: [UUID], step_keys: ['k'], repeat_idxs: [0], overwrite: true }] },
   workflowInvoke: { schema: contracts.workflowInvoke, samples: [{
     version: '2025.07.14', flags: { is_evaluator: true }, references: { evaluator: { slug: 'judge' } },
@@ -315,7 +316,7 @@ const NOT_REQUESTS = new Set([
   'savedQueryResponse', 'savedQueryRevisionView', 'savedQueryRevisionsResponse', 'savedQueryVariantView', 'savedQueryView',
   'jsonObject', 'jsonValue', 'textKey',
   // The mock service's answer, and the link sampled inside workflowInvoke.
-  'workflowInvokeResponse', 'invocationLink', 'SIMPLE_QUEUE_KINDS',
+  'workflowInvokeResponse', 'invocationLink', 'SIMPLE_QUEUE_KINDS', 'liveRunsRefreshResponse',
   // Building blocks sampled inside the schemas that use them.
   'membershipRole', 'invitationEntry',
   'probeProviderResponse',

@@ -11,8 +11,8 @@
 import type { Logger } from 'pino';
 import { AppError } from '@llm/errors';
 import {
-  finalStatus, planExecution, queryResults, queryScenarios, readInputTraceIds, readRun, readScenarios, scenarioStatus,
-  type DispatchRow, type PlannedStep, type ResultRow, type RunRow, type ScenarioRow, type GraphRevision,
+  finalStatus, planExecution, queryResults, queryScenarios, readRun, readScenarios, scenarioStatus,
+  type DispatchRow, type PlannedStep, type ResultRow, type RunRow, type ScenarioRow,
 } from '@llm/evaluation-model';
 import { parseUuid } from '@llm/contracts';
 import { uuidv7, type EvaluationResultInfo } from '@llm/events';
@@ -22,8 +22,7 @@ import type { Actor } from '../../actor.ts';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
 import type { MetricsRefresh } from '../adapters/metrics-refresh.ts';
 import { invocationInputs, type InvocationResult, type WorkflowInvoker } from '../adapters/workflow-invoker.ts';
-import { artifactRevisionSource, queryRevisionSource } from '../adapters/graph-sources.ts';
-import { queryTraces, type QueryTrace } from '../adapters/query-traces.ts';
+import { resolveRun, testcaseSources, traceSources, type Resolved, type Source } from './run-sources.ts';
 import { editedScenario, newScenario, resultInfo } from '../domain/payloads.ts';
 import { reconcileDefaultQueue } from '../adapters/default-queue.ts';
 
@@ -42,10 +41,7 @@ export interface RunExecutorDeps {
   log: Logger;
 }
 
-/** What one scenario is about: a testcase of a testset revision, or a trace a saved query selected. */
-interface Source { id: string; step: PlannedStep; testcase?: { id: string; data: Json }; trace?: QueryTrace }
 interface Item { scenario: ScenarioRow; source: Source }
-interface Resolved { revision: GraphRevision; step: PlannedStep }
 
 /** The scenarios (and new scenarios) are added in events of at most this many. */
 const SCENARIO_BATCH = 500;
@@ -67,48 +63,24 @@ export class RunExecutor {
       await this.lifecycle(actor, run, { status: 'failure', is_active: 'false', is_closed: 'true' });
       return `failed: ${plan.reason}`;
     }
-    const resolve = async (entity: 'testset' | 'application' | 'evaluator', s: PlannedStep): Promise<Resolved | undefined> => {
-      const ref = isObject(s.references) ? s.references[`${entity}_revision`] : undefined;
-      const id = isObject(ref) && typeof ref.id === 'string' ? ref.id : undefined;
-      const revision = id ? await artifactRevisionSource(pool, run.project_id, entity, id, s.origin) : undefined;
-      return revision ? { revision, step: s } : undefined;
-    };
-    const resolveQuery = async (s: PlannedStep): Promise<Resolved | undefined> => {
-      const ref = isObject(s.references) ? s.references.query_revision : undefined;
-      const revision = isObject(ref) && typeof ref.id === 'string' ? await queryRevisionSource(pool, run.project_id, ref.id, s.origin) : undefined;
-      return revision ? { revision, step: s } : undefined;
-    };
-    const inputs = await Promise.all(plan.inputs.map((s) => (plan.source === 'queries' ? resolveQuery(s) : resolve('testset', s))));
-    const application = plan.application ? await resolve('application', plan.application) : undefined;
-    const evaluators = await Promise.all(plan.evaluators.map((s) => resolve('evaluator', s)));
-    if (inputs.some((t) => !t) || (plan.application && !application) || evaluators.some((e) => !e)) {
+    const resolved = await resolveRun(pool, run, plan);
+    if (!resolved) {
       await this.lifecycle(actor, run, { status: 'failure', is_active: 'false' });
       return 'failed: a revision the run names is gone';
     }
+    const { application, evaluators } = resolved;
     let sources: Source[];
     if (plan.source === 'queries') {
-      const search = this.deps.search;
-      if (!search) {
+      if (!this.deps.search) {
         await this.lifecycle(actor, run, { status: 'failure', is_active: 'false' });
         return 'failed: runs over queries need the span store (CLICKHOUSE_URL)';
       }
-      sources = [];
-      // A live tick reads its window only, and never a trace the run already has.
-      const seen = tick ? await readInputTraceIds(pool, run.id, plan.inputs.map((s) => s.key)) : new Set<string>();
-      for (const q of inputs as Resolved[]) {
-        const data = q.revision.data ?? {};
-        const windowed = tick ? { ...data, windowing: { ...(isObject(data.windowing) ? data.windowing : {}), oldest: tick.oldest, newest: tick.newest } } : data;
-        for (const trace of await queryTraces(search, run.project_id, windowed)) if (!seen.has(trace.traceId)) sources.push({ id: trace.traceId, step: q.step, trace });
-      }
+      sources = await traceSources(pool, this.deps.search, run, resolved.inputs, tick);
     } else {
-      sources = (inputs as Resolved[]).flatMap((t) => {
-        const list = Array.isArray(t.revision.data?.testcases) ? t.revision.data.testcases : [];
-        return list.filter(isObject).filter((c) => typeof c.id === 'string' && isObject(c.data))
-          .map((c) => ({ id: c.id as string, step: t.step, testcase: { id: c.id as string, data: c.data as Json } }));
-      });
+      sources = testcaseSources(resolved.inputs);
     }
 
-    const ctxOf = { actor, run, d, application, evaluators: evaluators as Resolved[], repeats: repeatsOf(run), split: run.flags.is_split === true };
+    const ctxOf = { actor, run, d, application, evaluators, repeats: repeatsOf(run), split: run.flags.is_split === true };
     if (tick) {
       // A live run's tick (§4.2): new scenarios stamped with the tick, their cells, then the tick's
       // temporal metrics. Live runs are never finalised.

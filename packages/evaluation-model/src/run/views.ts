@@ -6,11 +6,11 @@ import type { MetricRow, ResultRow, RunRow, ScenarioRow } from './reads.ts';
 export const EVALUATION_OBJECT_VERSION = '2025-07-14';
 
 type Json = Record<string, unknown>;
-const withoutNulls = (o: Json): Json => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+export const withoutNulls = (o: Json): Json => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+export const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 const num = (s: string | null): number | null => (s === null ? null : Number(s));
 
-function lifecycle(r: { id: string; created_at: Date; created_by_id: string | null; updated_at: Date | null; updated_by_id: string | null }): Json {
+export function lifecycle(r: { id: string; created_at: Date; created_by_id: string | null; updated_at: Date | null; updated_by_id: string | null }): Json {
   return { id: r.id, version: EVALUATION_OBJECT_VERSION, created_at: iso(r.created_at), created_by_id: r.created_by_id, updated_at: iso(r.updated_at), updated_by_id: r.updated_by_id };
 }
 

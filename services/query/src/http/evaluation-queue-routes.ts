@@ -11,10 +11,7 @@ import { queueScenariosQuery, queuesQuery } from '@llm/contracts';
 import { uuidParam, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { z } from 'zod';
-
-function defined<T extends Record<string, unknown>>(o: T | null | undefined): { [K in keyof T]?: Exclude<T[K], null> } {
-  return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
-}
+import { defined } from './evaluation-run-routes.ts';
 
 type ScenariosQuery = z.infer<typeof queueScenariosQuery>;
 

@@ -11,8 +11,8 @@ import { uuidParam, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 
 
-/** zod's nullish fields as the readers' optional ones. */
-function defined<T extends Record<string, unknown>>(o: T | null | undefined): { [K in keyof T]?: Exclude<T[K], null> } {
+/** zod's nullish fields as the readers' optional ones (shared by the evaluation reads). */
+export function defined<T extends Record<string, unknown>>(o: T | null | undefined): { [K in keyof T]?: Exclude<T[K], null> } {
   return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
 }
 

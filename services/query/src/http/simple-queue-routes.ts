@@ -7,6 +7,7 @@ import { queueScenariosQuery, simpleQueuesQuery } from '@llm/contracts';
 import { uuidParam, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { queueScenarios } from './evaluation-queue-routes.ts';
+import { defined } from './evaluation-run-routes.ts';
 
 type Json = Record<string, unknown>;
 
@@ -32,11 +33,8 @@ export function simpleQueueRoutes(deps: { pool: Pool }, guards: Guards<'view'>):
     'simple.queues.query': [...guards.view, async (req, res) => {
       const body = validate(simpleQueuesQuery, req.body ?? {});
       const f = body?.queue ?? {};
-      const w = body?.windowing ? Object.fromEntries(Object.entries(body.windowing).filter(([, v]) => v !== null)) as Windowing : undefined;
-      const rows = await queryQueues(pool, req.scope.projectId, {
-        ...(f.queue_ids ? { ids: f.queue_ids } : {}), ...(f.run_id ? { run_id: f.run_id } : {}), ...(f.run_ids ? { run_ids: f.run_ids } : {}),
-        ...(f.user_id ? { user_id: f.user_id } : {}), ...(f.user_ids ? { user_ids: f.user_ids } : {}), ...(f.name ? { name: f.name } : {}), ...(f.tags ? { tags: f.tags } : {}),
-      }, w);
+      const { kind: _kind, queue_ids, ...filter } = defined(f);
+      const rows = await queryQueues(pool, req.scope.projectId, { ...filter, ...(queue_ids ? { ids: queue_ids } : {}) }, body?.windowing ? defined(body.windowing) as Windowing : undefined);
       const out = (await views(req.scope.projectId, rows)).filter((v) => !f.kind || (v.data as Json).kind === f.kind);
       res.json({ count: out.length, queues: out });
     }],

@@ -6,13 +6,12 @@
 // `trace_type is "invocation"` condition is closed instead. The tick's dispatch id is derived from
 // the run and the window, so a retried cron call schedules nothing twice.
 import { createHash } from 'node:crypto';
-import { readProject } from '@llm/account-model';
 import { liveRunsRefreshQuery } from '@llm/contracts';
 import { isInvocationQuery, readLiveRuns, type RunRow } from '@llm/evaluation-model';
 import { validate, type Guards, type Handlers } from '@llm/http';
 import type { Logger } from 'pino';
 import type { Pool } from '@llm/postgres';
-import type { Actor } from '../../actor.ts';
+import { projectActor } from '../../actor.ts';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
 import { queryRevisionSource } from '../adapters/graph-sources.ts';
 
@@ -32,12 +31,6 @@ type Step = { type?: string; references?: Record<string, { id?: string }> };
 
 export function liveRunRoutes(deps: LiveRunRouteDeps, guards: Guards<'admin'>): Handlers {
   const { pool, evaluations, log } = deps;
-
-  /** The run's project and creator: the scope its tick is written under. */
-  const actorOf = async (run: RunRow): Promise<Actor | undefined> => {
-    const p = await readProject(pool, run.project_id);
-    return p && { id: `live-${run.id}`, scope: { projectId: p.id, workspaceId: p.workspace_id, organizationId: p.organization_id, userId: run.created_by_id ?? '', apiKeyId: '' } };
-  };
 
   /** Whether every query step names a revision with data and an invocation filter (else the run is closed). */
   const runnable = async (run: RunRow): Promise<boolean> => {
@@ -62,7 +55,8 @@ export function liveRunRoutes(deps: LiveRunRouteDeps, guards: Guards<'admin'>): 
       let failed = 0;
       for (const run of await readLiveRuns(pool)) {
         try {
-          const actor = await actorOf(run);
+          // The run's creator in its project: the scope its tick is written under.
+          const actor = await projectActor(pool, run.project_id, run.created_by_id, `live-${run.id}`);
           if (!actor) continue;
           if (!(await runnable(run))) {
             await evaluations.run(actor, { type: 'evaluations.run.lifecycle_set', runId: run.id, payload: { run_id: run.id, is_closed: 'true', is_active: 'false', status: '' } });

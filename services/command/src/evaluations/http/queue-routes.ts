@@ -11,6 +11,7 @@ import { uuidParam, validate, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import type { z } from 'zod';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
+import { byRun } from '../domain/payloads.ts';
 
 export interface QueueRouteDeps {
   pool: Pool;
@@ -42,27 +43,21 @@ function queueInfo(id: string, sent: Omit<QueueFields, 'id'>, stored?: QueueRow)
   };
 }
 
-const byRun = <T>(items: readonly T[], runOf: (t: T) => string): Map<string, T[]> => {
-  const out = new Map<string, T[]>();
-  for (const i of items) out.set(runOf(i), [...(out.get(runOf(i)) ?? []), i]);
-  return out;
-};
-
 export function queueRoutes(deps: QueueRouteDeps, guards: Guards<'edit'>): Handlers {
   const { pool, evaluations } = deps;
 
   const edit = async (req: Request, sent: readonly QueueFields[]): Promise<QueueRow[]> => {
     const stored = new Map((await readQueues(pool, req.scope.projectId, sent.map((q) => q.id))).map((q) => [q.id, q]));
     const known = sent.filter((q) => stored.has(q.id));
-    for (const [runId, queues] of byRun(known, (q) => stored.get(q.id)!.run_id)) {
-      await evaluations.run(req, { type: 'evaluations.queues.edited', runId, payload: { run_id: runId, queues: queues.map((q) => queueInfo(q.id, q, stored.get(q.id))) } });
+    for (const [runId, queues] of byRun(known.map((q) => ({ run_id: stored.get(q.id)!.run_id, q })))) {
+      await evaluations.run(req, { type: 'evaluations.queues.edited', runId, payload: { run_id: runId, queues: queues.map(({ q }) => queueInfo(q.id, q, stored.get(q.id))) } });
     }
     return readQueues(pool, req.scope.projectId, known.map((q) => q.id));
   };
 
   const remove = async (req: Request, ids: readonly string[]): Promise<string[]> => {
     const found = await readQueues(pool, req.scope.projectId, ids);
-    for (const [runId, queues] of byRun(found, (q) => q.run_id)) {
+    for (const [runId, queues] of byRun(found)) {
       await evaluations.run(req, { type: 'evaluations.queues.deleted', runId, payload: { run_id: runId, queue_ids: queues.map((q) => q.id) } });
     }
     return found.map((q) => q.id);
@@ -72,7 +67,7 @@ export function queueRoutes(deps: QueueRouteDeps, guards: Guards<'edit'>): Handl
     'evaluations.queues.create': [...guards.edit, async (req, res) => {
       const body = validate(queuesCreate, req.body);
       const ids: string[] = [];
-      for (const [runId, queues] of byRun(body.queues, (q) => q.run_id)) {
+      for (const [runId, queues] of byRun(body.queues)) {
         if (!(await readRun(pool, req.scope.projectId, runId))) continue;
         const infos = queues.map((q) => queueInfo(q.id ?? uuidv7(), q));
         await evaluations.run(req, { type: 'evaluations.queues.created', runId, payload: { run_id: runId, queues: infos } });

@@ -8,10 +8,9 @@
 // `maxAttempts` claims a row is abandoned and its run marked `failure`, so a run that can never
 // execute does not hold the queue. Several replicas share the table (`FOR UPDATE SKIP LOCKED`).
 import type { Logger } from 'pino';
-import { readProject } from '@llm/account-model';
 import { claimDispatch, exhaustedDispatches, extendLease, finishDispatch, releaseDispatch, readRun, type DispatchRow } from '@llm/evaluation-model';
 import type { Pool } from '@llm/postgres';
-import type { Actor } from '../../actor.ts';
+import { projectActor, type Actor } from '../../actor.ts';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
 import type { RunExecutor } from './run-executor.ts';
 
@@ -86,10 +85,8 @@ export class DispatchWorker {
   }
 
   /** The dispatching user in the run's project: the scope the run's writes are made under. */
-  private async actorOf(d: Pick<DispatchRow, 'id' | 'project_id' | 'created_by_id'>): Promise<Actor | undefined> {
-    const p = await readProject(this.pool, d.project_id);
-    if (!p) return undefined;
-    return { id: `dispatch-${d.id}`, scope: { projectId: p.id, workspaceId: p.workspace_id, organizationId: p.organization_id, userId: d.created_by_id ?? '', apiKeyId: '' } };
+  private actorOf(d: Pick<DispatchRow, 'id' | 'project_id' | 'created_by_id'>): Promise<Actor | undefined> {
+    return projectActor(this.pool, d.project_id, d.created_by_id, `dispatch-${d.id}`);
   }
 
   /** The finish, on the run's stream; a run that cannot take it (gone, project gone) has its row finished in place. */

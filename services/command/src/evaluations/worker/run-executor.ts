@@ -225,8 +225,10 @@ export class RunExecutor {
       refreshFailed = true;
       this.deps.log.warn({ err, run: run.id, scenario: it.scenario.id }, 'scenario metrics refresh failed');
     }
-    const after = await queryResults(pool, run.project_id, { run_id: run.id, scenario_ids: [it.scenario.id] }, undefined);
-    const status = scenarioStatus(after.map((c) => c.status), refreshFailed);
+    // The scenario's cells now: the ones read before, with this pass's writes over them.
+    const statuses = new Map([...existing].map(([k, c]) => [k, c.status]));
+    for (const c of cells) statuses.set(`${c.step_key}\u0000${c.repeat_idx}`, c.status);
+    const status = scenarioStatus([...statuses.values()], refreshFailed);
     await evaluations.run(actor, { type: 'evaluations.scenarios.edited', runId: run.id, payload: { run_id: run.id, scenarios: [editedScenario(it.scenario, { status })] } });
   }
 

@@ -29,8 +29,11 @@ export function tablesOfMigrations(root = repoRoot) {
     const dir = path.join(root, 'services', svc, 'migrations');
     let files = [];
     try { files = readdirSync(dir).filter((f) => f.endsWith('.sql')); } catch { continue; }
-    for (const f of files) {
-      for (const m of readFileSync(path.join(dir, f), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?(?:\{?[A-Za-z_.]*\}?\.)?([a-z_]+)/g)) tables.add(m[1]);
+    // In migration order: a table a later migration drops is gone (its rows moved elsewhere).
+    for (const f of files.sort()) {
+      const sql = readFileSync(path.join(dir, f), 'utf8');
+      for (const m of sql.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?(?:\{?[A-Za-z_.]*\}?\.)?([a-z_]+)/g)) tables.add(m[1]);
+      for (const m of sql.matchAll(/DROP TABLE (?:IF EXISTS )?(?:\{?[A-Za-z_.]*\}?\.)?([a-z_]+)/g)) tables.delete(m[1]);
     }
   }
   return [...tables].sort();

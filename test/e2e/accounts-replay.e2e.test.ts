@@ -42,7 +42,7 @@ async function call(method: string, path: string, acc: TestAccount | { auth: Rec
 const TABLES: Array<[string, string]> = [
   ['users', 'id'], ['organizations', 'id'], ['workspaces', 'id'], ['projects', 'id'], ['memberships', 'scope, scope_id, user_id'],
   ['api_keys', 'id'], ['organization_domains', 'id'], ['organization_providers', 'id'], ['user_identities', 'method, subject'],
-  ['revoked_sessions', 'sid'], ['secrets', 'id'], ['saved_queries', 'id'], ['saved_query_variants', 'id'], ['saved_query_revisions', 'id'],
+  ['revoked_sessions', 'sid'], ['secrets', 'id'],
   ['webhook_subscriptions', 'id'], ['invitations', 'id'], ['organization_subscriptions', 'organization_id'], ['billing_processor_events', 'event_id'],
   ['applications', 'id'], ['application_variants', 'id'], ['application_revisions', 'id'], ['testsets', 'id'], ['testcases', 'id'],
   ['artifacts', 'id'], ['artifact_variants', 'id'], ['artifact_revisions', 'id'], ['artifact_testcases', 'id'],
@@ -123,10 +123,10 @@ describe('accounts replay', () => {
     const movedOrg = await call('POST', '/organizations/', a, { name: 'Moved by operator' });
     expect((await call('POST', '/admin/simple/accounts/organizations/memberships/', admin, { membership: { organization_ref: { id: movedOrg.body.id }, user_ref: { id: b.userId }, role: 'viewer' } })).status).toBe(200);
     expect((await call('POST', '/admin/simple/accounts/transfer-ownership', admin, { users: { source: { id: a.userId }, target: { id: b.userId } }, organizations: { m: { id: movedOrg.body.id } } })).status).toBe(204);
-    const q = await call('POST', '/simple/queries/', b, { query: { slug: `errors-${hex(3)}`, tags: { team: 'a' }, data: { filtering: { conditions: [{ field: 'status_code', value: 'STATUS_CODE_ERROR' }] } } } });
+    const q = await call('POST', '/simple/queries/', a, { query: { slug: `errors-${hex(3)}`, tags: { team: 'a' }, data: { filtering: { conditions: [{ field: 'status_code', value: 'STATUS_CODE_ERROR' }] } } } });
     expect(q.status).toBe(200);
-    expect((await call('POST', `/simple/queries/${q.body.query.id}/archive`, b)).status).toBe(200);
-    expect((await call('POST', '/queries/variants/fork', b, { query_variant: { slug: `fork-${hex(3)}` }, query_variant_ref: { id: q.body.query.variant_id } })).status).toBe(200);
+    expect((await call('POST', `/simple/queries/${q.body.query.id}/archive`, a)).status).toBe(200);
+    expect((await call('POST', '/queries/variants/fork', a, { query_variant: { slug: `fork-${hex(3)}` }, query_variant_ref: { id: q.body.query.variant_id } })).status).toBe(200);
     // An application with a second variant committed once, a testset, and a human evaluation of both variants.
     const app = await call('POST', '/simple/applications/', a, { application: { slug: `app-${hex(3)}`, name: 'App', data: { uri: 'agenta:custom:mock:v0' } } });
     expect(app.status).toBe(200);
@@ -138,7 +138,7 @@ describe('accounts replay', () => {
       inputs: ['q'], testset_id: testset.body.testset.id, status: 'EVALUATION_INITIALIZED',
     })).status).toBe(200);
     // A taken slug: refused by the early answer, never in the log.
-    expect((await call('POST', '/simple/queries/', b, { query: { slug: q.body.query.slug } })).status).toBe(409);
+    expect((await call('POST', '/simple/queries/', a, { query: { slug: q.body.query.slug } })).status).toBe(409);
     expect((await call('DELETE', '/admin/simple/accounts/', admin, { accounts: { x: { user: { email: b.email } } } })).status).toBe(204);
 
     // Straight onto the topic: what a browser sign-in and sign-out append, and events that lose a
@@ -172,13 +172,17 @@ describe('accounts replay', () => {
     // commit claiming a version another commit took is refused (query_version_conflict).
     const legacy = { query_id: randomUUID(), variant_id: randomUUID() };
     const legacyRevision = (version: number) => ({ id: randomUUID(), slug: hex(6), version, filtering_json: '{"conditions":[]}', windowing_json: '', focus: 'span', format: '', message: '' });
-    await append('accounts.query.created', `project:${b.projectId}:queries`, {
+    await append('accounts.query.created', `project:${a.projectId}:queries`, {
       ...legacy, slug: `legacy-${hex(3)}`, name: 'legacy', description: '', variant_slug: 'default', revision: legacyRevision(1),
-    }, { projectId: b.projectId });
-    await append('accounts.query.revision.committed', `project:${b.projectId}:queries`, { ...legacy, revision: legacyRevision(2) }, { projectId: b.projectId });
-    await append('accounts.query.revision.added', `project:${b.projectId}:queries`, {
+    }, { projectId: a.projectId });
+    await append('accounts.query.revision.committed', `project:${a.projectId}:queries`, { ...legacy, revision: legacyRevision(2) }, { projectId: a.projectId });
+    await append('accounts.query.revision.added', `project:${a.projectId}:queries`, {
       query_id: q.body.query.id, variant_id: q.body.query.variant_id, revision_id: randomUUID(), slug: hex(6), version: 1,
       header: { name: '', description: '', tags_json: '', meta_json: '', flags_json: '' }, data_json: '', message: '',
+    }, { projectId: a.projectId });
+    // A query of a project deleted meanwhile (b's): artifacts go with their project, so it is refused.
+    await append('accounts.query.artifact.created', `project:${b.projectId}:queries`, {
+      query_id: randomUUID(), slug: `late-${hex(3)}`, header: { name: '', description: '', tags_json: '', meta_json: '', flags_json: '' }, folder_id: '',
     }, { projectId: b.projectId });
     // Applications and testsets of the first model (still in old logs) replay into their own tables,
     // and a human evaluation still names them; an artifact commit claiming a version another commit
@@ -212,7 +216,7 @@ describe('accounts replay', () => {
     expect(new Set(verdicts.filter((v) => v.status === 'applied').map((v) => aggregateOf(v.type)))).toEqual(new Set(Object.keys(AGGREGATES)));
     // (What the API refused never reached the log: the command's early answer uses the same rules.)
     expect(verdicts.filter((v) => v.status === 'rejected').map((v) => v.rejection_code).sort()).toEqual([
-      'api_key_not_found', 'artifact_version_conflict', 'billing_event_applied', 'domain_not_found', 'organization_changed', 'organization_transfer_invalid', 'provider_slug_exists', 'query_version_conflict', 'redaction_project_not_found', 'user_exists', 'user_not_found', 'webhook_not_found',
+      'api_key_not_found', 'artifact_version_conflict', 'billing_event_applied', 'domain_not_found', 'organization_changed', 'organization_transfer_invalid', 'provider_slug_exists', 'query_project_not_found', 'query_version_conflict', 'redaction_project_not_found', 'user_exists', 'user_not_found', 'webhook_not_found',
     ]);
 
     // Rebuild into a fresh database from offset 0.

@@ -28,7 +28,6 @@ export * from './aggregates/organization-lifecycle/index.ts';
 export * from './aggregates/project/index.ts';
 export * from './aggregates/provider/index.ts';
 export * from './aggregates/redaction-policy/index.ts';
-export * from './aggregates/saved-query/index.ts';
 export * from './aggregates/secret/index.ts';
 export * from './aggregates/secret/subscription-login.ts';
 export * from './aggregates/session/index.ts';

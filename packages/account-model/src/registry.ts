@@ -14,7 +14,6 @@ import { domain } from './aggregates/domain/index.ts';
 import { membership } from './aggregates/membership/index.ts';
 import { organization } from './aggregates/organization/index.ts';
 import { provider } from './aggregates/provider/index.ts';
-import { savedQuery } from './aggregates/saved-query/index.ts';
 import { secret } from './aggregates/secret/index.ts';
 import { session } from './aggregates/session/index.ts';
 import { user } from './aggregates/user/index.ts';
@@ -27,7 +26,7 @@ import { billing } from './aggregates/billing/index.ts';
 import { organizationLifecycle } from './aggregates/organization-lifecycle/index.ts';
 import { project } from './aggregates/project/index.ts';
 import { redactionPolicy } from './aggregates/redaction-policy/index.ts';
-import { artifact } from './aggregates/artifact/index.ts';
+import { artifact, savedQuery } from './aggregates/artifact/index.ts';
 
 export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, invitation, billing, organizationLifecycle, project, application, testset, humanEvaluation, redactionPolicy, artifact } as const;
 

@@ -1,9 +1,9 @@
-// Given/when/then of the saved-query aggregate: artifact, variant and revision slugs unique per
+// Given/when/then of the saved-query events, decided as artifacts of the query family: artifact, variant and revision slugs unique per
 // project, revisions numbered 0, 1, … per variant in log order (a commit claiming a taken version
 // is refused), and events of the first model still deciding the same way on replay.
 import { describe, expect, it } from 'vitest';
 import type { QueryHeader, QueryRevisionInfo } from '@llm/events';
-import { legacyVariantSlug, savedQuery, type SavedQueryRevisionRef, type SavedQueryState, type SavedQueryVariant } from '../src/index.ts';
+import { legacyVariantSlug, savedQuery, type ArtifactState, type ArtifactVariantState } from '../src/index.ts';
 import { decideOn, ev } from './support/given.ts';
 
 const PROJECT = '00000000-0000-4000-8000-000000000001';
@@ -22,15 +22,17 @@ const revision = (version: number, o: { variant?: string; slug?: string; project
 }, { ...at, projectId: o.project ?? PROJECT });
 const archive = (target: string, id: string, archived = true) => ev('accounts.query.archive.set', { query_id: QUERY, target, target_id: id, archived }, at);
 
-const nothing: SavedQueryState = { queries: [], querySlugs: [], variantSlugs: [], revisionSlugs: [] };
-const inProject = (slug: string) => ({ projectId: PROJECT, slug });
-const main = (latestVersion: number): SavedQueryVariant => ({ id: VARIANT, slug: 'main', latestVersion });
-const revisionOf = (n: number, variantId = VARIANT): SavedQueryRevisionRef => ({ id: rid(n), variantId });
+// The state the artifact loader returns (query-events.ts decides on it): the artifact named by id,
+// with its variants; of the slugs the event would take, those taken in its project; the revisions named.
+const nothing: ArtifactState = { projectExists: true, artifacts: [], takenSlugs: { artifact: [], variant: [], revision: [] }, revisions: [], storedTestcases: [] };
+const main = (latestVersion: number): ArtifactVariantState => ({ id: VARIANT, slug: 'main', latestVersion });
+const revisionOf = (n: number, variantId = VARIANT): { id: string; variantId: string } => ({ id: rid(n), variantId });
 /** Query QUERY (slug errors) of PROJECT with these variants, the project's revision slugs and the revisions named. */
-const query = (variants: SavedQueryVariant[], revisionSlugs: string[] = [], revisions?: SavedQueryRevisionRef[]): SavedQueryState => ({
-  queries: [{ id: QUERY, projectId: PROJECT, slug: 'errors', variants }],
-  querySlugs: [inProject('errors')], variantSlugs: variants.map((v) => inProject(v.slug)), revisionSlugs: revisionSlugs.map(inProject),
-  ...(revisions ? { revisions } : {}),
+const query = (variants: ArtifactVariantState[], revisionSlugs: string[] = [], revisions: Array<{ id: string; variantId: string }> = [], slug = 'errors'): ArtifactState => ({
+  projectExists: true,
+  artifacts: [{ id: QUERY, projectId: PROJECT, family: 'query', variants }],
+  takenSlugs: { artifact: [slug], variant: variants.map((v) => v.slug), revision: revisionSlugs },
+  revisions, storedTestcases: [],
 });
 const artifactOnly = query([]);
 const noRevision = query([main(-1)]);
@@ -90,15 +92,19 @@ describe('saved-query aggregate', () => {
     const created = ev('accounts.query.created', { query_id: QUERY, slug: 'old', name: '', description: '', variant_id: VARIANT, variant_slug: 'default', revision: legacy(1) }, at);
     const committed = ev('accounts.query.revision.committed', { query_id: QUERY, variant_id: VARIANT, revision: legacy(2) }, at);
     /** The query as the first model left it: its variant named by its hex id, at `latestVersion`. */
-    const legacyQuery = (latestVersion: number, revisionSlugs: string[]): SavedQueryState => ({
-      queries: [{ id: QUERY, projectId: PROJECT, slug: 'old', variants: [{ id: VARIANT, slug: legacyVariantSlug(VARIANT), latestVersion }] }],
-      querySlugs: [inProject('old')], variantSlugs: [inProject(legacyVariantSlug(VARIANT))], revisionSlugs: revisionSlugs.map(inProject),
-    });
+    const legacyQuery = (latestVersion: number, revisionSlugs: string[]): ArtifactState =>
+      query([{ id: VARIANT, slug: legacyVariantSlug(VARIANT), latestVersion }], revisionSlugs, [], 'old');
     expect(decideOn(savedQuery, nothing, created).status).toBe('accepted');
     expect(decideOn(savedQuery, legacyQuery(0, ['old1']), committed).status).toBe('accepted');
     // The next revision of the new model follows on.
     expect(decideOn(savedQuery, legacyQuery(1, ['old1', 'old2']), revision(2)).status).toBe('accepted');
     expect(decideOn(savedQuery, legacyQuery(1, ['old1', 'old2']), committed)).toMatchObject({ code: 'query_version_conflict' });
+  });
+
+  it('given a project that is gone, when any query event names it, then query_project_not_found (queries go with their project)', () => {
+    const gone: ArtifactState = { ...nothing, projectExists: false };
+    expect(decideOn(savedQuery, gone, artifact())).toMatchObject({ status: 'rejected', code: 'query_project_not_found' });
+    expect(decideOn(savedQuery, { ...atRev0, projectExists: false }, revision(1))).toMatchObject({ status: 'rejected', code: 'query_project_not_found' });
   });
 
   it('given a malformed id, when decided, then malformed_event', () => {

@@ -1,16 +1,30 @@
-// The saved-query projection's SQL against the real Postgres: after each fact, the state the loader
+// The saved-query events' projection (into the artifact tables, family `query`) against the real Postgres: after each fact, the state the loader
 // returns for it (the query with its variants' latest versions, the slugs taken, the revisions
 // named) is written out; rejections (a lost version race among them) leave the rows alone; the
 // reader's views, lists, log and ref resolution show what was stored —
 // events of the first model included.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { type AccountEvent, legacyVariantSlug, listSimpleQueries, logQueryRevisions, readQueryRevision, readSimpleQuery, resolveQueryRevision, type SavedQueryEvent, type SavedQueryState } from '@llm/account-model';
+import { type AccountEvent, legacyVariantSlug, listSimpleQueries, logQueryRevisions, readQueryRevision, readSimpleQuery, resolveQueryRevision, type SavedQueryEvent, type ArtifactState, type ArtifactVariantState } from '@llm/account-model';
 import type { QueryHeader } from '@llm/events';
 import { openProjectionDb, type ProjectionDb, type Step } from '../support/projection-db.ts';
 
 let db: ProjectionDb;
-beforeAll(async () => { db = await openProjectionDb(); });
+/** A user with a home organization whose project is `projectId` (artifacts belong to a project that exists). */
+const provisioned = (projectId: string): AccountEvent => {
+  const h = projectId.slice(0, 8);
+  return {
+    type: 'accounts.account.provisioned', projectId: '', organizationId: '', actorId: '', expectedVersion: 0, timeUs: Date.now() * 1000,
+    payload: {
+      user: { id: randomUUID(), email: `u-${h}@x.org`, name: '', username: `u${h}` }, organization: { id: randomUUID(), name: 'Home', slug: `home-${h}` },
+      workspace: { id: randomUUID(), name: 'W', slug: 'w' }, project: { id: projectId, name: 'P', slug: 'p' }, api_key: null,
+    },
+  } as AccountEvent;
+};
+beforeAll(async () => {
+  db = await openProjectionDb();
+  expect(await db.apply(provisioned(P), provisioned(P2))).toEqual([{ status: 'applied' }, { status: 'applied' }]);
+});
 afterAll(async () => { await db?.close(); });
 
 const [P, P2, Q1, Q2, V1, V2, L, LV] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
@@ -28,8 +42,18 @@ const legacyCreated: SavedQueryEvent = {
 };
 
 const at = (projectId: string, slug: string) => ({ projectId, slug });
-/** A loaded state: what is not named is empty. */
-const state = (s: Partial<SavedQueryState>): SavedQueryState => ({ queries: [], querySlugs: [], variantSlugs: [], revisionSlugs: [], revisions: [], ...s });
+interface Slug { projectId: string; slug: string }
+interface Given {
+  queries?: Array<{ id: string; projectId: string; slug: string; variants: ArtifactVariantState[] }>;
+  querySlugs?: Slug[]; variantSlugs?: Slug[]; revisionSlugs?: Slug[]; revisions?: ArtifactState['revisions'];
+}
+/** The artifact state the loader returns (saved queries are the `query` family): what is not named is empty. */
+const state = (s: Given): ArtifactState => ({
+  projectExists: true,
+  artifacts: (s.queries ?? []).map(({ slug: _slug, ...q }) => ({ ...q, family: 'query', variants: q.variants })),
+  takenSlugs: { artifact: (s.querySlugs ?? []).map((x) => x.slug), variant: (s.variantSlugs ?? []).map((x) => x.slug), revision: (s.revisionSlugs ?? []).map((x) => x.slug) },
+  revisions: s.revisions ?? [], storedTestcases: [],
+});
 
 describe('saved-query projection (Postgres)', () => {
   it('given a project, when a query, its variant and revisions are created, then the loader returns each with its latest version; refused events change nothing', async () => {
@@ -37,7 +61,7 @@ describe('saved-query projection (Postgres)', () => {
     const q1 = (latestVersion: number | null) => ({ id: Q1, projectId: P, slug: 'errors', variants: latestVersion === null ? [] : [{ id: V1, slug: 'main', latestVersion }] });
     // Each event, its verdict, and the state the loader returns for it afterwards: the query it names
     // (by id, in any project) with its variants, the project's slugs it would take, the revisions it names.
-    const steps: Array<[SavedQueryEvent, string, SavedQueryState]> = [
+    const steps: Array<[SavedQueryEvent, string, ArtifactState]> = [
       [artifact(P, Q1, 'errors'), 'ok', state({ queries: [q1(null)], querySlugs: [at(P, 'errors')] })],
       // A variant without revisions: latest version -1 (its first revision is 0).
       [variant(P, Q1, V1, 'main'), 'ok', state({ queries: [q1(-1)], variantSlugs: [at(P, 'main')] })],
@@ -50,9 +74,9 @@ describe('saved-query projection (Postgres)', () => {
       [revision(P2, 2, 'x'), 'query_variant_not_found', state({ queries: [q1(1)] })],
       // Another project takes the same slug.
       [artifact(P2, Q2, 'errors'), 'ok', state({ queries: [{ id: Q2, projectId: P2, slug: 'errors', variants: [] }], querySlugs: [at(P2, 'errors')] })],
-      // The first model: one variant, its slug its id in hex, its first revision numbered 0.
+      // The first model: one variant, its slug its id in hex (which must be free), its first revision numbered 0.
       [legacyCreated, 'ok', state({
-        queries: [{ id: L, projectId: P, slug: 'legacy', variants: [{ id: LV, slug: legacyVariantSlug(LV), latestVersion: 0 }] }], querySlugs: [at(P, 'legacy')], revisionSlugs: [at(P, 'l1')],
+        queries: [{ id: L, projectId: P, slug: 'legacy', variants: [{ id: LV, slug: legacyVariantSlug(LV), latestVersion: 0 }] }], querySlugs: [at(P, 'legacy')], variantSlugs: [at(P, legacyVariantSlug(LV))], revisionSlugs: [at(P, 'l1')],
       })],
       // Archived, the query keeps its slugs and versions.
       [{ type: 'accounts.query.archive.set', ...envelope(P), payload: { query_id: Q1, target: 'query', target_id: Q1, archived: true } }, 'ok', state({ queries: [q1(1)] })],
@@ -85,7 +109,7 @@ describe('saved-query projection (Postgres)', () => {
     });
     const [slug, vslug] = [`edits-${q.slice(0, 8)}`, `ev-${v.slice(0, 8)}`];
     const query = (latestVersion: number | null) => ({ id: q, projectId: P, slug, variants: latestVersion === null ? [] : [{ id: v, slug: vslug, latestVersion }] });
-    const steps: Array<[SavedQueryEvent, string, SavedQueryState]> = [
+    const steps: Array<[SavedQueryEvent, string, ArtifactState]> = [
       [artifact(P, q, slug), 'ok', state({ queries: [query(null)], querySlugs: [at(P, slug)] })],
       [variant(P, q, v, vslug), 'ok', state({ queries: [query(-1)], variantSlugs: [at(P, vslug)] })],
       [add(r0, 0), 'ok', state({ queries: [query(0)], revisionSlugs: [at(P, `e${r0.slice(0, 8)}`)] })],
@@ -111,14 +135,14 @@ describe('saved-query projection (Postgres)', () => {
     const [q, fv, fr0, fr1, lq, lv] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const [slug, fslug, s0, s1, lslug] = [`fork-${q.slice(0, 8)}`, `fv-${fv.slice(0, 8)}`, `f0-${fr0.slice(0, 8)}`, `f1-${fr1.slice(0, 8)}`, `old-${lq.slice(0, 8)}`];
     const copy = (id: string, revisionSlug: string) => ({ revision_id: id, slug: revisionSlug, header: header(), data_json: '', message: '' });
-    const query = (variants: SavedQueryState['queries'][number]['variants']) => ({ id: q, projectId: P, slug, variants });
+    const query = (variants: ArtifactVariantState[]) => ({ id: q, projectId: P, slug, variants });
     const fork = (latestVersion: number) => [{ id: fv, slug: fslug, latestVersion }];
     const first = { id: randomUUID(), slug: `o1-${lq.slice(0, 8)}`, version: 1, filtering_json: '{"conditions":[]}', windowing_json: '', focus: 'span', format: '', message: '' };
     const commit = (version: number, revisionSlug: string): SavedQueryEvent => ({
       type: 'accounts.query.revision.committed', ...envelope(P), payload: { query_id: lq, variant_id: lv, revision: { ...first, id: randomUUID(), slug: revisionSlug, version } },
     });
     const legacy = (latestVersion: number) => ({ id: lq, projectId: P, slug: lslug, variants: [{ id: lv, slug: legacyVariantSlug(lv), latestVersion }] });
-    const steps: Array<[SavedQueryEvent, string, SavedQueryState]> = [
+    const steps: Array<[SavedQueryEvent, string, ArtifactState]> = [
       [artifact(P, q, slug), 'ok', state({ queries: [query([])], querySlugs: [at(P, slug)] })],
       [{ type: 'accounts.query.artifact.edited', ...envelope(P), payload: { query_id: q, header: header('Renamed'), folder_id: '' } }, 'ok', state({ queries: [query([])] })],
       // A fork starts with its copies (numbered 0, 1): its latest version is its last copy's.
@@ -128,11 +152,11 @@ describe('saved-query projection (Postgres)', () => {
       [{ type: 'accounts.query.variant.edited', ...envelope(P), payload: { query_id: q, variant_id: randomUUID(), header: header('x') } }, 'query_variant_not_found', state({ queries: [query(fork(1))] })],
       // The first model numbers from 1: its revision n is the variant's version n - 1.
       [{ type: 'accounts.query.created', ...envelope(P), payload: { query_id: lq, slug: lslug, name: 'Old', description: '', variant_id: lv, variant_slug: 'default', revision: first } }, 'ok',
-        state({ queries: [legacy(0)], querySlugs: [at(P, lslug)], revisionSlugs: [at(P, first.slug)] })],
+        state({ queries: [legacy(0)], querySlugs: [at(P, lslug)], variantSlugs: [at(P, legacyVariantSlug(lv))], revisionSlugs: [at(P, first.slug)] })],
       [commit(2, `o2-${lq.slice(0, 8)}`), 'ok', state({ queries: [legacy(1)], revisionSlugs: [at(P, `o2-${lq.slice(0, 8)}`)] })],
       [commit(2, `o3-${lq.slice(0, 8)}`), 'query_version_conflict', state({ queries: [legacy(1)] })],
     ];
-    const sortedSlugs = ({ verdict, after }: Step<'savedQuery'>) => ({ verdict, after: { ...after, revisionSlugs: [...after.revisionSlugs].sort((a, b) => a.slug.localeCompare(b.slug)) } });
+    const sortedSlugs = ({ verdict, after }: Step<'savedQuery'>) => ({ verdict, after: { ...after, takenSlugs: { ...after.takenSlugs, revision: [...after.takenSlugs.revision].sort() } } });
     for (const [i, [e, verdict, after]] of steps.entries()) expect(sortedSlugs(await db.step('savedQuery', e as AccountEvent)), `step ${i}`).toEqual({ verdict, after });
   });
 });

@@ -4,6 +4,8 @@
 // loader (`loadState` of @llm/accounts-read) must return after each event of its history: what the
 // projection stored, read back the way the projector reads it before its next decision.
 import { randomBytes } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -25,12 +27,15 @@ export interface ProjectionDb {
    * verdict ('ok' or the rejection's code) and the state the loader returns for the event after it.
    */
   step<N extends AggregateName>(name: N, e: AccountEvent): Promise<Step<N>>;
+  /** Applies the migrations not applied yet (for a database opened at an earlier one). */
+  migrate(): Promise<string[]>;
   close(): Promise<void>;
 }
 
 export interface Step<N extends AggregateName> { verdict: string; after: StateOf<N> }
 
-export async function openProjectionDb(): Promise<ProjectionDb> {
+/** `migratedUpTo`: open the database at that migration (its file name) and not beyond, to test the next ones. */
+export async function openProjectionDb(opts: { migratedUpTo?: string } = {}): Promise<ProjectionDb> {
   const serverUrl = inject('databaseUrl');
   const name = `proj_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Pool({ connectionString: serverUrl, max: 1 });
@@ -40,7 +45,14 @@ export async function openProjectionDb(): Promise<ProjectionDb> {
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
   // Dropping the database ends any connection the pool still holds: that is expected, not an error.
   pool.on('error', () => undefined);
-  await migratePostgres(pool, MIGRATIONS);
+  if (opts.migratedUpTo === undefined) await migratePostgres(pool, MIGRATIONS);
+  else {
+    const upTo = opts.migratedUpTo;
+    const dir = mkdtempSync(path.join(tmpdir(), 'migrations-'));
+    for (const f of readdirSync(MIGRATIONS).filter((x) => x.endsWith('.sql') && x <= upTo)) copyFileSync(path.join(MIGRATIONS, f), path.join(dir, f));
+    await migratePostgres(pool, dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
   const apply: ProjectionDb['apply'] = async (...events) => {
     const out: Array<{ status: 'applied' } | Rejection> = [];
     for (const e of events) {
@@ -59,6 +71,7 @@ export async function openProjectionDb(): Promise<ProjectionDb> {
       expect(outcome, e.type).toEqual(decision.status === 'accepted' ? { status: 'applied' } : decision);
       return { verdict: decision.status === 'accepted' ? 'ok' : decision.code, after: await loadState(pool, name, event) };
     },
+    migrate: () => migratePostgres(pool, MIGRATIONS),
     async close() {
       await pool.end();
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);

@@ -1,6 +1,7 @@
-// The artifact aggregate: versioned artifacts of every family (testsets, workflows), their rules and
-// stream key (rules.ts), state and reads (reads.ts), the SQL of their facts (projection.ts), the
-// entity-named views (views.ts), and what each kind declares (kinds/).
+// The artifact aggregate: versioned artifacts of every family (testsets, workflows, environments,
+// saved queries), their rules and stream key (rules.ts), state and reads (reads.ts), the SQL of
+// their facts (projection.ts), the entity-named views (views.ts), what each kind declares (kinds/),
+// and the saved queries' own event types translated into artifact events (query-events.ts).
 import { aggregate } from '../../aggregate.ts';
 import { artifactRules } from './rules.ts';
 import { loadArtifactState } from './reads.ts';
@@ -14,6 +15,8 @@ export * from './answers.ts';
 export * from './listing.ts';
 export * from './kinds/testset.ts';
 export * from './kinds/workflow.ts';
+export * from './kinds/query.ts';
+export * from './query-events.ts';
 export * from './catalog.ts';
 export * from './embeds.ts';
 

@@ -4,6 +4,7 @@
 // highest version), a revision resolved from references (reference compat §1.4), testcases.
 import { testcaseIdsOf, type ArtifactEvent, type ArtifactFamily, type ArtifactState } from './rules.ts';
 import { asUuid, type Queryable } from '../../queryable.ts';
+import { existingProjects } from '../project/projects.ts';
 
 type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
 export type JsonMap = { [k: string]: Json };
@@ -45,7 +46,7 @@ export async function loadArtifactState(q: Queryable, e: ArtifactEvent): Promise
     const r = await q.query<{ slug: string }>(`SELECT slug FROM ${table} WHERE project_id = $1::uuid AND family = $2 AND slug = ANY($3::text[])`, [e.projectId, family, slugs]);
     return r.rows.map((x) => x.slug);
   };
-  const referenced = revisionDataOf(e).flatMap(testcaseIdsOf).map(asUuid).filter((x) => x !== null);
+  const referenced = family === 'testset' ? revisionDataOf(e).flatMap(testcaseIdsOf).map(asUuid).filter((x) => x !== null) : [];
   const testsetId = e.type === 'accounts.testcases.stored' ? null : asUuid(e.payload.artifact_id);
   const stored = referenced.length === 0 || testsetId === null ? [] : (await q.query<{ id: string }>(
     'SELECT id::text AS id FROM artifact_testcases WHERE testset_id = $1::uuid AND id = ANY($2::uuid[])', [testsetId, [...new Set(referenced)]],
@@ -55,7 +56,9 @@ export async function loadArtifactState(q: Queryable, e: ArtifactEvent): Promise
   const revisions = revisionIds.length === 0 ? [] : (await q.query<{ id: string; variant_id: string }>(
     'SELECT id::text AS id, variant_id::text AS variant_id FROM artifact_revisions WHERE id = ANY($1::uuid[])', [revisionIds],
   )).rows.map((r) => ({ id: r.id, variantId: r.variant_id }));
+  const project = asUuid(e.projectId) === null ? [] : await existingProjects(q, [e.projectId]);
   return {
+    projectExists: project.length > 0,
     artifacts: artifacts.rows.map((a) => ({ id: a.id, projectId: a.project_id, family: a.family, variants: a.variants.map((v) => ({ id: v.id, slug: v.slug, latestVersion: v.latest_version })) })),
     takenSlugs: { artifact: await taken('artifacts', wanted.artifact), variant: await taken('artifact_variants', wanted.variant), revision: await taken('artifact_revisions', wanted.revision) },
     revisions,

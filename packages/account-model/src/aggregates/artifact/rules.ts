@@ -4,15 +4,16 @@
 // and family at each level. Every event of one family in a project shares a stream key, so slugs
 // and version numbers are decided in log order: of two commits claiming the same version of a
 // variant, the later one is refused, early by the command and identically on every replay.
-// What differs by family (a revision's `data`, what a view forces) is declared in kinds/.
+// What differs by family (a revision's `data`, what a view forces) is declared in kinds/. Saved
+// queries are the `query` family; their own event types (accounts.query.*, three generations of
+// them in old logs) are translated into these and decided here (query-events.ts).
 import type { AccountEvent } from '../../account-event.ts';
 import { rules } from '../../aggregate.ts';
 import { accepted, reject, type Decision } from '../../decision.ts';
 import type { RejectionPresentations } from '../../presentation.ts';
 import { isUuid, sameId } from '../ids.ts';
-import { INITIAL_REVISION_EXISTS, slugExistsMessage } from '../saved-query/rules.ts';
 
-export const ARTIFACT_FAMILIES = ['testset', 'workflow', 'environment'] as const;
+export const ARTIFACT_FAMILIES = ['testset', 'workflow', 'environment', 'query'] as const;
 export type ArtifactFamily = (typeof ARTIFACT_FAMILIES)[number];
 export const isArtifactFamily = (f: string): f is ArtifactFamily => (ARTIFACT_FAMILIES as readonly string[]).includes(f);
 
@@ -25,6 +26,8 @@ export type ArtifactEvent = AccountEvent<ArtifactEventType>;
 
 export interface ArtifactVariantState { id: string; slug: string; latestVersion: number }
 export interface ArtifactState {
+  /** Whether the event's project exists (artifacts go with their project: a late event for a deleted one is refused). */
+  projectExists: boolean;
   /** The artifacts the event names by id (any project and family: the rules compare). */
   artifacts: Array<{ id: string; projectId: string; family: string; variants: ArtifactVariantState[] }>;
   /** Of the slugs the event would take, those already taken in its project and family. */
@@ -42,6 +45,8 @@ export const ARTIFACT_REJECTIONS = {
   artifact_variant_slug_exists: { kind: 'conflict', body: 'conflict' },
   artifact_revision_slug_exists: { kind: 'conflict', body: 'conflict' },
   artifact_not_found: 'not_found',
+  /** An event for a project that is gone (appended while it was being deleted). */
+  artifact_project_not_found: 'not_found',
   artifact_variant_not_found: 'not_found',
   artifact_revision_not_found: 'not_found',
   artifact_version_conflict: 'conflict',
@@ -57,9 +62,13 @@ export const ARTIFACT_REJECTIONS = {
 export type ArtifactRejection = keyof typeof ARTIFACT_REJECTIONS;
 
 export const VARIANT_NOT_FOUND = 'The variant does not exist in this project.';
+export const INITIAL_REVISION_EXISTS = 'An initial revision already exists for this variant.';
 
-/** The stream key of a family's artifacts in a project (testsets keep the key the legacy testsets used). */
-export const artifactsKey = (projectId: string, family: ArtifactFamily): string => `project:${projectId}:${family}s`;
+/** The reference's wording for every duplicate slug (artifact, variant or revision). */
+export const slugExistsMessage = (slug: string): string => `A resource with slug '${slug}' already exists in this project.`;
+
+/** The stream key of a family's artifacts in a project (testsets and queries keep the keys their first models used). */
+export const artifactsKey = (projectId: string, family: ArtifactFamily): string => `project:${projectId}:${family === 'query' ? 'queries' : `${family}s`}`;
 
 /** The testcase ids a revision's stored data names (`{testcase_ids: [...]}`); none for other families. */
 export function testcaseIdsOf(dataJson: string): string[] {
@@ -102,6 +111,7 @@ export const artifactRules = rules({
   decide(e: ArtifactEvent, s: ArtifactState): Decision<ArtifactRejection> {
     if (!isUuid(e.projectId)) return reject('malformed_event', `${e.type} needs the project id in its envelope`);
     if (!idsOf(e).every(isUuid)) return reject('malformed_event', `${e.type} carries an id that is not a UUID`);
+    if (!s.projectExists) return reject('artifact_project_not_found', `Project not found: ${e.projectId}.`);
     if (e.type === 'accounts.testcases.stored') {
       // Rows are stored before the testset that names them is created; an existing testset must be this project's.
       const t = s.artifacts.find((a) => sameId(a.id, e.payload.testset_id));
@@ -116,14 +126,14 @@ export const artifactRules = rules({
       case 'accounts.artifact.created': {
         if (artifact) return reject('artifact_exists', `Artifact '${e.payload.artifact_id}' already exists.`);
         if (s.takenSlugs.artifact.includes(e.payload.slug)) return reject('artifact_slug_exists', slugExistsMessage(e.payload.slug), { slug: e.payload.slug });
-        return decideSeeds(e.payload.variants ?? [], s);
+        return decideSeeds(family, e.payload.variants ?? [], s);
       }
       case 'accounts.artifact.edited':
         return mine ? accepted : reject('artifact_not_found', 'Artifact not found.');
       case 'accounts.artifact.variant.created': {
         if (!mine) return reject('artifact_not_found', 'Artifact not found.');
         if (mine.variants.some((v) => sameId(v.id, e.payload.variant.variant_id))) return reject('artifact_exists', 'The variant already exists.');
-        return decideSeeds([e.payload.variant], s);
+        return decideSeeds(family, [e.payload.variant], s);
       }
       case 'accounts.artifact.variant.edited':
         return variantOf(e.payload.variant_id) ? accepted : reject('artifact_variant_not_found', VARIANT_NOT_FOUND);
@@ -137,7 +147,7 @@ export const artifactRules = rules({
             { current_version: String(v.latestVersion) });
         }
         if (s.takenSlugs.revision.includes(r.slug)) return reject('artifact_revision_slug_exists', slugExistsMessage(r.slug), { slug: r.slug });
-        return decideTestcases([r.data_json], s);
+        return decideTestcases(family, [r.data_json], s);
       }
       case 'accounts.artifact.revision.edited': {
         const p = e.payload;
@@ -160,7 +170,7 @@ export const artifactRules = rules({
 const revisionOf = (s: ArtifactState, id: string, variantId: string): boolean => s.revisions.some((r) => sameId(r.id, id) && sameId(r.variantId, variantId));
 
 /** New variants with their first revisions: free, distinct slugs; versions 0, 1, … in order; stored testcases. */
-function decideSeeds(seeds: Seeds, s: ArtifactState): Decision<ArtifactRejection> {
+function decideSeeds(family: ArtifactFamily, seeds: Seeds, s: ArtifactState): Decision<ArtifactRejection> {
   const variantSlugs = seeds.map((v) => v.slug);
   for (const [i, slug] of variantSlugs.entries()) {
     if (s.takenSlugs.variant.includes(slug) || variantSlugs.indexOf(slug) !== i) return reject('artifact_variant_slug_exists', slugExistsMessage(slug), { slug });
@@ -173,10 +183,12 @@ function decideSeeds(seeds: Seeds, s: ArtifactState): Decision<ArtifactRejection
   for (const v of seeds) {
     if ((v.revisions ?? []).some((r, i) => r.version !== i)) return reject('malformed_event', 'a new variant\'s revisions are numbered 0, 1, … in order');
   }
-  return decideTestcases(revisions.map((r) => r.data_json), s);
+  return decideTestcases(family, revisions.map((r) => r.data_json), s);
 }
 
-function decideTestcases(dataJsons: string[], s: ArtifactState): Decision<ArtifactRejection> {
+/** A testset revision names only testcases stored for it (other families' data holds no testcase ids). */
+function decideTestcases(family: ArtifactFamily, dataJsons: string[], s: ArtifactState): Decision<ArtifactRejection> {
+  if (family !== 'testset') return accepted;
   const missing = dataJsons.flatMap(testcaseIdsOf).find((id) => !s.storedTestcases.some((x) => sameId(x, id)));
   return missing === undefined ? accepted : reject('artifact_testcase_missing', `Testcase '${missing}' is not stored for this testset.`);
 }

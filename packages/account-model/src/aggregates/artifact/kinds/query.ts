@@ -1,62 +1,10 @@
-// The one reader of saved_queries, saved_query_variants and saved_query_revisions (0002, 0013;
-// written by projector-accounts only): the saved-query aggregate's state, what the commands read
-// before they append, the views of /queries and /simple/queries (reference compat §1.2: nulls
-// omitted, versions as strings), and the revision that saved-query refs resolve to (§1.4).
-import type { SavedQuery, SavedQueryEvent, SavedQueryState } from './rules.ts';
+// The query kind of the versioned-artifact model: saved queries as /queries and /simple/queries
+// show them (reference compat §1.2: nulls omitted, versions as strings, `query_*` keys next to the
+// `artifact_*` twins), their lists and log (§1.3), and the revision that saved-query refs resolve
+// to (§1.4; also POST /spans/query and /traces/query). The rows are the `query` family's rows of
+// the artifact tables (0021, 0023); every read names the family, so no other family's id answers here.
 import { MAX_TIME_US, MIN_TIME_US } from '@llm/contracts';
-import { asUuid, type Queryable } from '../../queryable.ts';
-
-/** Which saved queries to load: by id (any project), and the project's slugs in use. */
-export interface SavedQuerySlice { projectId: string; queryIds?: string[]; slugs?: string[]; variantSlugs?: string[]; revisionSlugs?: string[]; revisionIds?: string[] }
-
-/** The state a saved-query event is decided on: the query it names, and the slug it would take. */
-export function loadSavedQueryState(q: Queryable, e: SavedQueryEvent): Promise<SavedQueryState> {
-  const base = { projectId: e.projectId, queryIds: [e.payload.query_id] };
-  switch (e.type) {
-    case 'accounts.query.created': return loadSavedQueries(q, { ...base, slugs: [e.payload.slug], revisionSlugs: [e.payload.revision.slug] });
-    case 'accounts.query.revision.committed': return loadSavedQueries(q, { ...base, revisionSlugs: [e.payload.revision.slug] });
-    case 'accounts.query.artifact.created': return loadSavedQueries(q, { ...base, slugs: [e.payload.slug] });
-    case 'accounts.query.variant.created': return loadSavedQueries(q, { ...base, variantSlugs: [e.payload.slug], revisionSlugs: (e.payload.revisions ?? []).map((r) => r.slug) });
-    case 'accounts.query.revision.added': return loadSavedQueries(q, { ...base, revisionSlugs: [e.payload.slug] });
-    case 'accounts.query.revision.edited': return loadSavedQueries(q, { ...base, revisionIds: [e.payload.revision_id] });
-    case 'accounts.query.archive.set': return loadSavedQueries(q, e.payload.target === 'revision' ? { ...base, revisionIds: [e.payload.target_id] } : base);
-    default: return loadSavedQueries(q, base);
-  }
-}
-
-export async function loadSavedQueries(q: Queryable, slice: SavedQuerySlice): Promise<SavedQueryState> {
-  const projectId = asUuid(slice.projectId);
-  const ids = (slice.queryIds ?? []).map(asUuid).filter((id) => id !== null);
-  const queries = await q.query<{ id: string; project_id: string; slug: string; variants: Array<{ id: string; slug: string; latest_version: number }> }>(
-    `SELECT q.id::text AS id, q.project_id::text AS project_id, q.slug,
-            COALESCE(json_agg(json_build_object('id', v.id, 'slug', v.slug, 'latest_version', v.latest_version)
-                              ORDER BY v.created_at, v.id) FILTER (WHERE v.id IS NOT NULL), '[]') AS variants
-       FROM saved_queries q LEFT JOIN saved_query_variants v ON v.query_id = q.id
-      WHERE q.id = ANY($1::uuid[])
-      GROUP BY q.id ORDER BY q.created_at, q.id`,
-    [ids],
-  );
-  const slugs = async (table: string, wanted: string[] | undefined): Promise<Array<{ projectId: string; slug: string }>> => {
-    if (!wanted?.length || projectId === null) return [];
-    const r = await q.query<{ slug: string }>(`SELECT slug FROM ${table} WHERE project_id = $1::uuid AND slug = ANY($2::text[])`, [projectId, wanted]);
-    return r.rows.map((row) => ({ projectId: slice.projectId, slug: row.slug }));
-  };
-  const revisionIds = (slice.revisionIds ?? []).map(asUuid).filter((id) => id !== null);
-  const revisions = revisionIds.length
-    ? (await q.query<{ id: string; variant_id: string }>('SELECT id::text AS id, variant_id::text AS variant_id FROM saved_query_revisions WHERE id = ANY($1::uuid[])', [revisionIds]))
-      .rows.map((r) => ({ id: r.id, variantId: r.variant_id }))
-    : [];
-  return {
-    revisions,
-    queries: queries.rows.map((r): SavedQuery => ({
-      id: r.id, projectId: r.project_id, slug: r.slug,
-      variants: r.variants.map((v) => ({ id: v.id, slug: v.slug, latestVersion: v.latest_version })),
-    })),
-    querySlugs: await slugs('saved_queries', slice.slugs),
-    variantSlugs: await slugs('saved_query_variants', slice.variantSlugs),
-    revisionSlugs: await slugs('saved_query_revisions', slice.revisionSlugs),
-  };
-}
+import { asUuid, type Queryable } from '../../../queryable.ts';
 
 // ── Views ──
 
@@ -100,10 +48,14 @@ interface RevisionRow extends HeaderRow {
 const HEADER = (a: string): string => `${a}.id::text AS id, ${a}.slug, ${a}.name, ${a}.description, ${a}.flags, ${a}.tags, ${a}.meta,
   ${a}.created_at, ${a}.updated_at, ${a}.deleted_at, ${a}.created_by_id, ${a}.updated_by_id, ${a}.deleted_by_id`;
 const QUERY_COLUMNS = `${HEADER('q')}, q.folder_id::text AS folder_id`;
-const VARIANT_COLUMNS = `${HEADER('v')}, v.query_id::text AS query_id, q.slug AS q_slug`;
-const REVISION_COLUMNS = `${HEADER('r')}, r.version, r.query_id::text AS query_id, r.variant_id::text AS variant_id, r.data, r.message,
+/** The query family's rows (every alias below is filtered by it). */
+const QUERIES = "artifacts q";
+const IS_QUERY = (a: string): string => `${a}.family = 'query'`;
+const VARIANT_COLUMNS = `${HEADER('v')}, v.artifact_id::text AS query_id, q.slug AS q_slug`;
+const REVISION_COLUMNS = `${HEADER('r')}, r.version, r.artifact_id::text AS query_id, r.variant_id::text AS variant_id, r.data, r.message,
   q.slug AS q_slug, v.slug AS v_slug`;
-const REVISION_FROM = 'saved_query_revisions r JOIN saved_query_variants v ON v.id = r.variant_id JOIN saved_queries q ON q.id = r.query_id';
+const REVISION_FROM = "artifact_revisions r JOIN artifact_variants v ON v.id = r.variant_id JOIN artifacts q ON q.id = r.artifact_id AND q.family = 'query'";
+const VARIANT_FROM = "artifact_variants v JOIN artifacts q ON q.id = v.artifact_id AND q.family = 'query'";
 
 function headerOf(r: HeaderRow): Header & Lifecycle {
   return {
@@ -139,14 +91,14 @@ const ids = (projectId: string, id: string): [string, string] | undefined => {
 export async function readQuery(q: Queryable, projectId: string, queryId: string): Promise<QueryView | undefined> {
   const k = ids(projectId, queryId);
   if (!k) return undefined;
-  const r = await q.query<QueryRow>(`SELECT ${QUERY_COLUMNS} FROM saved_queries q WHERE q.project_id = $1 AND q.id = $2`, k);
+  const r = await q.query<QueryRow>(`SELECT ${QUERY_COLUMNS} FROM ${QUERIES} WHERE q.project_id = $1 AND q.id = $2 AND ${IS_QUERY('q')}`, k);
   return r.rows[0] ? queryView(r.rows[0]) : undefined;
 }
 
 export async function readQueryVariant(q: Queryable, projectId: string, variantId: string): Promise<QueryVariantView | undefined> {
   const k = ids(projectId, variantId);
   if (!k) return undefined;
-  const r = await q.query<VariantRow>(`SELECT ${VARIANT_COLUMNS} FROM saved_query_variants v JOIN saved_queries q ON q.id = v.query_id WHERE v.project_id = $1 AND v.id = $2`, k);
+  const r = await q.query<VariantRow>(`SELECT ${VARIANT_COLUMNS} FROM ${VARIANT_FROM} WHERE v.project_id = $1 AND v.id = $2`, k);
   return r.rows[0] ? variantView(r.rows[0]) : undefined;
 }
 
@@ -164,7 +116,7 @@ export async function readQueryVariantHead(q: Queryable, projectId: string, vari
   const k = ids(projectId, variantId);
   if (!k) return undefined;
   const r = await q.query<{ query_id: string; id: string; slug: string; latest_version: number }>(
-    'SELECT query_id::text AS query_id, id::text AS id, slug, latest_version FROM saved_query_variants WHERE project_id = $1 AND id = $2', k);
+    "SELECT artifact_id::text AS query_id, id::text AS id, slug, latest_version FROM artifact_variants WHERE project_id = $1 AND id = $2 AND family = 'query'", k);
   const row = r.rows[0];
   return row ? { queryId: row.query_id, variantId: row.id, slug: row.slug, latestVersion: row.latest_version } : undefined;
 }
@@ -174,8 +126,8 @@ export async function readDefaultVariantHead(q: Queryable, projectId: string, qu
   const k = ids(projectId, queryId);
   if (!k) return undefined;
   const r = await q.query<{ query_id: string; id: string; slug: string; latest_version: number }>(
-    `SELECT query_id::text AS query_id, id::text AS id, slug, latest_version FROM saved_query_variants
-      WHERE project_id = $1 AND query_id = $2 ORDER BY created_at, id LIMIT 1`, k);
+    `SELECT artifact_id::text AS query_id, id::text AS id, slug, latest_version FROM artifact_variants
+      WHERE project_id = $1 AND artifact_id = $2 AND family = 'query' ORDER BY created_at, id LIMIT 1`, k);
   const row = r.rows[0];
   return row ? { queryId: row.query_id, variantId: row.id, slug: row.slug, latestVersion: row.latest_version } : undefined;
 }
@@ -239,14 +191,14 @@ export interface QueryFilter {
 
 export async function listQueries(q: Queryable, projectId: string, f: QueryFilter): Promise<QueryView[]> {
   const t = new Terms([asUuid(projectId)]);
-  t.where.push('q.project_id = $1');
+  t.where.push('q.project_id = $1', IS_QUERY('q'));
   if (!f.includeArchived) t.where.push('q.deleted_at IS NULL');
   if (f.ids?.length) t.add((n) => `q.id = ANY(${n}::uuid[])`, f.ids.map(asUuid).filter((x) => x !== null));
   if (f.slugs?.length) t.add((n) => `q.slug = ANY(${n}::text[])`, f.slugs);
   if (f.tags) t.add((n) => `COALESCE(q.tags, '{}'::jsonb) @> ${n}::jsonb`, JSON.stringify(f.tags));
   if (f.flags) t.add((n) => `COALESCE(q.flags, '{}'::jsonb) @> ${n}::jsonb`, JSON.stringify(f.flags));
   const order = t.window('q', f.window);
-  const r = await q.query<QueryRow>(`SELECT ${QUERY_COLUMNS} FROM saved_queries q WHERE ${t.sql()}${order || ' ORDER BY q.id DESC'}`, t.values);
+  const r = await q.query<QueryRow>(`SELECT ${QUERY_COLUMNS} FROM ${QUERIES} WHERE ${t.sql()}${order || ' ORDER BY q.id DESC'}`, t.values);
   return r.rows.map(queryView);
 }
 
@@ -270,7 +222,7 @@ export async function listQueryVariants(q: Queryable, projectId: string, f: Vari
   const t = new Terms([asUuid(projectId)]);
   t.where.push('v.project_id = $1');
   if (!f.includeArchived) t.where.push('v.deleted_at IS NULL');
-  if (f.queryIds?.length) t.add((n) => `v.query_id = ANY(${n}::uuid[])`, f.queryIds.map(asUuid).filter((x) => x !== null));
+  if (f.queryIds?.length) t.add((n) => `v.artifact_id = ANY(${n}::uuid[])`, f.queryIds.map(asUuid).filter((x) => x !== null));
   if (f.querySlugs?.length) t.add((n) => `q.slug = ANY(${n}::text[])`, f.querySlugs);
   if (f.ids?.length) t.add((n) => `v.id = ANY(${n}::uuid[])`, f.ids.map(asUuid).filter((x) => x !== null));
   if (f.slugs?.length) t.add((n) => `v.slug = ANY(${n}::text[])`, f.slugs);
@@ -280,7 +232,7 @@ export async function listQueryVariants(q: Queryable, projectId: string, f: Vari
   if (f.flags) t.add((n) => `COALESCE(v.flags, '{}'::jsonb) @> ${n}::jsonb`, JSON.stringify(f.flags));
   const order = t.window('v', f.window);
   const r = await q.query<VariantRow>(
-    `SELECT ${VARIANT_COLUMNS} FROM saved_query_variants v JOIN saved_queries q ON q.id = v.query_id WHERE ${t.sql()}${order || ' ORDER BY v.id DESC'}`, t.values);
+    `SELECT ${VARIANT_COLUMNS} FROM ${VARIANT_FROM} WHERE ${t.sql()}${order || ' ORDER BY v.id DESC'}`, t.values);
   return r.rows.map((row) => variantView(row));
 }
 
@@ -294,7 +246,7 @@ export async function listQueryRevisions(q: Queryable, projectId: string, f: Rev
   t.where.push('r.project_id = $1');
   if (!f.includeArchived) t.where.push('r.deleted_at IS NULL');
   const uuids = (xs: string[]): string[] => xs.map(asUuid).filter((x) => x !== null);
-  if (f.queryIds?.length) t.add((n) => `r.query_id = ANY(${n}::uuid[])`, uuids(f.queryIds));
+  if (f.queryIds?.length) t.add((n) => `r.artifact_id = ANY(${n}::uuid[])`, uuids(f.queryIds));
   if (f.querySlugs?.length) t.add((n) => `q.slug = ANY(${n}::text[])`, f.querySlugs);
   if (f.variantIds?.length) t.add((n) => `r.variant_id = ANY(${n}::uuid[])`, uuids(f.variantIds));
   if (f.variantSlugs?.length) t.add((n) => `v.slug = ANY(${n}::text[])`, f.variantSlugs);
@@ -364,12 +316,12 @@ export async function resolveQueryRevision(q: Queryable, projectId: string, refs
     const query = refs.query;
     if (v?.id || v?.slug) {
       const r = await q.query<{ id: string }>(
-        `SELECT id::text AS id FROM saved_query_variants WHERE project_id = $1 AND ${v.id ? 'id = $2::uuid' : 'slug = $2'}`,
+        `SELECT id::text AS id FROM artifact_variants WHERE project_id = $1 AND family = 'query' AND ${v.id ? 'id = $2::uuid' : 'slug = $2'}`,
         [p, v.id ? asUuid(v.id) : v.slug]);
       variantId = r.rows[0]?.id;
     } else if (query?.id || query?.slug) {
       const r = await q.query<{ id: string }>(
-        `SELECT v.id::text AS id FROM saved_query_variants v JOIN saved_queries q ON q.id = v.query_id
+        `SELECT v.id::text AS id FROM ${VARIANT_FROM}
           WHERE v.project_id = $1 AND ${query.id ? 'q.id = $2::uuid' : 'q.slug = $2'} ORDER BY v.created_at, v.id LIMIT 1`,
         [p, query.id ? asUuid(query.id) : query.slug]);
       variantId = r.rows[0]?.id;
@@ -385,7 +337,7 @@ export const findSavedQueryRevision = resolveQueryRevision;
 /** The slugs of a variant and of its query (the platform facts of a commit name them). */
 export async function querySlugsOfVariant(q: Queryable, variantId: string): Promise<{ query: string; variant: string } | undefined> {
   const r = await q.query<{ q: string; v: string }>(
-    'SELECT q.slug AS q, v.slug AS v FROM saved_query_variants v JOIN saved_queries q ON q.id = v.query_id WHERE v.id = $1::uuid', [asUuid(variantId)]);
+    `SELECT q.slug AS q, v.slug AS v FROM ${VARIANT_FROM} WHERE v.id = $1::uuid`, [asUuid(variantId)]);
   const row = r.rows[0];
   return row ? { query: row.q, variant: row.v } : undefined;
 }

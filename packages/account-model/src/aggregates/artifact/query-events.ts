@@ -1,0 +1,198 @@
+// Saved queries are the `query` family of the artifact model (reference compat §1). Their events
+// keep their own types on the log (`accounts.query.*`: the routes write them, and old logs hold
+// three generations of them), but nothing about them is decided or stored twice: each is
+// translated into the artifact event it means and decided, loaded and projected by the artifact
+// aggregate, into the artifact tables. Only the rejection codes stay the query family's own
+// (`query_*`, which the saved-query routes and their clients know).
+//
+// The first model (`accounts.query.created` / `accounts.query.revision.committed`: one default
+// variant, revisions numbered from 1, content in four fields) translates into an artifact with one
+// variant whose slug is its id in hex (variant slugs are unique per project, and every old variant
+// was called "default"), revisions renumbered from 0, the content folded into `data` the way
+// migration 0013 folded it.
+import type { AccountEvent } from '../../account-event.ts';
+import { aggregate, rules } from '../../aggregate.ts';
+import { reject, type Decision } from '../../decision.ts';
+import type { CommonRejection } from '../../common-rejections.ts';
+import type { RejectionPresentations } from '../../presentation.ts';
+import type { SqlStatement } from '../../statement.ts';
+import type { ArtifactHeader, QueryRevisionInfo } from '@llm/events';
+import { isUuid } from '../ids.ts';
+import { artifactRules, artifactsKey, type ArtifactEvent, type ArtifactRejection, type ArtifactState } from './rules.ts';
+import { loadArtifactState } from './reads.ts';
+import { projectArtifact } from './projection.ts';
+import type { Queryable } from '../../queryable.ts';
+
+export type SavedQueryEventType =
+  | 'accounts.query.created' | 'accounts.query.revision.committed'
+  | 'accounts.query.artifact.created' | 'accounts.query.artifact.edited'
+  | 'accounts.query.variant.created' | 'accounts.query.variant.edited'
+  | 'accounts.query.revision.added' | 'accounts.query.archive.set' | 'accounts.query.revision.edited';
+export type SavedQueryEvent = AccountEvent<SavedQueryEventType>;
+
+export const SAVED_QUERY_REJECTIONS = {
+  query_exists: 'conflict',
+  // The reference's 409 body names the slug: {"detail": {"message", "conflict": {"slug"}}}.
+  query_slug_exists: { kind: 'conflict', body: 'conflict' },
+  query_variant_slug_exists: { kind: 'conflict', body: 'conflict' },
+  query_revision_slug_exists: { kind: 'conflict', body: 'conflict' },
+  query_not_found: 'not_found',
+  /** An event for a project that is gone (appended while it was being deleted). */
+  query_project_not_found: 'not_found',
+  query_variant_not_found: 'not_found',
+  query_revision_not_found: 'not_found',
+  query_version_conflict: 'conflict',
+  /** A first revision (version 0) for a variant that has one already. */
+  query_initial_revision_exists: 'conflict',
+  /** A commit that kept losing its version to concurrent commits (the command's bounded retry ran out). */
+  query_commit_contention: 'conflict',
+  /** The common code (registry.ts COMMON_REJECTIONS), listed so that `decide` may answer it. */
+  malformed_event: 'unprocessable',
+} as const satisfies RejectionPresentations<string>;
+export type SavedQueryRejection = keyof typeof SAVED_QUERY_REJECTIONS;
+
+/** The query family's name for each artifact rejection (testcases never concern a query). */
+const QUERY_CODE: Record<ArtifactRejection, SavedQueryRejection> = {
+  artifact_exists: 'query_exists', artifact_slug_exists: 'query_slug_exists', artifact_variant_slug_exists: 'query_variant_slug_exists',
+  artifact_revision_slug_exists: 'query_revision_slug_exists', artifact_not_found: 'query_not_found', artifact_project_not_found: 'query_project_not_found', artifact_variant_not_found: 'query_variant_not_found',
+  artifact_revision_not_found: 'query_revision_not_found', artifact_version_conflict: 'query_version_conflict',
+  artifact_initial_revision_exists: 'query_initial_revision_exists', artifact_commit_contention: 'query_commit_contention',
+  artifact_testcase_missing: 'malformed_event', artifact_request_invalid: 'malformed_event', malformed_event: 'malformed_event',
+};
+
+/** A project's saved queries: one stream key (slugs unique per project, each variant's version order). */
+export const savedQueriesKey = (projectId: string): string => artifactsKey(projectId, 'query');
+
+/** The slug a variant of the first model gets (they were all "default"): its id in hex. */
+export const legacyVariantSlug = (variantId: string): string => variantId.replace(/-/g, '').toLowerCase();
+
+const NO_HEADER: ArtifactHeader = { name: '', description: '', tags_json: '', meta_json: '', flags_json: '' };
+
+/** jsonb_strip_nulls: null members of objects dropped, at every depth (array elements kept). */
+function stripNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(stripNulls);
+  if (typeof v !== 'object' || v === null) return v;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => [k, stripNulls(x)]));
+}
+const parsed = (text: string): unknown => {
+  if (text === '') return null;
+  try { return JSON.parse(text); } catch { return null; }
+};
+
+/** A first-model revision's content as one `data` object, exactly as 0013 folded the stored rows ('' when empty). */
+export function legacyQueryData(r: Pick<QueryRevisionInfo, 'filtering_json' | 'windowing_json' | 'focus' | 'format'>): string {
+  const formatting = stripNulls({ focus: r.focus || null, format: r.format || null }) as Record<string, unknown>;
+  const data = stripNulls({
+    filtering: parsed(r.filtering_json), windowing: parsed(r.windowing_json),
+    formatting: Object.keys(formatting).length ? formatting : null,
+  }) as Record<string, unknown>;
+  return Object.keys(data).length ? JSON.stringify(data) : '';
+}
+
+const legacyRevision = (r: QueryRevisionInfo) => ({
+  revision_id: r.id, slug: r.slug, version: r.version - 1, header: NO_HEADER, data_json: legacyQueryData(r), message: r.message,
+});
+
+/** The artifact event a saved-query event means (family `query`), in the same envelope. */
+export function toArtifactEvent(e: SavedQueryEvent): ArtifactEvent {
+  const env = { projectId: e.projectId, organizationId: e.organizationId, actorId: e.actorId, expectedVersion: e.expectedVersion, timeUs: e.timeUs };
+  const family = 'query';
+  switch (e.type) {
+    case 'accounts.query.created': {
+      const c = e.payload;
+      return {
+        ...env, type: 'accounts.artifact.created',
+        payload: {
+          family, artifact_id: c.query_id, slug: c.slug, header: { ...NO_HEADER, name: c.name, description: c.description },
+          variants: [{ variant_id: c.variant_id, slug: legacyVariantSlug(c.variant_id), header: NO_HEADER, revisions: [legacyRevision(c.revision)] }],
+        },
+      };
+    }
+    case 'accounts.query.revision.committed': {
+      const p = e.payload;
+      return { ...env, type: 'accounts.artifact.revision.added', payload: { family, artifact_id: p.query_id, variant_id: p.variant_id, revision: legacyRevision(p.revision) } };
+    }
+    case 'accounts.query.artifact.created':
+      return { ...env, type: 'accounts.artifact.created', payload: { family, artifact_id: e.payload.query_id, slug: e.payload.slug, header: e.payload.header } };
+    case 'accounts.query.artifact.edited':
+      return { ...env, type: 'accounts.artifact.edited', payload: { family, artifact_id: e.payload.query_id, header: e.payload.header } };
+    case 'accounts.query.variant.created': {
+      const c = e.payload;
+      // A fork's copies are numbered from 0 in the order the event lists them.
+      const revisions = (c.revisions ?? []).map((r, version) => ({ ...r, version }));
+      return {
+        ...env, type: 'accounts.artifact.variant.created',
+        payload: { family, artifact_id: c.query_id, variant: { variant_id: c.variant_id, slug: c.slug, header: c.header, ...(revisions.length ? { revisions } : {}) } },
+      };
+    }
+    case 'accounts.query.variant.edited':
+      return { ...env, type: 'accounts.artifact.variant.edited', payload: { family, artifact_id: e.payload.query_id, variant_id: e.payload.variant_id, header: e.payload.header } };
+    case 'accounts.query.revision.added': {
+      const p = e.payload;
+      return {
+        ...env, type: 'accounts.artifact.revision.added',
+        payload: {
+          family, artifact_id: p.query_id, variant_id: p.variant_id,
+          revision: { revision_id: p.revision_id, slug: p.slug, version: p.version, header: p.header, data_json: p.data_json, message: p.message },
+        },
+      };
+    }
+    case 'accounts.query.revision.edited': {
+      const p = e.payload;
+      return { ...env, type: 'accounts.artifact.revision.edited', payload: { family, artifact_id: p.query_id, variant_id: p.variant_id, revision_id: p.revision_id, header: p.header } };
+    }
+    case 'accounts.query.archive.set': {
+      const p = e.payload;
+      return {
+        ...env, type: 'accounts.artifact.archive.set',
+        payload: { family, artifact_id: p.query_id, target: p.target === 'query' ? 'artifact' : p.target === 'artifact' ? '' : p.target, target_id: p.target_id, archived: p.archived },
+      };
+    }
+  }
+}
+
+/** The query family's wording where it differs from the artifact's. */
+function asQueryDecision(e: SavedQueryEvent, d: Decision<ArtifactRejection | CommonRejection>): Decision<SavedQueryRejection | CommonRejection> {
+  if (d.status === 'accepted') return d;
+  const code = d.code in QUERY_CODE ? QUERY_CODE[d.code as ArtifactRejection] : (d.code as CommonRejection);
+  switch (code) {
+    case 'query_not_found': return reject(code, 'Query not found.');
+    case 'query_exists': return reject(code, e.type === 'accounts.query.variant.created' ? `Query variant '${e.payload.variant_id}' already exists.` : `Query '${e.payload.query_id}' already exists.`);
+    case 'query_version_conflict': return reject(code, `Query ${d.message.charAt(0).toLowerCase()}${d.message.slice(1)}`, d.details);
+    default: return reject(code, d.message, d.details);
+  }
+}
+
+const folderOf = (e: SavedQueryEvent): string | undefined =>
+  e.type === 'accounts.query.artifact.created' || e.type === 'accounts.query.artifact.edited' ? e.payload.folder_id : undefined;
+
+export const savedQueryRules = rules({
+  eventTypes: [
+    'accounts.query.created', 'accounts.query.revision.committed',
+    'accounts.query.artifact.created', 'accounts.query.artifact.edited', 'accounts.query.variant.created', 'accounts.query.variant.edited',
+    'accounts.query.revision.added', 'accounts.query.archive.set', 'accounts.query.revision.edited',
+  ],
+  rejections: SAVED_QUERY_REJECTIONS,
+
+  decide(e: SavedQueryEvent, s: ArtifactState): Decision<SavedQueryRejection | CommonRejection> {
+    const folder = folderOf(e);
+    if (folder !== undefined && folder !== '' && !isUuid(folder)) return reject('malformed_event', 'folder_id is not a UUID');
+    if (e.type === 'accounts.query.created' && e.payload.revision.version !== 1) {
+      return reject('malformed_event', `the first revision of a query has version 1, not ${e.payload.revision.version}`);
+    }
+    return asQueryDecision(e, artifactRules.decide(toArtifactEvent(e), s));
+  },
+});
+
+const loadSavedQueryState = (q: Queryable, e: SavedQueryEvent): Promise<ArtifactState> => loadArtifactState(q, toArtifactEvent(e));
+
+/** The artifact's statements, plus the folder a query artifact is filed in (only queries have one). */
+function projectSavedQuery(e: SavedQueryEvent, s: ArtifactState): SqlStatement[] {
+  const folder = folderOf(e);
+  return [
+    ...projectArtifact(toArtifactEvent(e), s),
+    ...(folder === undefined ? [] : [{ text: "UPDATE artifacts SET folder_id = NULLIF($2,'')::uuid WHERE id = $1", values: [e.payload.query_id, folder] }]),
+  ];
+}
+
+export const savedQuery = aggregate(savedQueryRules, { load: loadSavedQueryState, project: projectSavedQuery });

@@ -57,6 +57,8 @@ export interface AnalyticsQueryOptions {
    * evaluation run's step of each trace, so the steps of a metrics refresh are one statement.
    */
   groupSql?: string;
+  /** Also counts, per bucket, the distinct values of this expression (as `distinct_count`): e.g. the traces a summary saw. */
+  distinctSql?: string;
 }
 
 /**
@@ -77,6 +79,11 @@ export function buildAnalyticsQuery(
   const windows: string[] = [];
   const layouts: string[] = [];
   const aggregates: string[] = ['bucket'];
+  if (options.distinctSql !== undefined) {
+    raws.push(`${options.distinctSql} AS distinct_key`);
+    views.push('distinct_key');
+    aggregates.push('uniqExact(distinct_key) AS distinct_count');
+  }
   for (const { source, type, spec, i } of active) {
     const r = `r${i}`;
     const v = `v${i}`;

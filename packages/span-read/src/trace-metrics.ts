@@ -23,7 +23,15 @@ export interface TraceMetrics {
    * metric, per group (empty when nothing was computed). `specs[i]` are group i's specs.
    */
   summarise(located: LocatedTraces, groups: ReadonlyArray<readonly string[]>, specs: ReadonlyArray<readonly TraceMetricSpec[]>): Promise<Array<Record<string, unknown>>>;
+  /**
+   * `summarise` without locating first, in one statement: the traces' time bounds come from the
+   * trace index inside it. Also answers, per group, how many of its traces have a stored root (a
+   * trace in several groups counts in the first), so a caller can wait until all are there.
+   */
+  summariseStored(projectId: string, groups: ReadonlyArray<readonly string[]>, specs: ReadonlyArray<readonly TraceMetricSpec[]>): Promise<StoredSummaries>;
 }
+
+export interface StoredSummaries { summaries: Array<Record<string, unknown>>; stored: number[] }
 
 const PROJECT = 'm_project';
 
@@ -37,6 +45,48 @@ export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } =
       where: `project_id = {${PROJECT}:String} AND is_root = 1 AND is_deleted = 0 AND (${RETAINED_SPANS_SQL}) AND trace_id IN ${traceIdsSql('m_traces')} AND (${time.sql})`,
       params: { [PROJECT]: projectId, m_traces: traceIdsParam(ranges.map((r) => r.trace_id)), ...time.params, ...await rm.retention(projectId, 'spans') },
     };
+  }
+  /** One summary per group over the roots `roots` selects, in one statement, with each group's count of distinct traces. */
+  async function summariseRoots(
+    roots: { where: string; params: Record<string, unknown> }, window: { oldestUs: number; newestUs: number } | undefined,
+    groups: ReadonlyArray<readonly string[]>, specs: ReadonlyArray<readonly TraceMetricSpec[]>,
+  ): Promise<StoredSummaries> {
+    const none = (): StoredSummaries => ({ summaries: groups.map(() => ({})), stored: groups.map(() => 0) });
+    // Every group's specs in one statement; each group keeps its own paths.
+    const union = [...new Map(specs.flat().map((x) => [`${x.type} ${x.path}`, x])).values()];
+    const parsed = parseSpecs(union);
+    if (!parsed.ok) return none();
+    // The bucket plan only sizes the answer (one bucket per group); a window, when given, also bounds the scan.
+    const plan = { ...planBuckets(window ?? { oldestUs: 0, newestUs: 1 }), count: groups.length };
+    let scope: Scope = { where: roots.where, params: {} };
+    if (window) {
+      const scoped = compileScope({ filter: undefined, focus: 'trace', window }, { projectParam: PROJECT });
+      if (!scoped.ok) return none();
+      scope = { where: `${scoped.scope.where} AND ${roots.where}`, params: scoped.scope.params };
+    }
+    // The group of a trace (a trace in several groups counts in the first).
+    const ids: string[] = [];
+    const index: number[] = [];
+    const seen = new Set<string>();
+    groups.forEach((g, i) => { for (const t of g) if (!seen.has(t)) { seen.add(t); ids.push(t); index.push(i); } });
+    const planned = planSpecs(parsed.specs);
+    const st = buildAnalyticsQuery(rm.roots, scope, plan, planned, {
+      groupSql: "transform(trace_id, splitByChar(',', {m_group_ids:String}), arrayMap(x -> toInt64(x), splitByChar(',', {m_group_index:String})), -1)",
+      distinctSql: 'trace_id',
+    });
+    if (!st) return none();
+    const rows = await rm.run<Record<string, unknown>>(st.sql, { ...paramValues(st.params), ...roots.params, m_group_ids: ids.join(','), m_group_index: index.join(',') });
+    const out = none();
+    const byGroup = new Map(rows.map((r) => [Number(r.bucket), r]));
+    groups.forEach((_, i) => {
+      const row = byGroup.get(i);
+      if (!row) return;
+      out.stored[i] = Number(row.distinct_count ?? 0);
+      const own = new Set(specs[i]!.map((x) => x.path));
+      const metrics = shapeAnalytics([{ ...row, bucket: i }], plan, planned)[0]?.metrics ?? {};
+      out.summaries[i] = Object.fromEntries(Object.entries(metrics).filter(([path]) => own.has(path)));
+    });
+    return out;
   }
   const subset = (located: LocatedTraces, traceIds: readonly string[]): TraceRange[] => {
     const wanted = new Set(traceIds);
@@ -70,38 +120,24 @@ export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } =
     async summarise(located, groups, specs) {
       const ranges = subset(located, groups.flat());
       if (ranges.length === 0) return groups.map(() => ({}));
-      // Every group's specs in one statement; each group keeps its own paths.
-      const union = [...new Map(specs.flat().map((x) => [`${x.type} ${x.path}`, x])).values()];
-      const parsed = parseSpecs(union);
-      if (!parsed.ok) return groups.map(() => ({}));
       const oldestUs = Math.min(...ranges.map((r) => r.first_us));
       const newestUs = Math.max(...ranges.map((r) => r.last_us)) + 1;
-      const plan = { ...planBuckets({ oldestUs, newestUs }), count: groups.length };
-      const scoped = compileScope({ filter: undefined, focus: 'trace', window: { oldestUs, newestUs } }, { projectParam: PROJECT });
-      if (!scoped.ok) return groups.map(() => ({}));
-      const roots = await rootsOf(located.projectId, ranges);
-      const scope: Scope = { where: `${scoped.scope.where} AND ${roots.where}`, params: scoped.scope.params };
-      // The group of a trace (a trace in several groups counts in the first).
-      const ids: string[] = [];
-      const index: number[] = [];
-      const seen = new Set<string>();
-      groups.forEach((g, i) => { for (const t of g) if (!seen.has(t)) { seen.add(t); ids.push(t); index.push(i); } });
-      const planned = planSpecs(parsed.specs);
-      const st = buildAnalyticsQuery(rm.roots, scope, plan, planned, {
-        groupSql: "transform(trace_id, splitByChar(',', {m_group_ids:String}), arrayMap(x -> toInt64(x), splitByChar(',', {m_group_index:String})), -1)",
-      });
-      if (!st) return groups.map(() => ({}));
-      const rows = await rm.run<Record<string, unknown>>(st.sql, { ...paramValues(st.params), ...roots.params, m_group_ids: ids.join(','), m_group_index: index.join(',') });
-      const out: Array<Record<string, unknown>> = groups.map(() => ({}));
-      const byGroup = new Map(rows.map((r) => [Number(r.bucket), r]));
-      groups.forEach((_, i) => {
-        const row = byGroup.get(i);
-        if (!row) return;
-        const own = new Set(specs[i]!.map((x) => x.path));
-        const metrics = shapeAnalytics([{ ...row, bucket: i }], plan, planned)[0]?.metrics ?? {};
-        out[i] = Object.fromEntries(Object.entries(metrics).filter(([path]) => own.has(path)));
-      });
-      return out;
+      return (await summariseRoots(await rootsOf(located.projectId, ranges), { oldestUs, newestUs }, groups, specs)).summaries;
+    },
+
+    async summariseStored(projectId, groups, specs) {
+      const ids = traceIdsParam([...new Set(groups.flat())]);
+      if (ids === '') return { summaries: groups.map(() => ({})), stored: groups.map(() => 0) };
+      // The time bounds of the traces as scalar subqueries on the trace index: constants by the time
+      // the span table is read, so they bound its primary-key range as locate's ranges do.
+      const index = `${ch.database}.${rm.tables.traceIndex}`;
+      const inIndex = `FROM ${index} WHERE project_id = {${PROJECT}:String} AND trace_id IN ${traceIdsSql('m_traces')}`;
+      const roots = {
+        where: `project_id = {${PROJECT}:String} AND is_root = 1 AND is_deleted = 0 AND (${RETAINED_SPANS_SQL}) AND trace_id IN ${traceIdsSql('m_traces')}
+          AND start_time BETWEEN (SELECT min(first_start) ${inIndex}) AND (SELECT max(last_start) ${inIndex})`,
+        params: { [PROJECT]: projectId, m_traces: ids, ...await rm.retention(projectId, 'spans') },
+      };
+      return summariseRoots(roots, undefined, groups, specs);
     },
   };
 }

@@ -3,12 +3,13 @@
 // run's tick (temporal: the scenarios stamped with the tick's timestamp).
 //   1. the run's cells with a trace, by step (invocation and annotation steps), and the run's
 //      results_seq they were read at; no trace at all → no row;
-//   2. a bounded wait until the span store holds every one of those traces (spans arrive
-//      asynchronously; the SDK refreshes as soon as it wrote the cell);
-//   3. per step, the cumulative metrics and one per leaf of the evaluator's outputs schema (declared
+//   2. per step, the cumulative metrics and one per leaf of the evaluator's outputs schema (declared
 //      in the step, else inferred from the root spans of its first five traces in id order);
-//   4. one summary per step over the traces' root spans (packages/span-read trace-metrics);
-//   5. unchanged from the stored row → nothing is appended (idempotent); otherwise one
+//   3. a bounded wait until the span store holds every one of those traces (spans arrive
+//      asynchronously; the SDK refreshes as soon as it wrote the cell), then one summary per step
+//      over the traces' root spans (packages/span-read trace-metrics) — both batched with the other
+//      refreshes of the project that are waiting meanwhile (trace-summary-batcher.ts);
+//   4. unchanged from the stored row → nothing is appended (idempotent); otherwise one
 //      `evaluations.metrics.refreshed` carrying the values and results_seq, which the projector
 //      stores unless a refresh of newer cells is already there. Replay never reads ClickHouse.
 import type { Actor } from '../../actor.ts';
@@ -20,6 +21,7 @@ import { uuidv7 } from '@llm/events';
 import type { Pool } from '@llm/postgres';
 import type { LocatedTraces, TraceMetrics } from '@llm/span-read';
 import type { EvaluationCommands } from './evaluation-commands.ts';
+import { TraceSummaryBatcher } from './trace-summary-batcher.ts';
 
 export interface MetricsRefreshOptions {
   /** How long a refresh waits for its cells' traces to be stored (METRICS_TRACE_WAIT_MS). */
@@ -39,9 +41,12 @@ function canonical(v: unknown): string {
 
 export class MetricsRefresh {
   private readonly traceWaitMs: number;
+  /** The span-store statements of concurrent refreshes, shared per project (trace-summary-batcher.ts). */
+  private readonly batcher: TraceSummaryBatcher | undefined;
 
   constructor(private readonly pool: Pool, private readonly evaluations: EvaluationCommands, private readonly source: TraceMetrics | undefined, opts: MetricsRefreshOptions = {}) {
     this.traceWaitMs = opts.traceWaitMs ?? 10_000;
+    this.batcher = source ? new TraceSummaryBatcher(source) : undefined;
   }
 
   /** The key's row after the refresh; undefined when the run is unknown or none of its cells has a trace. */
@@ -52,11 +57,11 @@ export class MetricsRefresh {
     if (run.flags.is_closed === true) {
       throw evaluationRejectionError({ status: 'rejected', code: 'evaluation_run_closed', message: RUN_CLOSED_MESSAGE, details: { run_id: run.id, ...(scenarioId ? { scenario_ids: [scenarioId] } : {}) } });
     }
-    const source = this.source;
-    if (!source) throw unavailable('metrics_unavailable', 'Metrics cannot be computed here: the span store is not configured (CLICKHOUSE_URL).');
+    const { source, batcher } = this;
+    if (!source || !batcher) throw unavailable('metrics_unavailable', 'Metrics cannot be computed here: the span store is not configured (CLICKHOUSE_URL).');
     const traces = await this.cellTraces(run, scenarioId, at?.timestamp);
     if (traces.size === 0) return undefined;
-    const located = await this.waitForTraces(source, projectId, [...new Set([...traces.values()].flat())]);
+    const deadline = Date.now() + this.traceWaitMs;
 
     const steps = new Map(((run.data?.steps ?? []) as Step[]).map((s) => [s.key, s]));
     const keys = [...traces.keys()];
@@ -66,6 +71,7 @@ export class MetricsRefresh {
     const declared = keys.map((k) => steps.get(k)?.schemas?.outputs);
     const undeclared = declared.map((d) => d === undefined || d === null);
     if (undeclared.some(Boolean)) {
+      const located = await this.waitForTraces(source, projectId, [...new Set(groups.flat())], deadline);
       const samples = await source.outputs(located, groups.map((g, i) => (undeclared[i] ? g : [])), 5);
       const inferred: Json = {};
       keys.forEach((k, i) => {
@@ -78,7 +84,7 @@ export class MetricsRefresh {
       }
     }
     const specs = declared.map((d) => stepSpecs(d));
-    const summaries = await source.summarise(located, groups, specs);
+    const summaries = await batcher.summarise(projectId, groups, specs, Math.max(0, deadline - Date.now()));
     const data: Json = {};
     keys.forEach((k, i) => { if (Object.keys(summaries[i] ?? {}).length > 0) data[k] = summaries[i]; });
     if (Object.keys(data).length === 0) return undefined;
@@ -111,8 +117,7 @@ export class MetricsRefresh {
   }
 
   /** Waits (bounded) until the span store holds every trace's root span; then computes with what is there. */
-  private async waitForTraces(source: TraceMetrics, projectId: string, traceIds: string[]): Promise<LocatedTraces> {
-    const deadline = Date.now() + this.traceWaitMs;
+  private async waitForTraces(source: TraceMetrics, projectId: string, traceIds: string[], deadline: number): Promise<LocatedTraces> {
     for (let i = 0; ; i++) {
       let located: LocatedTraces;
       try {

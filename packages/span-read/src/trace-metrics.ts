@@ -1,10 +1,10 @@
 // Summaries of given traces for evaluation metrics (reference evaluations §3.4): which of the traces
 // the span store holds, the `ag.data.outputs` of their root spans (to infer an outputs schema), and
-// one spec-driven summary (packages/span-analytics) over their root spans — one bucket from the
-// first to the last trace. Read by trace id through the trace index, so a statement reads only the
-// time ranges the traces occupy; always scoped to the project and its retention bound.
+// one spec-driven summary (packages/span-analytics) over their root spans per group of traces.
+// Read by trace id through the trace index, so a statement reads only the time ranges the traces
+// occupy; always scoped to the project and its retention bound.
 import type { Clickhouse } from '@llm/clickhouse';
-import { buildAnalyticsQuery, compileScope, paramValues, parseSpecs, planBuckets, planSpecs, shapeAnalytics, type Scope } from '@llm/span-analytics';
+import { buildAnalyticsQuery, paramValues, parseSpecs, planBuckets, planSpecs, shapeAnalytics, type Scope } from '@llm/span-analytics';
 import { locateTraces, RETAINED_SPANS_SQL, timeRangesPredicate, traceIdsParam, traceIdsSql, type TraceRange } from '@llm/span-table';
 import { ReadModel } from './read-model.ts';
 
@@ -19,14 +19,11 @@ export interface TraceMetrics {
   /** The `ag.data.outputs` of the root spans of each group's traces (located), in trace id order (at most `limit` per group). */
   outputs(located: LocatedTraces, groups: ReadonlyArray<readonly string[]>, limit: number): Promise<unknown[][]>;
   /**
-   * One summary per group of traces (located) over their root spans, in one statement: spec path →
-   * metric, per group (empty when nothing was computed). `specs[i]` are group i's specs.
-   */
-  summarise(located: LocatedTraces, groups: ReadonlyArray<readonly string[]>, specs: ReadonlyArray<readonly TraceMetricSpec[]>): Promise<Array<Record<string, unknown>>>;
-  /**
-   * `summarise` without locating first, in one statement: the traces' time bounds come from the
-   * trace index inside it. Also answers, per group, how many of its traces have a stored root (a
-   * trace in several groups counts in the first), so a caller can wait until all are there.
+   * One summary per group of traces (32 hex) over their root spans, in one statement (no locate
+   * first: the traces' time bounds come from the trace index inside it): spec path → metric, per
+   * group (empty when nothing was computed), `specs[i]` being group i's. Also answers, per group,
+   * how many of its traces have a stored root (a trace in several groups counts in the first), so a
+   * caller can wait until all are there.
    */
   summariseStored(projectId: string, groups: ReadonlyArray<readonly string[]>, specs: ReadonlyArray<readonly TraceMetricSpec[]>): Promise<StoredSummaries>;
 }
@@ -48,7 +45,7 @@ export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } =
   }
   /** One summary per group over the roots `roots` selects, in one statement, with each group's count of distinct traces. */
   async function summariseRoots(
-    roots: { where: string; params: Record<string, unknown> }, window: { oldestUs: number; newestUs: number } | undefined,
+    roots: { where: string; params: Record<string, unknown> },
     groups: ReadonlyArray<readonly string[]>, specs: ReadonlyArray<readonly TraceMetricSpec[]>,
   ): Promise<StoredSummaries> {
     const none = (): StoredSummaries => ({ summaries: groups.map(() => ({})), stored: groups.map(() => 0) });
@@ -56,14 +53,9 @@ export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } =
     const union = [...new Map(specs.flat().map((x) => [`${x.type} ${x.path}`, x])).values()];
     const parsed = parseSpecs(union);
     if (!parsed.ok) return none();
-    // The bucket plan only sizes the answer (one bucket per group); a window, when given, also bounds the scan.
-    const plan = { ...planBuckets(window ?? { oldestUs: 0, newestUs: 1 }), count: groups.length };
-    let scope: Scope = { where: roots.where, params: {} };
-    if (window) {
-      const scoped = compileScope({ filter: undefined, focus: 'trace', window }, { projectParam: PROJECT });
-      if (!scoped.ok) return none();
-      scope = { where: `${scoped.scope.where} AND ${roots.where}`, params: scoped.scope.params };
-    }
+    // The bucket plan only sizes the answer (one bucket per group): `roots` bounds the scan.
+    const plan = { ...planBuckets({ oldestUs: 0, newestUs: 1 }), count: groups.length };
+    const scope: Scope = { where: roots.where, params: {} };
     // The group of a trace (a trace in several groups counts in the first).
     const ids: string[] = [];
     const index: number[] = [];
@@ -117,14 +109,6 @@ export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } =
       return firsts.map((ids) => ids.map((t) => byTrace.get(t)).filter((o) => o !== undefined));
     },
 
-    async summarise(located, groups, specs) {
-      const ranges = subset(located, groups.flat());
-      if (ranges.length === 0) return groups.map(() => ({}));
-      const oldestUs = Math.min(...ranges.map((r) => r.first_us));
-      const newestUs = Math.max(...ranges.map((r) => r.last_us)) + 1;
-      return (await summariseRoots(await rootsOf(located.projectId, ranges), { oldestUs, newestUs }, groups, specs)).summaries;
-    },
-
     async summariseStored(projectId, groups, specs) {
       const ids = traceIdsParam([...new Set(groups.flat())]);
       if (ids === '') return { summaries: groups.map(() => ({})), stored: groups.map(() => 0) };
@@ -137,7 +121,7 @@ export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } =
           AND start_time BETWEEN (SELECT min(first_start) ${inIndex}) AND (SELECT max(last_start) ${inIndex})`,
         params: { [PROJECT]: projectId, m_traces: ids, ...await rm.retention(projectId, 'spans') },
       };
-      return summariseRoots(roots, undefined, groups, specs);
+      return summariseRoots(roots, groups, specs);
     },
   };
 }

@@ -14,7 +14,7 @@ function store(stored: Set<string>) {
   let open = (): void => undefined;
   const unused = (): never => { throw new Error('the batcher reads with summariseStored only'); };
   const source: TraceMetrics = {
-    locate: unused, outputs: unused, summarise: unused,
+    locate: unused, outputs: unused,
     async summariseStored(_projectId, groups) {
       calls.push(groups.flat());
       await gate;

@@ -4,7 +4,8 @@
 // the `agenta:custom:mock:v0` application and evaluators (their traces through the span pipeline
 // into ClickHouse), refreshes the metrics from those traces and finalises the run. `…/process`
 // re-executes missing cells; an undispatchable graph ends `failure` and closed; a failing
-// application ends the run `errors`; the mock handler is also served at /services/mock/v0/invoke.
+// application ends the run `errors`; `is_cached` reuses stored traces of the same hash; the mock
+// handler is also served at /services/mock/v0/invoke.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +124,47 @@ describe('server-side execution', () => {
     expect(closed.status).toBe(409);
     expect(closed.body.detail).toMatchObject({ message: 'Cannot modify a closed evaluation.', run_id: id });
   }, 180_000);
+
+  it('given is_cached, when the same testset, application and evaluator run again, then the stored traces are reused and each cell records its hash', async () => {
+    const ts = await testsetRevision(a, [{ q: 'one' }, { q: 'two' }]);
+    const app = await workflowRevision(a, 'application', { key: 'echo' });
+    const judge = await workflowRevision(a, 'evaluator', { key: 'reflect' }, SCORE_SCHEMA);
+    const create = async (flags: Record<string, boolean>): Promise<string> => {
+      const r = await call('POST', '/simple/evaluations/', a, { evaluation: { name: 'cached', flags, data: { testset_steps: [ts.id], application_steps: [app.id], evaluator_steps: { [judge.id]: 'auto' } } } });
+      expect(r.status).toBe(200);
+      return r.body.evaluation.id;
+    };
+    type Cell = { step_key: string; testcase_id: string; status: string; trace_id?: string; hash_id?: string };
+    const cellsOf = async (id: string): Promise<Cell[]> => ((await call('POST', '/evaluations/results/query', a, { result: { run_id: id } })).body.results as Cell[])
+      .filter((c) => !c.step_key.startsWith('testset-')).sort((x, y) => `${x.step_key}${x.testcase_id}`.localeCompare(`${y.step_key}${y.testcase_id}`));
+    const first = await create({ is_cached: true });
+    expect((await settled(a, first)).status).toBe('success');
+    const one = await cellsOf(first);
+    expect(one).toHaveLength(4);
+    expect(one.every((c) => c.status === 'success' && typeof c.trace_id === 'string' && typeof c.hash_id === 'string')).toBe(true);
+    // The same testcase and application give the same hash; another testcase another one.
+    expect(new Set(one.map((c) => c.hash_id)).size).toBe(4);
+    for (const c of one) {
+      const deadline = Date.now() + 30_000;
+      while ((await call('GET', `/traces/${c.trace_id!.replaceAll('-', '')}`, a)).body.count !== 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    }
+
+    // Again with is_cached: nothing is invoked, every cell names the first run's trace and hash (the
+    // evaluator's hash covers its link to the reused application trace, so it is reused too).
+    const second = await create({ is_cached: true });
+    expect((await settled(a, second)).status).toBe('success');
+    const two = await cellsOf(second);
+    expect(two.map((c) => [c.step_key, c.testcase_id, c.trace_id, c.hash_id])).toEqual(one.map((c) => [c.step_key, c.testcase_id, c.trace_id, c.hash_id]));
+    const global = (await call('POST', '/evaluations/metrics/query', a, { metrics: { run_id: second, scenario_ids: false, timestamps: false } })).body.metrics;
+    expect(global[0].data[`evaluator-${judge.slug}`]['attributes.ag.data.outputs.score']).toMatchObject({ count: 2, mean: 1 });
+
+    // Without the flag the workflows run again: new traces, no hash recorded.
+    const third = await create({});
+    expect((await settled(a, third)).status).toBe('success');
+    const three = await cellsOf(third);
+    expect(three).toHaveLength(4);
+    expect(three.every((c) => c.hash_id === undefined && !one.some((o) => o.trace_id === c.trace_id))).toBe(true);
+  });
 
   it('given a graph the server cannot execute, when it is started, then the run ends failure and closed; a failing application ends it errors', async () => {
     const ts = await testsetRevision(a, [{ q: 1 }]);

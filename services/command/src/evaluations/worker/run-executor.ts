@@ -4,7 +4,8 @@
 // revisions select (adapters/query-traces.ts) — once: a restart or `…/process` reuses the run's
 // scenarios, their source read from their input cells. Then per scenario, a few at a time: the
 // input cells, the application invoked once (each repeat when `is_split`), each `auto` evaluator
-// per repeat with the application's outputs (or the selected trace's) and a link to that trace, `pending` cells for human and custom evaluators,
+// per repeat with the application's outputs (or the selected trace's) and a link to that trace (with
+// `is_cached`, a stored trace of the same hash instead), `pending` cells for human and custom evaluators,
 // the scenario's metrics refreshed and its status set; then the global metrics and the run's
 // finalisation. Every write is an event through EvaluationCommands, under the rules every client
 // write follows: a run closed meanwhile stops the execution with the closed-run rejection.
@@ -21,7 +22,8 @@ import type { SearchDeps } from '@llm/span-read';
 import type { Actor } from '../../actor.ts';
 import type { EvaluationCommands } from '../adapters/evaluation-commands.ts';
 import type { MetricsRefresh } from '../adapters/metrics-refresh.ts';
-import { invocationInputs, type InvocationResult, type WorkflowInvoker } from '../adapters/workflow-invoker.ts';
+import { invocationInputs, type Invocation, type InvocationResult, type WorkflowInvoker } from '../adapters/workflow-invoker.ts';
+import { cachedInvocation, invocationHash } from '../adapters/cached-invocations.ts';
 import { resolveRun, testcaseSources, traceSources, type Resolved, type Source } from './run-sources.ts';
 import { editedScenario, newScenario, resultInfo } from '../domain/payloads.ts';
 import { reconcileDefaultQueue } from '../adapters/default-queue.ts';
@@ -80,7 +82,7 @@ export class RunExecutor {
       sources = testcaseSources(resolved.inputs);
     }
 
-    const ctxOf = { actor, run, d, application, evaluators, repeats: repeatsOf(run), split: run.flags.is_split === true };
+    const ctxOf = { actor, run, d, application, evaluators, repeats: repeatsOf(run), split: run.flags.is_split === true, cached: run.flags.is_cached === true };
     if (tick) {
       // A live run's tick (§4.2): new scenarios stamped with the tick, their cells, then the tick's
       // temporal metrics. Live runs are never finalised.
@@ -148,7 +150,7 @@ export class RunExecutor {
 
   /** One scenario's cells, metrics and status. A closed run's rejection ends the whole execution. */
   private async scenario(
-    ctx: { actor: Actor; run: RunRow; d: DispatchRow; application: Resolved | undefined; evaluators: Resolved[]; repeats: number; split: boolean },
+    ctx: { actor: Actor; run: RunRow; d: DispatchRow; application: Resolved | undefined; evaluators: Resolved[]; repeats: number; split: boolean; cached: boolean },
     it: Item,
   ): Promise<void> {
     const { actor, run, d } = ctx;
@@ -161,16 +163,29 @@ export class RunExecutor {
     const done = (key: string, r: number): boolean => !d.overwrite && existing.get(`${key}\u0000${r}`)?.status === 'success';
     const repeats = Array.from({ length: ctx.repeats }, (_, r) => r).filter(repeatWanted);
     const cells: EvaluationResultInfo[] = [];
-    const cell = (key: string, r: number, c: { status: 'success' | 'failure' | 'pending'; trace_id?: string | undefined; error?: Json | undefined }): void => {
+    const cell = (key: string, r: number, c: { status: 'success' | 'failure' | 'pending'; trace_id?: string | undefined; hash_id?: string | undefined; error?: Json | undefined }): void => {
       cells.push(resultInfo(existing.get(`${key}\u0000${r}`)?.id ?? uuidv7(), {
         scenario_id: it.scenario.id, step_key: key, repeat_idx: r, status: c.status, ...(testcase ? { testcase_id: testcase.id } : {}),
-        ...(c.trace_id ? { trace_id: parseUuid(c.trace_id) ?? null } : {}), ...(c.error ? { error: c.error } : {}),
+        ...(c.trace_id ? { trace_id: parseUuid(c.trace_id) ?? null } : {}), ...(c.hash_id ? { hash_id: c.hash_id } : {}), ...(c.error ? { error: c.error } : {}),
       }));
     };
     const testcaseRefs = testcase
       ? { testcase: { id: testcase.id }, ...pick(step.references, ['testset', 'testset_variant', 'testset_revision']) }
       : pick(step.references, ['query', 'query_variant', 'query_revision']);
     const inputs = (data: Json | null): Json => (testcase ? invocationInputs(data, testcase.data) : trace?.inputs ?? {});
+    // With `is_cached`, a successful trace of the same hash (same references and links) is reused
+    // instead of invoking again (adapters/cached-invocations.ts); the cell records the hash either way.
+    const invoke = async (inv: Invocation): Promise<InvocationResult & { hashId?: string | undefined }> => {
+      const hashId = ctx.cached ? invocationHash(inv) : undefined;
+      if (hashId && this.deps.search) {
+        const hit = await cachedInvocation(this.deps.search, run.project_id, hashId).catch((err: unknown) => {
+          this.deps.log.warn({ err, run: run.id }, 'cached trace lookup failed; invoking');
+          return undefined;
+        });
+        if (hit) return { ...hit, hashId };
+      }
+      return { ...(await invoker.invoke(actor, inv)), hashId };
+    };
 
     for (const r of repeats) if (stepWanted(step.key) && !done(step.key, r)) cell(step.key, r, { status: 'success', ...(trace ? { trace_id: trace.traceId } : {}) });
 
@@ -185,12 +200,12 @@ export class RunExecutor {
         const evaluatorsNeed = runnable.some((e) => repeats.some((er) => (ctx.split ? er === r : true) && !done(e.step.key, er)));
         if (!needed && !evaluatorsNeed) continue;
         const data = app.revision.data;
-        const res = await invoker.invoke(actor, {
+        const res = await invoke({
           role: 'application', data, references: { ...testcaseRefs, ...pick(app.step.references, ['application', 'application_variant', 'application_revision']) },
           testcase, inputs: inputs(data),
         });
         upstream.set(r, res);
-        cell(app.step.key, r, res.ok ? { status: 'success', trace_id: res.traceId } : { status: 'failure', trace_id: res.traceId, error: res.error });
+        cell(app.step.key, r, res.ok ? { status: 'success', trace_id: res.traceId, hash_id: res.hashId } : { status: 'failure', trace_id: res.traceId, hash_id: res.hashId, error: res.error });
       }
     }
     for (const e of ctx.evaluators) {
@@ -208,11 +223,11 @@ export class RunExecutor {
         // The upstream an evaluator judges: the application's invocation, else the trace the query selected.
         const judged = up?.traceId && up.spanId ? { outputs: up.outputs, link: { trace_id: up.traceId, span_id: up.spanId } }
           : trace ? { outputs: trace.outputs, link: { trace_id: trace.traceId, span_id: trace.spanId } } : undefined;
-        const res = await invoker.invoke(actor, {
+        const res = await invoke({
           role: 'evaluator', data, references: { ...testcaseRefs, ...pick(e.step.references, ['evaluator', 'evaluator_variant', 'evaluator_revision']) },
           testcase, inputs: inputs(data), upstream: judged,
         });
-        cell(e.step.key, r, res.ok ? { status: 'success', trace_id: res.traceId } : { status: 'failure', trace_id: res.traceId, error: res.error });
+        cell(e.step.key, r, res.ok ? { status: 'success', trace_id: res.traceId, hash_id: res.hashId } : { status: 'failure', trace_id: res.traceId, hash_id: res.hashId, error: res.error });
       }
     }
     if (cells.length > 0) await evaluations.run(actor, { type: 'evaluations.results.upserted', runId: run.id, payload: { run_id: run.id, results: cells } });

@@ -271,6 +271,46 @@ describe('git routes', () => {
   });
 });
 
+describe('ordered workflow deltas', () => {
+  it('when operations are committed on the head, then they apply in order with status committed; the same result is no_change, a moved head 409, a bad operation 422', async () => {
+    const app = (await call('POST', '/simple/applications/', a, { application: { slug: `od-${hex()}`, data: {
+      uri: 'agenta:custom:mock:v0', parameters: { prompt: { messages: [{ role: 'system', content: 'Be brief. Be kind.' }] }, temperature: 0.2 },
+    } } })).body.application;
+    const head = (await call('POST', '/applications/revisions/retrieve', a, { application_ref: { id: app.id } })).body.application_revision;
+    const commit = (base: string | undefined, operations: unknown[]) => call('POST', '/applications/revisions/commit', a, {
+      application_revision: { application_variant_id: head.application_variant_id, ...(base ? { base_revision_id: base } : {}), delta: { operations } },
+    });
+    const ops = [
+      { operation: 'edit_text', target: ['parameters', 'prompt', 'messages', 0, 'content'], edits: [{ old: 'Be', new: 'Stay' }], match_mode: 'all' },
+      { operation: 'set', target: ['parameters', 'temperature'], value: 0.7 },
+      { operation: 'add_item', target: ['parameters', 'prompt', 'messages'], value: { role: 'user', content: '{{q}}' } },
+    ];
+    const done = await commit(head.id, ops);
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ count: 1, status: 'committed', application_revision: { version: String(Number(head.version) + 1), data: {
+      uri: 'agenta:custom:mock:v0', parameters: { prompt: { messages: [{ role: 'system', content: 'Stay brief. Stay kind.' }, { role: 'user', content: '{{q}}' }] }, temperature: 0.7 },
+    } } });
+    // The same value again changes nothing: no revision, the head answered.
+    const same = await commit(done.body.application_revision.id, [{ operation: 'set', target: ['parameters', 'temperature'], value: 0.7 }]);
+    expect(same.body).toMatchObject({ count: 1, status: 'no_change', application_revision: { id: done.body.application_revision.id } });
+    // The old head is stale now: 409 with the current head, nothing committed.
+    const stale = await commit(head.id, [{ operation: 'set', target: ['parameters', 'temperature'], value: 0.1 }]);
+    expect(stale.status).toBe(409);
+    expect(stale.body.detail).toMatchObject({ code: 'revision_conflict', message: 'The variant head changed. No revision was committed.', retryable: true,
+      details: { base_revision_id: head.id, current_revision_id: done.body.application_revision.id, current_revision_version: done.body.application_revision.version } });
+    // An operation that cannot apply, data that is not a workflow's, or no base: 422 naming why.
+    const bad = await commit(done.body.application_revision.id, [{ operation: 'remove', target: ['parameters', 'missing'] }]);
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toMatchObject({ code: 'target_not_found', details: { operation_index: 0 } });
+    expect((await commit(done.body.application_revision.id, [{ operation: 'set', target: ['nope'], value: 1 }])).body.detail).toMatchObject({ code: 'invalid_data' });
+    expect((await commit(undefined, ops)).body.detail).toMatchObject({ code: 'base_revision_required' });
+    expect((await call('POST', '/applications/revisions/query', a, { application_variant_refs: [{ id: head.application_variant_id }] })).body.count).toBe(Number(head.version) + 2);
+    // A plain commit says it committed too.
+    const plain = await call('POST', '/applications/revisions/commit', a, { application_revision: { application_variant_id: head.application_variant_id, data: { uri: 'agenta:custom:mock:v0' } } });
+    expect(plain.body.status).toBe('committed');
+  });
+});
+
 describe('testset files', () => {
   const upload = async (path: string, acc: TestAccount, file: string, fields: Record<string, string> = {}, name = 'capitals.csv') => {
     const form = new FormData();

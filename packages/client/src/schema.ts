@@ -9667,12 +9667,25 @@ export interface components {
                         [key: string]: unknown;
                     } | null;
                 } | null;
-                delta?: {
+                delta?: ({
                     set?: {
                         [key: string]: unknown;
                     } | null;
                     remove?: string[] | null;
-                } | null;
+                } | {
+                    operations: {
+                        /** @enum {string} */
+                        operation: "set" | "merge" | "remove" | "edit_text" | "add_item" | "replace_item" | "remove_item";
+                        target: (string | number)[];
+                        value?: unknown;
+                        edits?: {
+                            old: string;
+                            new: string;
+                        }[] | null;
+                        match_mode?: ("first" | "all" | "exact") | null;
+                    }[];
+                }) | null;
+                base_revision_id?: (string) | null;
             };
         };
         "applications.revisions.log.body": {
@@ -10114,12 +10127,25 @@ export interface components {
                         [key: string]: unknown;
                     } | null;
                 } | null;
-                delta?: {
+                delta?: ({
                     set?: {
                         [key: string]: unknown;
                     } | null;
                     remove?: string[] | null;
-                } | null;
+                } | {
+                    operations: {
+                        /** @enum {string} */
+                        operation: "set" | "merge" | "remove" | "edit_text" | "add_item" | "replace_item" | "remove_item";
+                        target: (string | number)[];
+                        value?: unknown;
+                        edits?: {
+                            old: string;
+                            new: string;
+                        }[] | null;
+                        match_mode?: ("first" | "all" | "exact") | null;
+                    }[];
+                }) | null;
+                base_revision_id?: (string) | null;
             };
         };
         "evaluators.revisions.log.body": {
@@ -10561,12 +10587,25 @@ export interface components {
                         [key: string]: unknown;
                     } | null;
                 } | null;
-                delta?: {
+                delta?: ({
                     set?: {
                         [key: string]: unknown;
                     } | null;
                     remove?: string[] | null;
-                } | null;
+                } | {
+                    operations: {
+                        /** @enum {string} */
+                        operation: "set" | "merge" | "remove" | "edit_text" | "add_item" | "replace_item" | "remove_item";
+                        target: (string | number)[];
+                        value?: unknown;
+                        edits?: {
+                            old: string;
+                            new: string;
+                        }[] | null;
+                        match_mode?: ("first" | "all" | "exact") | null;
+                    }[];
+                }) | null;
+                base_revision_id?: (string) | null;
             };
         };
         "workflows.revisions.log.body": {
@@ -14758,6 +14797,8 @@ export interface components {
                 testset_variant_slug?: string;
                 variant_slug?: string;
             };
+            /** @enum {string} */
+            status?: "committed" | "no_change";
         } | {
             /** @constant */
             count: 0;
@@ -15936,6 +15977,8 @@ export interface components {
                 application_variant_slug?: string;
                 variant_slug?: string;
             };
+            /** @enum {string} */
+            status?: "committed" | "no_change";
         } | {
             /** @constant */
             count: 0;
@@ -16970,6 +17013,8 @@ export interface components {
                 evaluator_variant_slug?: string;
                 variant_slug?: string;
             };
+            /** @enum {string} */
+            status?: "committed" | "no_change";
         } | {
             /** @constant */
             count: 0;
@@ -18004,6 +18049,8 @@ export interface components {
                 workflow_variant_slug?: string;
                 variant_slug?: string;
             };
+            /** @enum {string} */
+            status?: "committed" | "no_change";
         } | {
             /** @constant */
             count: 0;
@@ -19038,6 +19085,8 @@ export interface components {
                 environment_variant_slug?: string;
                 variant_slug?: string;
             };
+            /** @enum {string} */
+            status?: "committed" | "no_change";
         } | {
             /** @constant */
             count: 0;
@@ -35272,7 +35321,8 @@ export interface operations {
                      *         "artifact_slug": "my-query",
                      *         "testset_variant_slug": "my-query",
                      *         "variant_slug": "my-query"
-                     *       }
+                     *       },
+                     *       "status": "committed"
                      *     }
                      */
                     "application/json": components["schemas"]["testsets.revisions.commit.response"];
@@ -37387,7 +37437,8 @@ export interface operations {
                  *         },
                  *         "delta": {
                  *           "set": {}
-                 *         }
+                 *         },
+                 *         "base_revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                  *       }
                  *     }
                  */
@@ -37439,7 +37490,8 @@ export interface operations {
                      *         "artifact_slug": "my-query",
                      *         "application_variant_slug": "my-query",
                      *         "variant_slug": "my-query"
-                     *       }
+                     *       },
+                     *       "status": "committed"
                      *     }
                      */
                     "application/json": components["schemas"]["applications.revisions.commit.response"];
@@ -39535,7 +39587,8 @@ export interface operations {
                  *         },
                  *         "delta": {
                  *           "set": {}
-                 *         }
+                 *         },
+                 *         "base_revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                  *       }
                  *     }
                  */
@@ -39587,7 +39640,8 @@ export interface operations {
                      *         "artifact_slug": "my-query",
                      *         "evaluator_variant_slug": "my-query",
                      *         "variant_slug": "my-query"
-                     *       }
+                     *       },
+                     *       "status": "committed"
                      *     }
                      */
                     "application/json": components["schemas"]["evaluators.revisions.commit.response"];
@@ -41683,7 +41737,8 @@ export interface operations {
                  *         },
                  *         "delta": {
                  *           "set": {}
-                 *         }
+                 *         },
+                 *         "base_revision_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
                  *       }
                  *     }
                  */
@@ -41735,7 +41790,8 @@ export interface operations {
                      *         "artifact_slug": "my-query",
                      *         "workflow_variant_slug": "my-query",
                      *         "variant_slug": "my-query"
-                     *       }
+                     *       },
+                     *       "status": "committed"
                      *     }
                      */
                     "application/json": components["schemas"]["workflows.revisions.commit.response"];
@@ -43883,7 +43939,8 @@ export interface operations {
                      *         "artifact_slug": "my-query",
                      *         "environment_variant_slug": "my-query",
                      *         "variant_slug": "my-query"
-                     *       }
+                     *       },
+                     *       "status": "committed"
                      *     }
                      */
                     "application/json": components["schemas"]["environments.revisions.commit.response"];

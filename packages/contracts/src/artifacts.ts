@@ -85,11 +85,28 @@ export const environmentDelta = z.strictObject({
 });
 
 const dataOf = (e: ArtifactEntityName) => (e === 'testset' ? testsetRevisionData : e === 'environment' ? environmentRevisionData : workflowRevisionData);
-/** A workflow commit's delta (§2.7, the legacy form): a tree deep-merged into the head's data, dotted paths removed. */
-export const workflowDelta = z.strictObject({
-  set: jsonObject.nullish(),
-  remove: z.array(text({ max: TEXT_LIMITS.key, label: 'path' })).max(1000).nullish(),
+/** One step of an ordered workflow delta (§2.7); what each does: services/command/src/artifacts/domain/ordered-delta.ts. */
+export const workflowOperation = z.strictObject({
+  operation: z.enum(['set', 'merge', 'remove', 'edit_text', 'add_item', 'replace_item', 'remove_item']),
+  /** Keys and array indices from the data's root; `[]` is the data itself. */
+  target: z.array(z.union([text({ max: TEXT_LIMITS.key, label: 'key' }), z.number().int().min(0).max(1_000_000)])).max(32),
+  value: jsonValue.optional(),
+  edits: z.array(z.strictObject({ old: texts.longText, new: texts.longText })).max(100).nullish(),
+  match_mode: z.enum(['first', 'all', 'exact']).nullish(),
 });
+export type WorkflowOperation = z.infer<typeof workflowOperation>;
+
+/**
+ * A workflow commit's delta (§2.7): the legacy form (a tree deep-merged into the head's data,
+ * dotted paths removed), or the ordered form (operations applied in order to `base_revision_id`).
+ */
+export const workflowDelta = z.union([
+  z.strictObject({
+    set: jsonObject.nullish(),
+    remove: z.array(text({ max: TEXT_LIMITS.key, label: 'path' })).max(1000).nullish(),
+  }),
+  z.strictObject({ operations: z.array(workflowOperation).min(1).max(1000) }),
+]);
 const deltaOf = (e: ArtifactEntityName) => (e === 'testset' ? testsetDelta : e === 'environment' ? environmentDelta : workflowDelta);
 
 /** POST /<entity>s/revisions/retrieve. */
@@ -147,6 +164,8 @@ export const artifactRevisionCommit = (e: ArtifactEntityName) => z.object({
     message: texts.description.nullish(),
     data: dataOf(e).nullish(),
     delta: deltaOf(e).nullish(),
+    /** The revision an ordered delta applies to (workflow family): it must still be the variant's latest. */
+    ...(e === 'testset' || e === 'environment' ? {} : { base_revision_id: uuidText.nullish() }),
   }),
 });
 

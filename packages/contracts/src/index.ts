@@ -57,11 +57,11 @@ export {
   humanEvaluationCreate, humanEvaluationList, HUMAN_EVALUATION_TYPE_VALUES, type HumanEvaluationCreate, type HumanEvaluationView,
 } from './human-evaluations.ts';
 export {
-  ARTIFACT_ENTITY_NAMES, TESTSET_ROW_LIMIT, environmentRevisionData, testsetDelta, environmentDelta, workflowDelta, workflowRevisionData, testcaseInput, testsetRevisionData, artifactRef, artifactWindow, revisionRetrieve,
+  ARTIFACT_ENTITY_NAMES, TESTSET_ROW_LIMIT, environmentRevisionData, testsetDelta, environmentDelta, workflowDelta, workflowOperation, workflowRevisionData, testcaseInput, testsetRevisionData, artifactRef, artifactWindow, revisionRetrieve,
   simpleArtifactCreate, simpleArtifactEdit, simpleArtifactsQuery, artifactVariantCreate, artifactRevisionCommit, simpleEvaluationCreate,
   artifactCreate, artifactEdit, artifactVariantEdit, artifactRevisionCreate, artifactRevisionEdit, artifactVariantFork, artifactsQuery, artifactVariantsQuery,
   artifactRevisionsQuery, artifactRevisionsLog, testcasesQuery, testcasesList, simpleEvaluationEdit, artifactDeploy, artifactResolve,
-  type ArtifactEntityName, type WorkflowRevisionDataInput, type TestcaseInput, type TestsetRevisionDataInput, type ArtifactRef, type SimpleEvaluationCreate,
+  type ArtifactEntityName, type WorkflowOperation, type WorkflowRevisionDataInput, type TestcaseInput, type TestsetRevisionDataInput, type ArtifactRef, type SimpleEvaluationCreate,
 } from './artifacts.ts';
 export {
   traceIdView, spanIdView, spanKindView, statusCodeView, spanTypeView, traceTypeView, linkView, spanBody, spanTreeNodeView, spanTreeView, canonicalTraceView, otelTracesView,
@@ -93,7 +93,7 @@ export {
 export { domainResponse, domainsResponse, providerResponse, providersResponse } from './responses/organization-auth.ts';
 export { humanEvaluationsResponse, humanEvaluationCreatedResponse } from './responses/human-evaluations.ts';
 export {
-  simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactRetrieveResponse,
+  simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactCommitResponse, artifactRetrieveResponse,
   artifactResponse, artifactsResponse, artifactVariantsResponse, artifactRevisionsResponse, testcaseResponse, testcasesResponse, artifactResolveResponse,
   catalogTypesResponse, catalogTypeResponse, catalogTemplatesResponse, catalogTemplateResponse, catalogPresetsResponse, catalogPresetResponse,
   catalogHarnessesResponse, catalogHarnessResponse, legacyEvaluatorTemplatesResponse,

@@ -162,7 +162,11 @@ const SAMPLES: Record<string, { schema: z.ZodType; samples: unknown[] }> = {
   simpleEvaluationEdit: { schema: contracts.simpleEvaluationEdit, samples: [{ evaluation: { id: UUID, name: 'Eval 😀', data: { evaluator_steps: { [UUID]: 'auto' } } } }] },
   environmentRevisionData: { schema: contracts.environmentRevisionData, samples: [{ references: { 'app.revision': { application_revision: { slug: 'prod 😀', version: '2' } } } }] },
   environmentDelta: { schema: contracts.environmentDelta, samples: [{ set: { k: { application: { slug: 'a 😀' } } }, remove: ['old'] }] },
-  workflowDelta: { schema: contracts.workflowDelta, samples: [{ set: { parameters: { prompt: 'Bonjour 😀' } }, remove: ['parameters.old'] }] },
+  workflowDelta: { schema: contracts.workflowDelta, samples: [
+    { set: { parameters: { prompt: 'Bonjour 😀' } }, remove: ['parameters.old'] },
+    { operations: [{ operation: 'edit_text', target: ['parameters', 'prompt', 'messages', 0, 'content'], edits: [{ old: 'Hello', new: 'Bonjour 😀' }], match_mode: 'first' }] },
+  ] },
+  workflowOperation: { schema: contracts.workflowOperation, samples: [{ operation: 'set', target: ['parameters', 'temperature'], value: 0.5 }, { operation: 'remove_item', target: ['tools', 2] }] },
   testsetDelta: { schema: contracts.testsetDelta, samples: [{ rows: { add: [{ data: { q: 'é 😀' } }] }, columns: { replace: [['q', 'question 😀']] } }] },
   artifactDeploy: { schema: contracts.artifactDeploy('application'), samples: [{ application_ref: { slug: 'app' }, environment_ref: { slug: 'prod' }, key: 'app 😀', message: 'ship it 😀' }] },
   artifactResolve: { schema: contracts.artifactResolve('workflow'), samples: [{ workflow_revision: { data: { parameters: { p: 'Bonjour 😀' } } }, error_policy: 'keep' }] },

@@ -33,7 +33,7 @@ import {
   paymentsProcessorEvent, discoverResponse, accessResponse, sessionResponse, sessionIdentitiesResponse, organizationUpdatedResponse, organizationCreatedResponse,
   spanExportBody, detailMessage, organizationTransferredResponse, adminAccountSetResponse, adminDeletedResponse, adminTransferResponse, type RouteId,
   redactionPolicyBody, redactionPolicyResponse, simpleArtifactCreate, simpleArtifactEdit, simpleArtifactsQuery, artifactVariantCreate, artifactRevisionCommit,
-  revisionRetrieve, simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactRetrieveResponse,
+  revisionRetrieve, simpleArtifactResponse, simpleArtifactsResponse, artifactVariantResponse, artifactRevisionResponse, artifactCommitResponse, artifactRetrieveResponse,
   simpleEvaluationCreate, simpleEvaluationEdit, artifactDeploy, artifactResolve, artifactResolveResponse, type ArtifactEntityName, artifactCreate, artifactEdit, artifactVariantEdit, artifactRevisionCreate, artifactRevisionEdit,
   artifactVariantFork, artifactsQuery, artifactVariantsQuery, artifactRevisionsQuery, artifactRevisionsLog, artifactResponse, artifactsResponse,
   artifactVariantsResponse, artifactRevisionsResponse, catalogTypesResponse, catalogTypeResponse, catalogTemplatesResponse, catalogTemplateResponse,
@@ -117,7 +117,7 @@ function artifactSchemas(e: ArtifactEntityName, plural: string): Partial<Record<
     [id(`${plural}.revisions.archive`)]: { noBody: true, response: artifactRevisionResponse(e) },
     [id(`${plural}.revisions.unarchive`)]: { noBody: true, response: artifactRevisionResponse(e) },
     [id(`${plural}.revisions.query`)]: { body: artifactRevisionsQuery(e), bodyOptional: true, response: artifactRevisionsResponse(e) },
-    [id(`${plural}.revisions.commit`)]: { body: artifactRevisionCommit(e), response: artifactRevisionResponse(e) },
+    [id(`${plural}.revisions.commit`)]: { body: artifactRevisionCommit(e), response: artifactCommitResponse(e) },
     [id(`${plural}.revisions.log`)]: { body: artifactRevisionsLog(e), response: artifactRevisionsResponse(e) },
     [id(`${plural}.revisions.retrieve`)]: { body: revisionRetrieve(e), bodyOptional: true, response: artifactRetrieveResponse(e) },
   };

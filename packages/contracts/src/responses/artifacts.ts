@@ -47,6 +47,11 @@ const revision = (e: ArtifactEntityName) => z.object({
 });
 /** POST /<entity>s/revisions/commit, initial revision, GET/PUT a revision, archive, unarchive. */
 export const artifactRevisionResponse = (e: ArtifactEntityName) => one(`${e}_revision`, revision(e));
+/** POST /<entity>s/revisions/commit: a workflow-family commit also says whether it committed (an ordered delta may change nothing). */
+export const artifactCommitResponse = (e: ArtifactEntityName) => z.union([
+  z.object({ count: z.literal(1), [`${e}_revision`]: revision(e), status: z.enum(['committed', 'no_change']).optional() }),
+  z.object({ count: z.literal(0) }),
+]);
 /** POST /<entity>s/revisions/query and /log. */
 export const artifactRevisionsResponse = (e: ArtifactEntityName) => z.object({ count: z.number().int(), [`${e}_revisions`]: z.array(revision(e)) });
 const resolutionInfo = z.object({

@@ -5,6 +5,7 @@
 import type { Request } from 'express';
 import { artifactsKey, familyOf, readVariant, refuse, type ArtifactEntity } from '@llm/account-model';
 import { uuidv7, type ArtifactHeader, type ArtifactRevision, type EventPayloads, type StoredTestcase } from '@llm/events';
+import type { AppError } from '@llm/errors';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands, AccountWrite } from '../../accounts/adapters/account-commands.ts';
 import type { AccountsEventType } from '../../accounts/adapters/account-appender.ts';
@@ -68,15 +69,21 @@ export class ArtifactWrites {
   }
 
   /**
-   * Commits the variant's next revision (`initial`: only as its first, version 0); returns its id.
-   * Content computed from the head (a deploy's merged keys) is a function, called again on each try.
+   * Commits the variant's next revision (`initial`: only as its first, version 0; `base`: only on
+   * that version, once, else its `conflict`); returns its id. Content computed from the head (a
+   * deploy's merged keys) is a function, called again on each try.
    */
-  async commit(req: Request, entity: ArtifactEntity, artifactId: string, variantId: string, content: RevisionContent | (() => Promise<RevisionContent>), opts: { initial?: boolean } = {}): Promise<string> {
+  async commit(
+    req: Request, entity: ArtifactEntity, artifactId: string, variantId: string, content: RevisionContent | (() => Promise<RevisionContent>),
+    opts: { initial?: boolean; base?: { version: number; conflict: () => AppError } } = {},
+  ): Promise<string> {
     const family = familyOf(entity);
-    const retry = {
-      on: ['artifact_version_conflict'] as const, maxAttempts: MAX_COMMIT_ATTEMPTS, jitterMs: 20,
-      exhausted: () => refuse('artifact_commit_contention', 'Too many concurrent commits to this variant; retry the commit.'),
-    };
+    const retry = opts.base
+      ? { on: ['artifact_version_conflict'] as const, maxAttempts: 1, exhausted: opts.base.conflict }
+      : {
+        on: ['artifact_version_conflict'] as const, maxAttempts: MAX_COMMIT_ATTEMPTS, jitterMs: 20,
+        exhausted: () => refuse('artifact_commit_contention', 'Too many concurrent commits to this variant; retry the commit.'),
+      };
     return this.deps.commands.runAtVersion(req, retry, async () => {
       const variant = await readVariant(this.deps.pool, req.scope.projectId, family, { id: variantId });
       if (!variant || variant.artifact_id !== artifactId) throw refuse('artifact_variant_not_found', 'The variant does not exist in this project.');
@@ -84,7 +91,7 @@ export class ArtifactWrites {
       const c = typeof content === 'function' ? await content() : content;
       const write = this.change(req, entity, artifactId, 'accounts.artifact.revision.added', {
         family, artifact_id: artifactId, variant_id: variantId,
-        revision: { revision_id: revisionId, slug: c.slug ?? hex12(), version: opts.initial ? 0 : variant.latest_version + 1, header: c.header, data_json: c.dataJson, message: c.message },
+        revision: { revision_id: revisionId, slug: c.slug ?? hex12(), version: opts.initial ? 0 : opts.base ? opts.base.version + 1 : variant.latest_version + 1, header: c.header, data_json: c.dataJson, message: c.message },
       });
       return { write, value: revisionId };
     });

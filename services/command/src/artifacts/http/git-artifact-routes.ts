@@ -11,15 +11,16 @@ import {
 } from '@llm/account-model';
 import {
   artifactCreate, artifactEdit, artifactRevisionCommit, artifactRevisionCreate, artifactRevisionEdit, artifactVariantCreate, artifactVariantEdit, artifactVariantFork,
-  workflowRevisionData, type ArtifactRef, type RouteId,
+  workflowRevisionData, type ArtifactRef, type RouteId, type WorkflowOperation,
 } from '@llm/contracts';
-import { invalid } from '@llm/errors';
+import { AppError, invalid } from '@llm/errors';
 import { uuidv7 } from '@llm/events';
 import { issuesOf, RequestValidationError, uuidParam, validate, type Guards, type Handlers } from '@llm/http';
 import { projectionLag } from '../../accounts/adapters/account-commands.ts';
 import { entityWrites, metaOf, sameHeader, storedHeader } from '../adapters/entity-writes.ts';
 import type { ArtifactRouteDeps } from './simple-artifact-routes.ts';
 import { hex12, type HeaderInput } from '../domain/artifact-content.ts';
+import { applyOperations } from '../domain/ordered-delta.ts';
 
 const PLURAL = ARTIFACT_PLURALS;
 type Body = HeaderInput & Record<string, unknown>;
@@ -48,13 +49,15 @@ export function gitArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEn
     if (!v || !a) throw projectionLag();
     res.json({ count: 1, [`${e}_variant`]: variantView(e, v, a) });
   };
-  const answerRevision = async (req: Request, res: Response, id: string): Promise<void> => {
+  const answerRevision = async (req: Request, res: Response, id: string, status?: 'committed' | 'no_change'): Promise<void> => {
     const r = await readRevision(pool, req.scope.projectId, family, { id });
     const a = r && await readArtifact(pool, req.scope.projectId, family, r.artifact_id);
     const v = r && await readVariant(pool, req.scope.projectId, family, { id: r.variant_id });
     if (!r || !a || !v) throw projectionLag();
-    res.json({ count: 1, [`${e}_revision`]: revisionView(e, r, await revisionData(pool, r, family), { artifact: a, variant: v }) });
+    res.json({ count: 1, [`${e}_revision`]: revisionView(e, r, await revisionData(pool, r, family), { artifact: a, variant: v }), ...(status ? { status } : {}) });
   };
+  /** A workflow-family commit answers its status (§2.7); testsets and environments do not. */
+  const committedStatus = family === 'workflow' ? 'committed' as const : undefined;
 
   const create: RequestHandler = async (req, res) => {
     const body = validate(artifactCreate(e), req.body)[e] as Body & { slug: string };
@@ -157,6 +160,10 @@ export function gitArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEn
     }
     let data = body.data;
     let message = body.message ?? '';
+    if (hasDelta && isObject(body.delta) && 'operations' in body.delta) {
+      await orderedCommit(req, res, v, body, body.delta.operations as WorkflowOperation[]);
+      return;
+    }
     if (hasDelta) {
       const baseId = body[`${e}_revision_id`] as string | null | undefined;
       const base = baseId ? await readRevision(pool, req.scope.projectId, family, { id: baseId }) : await readLatestRevision(pool, v.id);
@@ -167,7 +174,43 @@ export function gitArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEn
     const slug = body.slug ?? hex12();
     const content = await w.revisionContent(req, v.artifact_id, slug, body, data, { normalise: false });
     const id = await writes.commit(req, entity, v.artifact_id, v.id, { slug, header: content.header, dataJson: content.dataJson, message });
-    await answerRevision(req, res, id);
+    await answerRevision(req, res, id, committedStatus);
+  };
+
+  /**
+   * An ordered delta (§2.7): applied to `base_revision_id`, which must be the variant's latest
+   * revision when the commit lands (else 409 `revision_conflict`, nothing committed); an operation
+   * that cannot apply, or data the result is not, is 422; a result equal to the base commits
+   * nothing and answers the base with `status: "no_change"`.
+   */
+  const orderedCommit = async (req: Request, res: Response, v: ArtifactVariantRow, body: Body & { slug?: string | null; message?: string | null; base_revision_id?: string | null }, operations: WorkflowOperation[]): Promise<void> => {
+    const baseId = body.base_revision_id;
+    if (!baseId) { unprocessable(res, 'base_revision_required', `${e}_revision.base_revision_id is required with an ordered delta.`, 'Read the variant\'s latest revision and send its id.'); return; }
+    const head = await readLatestRevision(pool, v.id);
+    const conflict = (): AppError => new AppError({
+      code: 'revision_conflict', kind: 'conflict', message: 'The variant head changed. No revision was committed.', nested: true, retryable: true,
+      details: structured('revision_conflict', true, 'Read the latest revision, rebase the operations on it and commit again.', {
+        base_revision_id: baseId, current_revision_id: head?.id ?? null, ...(head ? { current_revision_version: String(head.version) } : {}),
+      }),
+    });
+    if (!head || head.id !== baseId.toLowerCase()) throw conflict();
+    const applied = applyOperations(head.data, operations);
+    if (!applied.ok) { unprocessable(res, applied.failure.code, applied.failure.message, undefined, { operation_index: applied.failure.index }); return; }
+    const checked = workflowRevisionData.safeParse(applied.data);
+    if (!checked.success) {
+      unprocessable(res, 'invalid_data', `The operations leave data that is not ${e} data: ${checked.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+      return;
+    }
+    if (canonicalJson(checked.data) === canonicalJson(head.data ?? {})) {
+      await answerRevision(req, res, head.id, 'no_change');
+      return;
+    }
+    const slug = body.slug ?? hex12();
+    const content = await w.revisionContent(req, v.artifact_id, slug, body, checked.data, { normalise: false });
+    const id = await writes.commit(req, entity, v.artifact_id, v.id, { slug, header: content.header, dataJson: content.dataJson, message: body.message ?? `Patched ${e} revision` }, {
+      base: { version: head.version, conflict },
+    });
+    await answerRevision(req, res, id, 'committed');
   };
 
   /** The data a delta commits, from its base revision (a testset's rows or an environment's references). */
@@ -256,4 +299,23 @@ function removePaths(tree: Tree, paths: readonly string[]): Tree {
     if (isTree(node)) delete node[parts[parts.length - 1]!];
   }
   return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** JSON with sorted keys (stored jsonb orders keys its own way). */
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
+}
+
+/** The fields of the reference's structured commit error beside its message: `{code, retryable, next_step?, details?}`. */
+function structured(code: string, retryable: boolean, nextStep?: string, details?: Record<string, unknown>): Record<string, unknown> {
+  return { code, retryable, ...(nextStep ? { next_step: nextStep } : {}), ...(details ? { details } : {}) };
+}
+
+/** An ordered delta that cannot apply: 422 `{"detail": {message, code, retryable: false, …}}` (the shared 422 body is a validation list). */
+function unprocessable(res: Response, code: string, message: string, nextStep?: string, details?: Record<string, unknown>): void {
+  res.status(422).json({ detail: { message, ...structured(code, false, nextStep, details) } });
 }

@@ -304,7 +304,13 @@ describe('ordered workflow deltas', () => {
     expect(bad.body.detail).toMatchObject({ code: 'target_not_found', details: { operation_index: 0 } });
     expect((await commit(done.body.application_revision.id, [{ operation: 'set', target: ['nope'], value: 1 }])).body.detail).toMatchObject({ code: 'invalid_data' });
     expect((await commit(undefined, ops)).body.detail).toMatchObject({ code: 'base_revision_required' });
+        // Nothing but the first ordered commit added a revision.
     expect((await call('POST', '/applications/revisions/query', a, { application_variant_refs: [{ id: head.application_variant_id }] })).body.count).toBe(Number(head.version) + 2);
+    // Keys are data: a delta naming __proto__ reaches no prototype in the server (legacy and ordered forms).
+    const legacy = await call('POST', '/applications/revisions/commit', a, { application_revision: { application_variant_id: head.application_variant_id, delta: { remove: ['__proto__.hasOwnProperty', '__proto__.toString'] } } });
+    expect(legacy.status).toBe(200);
+    expect((await commit(legacy.body.application_revision.id, [{ operation: 'remove', target: ['__proto__', 'hasOwnProperty'] }])).body.detail).toMatchObject({ code: 'target_not_found' });
+    expect((await call('GET', `/applications/revisions/${head.id}`, a)).body.count).toBe(1);
     // A plain commit says it committed too.
     const plain = await call('POST', '/applications/revisions/commit', a, { application_revision: { application_variant_id: head.application_variant_id, data: { uri: 'agenta:custom:mock:v0' } } });
     expect(plain.body.status).toBe('committed');

@@ -28,7 +28,12 @@ export interface TraceMetrics {
   summariseStored(projectId: string, groups: ReadonlyArray<readonly string[]>, specs: ReadonlyArray<readonly TraceMetricSpec[]>): Promise<StoredSummaries>;
 }
 
-export interface StoredSummaries { summaries: Array<Record<string, unknown>>; stored: number[] }
+export interface StoredSummaries {
+  summaries: Array<Record<string, unknown>>;
+  stored: number[];
+  /** False when the specs compute nothing (refused, or none active): no statement ran, `stored` says nothing. */
+  computed: boolean;
+}
 
 const PROJECT = 'm_project';
 
@@ -48,7 +53,7 @@ export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } =
     roots: { where: string; params: Record<string, unknown> },
     groups: ReadonlyArray<readonly string[]>, specs: ReadonlyArray<readonly TraceMetricSpec[]>,
   ): Promise<StoredSummaries> {
-    const none = (): StoredSummaries => ({ summaries: groups.map(() => ({})), stored: groups.map(() => 0) });
+    const none = (computed = false): StoredSummaries => ({ summaries: groups.map(() => ({})), stored: groups.map(() => 0), computed });
     // Every group's specs in one statement; each group keeps its own paths.
     const union = [...new Map(specs.flat().map((x) => [`${x.type} ${x.path}`, x])).values()];
     const parsed = parseSpecs(union);
@@ -68,7 +73,7 @@ export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } =
     });
     if (!st) return none();
     const rows = await rm.run<Record<string, unknown>>(st.sql, { ...paramValues(st.params), ...roots.params, m_group_ids: ids.join(','), m_group_index: index.join(',') });
-    const out = none();
+    const out = none(true);
     const byGroup = new Map(rows.map((r) => [Number(r.bucket), r]));
     groups.forEach((_, i) => {
       const row = byGroup.get(i);
@@ -111,7 +116,7 @@ export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } =
 
     async summariseStored(projectId, groups, specs) {
       const ids = traceIdsParam([...new Set(groups.flat())]);
-      if (ids === '') return { summaries: groups.map(() => ({})), stored: groups.map(() => 0) };
+      if (ids === '') return { summaries: groups.map(() => ({})), stored: groups.map(() => 0), computed: true };
       // The time bounds of the traces as scalar subqueries on the trace index: constants by the time
       // the span table is read, so they bound its primary-key range as locate's ranges do.
       const index = `${ch.database}.${rm.tables.traceIndex}`;

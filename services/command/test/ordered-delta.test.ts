@@ -68,4 +68,19 @@ describe('ordered workflow deltas', () => {
     expect(run({ operation: 'merge', target: [], value: { url: 'http://x' } })).toMatchObject({ ok: true, data: { url: 'http://x', uri: 'agenta:builtin:completion:v0' } });
     expect(run({ operation: 'set', target: [], value: 3 })).toMatchObject({ ok: false, failure: { code: 'value_type' } });
   });
+
+  it('treats __proto__ as an ordinary key: no operation reaches a prototype', () => {
+    const r = run(
+      { operation: 'set', target: ['__proto__', 'polluted'], value: 'yes' },
+      { operation: 'merge', target: ['parameters', '__proto__'], value: { polluted: 'yes' } },
+      { operation: 'add_item', target: ['constructor', 'prototype', 'list'], value: 1 },
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(r.ok && Object.hasOwn(r.data, '__proto__')).toBe(true);
+    expect(r.ok && Object.getPrototypeOf(r.data)).toBe(Object.prototype);
+    expect(r.ok && JSON.parse(JSON.stringify(r.data)).constructor.prototype.list).toEqual([1]);
+    expect(run({ operation: 'remove', target: ['__proto__', 'hasOwnProperty'] })).toMatchObject({ ok: false, failure: { code: 'target_not_found' } });
+    expect(run({ operation: 'remove', target: ['toString'] })).toMatchObject({ ok: false, failure: { code: 'target_not_found' } });
+    expect(typeof Object.prototype.hasOwnProperty).toBe('function');
+  });
 });

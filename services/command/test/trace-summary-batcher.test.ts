@@ -21,7 +21,7 @@ function store(stored: Set<string>) {
       if (groups.flat().includes('broken')) throw new Error('engine down');
       const seen = new Set<string>();
       const mine = groups.map((g) => g.filter((t) => stored.has(t) && !seen.has(t) && seen.add(t)));
-      return { summaries: mine.map((traces) => ({ traces })), stored: mine.map((t) => t.length) };
+      return { summaries: mine.map((traces) => ({ traces })), stored: mine.map((t) => t.length), computed: true };
     },
   };
   return {
@@ -78,5 +78,18 @@ describe('the trace summary batcher', () => {
     const batcher = new TraceSummaryBatcher(s.source);
     await expect(batcher.summarise('p', [['broken']], [spec], 1000)).rejects.toMatchObject({ code: 'read_model_unavailable' });
     expect(await batcher.summarise('p', [['a']], [spec], 1000)).toEqual([{ traces: ['a'] }]);
+  });
+
+  it('given refreshes with different specs, when they wait together, then each set of specs gets its own statement', async () => {
+    const s = store(new Set(['a', 'b', 'c']));
+    const batcher = new TraceSummaryBatcher(s.source);
+    s.hold();
+    const first = batcher.summarise('p', [['a']], [spec], 1000);
+    const other = [{ type: 'binary', path: 'score' }];
+    const mixed = [batcher.summarise('p', [['b']], [other], 1000), batcher.summarise('p', [['c']], [spec], 1000)];
+    s.release();
+    await first;
+    expect(await Promise.all(mixed)).toEqual([[{ traces: ['b'] }], [{ traces: ['c'] }]]);
+    expect(s.calls).toEqual([['a'], ['b'], ['c']]);
   });
 });

@@ -17,11 +17,13 @@ SELECT q.id, q.project_id, 'query', q.slug, q.name, q.description, q.flags, q.ta
   FROM saved_queries q
  WHERE EXISTS (SELECT 1 FROM projects p WHERE p.id = q.project_id);
 
--- A first-model variant was stored without its author: it is the query's (one event made both).
+-- A first-model variant (its slug is its id in hex) was stored without its author: it is the
+-- query's (one event made both).
 INSERT INTO artifact_variants (id, artifact_id, project_id, family, slug, name, description, flags, tags, meta, latest_version,
                                created_at, created_by_id, updated_at, updated_by_id, deleted_at, deleted_by_id)
 SELECT v.id, v.query_id, v.project_id, 'query', v.slug, v.name, v.description, v.flags, v.tags, v.meta, v.latest_version,
-       v.created_at, COALESCE(v.created_by_id, q.created_by_id), v.updated_at, v.updated_by_id, v.deleted_at, v.deleted_by_id
+       v.created_at, CASE WHEN v.created_by_id IS NULL AND v.slug = replace(v.id::text, '-', '') THEN q.created_by_id ELSE v.created_by_id END,
+       v.updated_at, v.updated_by_id, v.deleted_at, v.deleted_by_id
   FROM saved_query_variants v JOIN artifacts q ON q.id = v.query_id AND q.family = 'query';
 
 INSERT INTO artifact_revisions (id, artifact_id, variant_id, project_id, family, slug, version, name, description, flags, tags, meta, data, message,

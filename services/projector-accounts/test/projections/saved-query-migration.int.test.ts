@@ -84,19 +84,21 @@ describe('migration 0023: saved queries into the artifact tables (Postgres)', ()
     expect((await upgraded.pool.query("SELECT to_regclass('saved_queries') AS t")).rows[0].t).toBeNull();
   });
 
-  it('given first-model content, when folded in TS, then it equals the jsonb 0013 folded (nulls stripped at every depth)', async () => {
+  it('given first-model content, when folded as the projection folds it, then it equals the jsonb 0013 folded (nulls stripped at every depth, digits kept)', async () => {
     const cases = [
       first,
       { filtering_json: '', windowing_json: '', focus: '', format: '' },
       { filtering_json: '{"a":null,"b":[null,{"c":null,"d":1}]}', windowing_json: 'null', focus: '', format: 'agenta' },
+      { filtering_json: '{"conditions":[{"field":"x","value":12345678901234567890123}]}', windowing_json: '{"rate":1.0}', focus: 'trace', format: 'agenta' },
     ];
     for (const c of cases) {
-      const sql = await replayed.pool.query(
-        `SELECT NULLIF(jsonb_strip_nulls(jsonb_build_object('filtering', NULLIF($1,'')::jsonb, 'windowing', NULLIF($2,'')::jsonb,
-           'formatting', NULLIF(jsonb_strip_nulls(jsonb_build_object('focus', NULLIF($3,''), 'format', NULLIF($4,''))), '{}'::jsonb))), '{}'::jsonb) AS folded,
-           NULLIF($5,'')::jsonb AS ours`,
+      const folded = `NULLIF(jsonb_strip_nulls(jsonb_build_object('filtering', NULLIF($1,'')::jsonb, 'windowing', NULLIF($2,'')::jsonb,
+           'formatting', NULLIF(jsonb_strip_nulls(jsonb_build_object('focus', NULLIF($3,''), 'format', NULLIF($4,''))), '{}'::jsonb))), '{}'::jsonb)`;
+      const ours = "NULLIF(jsonb_strip_nulls($5::jsonb), '{}'::jsonb)";
+      const sql = await replayed.pool.query(`SELECT ${folded} AS folded, ${ours} AS ours, (${folded}) IS NOT DISTINCT FROM (${ours}) AS same`,
         [c.filtering_json, c.windowing_json, c.focus, c.format, legacyQueryData(c)]);
       expect(sql.rows[0].ours).toEqual(sql.rows[0].folded);
+      expect(sql.rows[0].same, JSON.stringify(c)).toBe(true);
     }
   });
 });

@@ -68,25 +68,15 @@ export const legacyVariantSlug = (variantId: string): string => variantId.replac
 
 const NO_HEADER: ArtifactHeader = { name: '', description: '', tags_json: '', meta_json: '', flags_json: '' };
 
-/** jsonb_strip_nulls: null members of objects dropped, at every depth (array elements kept). */
-function stripNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(stripNulls);
-  if (typeof v !== 'object' || v === null) return v;
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => [k, stripNulls(x)]));
-}
-const parsed = (text: string): unknown => {
-  if (text === '') return null;
-  try { return JSON.parse(text); } catch { return null; }
-};
-
-/** A first-model revision's content as one `data` object, exactly as 0013 folded the stored rows ('' when empty). */
+/**
+ * A first-model revision's content as one `data` object, as JSON text built from the stored texts
+ * without parsing them (numbers keep their exact digits); the projection then strips its nulls in
+ * SQL, so the row is what 0013's `jsonb_strip_nulls(jsonb_build_object(…))` made of the same
+ * columns (an invalid text fails the event there, as it failed the old projection).
+ */
 export function legacyQueryData(r: Pick<QueryRevisionInfo, 'filtering_json' | 'windowing_json' | 'focus' | 'format'>): string {
-  const formatting = stripNulls({ focus: r.focus || null, format: r.format || null }) as Record<string, unknown>;
-  const data = stripNulls({
-    filtering: parsed(r.filtering_json), windowing: parsed(r.windowing_json),
-    formatting: Object.keys(formatting).length ? formatting : null,
-  }) as Record<string, unknown>;
-  return Object.keys(data).length ? JSON.stringify(data) : '';
+  const formatting = [r.focus ? `"focus":${JSON.stringify(r.focus)}` : '', r.format ? `"format":${JSON.stringify(r.format)}` : ''].filter((x) => x !== '');
+  return `{"filtering":${r.filtering_json || 'null'},"windowing":${r.windowing_json || 'null'}${formatting.length ? `,"formatting":{${formatting.join(',')}}` : ''}}`;
 }
 
 const legacyRevision = (r: QueryRevisionInfo) => ({
@@ -186,12 +176,21 @@ export const savedQueryRules = rules({
 
 const loadSavedQueryState = (q: Queryable, e: SavedQueryEvent): Promise<ArtifactState> => loadArtifactState(q, toArtifactEvent(e));
 
-/** The artifact's statements, plus the folder a query artifact is filed in (only queries have one). */
+/** The revision a first-model event adds (its `data` folded from the four old fields). */
+const legacyRevisionId = (e: SavedQueryEvent): string | undefined =>
+  e.type === 'accounts.query.created' || e.type === 'accounts.query.revision.committed' ? e.payload.revision.id : undefined;
+
+/**
+ * The artifact's statements, plus the folder a query artifact is filed in (only queries have one),
+ * and for a first-model revision its folded data with the nulls stripped (as 0013 folded the rows).
+ */
 function projectSavedQuery(e: SavedQueryEvent, s: ArtifactState): SqlStatement[] {
   const folder = folderOf(e);
+  const legacy = legacyRevisionId(e);
   return [
     ...projectArtifact(toArtifactEvent(e), s),
     ...(folder === undefined ? [] : [{ text: "UPDATE artifacts SET folder_id = NULLIF($2,'')::uuid WHERE id = $1", values: [e.payload.query_id, folder] }]),
+    ...(legacy === undefined ? [] : [{ text: "UPDATE artifact_revisions SET data = NULLIF(jsonb_strip_nulls(data), '{}'::jsonb) WHERE id = $1", values: [legacy] }]),
   ];
 }
 

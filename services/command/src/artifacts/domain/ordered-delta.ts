@@ -15,6 +15,7 @@
 // `target` is a path of keys and array indices, `[]` being the data itself (set/merge only).
 // Pure: the caller checks the result as data and decides "no change".
 import type { WorkflowOperation } from '@llm/contracts';
+import { deepMerge, hasOwnKey, ownValue, setOwn } from './json-tree.ts';
 
 type Json = unknown;
 type Container = Record<string, Json> | Json[];
@@ -39,9 +40,9 @@ function parentOf(root: Record<string, Json>, target: ReadonlyArray<string | num
       if (seg < 0 || seg >= node.length) throw new Failure('target_not_found', `No item ${seg} at ${show(target.slice(0, i))}.`);
       node = node[seg];
     } else if (isObject(node) && typeof seg === 'string') {
-      if (!(seg in node)) {
+      if (!hasOwnKey(node, seg)) {
         if (!create) throw new Failure('target_not_found', `Nothing at ${show(target.slice(0, i + 1))}.`);
-        node[seg] = {};
+        setOwn(node, seg, {});
       }
       node = node[seg];
     } else {
@@ -54,7 +55,7 @@ function parentOf(root: Record<string, Json>, target: ReadonlyArray<string | num
 
 function read(parent: Container, seg: string | number, target: ReadonlyArray<string | number>): Json {
   if (Array.isArray(parent) && typeof seg === 'number' && seg >= 0 && seg < parent.length) return parent[seg];
-  if (isObject(parent) && typeof seg === 'string' && seg in parent) return parent[seg];
+  if (isObject(parent) && typeof seg === 'string' && hasOwnKey(parent, seg)) return parent[seg];
   throw new Failure('target_not_found', `Nothing at ${show(target)}.`);
 }
 
@@ -63,16 +64,10 @@ function write(parent: Container, seg: string | number, value: Json, target: Rea
     if (seg < 0 || seg > parent.length) throw new Failure('target_not_found', `No item ${seg} at ${show(target.slice(0, -1))}.`);
     parent[seg] = value;
   } else if (isObject(parent) && typeof seg === 'string') {
-    parent[seg] = value;
+    setOwn(parent, seg, value);
   } else {
     throw new Failure('target_type', `${show(target.slice(0, -1))} is not ${typeof seg === 'number' ? 'an array' : 'an object'}.`);
   }
-}
-
-function deepMerge(base: Json, patch: Record<string, Json>): Record<string, Json> {
-  const out: Record<string, Json> = isObject(base) ? { ...base } : {};
-  for (const [k, v] of Object.entries(patch)) out[k] = isObject(v) && isObject(out[k]) ? deepMerge(out[k], v) : v;
-  return out;
 }
 
 function editText(text: string, edits: ReadonlyArray<{ old: string; new: string }>, mode: 'first' | 'all' | 'exact'): string {
@@ -108,7 +103,7 @@ function apply(data: Record<string, Json>, op: WorkflowOperation): Record<string
     case 'merge': {
       if (!isObject(op.value)) throw new Failure('value_type', 'merge needs an object value.');
       const parent = parentOf(data, target, true);
-      const current = Array.isArray(parent) ? read(parent, seg, target) : isObject(parent) && typeof seg === 'string' ? parent[seg] : undefined;
+      const current = Array.isArray(parent) ? read(parent, seg, target) : typeof seg === 'string' ? ownValue(parent, seg) : undefined;
       if (current !== undefined && !isObject(current)) throw new Failure('target_type', `${show(target)} is not an object.`);
       write(parent, seg, deepMerge(current, structuredClone(op.value)), target);
       return data;
@@ -130,7 +125,7 @@ function apply(data: Record<string, Json>, op: WorkflowOperation): Record<string
     }
     case 'add_item': {
       const parent = parentOf(data, target, true);
-      const current = Array.isArray(parent) ? read(parent, seg, target) : isObject(parent) && typeof seg === 'string' ? parent[seg] : undefined;
+      const current = Array.isArray(parent) ? read(parent, seg, target) : typeof seg === 'string' ? ownValue(parent, seg) : undefined;
       if (current !== undefined && !Array.isArray(current)) throw new Failure('target_type', `${show(target)} is not an array.`);
       write(parent, seg, [...(current ?? []), structuredClone(op.value ?? null)], target);
       return data;

@@ -21,6 +21,7 @@ import { entityWrites, metaOf, sameHeader, storedHeader } from '../adapters/enti
 import type { ArtifactRouteDeps } from './simple-artifact-routes.ts';
 import { hex12, type HeaderInput } from '../domain/artifact-content.ts';
 import { applyOperations } from '../domain/ordered-delta.ts';
+import { deepMerge, hasOwnKey, isTree, ownValue, type Tree } from '../domain/json-tree.ts';
 
 const PLURAL = ARTIFACT_PLURALS;
 type Body = HeaderInput & Record<string, unknown>;
@@ -187,13 +188,14 @@ export function gitArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEn
     const baseId = body.base_revision_id;
     if (!baseId) { unprocessable(res, 'base_revision_required', `${e}_revision.base_revision_id is required with an ordered delta.`, 'Read the variant\'s latest revision and send its id.'); return; }
     const head = await readLatestRevision(pool, v.id);
-    const conflict = (): AppError => new AppError({
+    /** The 409 naming the head as it is now. */
+    const conflict = (current: ArtifactRevisionRow | undefined): AppError => new AppError({
       code: 'revision_conflict', kind: 'conflict', message: 'The variant head changed. No revision was committed.', nested: true, retryable: true,
       details: structured('revision_conflict', true, 'Read the latest revision, rebase the operations on it and commit again.', {
-        base_revision_id: baseId, current_revision_id: head?.id ?? null, ...(head ? { current_revision_version: String(head.version) } : {}),
+        base_revision_id: baseId, current_revision_id: current?.id ?? null, ...(current ? { current_revision_version: String(current.version) } : {}),
       }),
     });
-    if (!head || head.id !== baseId.toLowerCase()) throw conflict();
+    if (!head || head.id !== baseId.toLowerCase()) throw conflict(head);
     const applied = applyOperations(head.data, operations);
     if (!applied.ok) { unprocessable(res, applied.failure.code, applied.failure.message, undefined, { operation_index: applied.failure.index }); return; }
     const checked = workflowRevisionData.safeParse(applied.data);
@@ -207,9 +209,17 @@ export function gitArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEn
     }
     const slug = body.slug ?? hex12();
     const content = await w.revisionContent(req, v.artifact_id, slug, body, checked.data, { normalise: false });
-    const id = await writes.commit(req, entity, v.artifact_id, v.id, { slug, header: content.header, dataJson: content.dataJson, message: body.message ?? `Patched ${e} revision` }, {
-      base: { version: head.version, conflict },
-    });
+    const raced = new AppError({ code: 'revision_conflict', kind: 'conflict', message: 'raced' });
+    let id: string;
+    try {
+      id = await writes.commit(req, entity, v.artifact_id, v.id, { slug, header: content.header, dataJson: content.dataJson, message: body.message ?? `Patched ${e} revision` }, {
+        base: { version: head.version, conflict: () => raced },
+      });
+    } catch (err) {
+      // Another commit took the version meanwhile: the 409 names the head it made.
+      if (err === raced) throw conflict(await readLatestRevision(pool, v.id));
+      throw err;
+    }
     await answerRevision(req, res, id, 'committed');
   };
 
@@ -279,24 +289,16 @@ function pickText(h: ReturnType<typeof storedHeader>): Omit<typeof h, 'flags_jso
 }
 
 
-type Tree = Record<string, unknown>;
-const isTree = (v: unknown): v is Tree => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** `over` merged into `base`: objects merge key by key, anything else replaces. */
-function deepMerge(base: Tree, over: Tree): Tree {
-  const out: Tree = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = isTree(v) && isTree(out[k]) ? deepMerge(out[k] as Tree, v) : v;
-  return out;
-}
-
 /** The tree without the dotted paths (absent paths are ignored). */
 function removePaths(tree: Tree, paths: readonly string[]): Tree {
   const out = structuredClone(tree);
   for (const path of paths) {
     const parts = path.split('.');
     let node: unknown = out;
-    for (const p of parts.slice(0, -1)) node = isTree(node) ? node[p] : undefined;
-    if (isTree(node)) delete node[parts[parts.length - 1]!];
+    // Own keys only: `__proto__.x` names a key called `__proto__`, never the prototype.
+    for (const p of parts.slice(0, -1)) node = isTree(node) ? ownValue(node, p) : undefined;
+    const last = parts[parts.length - 1]!;
+    if (isTree(node) && hasOwnKey(node, last)) delete node[last];
   }
   return out;
 }

@@ -11,6 +11,8 @@ import type { StoredSummaries, TraceMetrics, TraceMetricSpec } from '@llm/span-r
 interface Job {
   groups: string[][];
   specs: TraceMetricSpec[][];
+  /** The job's specs as one key: only jobs with the same specs share a statement (one job's specs never refuse another's). */
+  signature: string;
   /** Until when the job waits for its traces to be stored; then it is computed with what is there. */
   deadline: number;
   attempt: number;
@@ -30,7 +32,8 @@ export class TraceSummaryBatcher {
   /** One summary per group of traces (32 hex) over their root spans, `specs[i]` for group i. */
   summarise(projectId: string, groups: string[][], specs: TraceMetricSpec[][], waitMs: number): Promise<Array<Record<string, unknown>>> {
     return new Promise((resolve, reject) => {
-      this.enqueue(projectId, { groups, specs, deadline: Date.now() + waitMs, attempt: 0, resolve, reject });
+      const signature = JSON.stringify([...new Set(specs.flat().map((x) => `${x.type} ${x.path}`))].sort());
+      this.enqueue(projectId, { groups, specs, signature, deadline: Date.now() + waitMs, attempt: 0, resolve, reject });
     });
   }
 
@@ -48,14 +51,16 @@ export class TraceSummaryBatcher {
       for (;;) {
         const queue = this.queues.get(projectId) ?? [];
         if (queue.length === 0) { this.queues.delete(projectId); return; }
-        // A batch takes jobs in arrival order up to the trace budget (always at least one). Jobs
-        // sharing a trace go to different batches: a trace counts in one group of a summary.
+        // A batch takes jobs in arrival order up to the trace budget (always at least one), with
+        // the first job's specs (in practice: scenarios of one run). Jobs sharing a trace go to
+        // different batches: a trace counts in one group of a summary.
         const batch: Job[] = [];
         const rest: Job[] = [];
         const seen = new Set<string>();
         for (const j of queue) {
           const ids = j.groups.flat();
-          if (batch.length === 0 || (seen.size + ids.length <= this.maxTracesPerBatch && !ids.some((t) => seen.has(t)))) {
+          const fits = j.signature === batch[0]?.signature && seen.size + ids.length <= this.maxTracesPerBatch && !ids.some((t) => seen.has(t));
+          if (batch.length === 0 || fits) {
             batch.push(j);
             for (const t of ids) seen.add(t);
           } else rest.push(j);
@@ -74,6 +79,11 @@ export class TraceSummaryBatcher {
       result = await this.source.summariseStored(projectId, batch.flatMap((j) => j.groups), batch.flatMap((j) => j.specs));
     } catch (err) {
       for (const j of batch) j.reject(readError(err));
+      return;
+    }
+    if (!result.computed) {
+      // The specs compute nothing (the same for every job here): nothing to wait for.
+      for (const j of batch) j.resolve(j.groups.map(() => ({})));
       return;
     }
     const now = Date.now();

@@ -40,14 +40,16 @@ const PROJECT = 'm_project';
 export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } = {}): TraceMetrics {
   const rm = new ReadModel(ch, opts.queryTimeoutMs);
 
-  /** The roots of the traces: project, retention, trace ids, and the time ranges they occupy. */
-  async function rootsOf(projectId: string, ranges: TraceRange[]): Promise<{ where: string; params: Record<string, unknown> }> {
-    const time = timeRangesPredicate(ranges, 'm_tr');
+  /** The roots of the traces (`ids`: a traceIdsParam): project, retention, trace ids, and a bound on their start times. */
+  async function rootsWhere(projectId: string, ids: string, time: { sql: string; params: Record<string, unknown> }): Promise<{ where: string; params: Record<string, unknown> }> {
     return {
       where: `project_id = {${PROJECT}:String} AND is_root = 1 AND is_deleted = 0 AND (${RETAINED_SPANS_SQL}) AND trace_id IN ${traceIdsSql('m_traces')} AND (${time.sql})`,
-      params: { [PROJECT]: projectId, m_traces: traceIdsParam(ranges.map((r) => r.trace_id)), ...time.params, ...await rm.retention(projectId, 'spans') },
+      params: { [PROJECT]: projectId, m_traces: ids, ...time.params, ...await rm.retention(projectId, 'spans') },
     };
   }
+  /** The roots of located traces, within the time ranges they occupy. */
+  const rootsOf = (projectId: string, ranges: TraceRange[]) =>
+    rootsWhere(projectId, traceIdsParam(ranges.map((r) => r.trace_id)), timeRangesPredicate(ranges, 'm_tr'));
   /** One summary per group over the roots `roots` selects, in one statement, with each group's count of distinct traces. */
   async function summariseRoots(
     roots: { where: string; params: Record<string, unknown> },
@@ -119,14 +121,9 @@ export function traceMetrics(ch: Clickhouse, opts: { queryTimeoutMs?: number } =
       if (ids === '') return { summaries: groups.map(() => ({})), stored: groups.map(() => 0), computed: true };
       // The time bounds of the traces as scalar subqueries on the trace index: constants by the time
       // the span table is read, so they bound its primary-key range as locate's ranges do.
-      const index = `${ch.database}.${rm.tables.traceIndex}`;
-      const inIndex = `FROM ${index} WHERE project_id = {${PROJECT}:String} AND trace_id IN ${traceIdsSql('m_traces')}`;
-      const roots = {
-        where: `project_id = {${PROJECT}:String} AND is_root = 1 AND is_deleted = 0 AND (${RETAINED_SPANS_SQL}) AND trace_id IN ${traceIdsSql('m_traces')}
-          AND start_time BETWEEN (SELECT min(first_start) ${inIndex}) AND (SELECT max(last_start) ${inIndex})`,
-        params: { [PROJECT]: projectId, m_traces: ids, ...await rm.retention(projectId, 'spans') },
-      };
-      return summariseRoots(roots, groups, specs);
+      const inIndex = `FROM ${ch.database}.${rm.tables.traceIndex} WHERE project_id = {${PROJECT}:String} AND trace_id IN ${traceIdsSql('m_traces')}`;
+      const bounds = { sql: `start_time BETWEEN (SELECT min(first_start) ${inIndex}) AND (SELECT max(last_start) ${inIndex})`, params: {} };
+      return summariseRoots(await rootsWhere(projectId, ids, bounds), groups, specs);
     },
   };
 }

@@ -18,7 +18,7 @@ import type { RejectionPresentations } from '../../presentation.ts';
 import type { SqlStatement } from '../../statement.ts';
 import type { ArtifactHeader, QueryRevisionInfo } from '@llm/events';
 import { isUuid } from '../ids.ts';
-import { artifactRules, artifactsKey, type ArtifactEvent, type ArtifactRejection, type ArtifactState } from './rules.ts';
+import { ARTIFACT_REJECTIONS, artifactRules, artifactsKey, type ArtifactEvent, type ArtifactRejection, type ArtifactState } from './rules.ts';
 import { loadArtifactState } from './reads.ts';
 import { projectArtifact } from './projection.ts';
 import type { Queryable } from '../../queryable.ts';
@@ -30,35 +30,23 @@ export type SavedQueryEventType =
   | 'accounts.query.revision.added' | 'accounts.query.archive.set' | 'accounts.query.revision.edited';
 export type SavedQueryEvent = AccountEvent<SavedQueryEventType>;
 
-export const SAVED_QUERY_REJECTIONS = {
-  query_exists: 'conflict',
-  // The reference's 409 body names the slug: {"detail": {"message", "conflict": {"slug"}}}.
-  query_slug_exists: { kind: 'conflict', body: 'conflict' },
-  query_variant_slug_exists: { kind: 'conflict', body: 'conflict' },
-  query_revision_slug_exists: { kind: 'conflict', body: 'conflict' },
-  query_not_found: 'not_found',
-  /** An event for a project that is gone (appended while it was being deleted). */
-  query_project_not_found: 'not_found',
-  query_variant_not_found: 'not_found',
-  query_revision_not_found: 'not_found',
-  query_version_conflict: 'conflict',
-  /** A first revision (version 0) for a variant that has one already. */
-  query_initial_revision_exists: 'conflict',
-  /** A commit that kept losing its version to concurrent commits (the command's bounded retry ran out). */
-  query_commit_contention: 'conflict',
-  /** The common code (registry.ts COMMON_REJECTIONS), listed so that `decide` may answer it. */
-  malformed_event: 'unprocessable',
-} as const satisfies RejectionPresentations<string>;
-export type SavedQueryRejection = keyof typeof SAVED_QUERY_REJECTIONS;
-
-/** The query family's name for each artifact rejection (testcases never concern a query). */
-const QUERY_CODE: Record<ArtifactRejection, SavedQueryRejection> = {
+/**
+ * The query family's name for each artifact rejection a query event can get (testcase and request
+ * checks never concern a query); each keeps the artifact code's presentation (a taken slug: the
+ * reference's 409 body naming it).
+ */
+const QUERY_CODE = {
   artifact_exists: 'query_exists', artifact_slug_exists: 'query_slug_exists', artifact_variant_slug_exists: 'query_variant_slug_exists',
-  artifact_revision_slug_exists: 'query_revision_slug_exists', artifact_not_found: 'query_not_found', artifact_project_not_found: 'query_project_not_found', artifact_variant_not_found: 'query_variant_not_found',
-  artifact_revision_not_found: 'query_revision_not_found', artifact_version_conflict: 'query_version_conflict',
-  artifact_initial_revision_exists: 'query_initial_revision_exists', artifact_commit_contention: 'query_commit_contention',
-  artifact_testcase_missing: 'malformed_event', artifact_request_invalid: 'malformed_event', malformed_event: 'malformed_event',
-};
+  artifact_revision_slug_exists: 'query_revision_slug_exists', artifact_not_found: 'query_not_found', artifact_project_not_found: 'query_project_not_found',
+  artifact_variant_not_found: 'query_variant_not_found', artifact_revision_not_found: 'query_revision_not_found', artifact_version_conflict: 'query_version_conflict',
+  artifact_initial_revision_exists: 'query_initial_revision_exists', artifact_commit_contention: 'query_commit_contention', malformed_event: 'malformed_event',
+} as const satisfies Partial<Record<ArtifactRejection, string>>;
+type Renamed = keyof typeof QUERY_CODE;
+
+export const SAVED_QUERY_REJECTIONS = Object.fromEntries(
+  Object.entries(QUERY_CODE).map(([artifactCode, queryCode]) => [queryCode, ARTIFACT_REJECTIONS[artifactCode as Renamed]]),
+) as { [K in Renamed as (typeof QUERY_CODE)[K]]: (typeof ARTIFACT_REJECTIONS)[K] } satisfies RejectionPresentations<string>;
+export type SavedQueryRejection = keyof typeof SAVED_QUERY_REJECTIONS;
 
 /** A project's saved queries: one stream key (slugs unique per project, each variant's version order). */
 export const savedQueriesKey = (projectId: string): string => artifactsKey(projectId, 'query');
@@ -144,7 +132,9 @@ export function toArtifactEvent(e: SavedQueryEvent): ArtifactEvent {
 /** The query family's wording where it differs from the artifact's. */
 function asQueryDecision(e: SavedQueryEvent, d: Decision<ArtifactRejection | CommonRejection>): Decision<SavedQueryRejection | CommonRejection> {
   if (d.status === 'accepted') return d;
-  const code = d.code in QUERY_CODE ? QUERY_CODE[d.code as ArtifactRejection] : (d.code as CommonRejection);
+  // Codes a query cannot get (testcases, request checks) would mean a malformed event; common codes pass.
+  const code: SavedQueryRejection | CommonRejection = d.code in QUERY_CODE ? QUERY_CODE[d.code as Renamed]
+    : d.code in ARTIFACT_REJECTIONS ? 'malformed_event' : (d.code as CommonRejection);
   switch (code) {
     case 'query_not_found': return reject(code, 'Query not found.');
     case 'query_exists': return reject(code, e.type === 'accounts.query.variant.created' ? `Query variant '${e.payload.variant_id}' already exists.` : `Query '${e.payload.query_id}' already exists.`);

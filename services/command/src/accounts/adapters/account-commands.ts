@@ -177,8 +177,8 @@ export type Attempt<T> = { outcome: CommandOutcome; value: T } | { done: T };
 export interface RetryOptions {
   /** Tries in all (default MAX_CONFLICT_ATTEMPTS). */
   maxAttempts?: number;
-  /** The error when every try lost to another change (default: the last conflict's own rejection). */
-  exhausted?: (last: Rejection<RejectionCode>) => AppError;
+  /** The error when every try lost to another change (default: the last conflict's own rejection); it may read what won. */
+  exhausted?: (last: Rejection<RejectionCode>) => AppError | Promise<AppError>;
   /** A random pause before each new try, up to `jitterMs` × tries so far (commits racing on one head). */
   jitterMs?: number;
 }
@@ -196,7 +196,7 @@ export async function untilApplied<T>(conflicts: readonly RejectionCode[], attem
     if ('done' in a) return a.done;
     if (a.outcome.status === 'applied') return a.value;
     if (!conflicts.includes(a.outcome.code)) throw rejectionError(a.outcome);
-    if (n >= max) throw opts.exhausted ? opts.exhausted(a.outcome) : rejectionError(a.outcome);
+    if (n >= max) throw opts.exhausted ? await opts.exhausted(a.outcome) : rejectionError(a.outcome);
     if (opts.jitterMs) await sleep(Math.random() * opts.jitterMs * n);
   }
 }

@@ -69,17 +69,17 @@ export class ArtifactWrites {
   }
 
   /**
-   * Commits the variant's next revision (`initial`: only as its first, version 0; `base`: only on
-   * that version, once, else its `conflict`); returns its id. Content computed from the head (a
-   * deploy's merged keys) is a function, called again on each try.
+   * Commits the variant's next revision (`initial`: only as its first, version 0; `after`: only
+   * right after that version, once, else its `conflict`); returns its id. Content computed from the
+   * head (a deploy's merged keys) is a function, called again on each try.
    */
   async commit(
     req: Request, entity: ArtifactEntity, artifactId: string, variantId: string, content: RevisionContent | (() => Promise<RevisionContent>),
-    opts: { initial?: boolean; base?: { version: number; conflict: () => AppError } } = {},
+    opts: { initial?: boolean; after?: { version: number; conflict: () => Promise<AppError> } } = {},
   ): Promise<string> {
     const family = familyOf(entity);
-    const retry = opts.base
-      ? { on: ['artifact_version_conflict'] as const, maxAttempts: 1, exhausted: opts.base.conflict }
+    const retry = opts.after
+      ? { on: ['artifact_version_conflict'] as const, maxAttempts: 1, exhausted: opts.after.conflict }
       : {
         on: ['artifact_version_conflict'] as const, maxAttempts: MAX_COMMIT_ATTEMPTS, jitterMs: 20,
         exhausted: () => refuse('artifact_commit_contention', 'Too many concurrent commits to this variant; retry the commit.'),
@@ -91,7 +91,7 @@ export class ArtifactWrites {
       const c = typeof content === 'function' ? await content() : content;
       const write = this.change(req, entity, artifactId, 'accounts.artifact.revision.added', {
         family, artifact_id: artifactId, variant_id: variantId,
-        revision: { revision_id: revisionId, slug: c.slug ?? hex12(), version: opts.initial ? 0 : opts.base ? opts.base.version + 1 : variant.latest_version + 1, header: c.header, data_json: c.dataJson, message: c.message },
+        revision: { revision_id: revisionId, slug: c.slug ?? hex12(), version: opts.initial ? 0 : (opts.after?.version ?? variant.latest_version) + 1, header: c.header, data_json: c.dataJson, message: c.message },
       });
       return { write, value: revisionId };
     });

@@ -15,11 +15,10 @@
 // `target` is a path of keys and array indices, `[]` being the data itself (set/merge only).
 // Pure: the caller checks the result as data and decides "no change".
 import type { WorkflowOperation } from '@llm/contracts';
-import { deepMerge, hasOwnKey, ownValue, setOwn } from './json-tree.ts';
+import { deepMerge, hasOwnKey, isTree, ownValue, setOwn } from './json-tree.ts';
 
 type Json = unknown;
 type Container = Record<string, Json> | Json[];
-const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Why an operation cannot apply: its position, a code and a message (a 422 on the commit). */
 export interface DeltaFailure { index: number; code: string; message: string }
@@ -39,7 +38,7 @@ function parentOf(root: Record<string, Json>, target: ReadonlyArray<string | num
     if (Array.isArray(node) && typeof seg === 'number') {
       if (seg < 0 || seg >= node.length) throw new Failure('target_not_found', `No item ${seg} at ${show(target.slice(0, i))}.`);
       node = node[seg];
-    } else if (isObject(node) && typeof seg === 'string') {
+    } else if (isTree(node) && typeof seg === 'string') {
       if (!hasOwnKey(node, seg)) {
         if (!create) throw new Failure('target_not_found', `Nothing at ${show(target.slice(0, i + 1))}.`);
         setOwn(node, seg, {});
@@ -49,13 +48,13 @@ function parentOf(root: Record<string, Json>, target: ReadonlyArray<string | num
       throw new Failure('target_type', `${show(target.slice(0, i))} is not ${typeof seg === 'number' ? 'an array' : 'an object'}.`);
     }
   }
-  if (!Array.isArray(node) && !isObject(node)) throw new Failure('target_type', `${show(target.slice(0, -1))} is neither an object nor an array.`);
+  if (!Array.isArray(node) && !isTree(node)) throw new Failure('target_type', `${show(target.slice(0, -1))} is neither an object nor an array.`);
   return node;
 }
 
 function read(parent: Container, seg: string | number, target: ReadonlyArray<string | number>): Json {
   if (Array.isArray(parent) && typeof seg === 'number' && seg >= 0 && seg < parent.length) return parent[seg];
-  if (isObject(parent) && typeof seg === 'string' && hasOwnKey(parent, seg)) return parent[seg];
+  if (isTree(parent) && typeof seg === 'string' && hasOwnKey(parent, seg)) return parent[seg];
   throw new Failure('target_not_found', `Nothing at ${show(target)}.`);
 }
 
@@ -63,7 +62,7 @@ function write(parent: Container, seg: string | number, value: Json, target: Rea
   if (Array.isArray(parent) && typeof seg === 'number') {
     if (seg < 0 || seg > parent.length) throw new Failure('target_not_found', `No item ${seg} at ${show(target.slice(0, -1))}.`);
     parent[seg] = value;
-  } else if (isObject(parent) && typeof seg === 'string') {
+  } else if (isTree(parent) && typeof seg === 'string') {
     setOwn(parent, seg, value);
   } else {
     throw new Failure('target_type', `${show(target.slice(0, -1))} is not ${typeof seg === 'number' ? 'an array' : 'an object'}.`);
@@ -86,11 +85,11 @@ function apply(data: Record<string, Json>, op: WorkflowOperation): Record<string
   const last = target[target.length - 1];
   if (target.length === 0) {
     if (op.operation === 'set') {
-      if (!isObject(op.value)) throw new Failure('value_type', 'Setting the data itself needs an object value.');
+      if (!isTree(op.value)) throw new Failure('value_type', 'Setting the data itself needs an object value.');
       return structuredClone(op.value);
     }
     if (op.operation === 'merge') {
-      if (!isObject(op.value)) throw new Failure('value_type', 'merge needs an object value.');
+      if (!isTree(op.value)) throw new Failure('value_type', 'merge needs an object value.');
       return deepMerge(data, op.value);
     }
     throw new Failure('target_required', `${op.operation} needs a non-empty target.`);
@@ -101,10 +100,10 @@ function apply(data: Record<string, Json>, op: WorkflowOperation): Record<string
       write(parentOf(data, target, true), seg, structuredClone(op.value ?? null), target);
       return data;
     case 'merge': {
-      if (!isObject(op.value)) throw new Failure('value_type', 'merge needs an object value.');
+      if (!isTree(op.value)) throw new Failure('value_type', 'merge needs an object value.');
       const parent = parentOf(data, target, true);
       const current = Array.isArray(parent) ? read(parent, seg, target) : typeof seg === 'string' ? ownValue(parent, seg) : undefined;
-      if (current !== undefined && !isObject(current)) throw new Failure('target_type', `${show(target)} is not an object.`);
+      if (current !== undefined && !isTree(current)) throw new Failure('target_type', `${show(target)} is not an object.`);
       write(parent, seg, deepMerge(current, structuredClone(op.value)), target);
       return data;
     }

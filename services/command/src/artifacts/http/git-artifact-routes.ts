@@ -4,6 +4,7 @@
 // (the reference replaces them, nulling what was omitted: a [quirk]); a revision's data never
 // changes. Everything is in the caller's project: another project's artifact, variant or revision
 // is unknown here (404 on writes that name it).
+import { isDeepStrictEqual } from 'node:util';
 import type { Request, RequestHandler, Response } from 'express';
 import {
   ARTIFACT_PLURALS, applyTestsetDelta, readArtifact, readLatestRevision, readRevision, readTestcasesByIds, readVariant, refuse, revisionsUpTo, type TestsetDelta, revisionData, revisionView, variantView, artifactView,
@@ -161,7 +162,7 @@ export function gitArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEn
     }
     let data = body.data;
     let message = body.message ?? '';
-    if (hasDelta && isObject(body.delta) && 'operations' in body.delta) {
+    if (hasDelta && isTree(body.delta) && 'operations' in body.delta) {
       await orderedCommit(req, res, v, body, body.delta.operations as WorkflowOperation[]);
       return;
     }
@@ -203,23 +204,17 @@ export function gitArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEn
       unprocessable(res, 'invalid_data', `The operations leave data that is not ${e} data: ${checked.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
       return;
     }
-    if (canonicalJson(checked.data) === canonicalJson(head.data ?? {})) {
+    // Key order aside (stored jsonb orders keys its own way), the same data.
+    if (isDeepStrictEqual(checked.data, head.data ?? {})) {
       await answerRevision(req, res, head.id, 'no_change');
       return;
     }
     const slug = body.slug ?? hex12();
     const content = await w.revisionContent(req, v.artifact_id, slug, body, checked.data, { normalise: false });
-    const raced = new AppError({ code: 'revision_conflict', kind: 'conflict', message: 'raced' });
-    let id: string;
-    try {
-      id = await writes.commit(req, entity, v.artifact_id, v.id, { slug, header: content.header, dataJson: content.dataJson, message: body.message ?? `Patched ${e} revision` }, {
-        base: { version: head.version, conflict: () => raced },
-      });
-    } catch (err) {
+    const id = await writes.commit(req, entity, v.artifact_id, v.id, { slug, header: content.header, dataJson: content.dataJson, message: body.message ?? `Patched ${e} revision` }, {
       // Another commit took the version meanwhile: the 409 names the head it made.
-      if (err === raced) throw conflict(await readLatestRevision(pool, v.id));
-      throw err;
-    }
+      after: { version: head.version, conflict: async () => conflict(await readLatestRevision(pool, v.id)) },
+    });
     await answerRevision(req, res, id, 'committed');
   };
 
@@ -301,15 +296,6 @@ function removePaths(tree: Tree, paths: readonly string[]): Tree {
     if (isTree(node) && hasOwnKey(node, last)) delete node[last];
   }
   return out;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** JSON with sorted keys (stored jsonb orders keys its own way). */
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(',')}}`;
-  return JSON.stringify(v) ?? 'null';
 }
 
 /** The fields of the reference's structured commit error beside its message: `{code, retryable, next_step?, details?}`. */

@@ -44,7 +44,6 @@ const TABLES: Array<[string, string]> = [
   ['api_keys', 'id'], ['organization_domains', 'id'], ['organization_providers', 'id'], ['user_identities', 'method, subject'],
   ['revoked_sessions', 'sid'], ['secrets', 'id'],
   ['webhook_subscriptions', 'id'], ['invitations', 'id'], ['organization_subscriptions', 'organization_id'], ['billing_processor_events', 'event_id'],
-  ['applications', 'id'], ['application_variants', 'id'], ['application_revisions', 'id'], ['testsets', 'id'], ['testcases', 'id'],
   ['artifacts', 'id'], ['artifact_variants', 'id'], ['artifact_revisions', 'id'], ['artifact_testcases', 'id'],
   ['human_evaluations', 'id'], ['human_evaluation_variants', 'evaluation_id, position'], ['human_evaluation_scenarios', 'id'],
   ['project_tombstones', 'project_id'], ['redaction_policies', 'project_id'],
@@ -184,13 +183,25 @@ describe('accounts replay', () => {
     await append('accounts.query.artifact.created', `project:${b.projectId}:queries`, {
       query_id: randomUUID(), slug: `late-${hex(3)}`, header: { name: '', description: '', tags_json: '', meta_json: '', flags_json: '' }, folder_id: '',
     }, { projectId: b.projectId });
-    // Applications and testsets of the first model (still in old logs) replay into their own tables,
-    // and a human evaluation still names them; an artifact commit claiming a version another commit
-    // took is refused (artifact_version_conflict).
+    // Applications and testsets of the first model (still in old logs) replay into the artifact
+    // tables, a second one with a taken slug refused as the first model refused it, and a human
+    // evaluation still names them; an artifact commit claiming a version another commit took is
+    // refused (artifact_version_conflict).
     const legacyApp = { application_id: randomUUID(), variant_id: randomUUID(), revision_id: randomUUID() };
     await append('accounts.application.created', `project:${a.projectId}:applications`, {
-      application: { application_id: legacyApp.application_id, project_id: a.projectId, slug: `old-${hex(3)}`, name: 'Old app', description: '', tags_json: '', meta_json: '', flags_json: '', data_json: '{"uri":"agenta:custom:mock:v0"}' },
+      application: { application_id: legacyApp.application_id, project_id: a.projectId, slug: `old-${legacyApp.application_id.slice(0, 6)}`, name: 'Old app', description: '', tags_json: '', meta_json: '', flags_json: '', data_json: '{"uri":"agenta:custom:mock:v0"}' },
       variant_id: legacyApp.variant_id, variant_slug: hex(6), revision0_id: randomUUID(), revision_id: legacyApp.revision_id,
+    }, { projectId: a.projectId });
+    await append('accounts.application.created', `project:${a.projectId}:applications`, {
+      application: { application_id: randomUUID(), project_id: a.projectId, slug: `old-${legacyApp.application_id.slice(0, 6)}`, name: 'Old app', description: '', tags_json: '', meta_json: '', flags_json: '', data_json: '' },
+      variant_id: randomUUID(), variant_slug: hex(6), revision0_id: randomUUID(), revision_id: randomUUID(),
+    }, { projectId: a.projectId });
+    const legacyVariant = randomUUID();
+    await append('accounts.application.variant_created', `project:${a.projectId}:applications`, {
+      variant_id: legacyVariant, application_id: legacyApp.application_id, project_id: a.projectId, slug: 'b', name: 'B', flags_json: '', tags_json: '',
+    }, { projectId: a.projectId });
+    await append('accounts.application.revision_committed', `project:${a.projectId}:applications`, {
+      revision_id: randomUUID(), variant_id: legacyVariant, application_id: legacyApp.application_id, project_id: a.projectId, slug: '', message: 'm', data_json: '{"uri":"agenta:custom:mock:v0"}', version: 0,
     }, { projectId: a.projectId });
     const legacyTestset = randomUUID();
     await append('accounts.testset.created', `project:${a.projectId}:testsets`, {
@@ -211,12 +222,17 @@ describe('accounts replay', () => {
     await append('accounts.billing.subscription_set', orgKey, planChange);
     await append('accounts.billing.subscription_set', orgKey, { ...planChange, plan: 'cloud_v0_hobby', reset_auth_flags: true });
     await eventually(async () => (await live.query('SELECT count(*)::int AS n FROM events WHERE event_id = ANY($1::uuid[])', [injected])).rows[0].n, (n) => n === injected.length, 30_000);
+    // The first model's application and testset read as the artifacts they now are.
+    const oldApp = await call('GET', `/simple/applications/${legacyApp.application_id}`, a);
+    expect(oldApp).toMatchObject({ status: 200, body: { count: 1, application: { id: legacyApp.application_id, name: 'Old app', flags: { is_application: true } } } });
+    expect(await call('GET', `/applications/revisions/${legacyApp.revision_id}`, a)).toMatchObject({ status: 200, body: { count: 1, application_revision: { version: '1', data: { uri: 'agenta:custom:mock:v0' } } } });
+    expect(await call('GET', `/simple/testsets/${legacyTestset}`, a)).toMatchObject({ status: 200, body: { count: 1, testset: { name: 'Old set', data: { testcases: [{ data: { q: 'x' } }] } } } });
     const verdicts = (await live.query('SELECT type, status, rejection_code FROM events ORDER BY topic, partition, "offset"')).rows as Array<{ type: string; status: string; rejection_code: string | null }>;
     // Every aggregate has facts in the log, and the injected losers were refused with typed codes.
     expect(new Set(verdicts.filter((v) => v.status === 'applied').map((v) => aggregateOf(v.type)))).toEqual(new Set(Object.keys(AGGREGATES)));
     // (What the API refused never reached the log: the command's early answer uses the same rules.)
     expect(verdicts.filter((v) => v.status === 'rejected').map((v) => v.rejection_code).sort()).toEqual([
-      'api_key_not_found', 'artifact_version_conflict', 'billing_event_applied', 'domain_not_found', 'organization_changed', 'organization_transfer_invalid', 'provider_slug_exists', 'query_project_not_found', 'query_version_conflict', 'redaction_project_not_found', 'user_exists', 'user_not_found', 'webhook_not_found',
+      'api_key_not_found', 'application_slug_taken', 'artifact_version_conflict', 'billing_event_applied', 'domain_not_found', 'organization_changed', 'organization_transfer_invalid', 'provider_slug_exists', 'query_project_not_found', 'query_version_conflict', 'redaction_project_not_found', 'user_exists', 'user_not_found', 'webhook_not_found',
     ]);
 
     // Rebuild into a fresh database from offset 0.

@@ -19,16 +19,14 @@ import { session } from './aggregates/session/index.ts';
 import { user } from './aggregates/user/index.ts';
 import { webhook } from './aggregates/webhook/index.ts';
 import { invitation } from './aggregates/invitation/index.ts';
-import { application } from './aggregates/application/index.ts';
-import { testset } from './aggregates/testset/index.ts';
 import { humanEvaluation } from './aggregates/human-evaluation/index.ts';
 import { billing } from './aggregates/billing/index.ts';
 import { organizationLifecycle } from './aggregates/organization-lifecycle/index.ts';
 import { project } from './aggregates/project/index.ts';
 import { redactionPolicy } from './aggregates/redaction-policy/index.ts';
-import { artifact, savedQuery } from './aggregates/artifact/index.ts';
+import { artifact, legacyApplication, legacyTestset, savedQuery } from './aggregates/artifact/index.ts';
 
-export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, invitation, billing, organizationLifecycle, project, application, testset, humanEvaluation, redactionPolicy, artifact } as const;
+export const AGGREGATES = { user, session, organization, provider, domain, apiKey, membership, savedQuery, secret, webhook, invitation, billing, organizationLifecycle, project, legacyApplication, legacyTestset, humanEvaluation, redactionPolicy, artifact } as const;
 
 type Aggregates = typeof AGGREGATES;
 export type AggregateName = keyof Aggregates;

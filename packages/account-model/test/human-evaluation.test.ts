@@ -1,9 +1,14 @@
-// Given/when/then of the application, testset and human evaluation aggregates: applications and
-// testsets are created in a project that exists with a slug free in it; revisions are numbered in
-// sequence per variant; an evaluation needs its project's application and testset and, for each
-// variant, a live variant of that application linked to its current revision.
+// Given/when/then of the first model's application and testset events (translated into artifact
+// events: legacy-events.ts) and of the human evaluation aggregate: applications and testsets are
+// created in a project that exists with a slug free in it (the first model's slug, before the
+// suffix the translation adds); revisions are numbered in sequence per variant; an evaluation needs
+// its project's application and testset and, for each variant, a live variant of that application
+// linked to its current revision.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { application, humanEvaluation, testset, type AccountEvent, type ApplicationState, type ApplicationVariantRef, type HumanEvaluationState, type TestsetState } from '../src/index.ts';
+import {
+  applicationAsArtifact, humanEvaluation, legacyApplication, legacyTestset, legacyTestsetV0, testsetAsArtifact, type AccountEvent, type HumanEvaluationState, type LegacyState,
+} from '../src/index.ts';
 import { decideOn, ev } from './support/given.ts';
 
 const P1 = '00000000-0000-4000-8000-0000000000a1';
@@ -11,15 +16,20 @@ const P2 = '00000000-0000-4000-8000-0000000000a2';
 const A1 = '00000000-0000-7000-8000-0000000000b1';
 const V1 = '00000000-0000-7000-8000-0000000000c1';
 const V2 = '00000000-0000-7000-8000-0000000000c2';
+const R0 = '00000000-0000-7000-8000-0000000000d0';
 const R1 = '00000000-0000-7000-8000-0000000000d1';
 const T1 = '00000000-0000-7000-8000-0000000000e1';
 const E1 = '00000000-0000-7000-8000-0000000000f1';
-const projects: ApplicationState = { projects: [{ id: P1 }, { id: P2 }], applications: [], variants: [] };
+const hex = (id: string): string => id.replace(/-/g, '');
+/** Project P1 exists; nothing else. */
+const empty: LegacyState = {
+  projectExists: true, artifacts: [], takenSlugs: { artifact: [], variant: [], revision: [] }, revisions: [], storedTestcases: [], legacySlugTaken: false,
+};
 
 type AppInfo = AccountEvent<'accounts.application.created'>['payload']['application'];
 const appCreated = (o: Partial<AppInfo> = {}) => ev('accounts.application.created', {
-  application: { application_id: A1, project_id: P1, slug: 'app', name: 'App', description: '', tags_json: '', meta_json: '', flags_json: '', data_json: '', ...o },
-  variant_id: V1, variant_slug: 'abcdefabcdef', revision0_id: R1, revision_id: R1,
+  application: { application_id: A1, project_id: P1, slug: 'app', name: 'App', description: '', tags_json: '', meta_json: '', flags_json: '{"x":1}', data_json: '{"uri":"u"}', ...o },
+  variant_id: V1, variant_slug: 'abcdefabcdef', revision0_id: R0, revision_id: R1,
 });
 const variantCreated = (o: Partial<AccountEvent<'accounts.application.variant_created'>['payload']> = {}) => ev('accounts.application.variant_created', {
   variant_id: V2, application_id: A1, project_id: P1, slug: 'b', name: 'B', flags_json: '', tags_json: '', ...o,
@@ -28,62 +38,78 @@ const committed = (version: number, o: Partial<AccountEvent<'accounts.applicatio
   revision_id: R1, variant_id: V2, application_id: A1, project_id: P1, slug: '', message: '', data_json: '', version, ...o,
 });
 
-/** Project P1's application A1 (slug app) with its first variant V1 at revision 1. */
-const firstVariant: ApplicationVariantRef = { id: V1, applicationId: A1, projectId: P1, slug: 'abcdefabcdef', current: 1 };
-const withApp: ApplicationState = { ...projects, applications: [{ id: A1, projectId: P1, slug: 'app' }], variants: [firstVariant] };
-/** …and a second variant V2 (slug b) at revision `current` (null: none committed yet). */
-const withVariant = (current: number | null): ApplicationState => ({
-  ...withApp, variants: [firstVariant, { id: V2, applicationId: A1, projectId: P1, slug: 'b', current }],
+/** Project P1's application A1 (a workflow) with variant V1 at version 1 and V2 at `v2` (-1: none committed yet). */
+const withApp = (v2?: number, projectId = P1): LegacyState => ({
+  ...empty,
+  artifacts: [{ id: A1, projectId, family: 'workflow', variants: [{ id: V1, slug: 'x', latestVersion: 1 }, ...(v2 === undefined ? [] : [{ id: V2, slug: 'y', latestVersion: v2 }])] }],
 });
 
-describe('application aggregate', () => {
-  it('given a project, when an application is created, then it is accepted', () => {
-    expect(decideOn(application, projects, appCreated()).status).toBe('accepted');
+describe('legacy application events (the artifact aggregate)', () => {
+  it('given a project, when an application is created, then it is accepted as a workflow with its variant, revisions 0 and 1 and suffixed slugs', () => {
+    expect(decideOn(legacyApplication, empty, appCreated()).status).toBe('accepted');
+    const a = applicationAsArtifact(appCreated());
+    expect(a).toMatchObject({
+      type: 'accounts.artifact.created', projectId: P1,
+      payload: {
+        family: 'workflow', artifact_id: A1, slug: `app_${hex(A1)}`, header: { name: 'App', flags_json: '{"x":1}' },
+        variants: [{
+          variant_id: V1, slug: `abcdefabcdef_${hex(V1)}`, header: { name: 'App' },
+          revisions: [{ revision_id: R0, slug: hex(R0), version: 0, data_json: '' }, { revision_id: R1, slug: hex(R1), version: 1, data_json: '{"uri":"u"}' }],
+        }],
+      },
+    });
   });
 
-  it('given an application, when another takes its slug in the same project, then it is refused; in another project it is not', () => {
-    expect(decideOn(application, withApp, appCreated({ application_id: V2 }))).toMatchObject({ status: 'rejected', code: 'application_slug_taken' });
-    expect(decideOn(application, withApp, appCreated({ application_id: V2, project_id: P2 })).status).toBe('accepted');
-    expect(decideOn(application, withApp, appCreated())).toMatchObject({ code: 'application_exists' });
+  it('given an application, when another takes its slug in the same project, then it is refused; an existing id or a missing project too', () => {
+    expect(decideOn(legacyApplication, { ...empty, legacySlugTaken: true }, appCreated())).toMatchObject({ status: 'rejected', code: 'application_slug_taken' });
+    expect(decideOn(legacyApplication, withApp(), appCreated())).toMatchObject({ code: 'application_exists' });
+    expect(decideOn(legacyApplication, { ...empty, projectExists: false }, appCreated())).toMatchObject({ code: 'application_project_not_found' });
   });
 
-  it('given no such project, when an application is created, then it is refused', () => {
-    expect(decideOn(application, { ...projects, projects: [] }, appCreated())).toMatchObject({ code: 'application_project_not_found' });
-  });
-
-  it('given an application, when a variant is created, then it is accepted', () => {
-    expect(decideOn(application, withApp, variantCreated()).status).toBe('accepted');
+  it('given an application, when a variant is created, then it is accepted; its slug taken in the application is refused', () => {
+    expect(decideOn(legacyApplication, withApp(), variantCreated()).status).toBe('accepted');
+    expect(decideOn(legacyApplication, { ...withApp(), legacySlugTaken: true }, variantCreated())).toMatchObject({ code: 'application_variant_slug_taken' });
+    expect(decideOn(legacyApplication, withApp(-1), variantCreated())).toMatchObject({ code: 'application_variant_exists' });
   });
 
   it('given a new variant, when revisions are committed, then they are numbered 0, 1, … and a taken number is a conflict', () => {
-    expect(decideOn(application, withVariant(null), committed(0)).status).toBe('accepted');
-    expect(decideOn(application, withVariant(null), committed(1))).toMatchObject({ code: 'application_revision_changed' });
-    expect(decideOn(application, withVariant(0), committed(1)).status).toBe('accepted');
-    expect(decideOn(application, withVariant(1), committed(1))).toMatchObject({ code: 'application_revision_changed' });
-    expect(decideOn(application, withVariant(1), committed(2)).status).toBe('accepted');
+    expect(decideOn(legacyApplication, withApp(-1), committed(0)).status).toBe('accepted');
+    expect(decideOn(legacyApplication, withApp(-1), committed(1))).toMatchObject({ code: 'application_revision_changed' });
+    expect(decideOn(legacyApplication, withApp(0), committed(1)).status).toBe('accepted');
+    expect(decideOn(legacyApplication, withApp(1), committed(1))).toMatchObject({ code: 'application_revision_changed' });
+    expect(decideOn(legacyApplication, withApp(1), committed(2)).status).toBe('accepted');
   });
 
   it('given an application of another project, when a variant or a commit names it, then it is not found', () => {
-    expect(decideOn(application, withApp, variantCreated({ project_id: P2 }))).toMatchObject({ code: 'application_not_found' });
-    expect(decideOn(application, withApp, variantCreated({ slug: 'abcdefabcdef' }))).toMatchObject({ code: 'application_variant_slug_taken' });
-    expect(decideOn(application, withApp, committed(0))).toMatchObject({ code: 'application_variant_not_found' });
+    expect(decideOn(legacyApplication, withApp(undefined, P2), variantCreated())).toMatchObject({ code: 'application_not_found' });
+    expect(decideOn(legacyApplication, empty, variantCreated())).toMatchObject({ code: 'application_not_found' });
+    expect(decideOn(legacyApplication, withApp(), committed(0))).toMatchObject({ code: 'application_variant_not_found' });
+    expect(decideOn(legacyApplication, withApp(-1), committed(0, { variant_id: 'nope' }))).toMatchObject({ code: 'malformed_event' });
   });
 });
 
 const testsetCreated = (o: Partial<AccountEvent<'accounts.testset.created'>['payload']> = {}) => ev('accounts.testset.created', {
   testset_id: T1, project_id: P1, slug: 'ts', name: 'T', description: '', tags_json: '', meta_json: '', variant_id: V1, revision_id: R1,
-  testcases: [{ testcase_id: E1, data_json: '{"q":"1"}' }], ...o,
+  testcases: [{ testcase_id: E1, data_json: '{"q":"1"}' }, { testcase_id: V2, data_json: '{"q":"1"}' }], ...o,
 });
 
-describe('testset aggregate', () => {
-  it('given a project, when a testset is created, then it is accepted; its slug is then taken in that project only', () => {
-    const start: TestsetState = { projects: [{ id: P1 }, { id: P2 }], testsets: [] };
-    const withTestset: TestsetState = { ...start, testsets: [{ id: T1, projectId: P1, slug: 'ts' }] };
-    expect(decideOn(testset, start, testsetCreated()).status).toBe('accepted');
-    expect(decideOn(testset, withTestset, testsetCreated({ testset_id: V2 }))).toMatchObject({ code: 'testset_slug_taken' });
-    expect(decideOn(testset, withTestset, testsetCreated({ testset_id: V2, project_id: P2 })).status).toBe('accepted');
-    expect(decideOn(testset, withTestset, testsetCreated())).toMatchObject({ code: 'testset_exists' });
-    expect(decideOn(testset, { projects: [], testsets: [] }, testsetCreated())).toMatchObject({ code: 'testset_project_not_found' });
+describe('legacy testset events (the artifact aggregate)', () => {
+  it('given a project, when a testset is created, then it is accepted: its rows stored, its variant with revision 0 (md5 of the revision id) and revision 1 naming the rows in order', () => {
+    expect(decideOn(legacyTestset, empty, testsetCreated()).status).toBe('accepted');
+    const { rows, testset } = testsetAsArtifact(testsetCreated());
+    expect(rows.payload.testcases.map((t) => [t.id, t.data_json])).toEqual([[E1, '{"q":"1"}'], [V2, '{"q":"1"}']]);
+    const v0 = legacyTestsetV0(R1);
+    expect(hex(v0)).toBe(createHash('md5').update(`${R1}:v0`).digest('hex'));
+    expect(testset.payload).toMatchObject({
+      family: 'testset', slug: `ts_${hex(T1)}`,
+      variants: [{ variant_id: V1, slug: hex(V1), revisions: [{ revision_id: v0, version: 0, data_json: '' }, { revision_id: R1, version: 1, data_json: JSON.stringify({ testcase_ids: [E1, V2] }) }] }],
+    });
+  });
+
+  it('given a testset, when another takes its slug in the project, or its id, or the project is gone, then it is refused', () => {
+    expect(decideOn(legacyTestset, { ...empty, legacySlugTaken: true }, testsetCreated())).toMatchObject({ code: 'testset_slug_taken' });
+    expect(decideOn(legacyTestset, { ...empty, artifacts: [{ id: T1, projectId: P1, family: 'testset', variants: [] }] }, testsetCreated())).toMatchObject({ code: 'testset_exists' });
+    expect(decideOn(legacyTestset, { ...empty, projectExists: false }, testsetCreated())).toMatchObject({ code: 'testset_project_not_found' });
   });
 });
 

@@ -1,12 +1,12 @@
-// The application, testset and human evaluation projections' SQL against the real Postgres: the
-// projector's verdicts are the aggregates' own on the state the loaders return, and the state each
-// loader returns after each event is written out (variants' current revision numbers, the revisions
-// an evaluation links, the testsets and evaluations that exist); the rows hold what was sent
-// (testset rows and scenarios in order, duplicates kept), and the listing joins variant names,
-// linked revisions and the testset's name.
+// The first model's application and testset events (projected into the artifact tables) and the
+// human evaluation projection's SQL against the real Postgres: the projector's verdicts are the
+// aggregates' own on the state the loaders return; the evaluation loader's state after each event
+// is written out (the revisions an evaluation links, the testsets and evaluations that exist); the
+// rows hold what was sent (testset rows and scenarios in order, duplicates kept), and the listing
+// joins variant names, linked revisions and the testset's name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type AccountEvent, listHumanEvaluations, readApplicationRevision, readApplicationVariant, readHumanEvaluationScenarios, readTestcases, readTestset } from '@llm/account-model';
+import { type AccountEvent, listHumanEvaluations, readArtifact, readEvaluationRows, readHumanEvaluationScenarios, readRevision, readVariant } from '@llm/account-model';
 import { uuidv7 } from '@llm/events';
 import { ev as event, openProjectionDb, type ProjectionDb, type Step } from '../support/projection-db.ts';
 
@@ -33,9 +33,6 @@ describe('application, testset and human evaluation projections (Postgres)', () 
       variants: [{ variant_id: v1, revision_id: r1 }, { variant_id: v2, revision_id: r2 }],
       scenarios: rows.map((_, i) => ({ scenario_id: uuidv7(), inputs_json: JSON.stringify([{ input_name: 'q', input_value: String(i) }]), correct_answer: i === 0 ? 'a' : '' })),
     };
-    const project = [{ id: projectId }];
-    const theApp = { id: appId, projectId, slug: 'app' };
-    const variant = (id: string, slug: string, current: number | null) => ({ id, applicationId: appId, projectId, slug, current });
     const linked = (id: string, currentRevisionId: string | undefined) => ({ id, applicationId: appId, archived: false, currentRevisionId });
     const evaluated = (st: Step<'humanEvaluation'>) => ({ ...st, after: { ...st.after, variants: [...st.after.variants].sort((a, b) => a.id.localeCompare(b.id)) } });
     const both = (r2Id: string | undefined) => [linked(v1, r1), linked(v2, r2Id)].sort((a, b) => a.id.localeCompare(b.id));
@@ -46,23 +43,22 @@ describe('application, testset and human evaluation projections (Postgres)', () 
 
     // Each event, its verdict, and the state its aggregate's loader returns for it afterwards.
     // An application is created with its first variant at revision 1 (revisions 0 and 1 stored).
-    expect(await db.step('application', ev('accounts.application.created', { application: app, variant_id: v1, variant_slug: 'abcdefabcdef', revision0_id: r0, revision_id: r1 })))
-      .toEqual({ verdict: 'ok', after: { projects: project, applications: [theApp], variants: [variant(v1, 'abcdefabcdef', 1)] } });
-    expect(await db.step('application', ev('accounts.application.created', {
+    const verdict = async (name: 'legacyApplication' | 'legacyTestset', e: AccountEvent): Promise<string> => (await db.step(name, e)).verdict;
+    expect(await verdict('legacyApplication', ev('accounts.application.created', { application: app, variant_id: v1, variant_slug: 'abcdefabcdef', revision0_id: r0, revision_id: r1 }))).toBe('ok');
+    expect(await verdict('legacyApplication', ev('accounts.application.created', {
       application: { ...app, application_id: uuidv7() }, variant_id: uuidv7(), variant_slug: 'x', revision0_id: uuidv7(), revision_id: uuidv7(),
-    }))).toEqual({ verdict: 'application_slug_taken', after: { projects: project, applications: [theApp], variants: [] } });
+    }))).toBe('application_slug_taken');
     // A new variant has no revision yet.
-    expect(await db.step('application', ev('accounts.application.variant_created', { variant_id: v2, application_id: appId, project_id: projectId, slug: 'b', name: 'B', flags_json: '', tags_json: '' })))
-      .toEqual({ verdict: 'ok', after: { projects: project, applications: [theApp], variants: [variant(v2, 'b', null)] } });
+    expect(await verdict('legacyApplication', ev('accounts.application.variant_created', { variant_id: v2, application_id: appId, project_id: projectId, slug: 'b', name: 'B', flags_json: '', tags_json: '' }))).toBe('ok');
     // An evaluation before the testset exists (and before v2 has a revision).
     expect(evaluated(await db.step('humanEvaluation', ev('accounts.human_evaluation.created', { ...evaluation }))))
       .toEqual({ verdict: 'human_evaluation_testset_not_found', after: { app: { id: appId, projectId }, testset: undefined, variants: both(undefined), evaluations: [] } });
     const commit = (version: number) =>
       ev('accounts.application.revision_committed', { revision_id: r2, variant_id: v2, application_id: appId, project_id: projectId, slug: '', message: 'm', data_json: '', version });
-    expect(await db.step('application', commit(1))).toEqual({ verdict: 'application_revision_changed', after: { projects: project, applications: [theApp], variants: [variant(v2, 'b', null)] } });
-    expect(await db.step('application', commit(0))).toEqual({ verdict: 'ok', after: { projects: project, applications: [theApp], variants: [variant(v2, 'b', 0)] } });
-    expect(await db.step('testset', testsetCreated(ts))).toEqual({ verdict: 'ok', after: { projects: project, testsets: [{ id: ts, projectId, slug: 'ts' }] } });
-    expect(await db.step('testset', testsetCreated(uuidv7()))).toEqual({ verdict: 'testset_slug_taken', after: { projects: project, testsets: [{ id: ts, projectId, slug: 'ts' }] } });
+    expect(await verdict('legacyApplication', commit(1))).toBe('application_revision_changed');
+    expect(await verdict('legacyApplication', commit(0))).toBe('ok');
+    expect(await verdict('legacyTestset', testsetCreated(ts))).toBe('ok');
+    expect(await verdict('legacyTestset', testsetCreated(uuidv7()))).toBe('testset_slug_taken');
     // Each variant linked to its current revision: v1's r1, v2's r2.
     const ready = { app: { id: appId, projectId }, testset: { id: ts, projectId }, variants: both(r2) };
     expect(evaluated(await db.step('humanEvaluation', ev('accounts.human_evaluation.created', { ...evaluation, evaluation_id: evalId }))))
@@ -71,12 +67,14 @@ describe('application, testset and human evaluation projections (Postgres)', () 
       .toEqual({ verdict: 'human_evaluation_exists', after: { ...ready, evaluations: [{ id: evalId }] } });
     expect(evaluated(await db.step('humanEvaluation', ev('accounts.human_evaluation.created', { ...evaluation, evaluation_id: uuidv7(), project_id: randomUUID() }))))
       .toEqual({ verdict: 'human_evaluation_app_not_found', after: { ...ready, evaluations: [] } });
-    expect(await readApplicationVariant(db.pool, projectId, v1)).toMatchObject({ name: 'App', slug: 'abcdefabcdef', revision: 1, created_by_id: userId });
-    expect(await readApplicationRevision(db.pool, projectId, v1, 0)).toMatchObject({ id: r0, data: null });
-    expect(await readApplicationRevision(db.pool, projectId, v1, 1)).toMatchObject({ id: r1, data: { uri: 'u' } });
-    expect(await readApplicationVariant(db.pool, projectId, v2)).toMatchObject({ revision: 0 });
-    expect(await readTestset(db.pool, projectId, ts)).toMatchObject({ name: 'T', slug: 'ts' });
-    expect((await readTestcases(db.pool, ts)).map((r) => [r.id, r.data])).toEqual([[rows[0], { q: '0' }], [rows[1], { q: '1' }], [rows[2], { q: '1' }]]);
+    const idHex = (id: string): string => id.replace(/-/g, '');
+    expect(await readArtifact(db.pool, projectId, 'workflow', appId)).toMatchObject({ slug: `app_${idHex(appId)}`, name: 'App', flags: { is_application: true }, tags: { t: 1 } });
+    expect(await readVariant(db.pool, projectId, 'workflow', { id: v1 })).toMatchObject({ name: 'App', slug: `abcdefabcdef_${idHex(v1)}`, latest_version: 1, created_by_id: userId });
+    expect(await readRevision(db.pool, projectId, 'workflow', { id: r0 })).toMatchObject({ version: 0, data: null });
+    expect(await readRevision(db.pool, projectId, 'workflow', { id: r1 })).toMatchObject({ version: 1, data: { uri: 'u' } });
+    expect(await readVariant(db.pool, projectId, 'workflow', { id: v2 })).toMatchObject({ latest_version: 0 });
+    expect(await readArtifact(db.pool, projectId, 'testset', ts)).toMatchObject({ name: 'T', slug: `ts_${idHex(ts)}` });
+    expect((await readEvaluationRows(db.pool, ts)).map((r) => [r.id, r.data])).toEqual([[rows[0], { q: '0' }], [rows[1], { q: '1' }], [rows[2], { q: '1' }]]);
     const [listed] = await listHumanEvaluations(db.pool, projectId, appId);
     expect(listed).toMatchObject({
       id: evalId, variant_ids: [v1, v2], variant_names: ['App', 'B'], variants_revision_ids: [r1, r2], revisions: [1, 0], testset_name: 'T', status: 'EVALUATION_INITIALIZED',

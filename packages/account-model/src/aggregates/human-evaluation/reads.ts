@@ -32,21 +32,18 @@ export interface HumanEvaluationRow {
 export async function listHumanEvaluations(q: Queryable, projectId: string, appId: string): Promise<HumanEvaluationRow[]> {
   const r = await q.query<HumanEvaluationRow>(
     `SELECT e.id::text AS id, e.app_id::text AS app_id, e.project_id::text AS project_id, e.evaluation_type, e.status,
-            e.testset_id::text AS testset_id, coalesce(ta.name, t.name) AS testset_name, e.created_at, e.updated_at,
+            e.testset_id::text AS testset_id, t.name AS testset_name, e.created_at, e.updated_at,
             coalesce(array_agg(l.variant_id::text ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS variant_ids,
-            coalesce(array_agg(coalesce(av.name, v.name) ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS variant_names,
+            coalesce(array_agg(v.name ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS variant_names,
             coalesce(array_agg(l.revision_id::text ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS variants_revision_ids,
-            coalesce(array_agg(coalesce(ar.version, rv.version) ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS revisions
+            coalesce(array_agg(r.version ORDER BY l.position) FILTER (WHERE l.position IS NOT NULL), '{}') AS revisions
        FROM human_evaluations e
-       LEFT JOIN testsets t ON t.id = e.testset_id
-       LEFT JOIN artifacts ta ON ta.id = e.testset_id AND ta.family = 'testset'
+       JOIN artifacts t ON t.id = e.testset_id AND t.family = 'testset'
        LEFT JOIN human_evaluation_variants l ON l.evaluation_id = e.id
-       LEFT JOIN application_variants v ON v.id = l.variant_id
-       LEFT JOIN application_revisions rv ON rv.id = l.revision_id
-       LEFT JOIN artifact_variants av ON av.id = l.variant_id
-       LEFT JOIN artifact_revisions ar ON ar.id = l.revision_id
-      WHERE e.project_id = $1::uuid AND e.app_id = $2::uuid AND (t.id IS NOT NULL OR ta.id IS NOT NULL)
-      GROUP BY e.id, t.name, ta.name
+       LEFT JOIN artifact_variants v ON v.id = l.variant_id
+       LEFT JOIN artifact_revisions r ON r.id = l.revision_id
+      WHERE e.project_id = $1::uuid AND e.app_id = $2::uuid
+      GROUP BY e.id, t.name
       ORDER BY e.created_at, e.id`,
     [asUuid(projectId), asUuid(appId)],
   );

@@ -545,314 +545,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/queries/query": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * List saved queries
-         * @description The project's saved queries, filtered by the query-string parameters (ids, slugs, tags, flags, archived).
-         */
-        post: operations["queries.query"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/variants": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a saved-query variant
-         * @description Adds a variant (a line of revisions) to a saved query. The change is appended to the accounts log and answered once projected (read-your-writes).
-         */
-        post: operations["queries.variants.create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/variants/fork": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Fork a saved-query variant
-         * @description Creates a variant starting from another variant's (or revision's) latest content. The change is appended to the accounts log and answered once projected (read-your-writes).
-         */
-        post: operations["queries.variants.fork"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/variants/query": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * List saved-query variants
-         * @description Variants by their fields or by references to their queries or themselves.
-         */
-        post: operations["queries.variants.query"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/variants/{variant_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a saved-query variant
-         * @description One variant by id; `count` is 0 when it does not exist.
-         */
-        get: operations["queries.variants.fetch"];
-        /**
-         * Edit a saved-query variant
-         * @description Changes a variant's name, description, tags, flags or meta. The change is appended to the accounts log and answered once projected (read-your-writes).
-         */
-        put: operations["queries.variants.edit"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/variants/{variant_id}/archive": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Archive a saved-query variant
-         * @description Hides a variant from listings (reversible). The change is appended to the accounts log and answered once projected (read-your-writes).
-         */
-        post: operations["queries.variants.archive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/variants/{variant_id}/unarchive": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Unarchive a saved-query variant
-         * @description Shows an archived variant in listings again. The change is appended to the accounts log and answered once projected (read-your-writes).
-         */
-        post: operations["queries.variants.unarchive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/revisions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a saved-query revision
-         * @description Adds an empty revision to a variant. The change is appended to the accounts log and answered once projected (read-your-writes).
-         */
-        post: operations["queries.revisions.create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/revisions/commit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Commit a saved-query revision
-         * @description Commits the next version of a variant: its filtering, windowing and formatting (the filter is checked by the same compiler span queries use). The change is appended to the accounts log and answered once projected (read-your-writes).
-         */
-        post: operations["queries.revisions.commit"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/revisions/retrieve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Retrieve and run a saved-query revision
-         * @description Resolves a query, variant or revision reference to one revision and, when asked, runs it: its trace ids or traces.
-         */
-        post: operations["queries.revisions.retrieve"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/revisions/log": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Show the history of a saved query
-         * @description The revisions of a variant (or a query's default variant), newest first, up to `depth`.
-         */
-        post: operations["queries.revisions.log"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/revisions/query": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * List saved-query revisions
-         * @description Revisions by their fields or by references to their queries, variants or themselves.
-         */
-        post: operations["queries.revisions.query"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/revisions/{revision_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a saved-query revision
-         * @description One revision by id; `count` is 0 when it does not exist.
-         */
-        get: operations["queries.revisions.fetch"];
-        /**
-         * Edit a saved-query revision
-         * @description Changes a revision's name, description, tags, flags or meta (its data is fixed once committed). The change is appended to the accounts log and answered once projected (read-your-writes).
-         */
-        put: operations["queries.revisions.edit"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/revisions/{revision_id}/archive": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Archive a saved-query revision
-         * @description Hides one revision from listings (reversible). The change is appended to the accounts log and answered once projected (read-your-writes).
-         */
-        post: operations["queries.revisions.archive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/queries/revisions/{revision_id}/unarchive": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Unarchive a saved-query revision
-         * @description Shows an archived revision again. The change is appended to the accounts log and answered once projected (read-your-writes).
-         */
-        post: operations["queries.revisions.unarchive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/queries/{query_id}": {
         parameters: {
             query?: never;
@@ -917,6 +609,314 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/queries/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List saved queries
+         * @description The project's saved queries, filtered by the query-string parameters (ids, slugs, tags, flags, archived).
+         */
+        post: operations["queries.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a saved-query variant
+         * @description Adds a variant (a line of revisions) to a saved query. The change is appended to the accounts log and answered once projected (read-your-writes).
+         */
+        post: operations["queries.variants.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/variants/{query_variant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a saved-query variant
+         * @description One variant by id; `count` is 0 when it does not exist.
+         */
+        get: operations["queries.variants.fetch"];
+        /**
+         * Edit a saved-query variant
+         * @description Changes a variant's name, description, tags, flags or meta. The change is appended to the accounts log and answered once projected (read-your-writes).
+         */
+        put: operations["queries.variants.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/variants/{query_variant_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a saved-query variant
+         * @description Hides a variant from listings (reversible). The change is appended to the accounts log and answered once projected (read-your-writes).
+         */
+        post: operations["queries.variants.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/variants/{query_variant_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a saved-query variant
+         * @description Shows an archived variant in listings again. The change is appended to the accounts log and answered once projected (read-your-writes).
+         */
+        post: operations["queries.variants.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/variants/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List saved-query variants
+         * @description Variants by their fields or by references to their queries or themselves.
+         */
+        post: operations["queries.variants.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/variants/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork a saved-query variant
+         * @description Creates a variant starting from another variant's (or revision's) latest content. The change is appended to the accounts log and answered once projected (read-your-writes).
+         */
+        post: operations["queries.variants.fork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a saved-query revision
+         * @description Adds an empty revision to a variant. The change is appended to the accounts log and answered once projected (read-your-writes).
+         */
+        post: operations["queries.revisions.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/revisions/{query_revision_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a saved-query revision
+         * @description One revision by id; `count` is 0 when it does not exist.
+         */
+        get: operations["queries.revisions.fetch"];
+        /**
+         * Edit a saved-query revision
+         * @description Changes a revision's name, description, tags, flags or meta (its data is fixed once committed). The change is appended to the accounts log and answered once projected (read-your-writes).
+         */
+        put: operations["queries.revisions.edit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/revisions/{query_revision_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a saved-query revision
+         * @description Hides one revision from listings (reversible). The change is appended to the accounts log and answered once projected (read-your-writes).
+         */
+        post: operations["queries.revisions.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/revisions/{query_revision_id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive a saved-query revision
+         * @description Shows an archived revision again. The change is appended to the accounts log and answered once projected (read-your-writes).
+         */
+        post: operations["queries.revisions.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/revisions/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List saved-query revisions
+         * @description Revisions by their fields or by references to their queries, variants or themselves.
+         */
+        post: operations["queries.revisions.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/revisions/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit a saved-query revision
+         * @description Commits the next version of a variant: its filtering, windowing and formatting (the filter is checked by the same compiler span queries use). The change is appended to the accounts log and answered once projected (read-your-writes).
+         */
+        post: operations["queries.revisions.commit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/revisions/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show the history of a saved query
+         * @description The revisions of a variant (or a query's default variant), newest first, up to `depth`.
+         */
+        post: operations["queries.revisions.log"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queries/revisions/retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retrieve and run a saved-query revision
+         * @description Resolves a query, variant or revision reference to one revision and, when asked, runs it: its trace ids or traces.
+         */
+        post: operations["queries.revisions.retrieve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/simple/queries": {
         parameters: {
             query?: never;
@@ -931,26 +931,6 @@ export interface paths {
          * @description Creates a saved query and commits its first revision in one call. A simple query is a query with one automatic variant. The change is appended to the accounts log and answered once projected (read-your-writes).
          */
         post: operations["simple.queries.create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/simple/queries/query": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * List simple saved queries
-         * @description Simple saved queries by their fields or references. A simple query is a query with one automatic variant.
-         */
-        post: operations["simple.queries.query"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1015,6 +995,26 @@ export interface paths {
          * @description Shows the query and its variant again. The change is appended to the accounts log and answered once projected (read-your-writes).
          */
         post: operations["simple.queries.unarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simple/queries/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List simple saved queries
+         * @description Simple saved queries by their fields or references. A simple query is a query with one automatic variant.
+         */
+        post: operations["simple.queries.query"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7548,6 +7548,17 @@ export interface components {
                 folder_id?: string | null;
             };
         };
+        "queries.edit.body": {
+            query: {
+                id?: string | null;
+                name?: string | null;
+                description?: string | null;
+                tags?: unknown | null;
+                meta?: unknown;
+                flags?: unknown | null;
+                folder_id?: string | null;
+            };
+        };
         "queries.variants.create.body": {
             query_variant: {
                 slug: string;
@@ -7560,25 +7571,15 @@ export interface components {
                 flags?: unknown | null;
             };
         };
-        "queries.variants.fork.body": {
+        "queries.variants.edit.body": {
             query_variant: {
-                slug: string;
+                id?: string | null;
                 name?: string | null;
                 description?: string | null;
                 tags?: unknown | null;
                 meta?: unknown;
                 flags?: unknown | null;
             };
-            query_variant_ref: {
-                id?: string | null;
-                slug?: string | null;
-                version?: string | null;
-            };
-            query_revision_ref?: {
-                id?: string | null;
-                slug?: string | null;
-                version?: string | null;
-            } | null;
         };
         "queries.variants.query.body": {
             query_variant?: {
@@ -7609,15 +7610,25 @@ export interface components {
                 order?: ("ascending" | "descending") | null;
             } | null;
         };
-        "queries.variants.edit.body": {
+        "queries.variants.fork.body": {
             query_variant: {
-                id?: string | null;
+                slug: string;
                 name?: string | null;
                 description?: string | null;
                 tags?: unknown | null;
                 meta?: unknown;
                 flags?: unknown | null;
             };
+            query_variant_ref: {
+                id?: string | null;
+                slug?: string | null;
+                version?: string | null;
+            };
+            query_revision_ref?: {
+                id?: string | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
         };
         "queries.revisions.create.body": {
             query_revision: {
@@ -7634,68 +7645,14 @@ export interface components {
                 data?: unknown;
             };
         };
-        "queries.revisions.commit.body": {
+        "queries.revisions.edit.body": {
             query_revision: {
-                query_variant_id?: string | null;
-                variant_id?: string | null;
-                query_id?: string | null;
-                artifact_id?: string | null;
-                slug?: string | null;
+                id?: string | null;
                 name?: string | null;
                 description?: string | null;
                 tags?: unknown | null;
                 meta?: unknown;
                 flags?: unknown | null;
-                data?: {
-                    formatting?: {
-                        focus?: ("trace" | "span") | null;
-                        format?: ("agenta" | "opentelemetry") | null;
-                    } | null;
-                    filtering?: unknown;
-                    windowing?: {
-                        newest?: string | null;
-                        oldest?: string | null;
-                        next?: string | null;
-                        limit?: number | null;
-                        order?: ("ascending" | "descending") | null;
-                        interval?: number | null;
-                        rate?: number | null;
-                    } | null;
-                    trace_ids?: unknown;
-                    traces?: unknown;
-                } | null;
-                message?: string | null;
-            };
-        };
-        "queries.revisions.retrieve.body": {
-            query_ref?: {
-                id?: string | null;
-                slug?: string | null;
-                version?: string | null;
-            } | null;
-            query_variant_ref?: {
-                id?: string | null;
-                slug?: string | null;
-                version?: string | null;
-            } | null;
-            query_revision_ref?: {
-                id?: string | null;
-                slug?: string | null;
-                version?: string | null;
-            } | null;
-            include_trace_ids?: boolean | null;
-            include_traces?: boolean | null;
-            windowing?: unknown;
-        };
-        "queries.revisions.log.body": {
-            query_revisions: {
-                query_id?: string | null;
-                artifact_id?: string | null;
-                query_variant_id?: string | null;
-                variant_id?: string | null;
-                query_revision_id?: string | null;
-                revision_id?: string | null;
-                depth?: number | null;
             };
         };
         "queries.revisions.query.body": {
@@ -7735,30 +7692,101 @@ export interface components {
                 order?: ("ascending" | "descending") | null;
             } | null;
         };
-        "queries.revisions.edit.body": {
+        "queries.revisions.commit.body": {
             query_revision: {
-                id?: string | null;
+                query_variant_id?: string | null;
+                variant_id?: string | null;
+                query_id?: string | null;
+                artifact_id?: string | null;
+                slug?: string | null;
                 name?: string | null;
                 description?: string | null;
                 tags?: unknown | null;
                 meta?: unknown;
                 flags?: unknown | null;
+                data?: {
+                    formatting?: {
+                        focus?: ("trace" | "span") | null;
+                        format?: ("agenta" | "opentelemetry") | null;
+                    } | null;
+                    filtering?: unknown;
+                    windowing?: {
+                        newest?: string | null;
+                        oldest?: string | null;
+                        next?: string | null;
+                        limit?: number | null;
+                        order?: ("ascending" | "descending") | null;
+                        interval?: number | null;
+                        rate?: number | null;
+                    } | null;
+                    trace_ids?: unknown;
+                    traces?: unknown;
+                } | null;
+                message?: string | null;
             };
         };
-        "queries.edit.body": {
-            query: {
-                id?: string | null;
-                name?: string | null;
-                description?: string | null;
-                tags?: unknown | null;
-                meta?: unknown;
-                flags?: unknown | null;
-                folder_id?: string | null;
+        "queries.revisions.log.body": {
+            query_revisions: {
+                query_id?: string | null;
+                artifact_id?: string | null;
+                query_variant_id?: string | null;
+                variant_id?: string | null;
+                query_revision_id?: string | null;
+                revision_id?: string | null;
+                depth?: number | null;
             };
+        };
+        "queries.revisions.retrieve.body": {
+            query_ref?: {
+                id?: string | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            query_variant_ref?: {
+                id?: string | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            query_revision_ref?: {
+                id?: string | null;
+                slug?: string | null;
+                version?: string | null;
+            } | null;
+            include_trace_ids?: boolean | null;
+            include_traces?: boolean | null;
+            windowing?: unknown;
         };
         "simple.queries.create.body": {
             query: {
                 slug: string;
+                name?: string | null;
+                description?: string | null;
+                tags?: unknown | null;
+                meta?: unknown;
+                flags?: unknown | null;
+                data?: {
+                    formatting?: {
+                        focus?: ("trace" | "span") | null;
+                        format?: ("agenta" | "opentelemetry") | null;
+                    } | null;
+                    filtering?: unknown;
+                    windowing?: {
+                        newest?: string | null;
+                        oldest?: string | null;
+                        next?: string | null;
+                        limit?: number | null;
+                        order?: ("ascending" | "descending") | null;
+                        interval?: number | null;
+                        rate?: number | null;
+                    } | null;
+                    trace_ids?: unknown;
+                    traces?: unknown;
+                } | null;
+            };
+        };
+        "simple.queries.edit.body": {
+            query: {
+                id?: string | null;
                 name?: string | null;
                 description?: string | null;
                 tags?: unknown | null;
@@ -7803,34 +7831,6 @@ export interface components {
                 limit?: number | null;
                 order?: ("ascending" | "descending") | null;
             } | null;
-        };
-        "simple.queries.edit.body": {
-            query: {
-                id?: string | null;
-                name?: string | null;
-                description?: string | null;
-                tags?: unknown | null;
-                meta?: unknown;
-                flags?: unknown | null;
-                data?: {
-                    formatting?: {
-                        focus?: ("trace" | "span") | null;
-                        format?: ("agenta" | "opentelemetry") | null;
-                    } | null;
-                    filtering?: unknown;
-                    windowing?: {
-                        newest?: string | null;
-                        oldest?: string | null;
-                        next?: string | null;
-                        limit?: number | null;
-                        order?: ("ascending" | "descending") | null;
-                        interval?: number | null;
-                        rate?: number | null;
-                    } | null;
-                    trace_ids?: unknown;
-                    traces?: unknown;
-                } | null;
-            };
         };
         "organizations.domains.create.body": {
             domain: string;
@@ -12968,6 +12968,48 @@ export interface components {
                 };
             };
         };
+        "queries.revisions.query.response": {
+            count: number;
+            query_revisions: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name?: string;
+                description?: string;
+                flags?: {
+                    [key: string]: unknown;
+                };
+                tags?: {
+                    [key: string]: unknown;
+                };
+                meta?: unknown;
+                created_at?: string;
+                updated_at?: string;
+                deleted_at?: string;
+                created_by_id?: string;
+                updated_by_id?: string;
+                deleted_by_id?: string;
+                version: string;
+                /** Format: uuid */
+                query_id: string;
+                /** Format: uuid */
+                artifact_id: string;
+                /** Format: uuid */
+                query_variant_id: string;
+                /** Format: uuid */
+                variant_id: string;
+                query_slug?: string;
+                artifact_slug?: string;
+                query_variant_slug?: string;
+                variant_slug?: string;
+                author?: string;
+                date?: string;
+                message?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
         "queries.revisions.retrieve.response": {
             count: number;
             query_revision?: {
@@ -13035,48 +13077,6 @@ export interface components {
                     };
                 };
             };
-        };
-        "queries.revisions.log.response": {
-            count: number;
-            query_revisions: {
-                /** Format: uuid */
-                id: string;
-                slug: string;
-                name?: string;
-                description?: string;
-                flags?: {
-                    [key: string]: unknown;
-                };
-                tags?: {
-                    [key: string]: unknown;
-                };
-                meta?: unknown;
-                created_at?: string;
-                updated_at?: string;
-                deleted_at?: string;
-                created_by_id?: string;
-                updated_by_id?: string;
-                deleted_by_id?: string;
-                version: string;
-                /** Format: uuid */
-                query_id: string;
-                /** Format: uuid */
-                artifact_id: string;
-                /** Format: uuid */
-                query_variant_id: string;
-                /** Format: uuid */
-                variant_id: string;
-                query_slug?: string;
-                artifact_slug?: string;
-                query_variant_slug?: string;
-                variant_slug?: string;
-                author?: string;
-                date?: string;
-                message?: string;
-                data?: {
-                    [key: string]: unknown;
-                };
-            }[];
         };
         "simple.queries.create.response": {
             count: number;
@@ -23469,1295 +23469,6 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
-    "queries.query": {
-        parameters: {
-            query?: {
-                query_id?: string;
-                query_ids?: string;
-                query_slug?: string;
-                query_slugs?: string;
-                tags?: string;
-                flags?: string;
-                include_archived?: "true" | "false";
-                limit?: string;
-                order?: "ascending" | "descending";
-                next?: string;
-                newest?: string;
-                oldest?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "queries": [
-                     *         {
-                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *           "slug": "my-query"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.query.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.variants.create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "query_variant": {
-                 *         "slug": "my-query",
-                 *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                 *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                 *         "name": "My project",
-                 *         "description": "example",
-                 *         "tags": {
-                 *           "key": "value"
-                 *         },
-                 *         "meta": {
-                 *           "key": "value"
-                 *         },
-                 *         "flags": {
-                 *           "key": "value"
-                 *         }
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["queries.variants.create.body"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_variant": {
-                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "slug": "my-query",
-                     *         "name": "My project",
-                     *         "description": "example",
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "tags": {
-                     *           "example": "example"
-                     *         },
-                     *         "meta": {
-                     *           "key": "value"
-                     *         },
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_slug": "my-query",
-                     *         "artifact_slug": "my-query"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.variants.create.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.variants.fork": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "query_variant": {
-                 *         "slug": "my-query",
-                 *         "name": "My project",
-                 *         "description": "example",
-                 *         "tags": {
-                 *           "key": "value"
-                 *         },
-                 *         "meta": {
-                 *           "key": "value"
-                 *         },
-                 *         "flags": {
-                 *           "key": "value"
-                 *         }
-                 *       },
-                 *       "query_variant_ref": {
-                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *       },
-                 *       "query_revision_ref": {
-                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["queries.variants.fork.body"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_variant": {
-                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "slug": "my-query",
-                     *         "name": "My project",
-                     *         "description": "example",
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "tags": {
-                     *           "example": "example"
-                     *         },
-                     *         "meta": {
-                     *           "key": "value"
-                     *         },
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_slug": "my-query",
-                     *         "artifact_slug": "my-query"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.variants.create.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.variants.query": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                /**
-                 * @example {
-                 *       "query_variant": {
-                 *         "slug": "my-query"
-                 *       },
-                 *       "query_refs": [
-                 *         {
-                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *         }
-                 *       ],
-                 *       "query_variant_refs": [
-                 *         {
-                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *         }
-                 *       ],
-                 *       "include_archived": true,
-                 *       "windowing": {
-                 *         "newest": "2026-01-15T09:30:00.000Z"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["queries.variants.query.body"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_variants": [
-                     *         {
-                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *           "slug": "my-query",
-                     *           "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.variants.query.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.variants.fetch": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                variant_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_variant": {
-                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "slug": "my-query",
-                     *         "name": "My project",
-                     *         "description": "example",
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "tags": {
-                     *           "example": "example"
-                     *         },
-                     *         "meta": {
-                     *           "key": "value"
-                     *         },
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_slug": "my-query",
-                     *         "artifact_slug": "my-query"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.variants.create.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.variants.edit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                variant_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "query_variant": {
-                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["queries.variants.edit.body"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_variant": {
-                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "slug": "my-query",
-                     *         "name": "My project",
-                     *         "description": "example",
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "tags": {
-                     *           "example": "example"
-                     *         },
-                     *         "meta": {
-                     *           "key": "value"
-                     *         },
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_slug": "my-query",
-                     *         "artifact_slug": "my-query"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.variants.create.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.variants.archive": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                variant_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_variant": {
-                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "slug": "my-query",
-                     *         "name": "My project",
-                     *         "description": "example",
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "tags": {
-                     *           "example": "example"
-                     *         },
-                     *         "meta": {
-                     *           "key": "value"
-                     *         },
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_slug": "my-query",
-                     *         "artifact_slug": "my-query"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.variants.create.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.variants.unarchive": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                variant_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_variant": {
-                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "slug": "my-query",
-                     *         "name": "My project",
-                     *         "description": "example",
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "tags": {
-                     *           "example": "example"
-                     *         },
-                     *         "meta": {
-                     *           "key": "value"
-                     *         },
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_slug": "my-query",
-                     *         "artifact_slug": "my-query"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.variants.create.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.revisions.create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "query_revision": {
-                 *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["queries.revisions.create.body"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_revision": {
-                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "slug": "my-query",
-                     *         "name": "My project",
-                     *         "description": "example",
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "tags": {
-                     *           "example": "example"
-                     *         },
-                     *         "meta": {
-                     *           "key": "value"
-                     *         },
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "version": "1",
-                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_slug": "my-query",
-                     *         "artifact_slug": "my-query",
-                     *         "query_variant_slug": "my-query",
-                     *         "variant_slug": "my-query",
-                     *         "author": "example",
-                     *         "date": "example",
-                     *         "message": "example",
-                     *         "data": {
-                     *           "example": "example"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.revisions.create.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.revisions.commit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "query_revision": {
-                 *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["queries.revisions.commit.body"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_revision": {
-                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "slug": "my-query",
-                     *         "name": "My project",
-                     *         "description": "example",
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "tags": {
-                     *           "example": "example"
-                     *         },
-                     *         "meta": {
-                     *           "key": "value"
-                     *         },
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "version": "1",
-                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_slug": "my-query",
-                     *         "artifact_slug": "my-query",
-                     *         "query_variant_slug": "my-query",
-                     *         "variant_slug": "my-query",
-                     *         "author": "example",
-                     *         "date": "example",
-                     *         "message": "example",
-                     *         "data": {
-                     *           "example": "example"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.revisions.create.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.revisions.retrieve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                /**
-                 * @example {
-                 *       "query_ref": {
-                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *       },
-                 *       "query_variant_ref": {
-                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *       },
-                 *       "query_revision_ref": {
-                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *       },
-                 *       "include_trace_ids": true,
-                 *       "include_traces": true,
-                 *       "windowing": {
-                 *         "key": "value"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["queries.revisions.retrieve.body"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_revision": {
-                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "slug": "my-query",
-                     *         "name": "My project",
-                     *         "description": "example",
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "tags": {
-                     *           "example": "example"
-                     *         },
-                     *         "meta": {
-                     *           "key": "value"
-                     *         },
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "version": "1",
-                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_slug": "my-query",
-                     *         "artifact_slug": "my-query",
-                     *         "query_variant_slug": "my-query",
-                     *         "variant_slug": "my-query",
-                     *         "author": "example",
-                     *         "date": "example",
-                     *         "message": "example",
-                     *         "data": {
-                     *           "example": "example"
-                     *         }
-                     *       },
-                     *       "windowing": {
-                     *         "limit": 10,
-                     *         "order": "ascending",
-                     *         "next": "example"
-                     *       },
-                     *       "retrieval_info": {
-                     *         "references": {
-                     *           "query": {
-                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                     *           },
-                     *           "query_variant": {
-                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                     *           },
-                     *           "query_revision": {
-                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *             "version": "1"
-                     *           }
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.revisions.retrieve.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.revisions.log": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "query_revisions": {
-                 *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["queries.revisions.log.body"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_revisions": [
-                     *         {
-                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *           "slug": "my-query",
-                     *           "version": "1",
-                     *           "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *           "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.revisions.log.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.revisions.query": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                /**
-                 * @example {
-                 *       "query_revision": {
-                 *         "slug": "my-query"
-                 *       },
-                 *       "query_refs": [
-                 *         {
-                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *         }
-                 *       ],
-                 *       "query_variant_refs": [
-                 *         {
-                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *         }
-                 *       ],
-                 *       "query_revision_refs": [
-                 *         {
-                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *         }
-                 *       ],
-                 *       "include_archived": true,
-                 *       "windowing": {
-                 *         "newest": "2026-01-15T09:30:00.000Z"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["queries.revisions.query.body"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_revisions": [
-                     *         {
-                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *           "slug": "my-query",
-                     *           "version": "1",
-                     *           "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *           "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.revisions.log.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.revisions.fetch": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                revision_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_revision": {
-                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "slug": "my-query",
-                     *         "name": "My project",
-                     *         "description": "example",
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "tags": {
-                     *           "example": "example"
-                     *         },
-                     *         "meta": {
-                     *           "key": "value"
-                     *         },
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "version": "1",
-                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_slug": "my-query",
-                     *         "artifact_slug": "my-query",
-                     *         "query_variant_slug": "my-query",
-                     *         "variant_slug": "my-query",
-                     *         "author": "example",
-                     *         "date": "example",
-                     *         "message": "example",
-                     *         "data": {
-                     *           "example": "example"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.revisions.create.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.revisions.edit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                revision_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "query_revision": {
-                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["queries.revisions.edit.body"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_revision": {
-                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "slug": "my-query",
-                     *         "name": "My project",
-                     *         "description": "example",
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "tags": {
-                     *           "example": "example"
-                     *         },
-                     *         "meta": {
-                     *           "key": "value"
-                     *         },
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "version": "1",
-                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_slug": "my-query",
-                     *         "artifact_slug": "my-query",
-                     *         "query_variant_slug": "my-query",
-                     *         "variant_slug": "my-query",
-                     *         "author": "example",
-                     *         "date": "example",
-                     *         "message": "example",
-                     *         "data": {
-                     *           "example": "example"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.revisions.create.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.revisions.archive": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                revision_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_revision": {
-                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "slug": "my-query",
-                     *         "name": "My project",
-                     *         "description": "example",
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "tags": {
-                     *           "example": "example"
-                     *         },
-                     *         "meta": {
-                     *           "key": "value"
-                     *         },
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "version": "1",
-                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_slug": "my-query",
-                     *         "artifact_slug": "my-query",
-                     *         "query_variant_slug": "my-query",
-                     *         "variant_slug": "my-query",
-                     *         "author": "example",
-                     *         "date": "example",
-                     *         "message": "example",
-                     *         "data": {
-                     *           "example": "example"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.revisions.create.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "queries.revisions.unarchive": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                revision_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "query_revision": {
-                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "slug": "my-query",
-                     *         "name": "My project",
-                     *         "description": "example",
-                     *         "flags": {
-                     *           "example": "example"
-                     *         },
-                     *         "tags": {
-                     *           "example": "example"
-                     *         },
-                     *         "meta": {
-                     *           "key": "value"
-                     *         },
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
-                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "version": "1",
-                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *         "query_slug": "my-query",
-                     *         "artifact_slug": "my-query",
-                     *         "query_variant_slug": "my-query",
-                     *         "variant_slug": "my-query",
-                     *         "author": "example",
-                     *         "date": "example",
-                     *         "message": "example",
-                     *         "data": {
-                     *           "example": "example"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["queries.revisions.create.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
     "queries.fetch": {
         parameters: {
             query?: never;
@@ -25012,6 +23723,1295 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    "queries.query": {
+        parameters: {
+            query?: {
+                query_id?: string;
+                query_ids?: string;
+                query_slug?: string;
+                query_slugs?: string;
+                tags?: string;
+                flags?: string;
+                include_archived?: "true" | "false";
+                limit?: string;
+                order?: "ascending" | "descending";
+                next?: string;
+                newest?: string;
+                oldest?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queries": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.variants.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query_variant": {
+                 *         "slug": "my-query",
+                 *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "tags": {
+                 *           "key": "value"
+                 *         },
+                 *         "meta": {
+                 *           "key": "value"
+                 *         },
+                 *         "flags": {
+                 *           "key": "value"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["queries.variants.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.variants.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.variants.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                query_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.variants.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.variants.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                query_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query_variant": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["queries.variants.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.variants.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.variants.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                query_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.variants.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.variants.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                query_variant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.variants.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.variants.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "query_variant": {
+                 *         "slug": "my-query"
+                 *       },
+                 *       "query_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "query_variant_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["queries.variants.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_variants": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.variants.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.variants.fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query_variant": {
+                 *         "slug": "my-query",
+                 *         "name": "My project",
+                 *         "description": "example",
+                 *         "tags": {
+                 *           "key": "value"
+                 *         },
+                 *         "meta": {
+                 *           "key": "value"
+                 *         },
+                 *         "flags": {
+                 *           "key": "value"
+                 *         }
+                 *       },
+                 *       "query_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "query_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["queries.variants.fork.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_variant": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_slug": "my-query",
+                     *         "artifact_slug": "my-query"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.variants.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.revisions.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query_revision": {
+                 *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["queries.revisions.create.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "1",
+                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "query_variant_slug": "my-query",
+                     *         "variant_slug": "my-query",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.revisions.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.revisions.fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                query_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "1",
+                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "query_variant_slug": "my-query",
+                     *         "variant_slug": "my-query",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.revisions.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.revisions.edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                query_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query_revision": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["queries.revisions.edit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "1",
+                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "query_variant_slug": "my-query",
+                     *         "variant_slug": "my-query",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.revisions.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.revisions.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                query_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "1",
+                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "query_variant_slug": "my-query",
+                     *         "variant_slug": "my-query",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.revisions.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.revisions.unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                query_revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "1",
+                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "query_variant_slug": "my-query",
+                     *         "variant_slug": "my-query",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.revisions.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.revisions.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "query_revision": {
+                 *         "slug": "my-query"
+                 *       },
+                 *       "query_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "query_variant_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "query_revision_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["queries.revisions.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_revisions": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "version": "1",
+                     *           "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.revisions.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.revisions.commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query_revision": {
+                 *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["queries.revisions.commit.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "1",
+                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "query_variant_slug": "my-query",
+                     *         "variant_slug": "my-query",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.revisions.create.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.revisions.log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query_revisions": {
+                 *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["queries.revisions.log.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_revisions": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query",
+                     *           "version": "1",
+                     *           "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.revisions.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "queries.revisions.retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "query_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "query_variant_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "query_revision_ref": {
+                 *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *       },
+                 *       "include_trace_ids": true,
+                 *       "include_traces": true,
+                 *       "windowing": {
+                 *         "key": "value"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["queries.revisions.retrieve.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "query_revision": {
+                     *         "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "slug": "my-query",
+                     *         "name": "My project",
+                     *         "description": "example",
+                     *         "flags": {
+                     *           "example": "example"
+                     *         },
+                     *         "tags": {
+                     *           "example": "example"
+                     *         },
+                     *         "meta": {
+                     *           "key": "value"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "deleted_at": "2026-01-15T09:30:00.000Z",
+                     *         "created_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "updated_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "deleted_by_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "version": "1",
+                     *         "query_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "artifact_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "variant_id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *         "query_slug": "my-query",
+                     *         "artifact_slug": "my-query",
+                     *         "query_variant_slug": "my-query",
+                     *         "variant_slug": "my-query",
+                     *         "author": "example",
+                     *         "date": "example",
+                     *         "message": "example",
+                     *         "data": {
+                     *           "example": "example"
+                     *         }
+                     *       },
+                     *       "windowing": {
+                     *         "limit": 10,
+                     *         "order": "ascending",
+                     *         "next": "example"
+                     *       },
+                     *       "retrieval_info": {
+                     *         "references": {
+                     *           "query": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           },
+                     *           "query_variant": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                     *           },
+                     *           "query_revision": {
+                     *             "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *             "version": "1"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["queries.revisions.retrieve.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     "simple.queries.create": {
         parameters: {
             query?: never;
@@ -25094,69 +25094,6 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["ValidationError"];
-            429: components["responses"]["Error429"];
-            431: components["responses"]["Error431"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    "simple.queries.query": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "query": {
-                 *         "tags": {
-                 *           "key": "value"
-                 *         }
-                 *       },
-                 *       "query_refs": [
-                 *         {
-                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
-                 *         }
-                 *       ],
-                 *       "include_archived": true,
-                 *       "windowing": {
-                 *         "newest": "2026-01-15T09:30:00.000Z"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["simple.queries.query.body"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "count": 1,
-                     *       "queries": [
-                     *         {
-                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
-                     *           "slug": "my-query"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["simple.queries.query.response"];
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];
@@ -25431,6 +25368,69 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "simple.queries.query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": {
+                 *         "tags": {
+                 *           "key": "value"
+                 *         }
+                 *       },
+                 *       "query_refs": [
+                 *         {
+                 *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05"
+                 *         }
+                 *       ],
+                 *       "include_archived": true,
+                 *       "windowing": {
+                 *         "newest": "2026-01-15T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["simple.queries.query.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "queries": [
+                     *         {
+                     *           "id": "0190f3a1-7c2e-7a51-9b3d-4f6e8a2c1d05",
+                     *           "slug": "my-query"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["simple.queries.query.response"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["ValidationError"];

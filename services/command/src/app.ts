@@ -175,7 +175,7 @@ export function createCommandSide(deps: CommandDeps): CommandSide {
       ...adminGraphRoutes({
         pool: deps.pool, commands, plans: billingSignupPlans({ ...billing, access: deps.access }), forgetKey: (prefix) => auth.invalidate(prefix),
       }, admin),
-      ...savedQueryRoutes({ commands, pool: deps.pool }, { edit: [member, requirePermission(deps.pool, 'edit_queries')] }),
+      ...savedQueryRoutes({ writes: artifacts, pool: deps.pool }, { edit: [member, requirePermission(deps.pool, 'edit_queries')] }),
       ...sessionRoutes({
         commands, sessions, readSession,
         assertions: deps.signIn.sessionAssertionSecrets ? createSessionAssertionVerifier({ secrets: deps.signIn.sessionAssertionSecrets }) : undefined,

@@ -133,7 +133,7 @@ export function savedQueryRoutes(deps: { pool: Pool; traces: RetrieveTraceDeps }
       res.json({ count: queries.length, queries });
     }],
     'queries.variants.fetch': [...guards.view, async (req, res) => {
-      const v = await readQueryVariant(pool, req.scope.projectId, pathId(req, 'variant_id'));
+      const v = await readQueryVariant(pool, req.scope.projectId, pathId(req, 'query_variant_id'));
       res.json(v ? { count: 1, query_variant: v } : { count: 0 });
     }],
     'queries.variants.query': [...guards.view, async (req, res) => {
@@ -151,7 +151,7 @@ export function savedQueryRoutes(deps: { pool: Pool; traces: RetrieveTraceDeps }
       res.json({ count: variants.length, query_variants: variants });
     }],
     'queries.revisions.fetch': [...guards.view, async (req, res) => {
-      const r = await readQueryRevision(pool, req.scope.projectId, pathId(req, 'revision_id'));
+      const r = await readQueryRevision(pool, req.scope.projectId, pathId(req, 'query_revision_id'));
       res.json(r ? { count: 1, query_revision: r } : { count: 0 });
     }],
     'queries.revisions.query': [...guards.view, async (req, res) => {

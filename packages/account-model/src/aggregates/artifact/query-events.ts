@@ -129,6 +129,55 @@ export function toArtifactEvent(e: SavedQueryEvent): ArtifactEvent {
   }
 }
 
+/**
+ * The saved-query event an artifact write of the `query` family is appended as (the inverse of
+ * toArtifactEvent for today's generation), so the shared artifact writes serve saved queries too;
+ * `folderId` files a created or edited query ('' = none). A query artifact is created without
+ * variants (its variants and revisions are events of their own).
+ */
+export function asSavedQueryEvent(e: Fact<ArtifactEvent>, folderId = ''): Fact<SavedQueryEvent> {
+  const env = {};
+  switch (e.type) {
+    case 'accounts.artifact.created':
+      if ((e.payload.variants ?? []).length > 0) throw new Error('a saved query is created without variants');
+      return { ...env, type: 'accounts.query.artifact.created', payload: { query_id: e.payload.artifact_id, slug: e.payload.slug, header: e.payload.header, folder_id: folderId } };
+    case 'accounts.artifact.edited':
+      return { ...env, type: 'accounts.query.artifact.edited', payload: { query_id: e.payload.artifact_id, header: e.payload.header, folder_id: folderId } };
+    case 'accounts.artifact.variant.created': {
+      const v = e.payload.variant;
+      const revisions = (v.revisions ?? []).map((r) => ({ revision_id: r.revision_id, slug: r.slug, header: r.header, data_json: r.data_json, message: r.message }));
+      return { ...env, type: 'accounts.query.variant.created', payload: { query_id: e.payload.artifact_id, variant_id: v.variant_id, slug: v.slug, header: v.header, ...(revisions.length ? { revisions } : {}) } };
+    }
+    case 'accounts.artifact.variant.edited':
+      return { ...env, type: 'accounts.query.variant.edited', payload: { query_id: e.payload.artifact_id, variant_id: e.payload.variant_id, header: e.payload.header } };
+    case 'accounts.artifact.revision.added': {
+      const r = e.payload.revision;
+      return {
+        ...env, type: 'accounts.query.revision.added',
+        payload: { query_id: e.payload.artifact_id, variant_id: e.payload.variant_id, revision_id: r.revision_id, slug: r.slug, version: r.version, header: r.header, data_json: r.data_json, message: r.message },
+      };
+    }
+    case 'accounts.artifact.revision.edited': {
+      const p = e.payload;
+      return { ...env, type: 'accounts.query.revision.edited', payload: { query_id: p.artifact_id, variant_id: p.variant_id, revision_id: p.revision_id, header: p.header } };
+    }
+    case 'accounts.artifact.archive.set': {
+      const p = e.payload;
+      return { ...env, type: 'accounts.query.archive.set', payload: { query_id: p.artifact_id, target: p.target === 'artifact' ? 'query' : p.target, target_id: p.target_id, archived: p.archived } };
+    }
+    case 'accounts.testcases.stored':
+      throw new Error('a saved query stores no testcases');
+  }
+}
+
+/** An event's type and payload (what a write declares; the envelope is the command's). */
+export type Fact<E> = E extends { type: infer T; payload: infer P } ? { type: T; payload: P } : never;
+
+/** The code a family refuses with where the artifact model says `code` (saved queries keep their `query_*` codes). */
+export function familyCode<C extends Renamed>(family: string, code: C): C | (typeof QUERY_CODE)[C] {
+  return family === 'query' ? QUERY_CODE[code] : code;
+}
+
 /** The query family's wording where it differs from the artifact's. */
 function asQueryDecision(e: SavedQueryEvent, d: Decision<ArtifactRejection | CommonRejection>): Decision<SavedQueryRejection | CommonRejection> {
   if (d.status === 'accepted') return d;

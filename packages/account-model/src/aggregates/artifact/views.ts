@@ -12,7 +12,10 @@ export type ArtifactEntity = (typeof ARTIFACT_ENTITIES)[number];
 /** Each entity's plural: its paths (`/testsets/…`) and route ids (`testsets.…`, `simple.testsets.…`). */
 export const ARTIFACT_PLURALS: Readonly<Record<ArtifactEntity, string>> = { testset: 'testsets', application: 'applications', evaluator: 'evaluators', workflow: 'workflows', environment: 'environments' };
 
-export const familyOf = (entity: ArtifactEntity): ArtifactFamily => (entity === 'testset' || entity === 'environment' ? entity : 'workflow');
+/** What the shared artifact writes serve: every entity, and saved queries (the `query` family, their own routes and events). */
+export type ArtifactKind = ArtifactEntity | 'query';
+
+export const familyOf = (kind: ArtifactKind): ArtifactFamily => (kind === 'testset' || kind === 'environment' || kind === 'query' ? kind : 'workflow');
 /** The role flag an entity's routes force on what they write (and filter their reads by). */
 export const roleFlagOf = (entity: ArtifactEntity): 'is_application' | 'is_evaluator' | undefined =>
   entity === 'application' ? 'is_application' : entity === 'evaluator' ? 'is_evaluator' : undefined;

@@ -1,28 +1,25 @@
 // Saved-query writes (reference compat §1.3, §1.5): /queries (artifact, variants, revisions) and
-// /simple/queries (an artifact with one automatic variant). Every write is an accounts.query.*
-// event keyed `project:<id>:queries`, appended and awaited (read-your-writes); the rules — slugs
-// unique per project, a commit claiming exactly the variant's next version — are the saved-query
-// aggregate's (@llm/account-model), decided in log order. A commit that loses a race to another
-// commit on the same variant is retried with the next version.
-import { randomBytes } from 'node:crypto';
+// /simple/queries (an artifact with one automatic variant), the artifact model's `query` family.
+// Every write goes through the shared artifact writes (ArtifactWrites: accounts.query.* events
+// keyed `project:<id>:queries`, appended and awaited; a commit that loses its version to another
+// is retried with the next one); the rules are the artifact aggregate's, decided in log order.
+// What differs from the other entities' routes (decisions → "Saved queries"): the bodies (aliases,
+// `folder_id`, the query `data`), edits replace the header, and an unknown id is a 404.
 import type { Request, RequestHandler, Response } from 'express';
-import { INITIAL_REVISION_EXISTS, isUuid, listQueryRevisions, refuse, listQueryVariants, type QueryVariantHead, readDefaultVariantHead, readQuery, readQueryRevision, readQueryVariant, readQueryVariantHead, readSimpleQuery, resolveQueryRevision, savedQueriesKey } from '@llm/account-model';
+import { INITIAL_REVISION_EXISTS, isUuid, listQueryRevisions, refuse, listQueryVariants, type QueryVariantHead, readDefaultVariantHead, readQuery, readQueryRevision, readQueryVariant, readQueryVariantHead, readSimpleQuery, resolveQueryRevision } from '@llm/account-model';
 import {
   queryCreateBody, queryEditBody, queryRevisionCommitBody, queryRevisionCreateBody, queryRevisionEditBody, queryVariantCreateBody, queryVariantEditBody,
   queryVariantForkBody, simpleQueryCreateBody, simpleQueryEditBody,
 } from '@llm/contracts';
 import { invalid, type AppError } from '@llm/errors';
-import { uuidv7, type EventPayloads, type QueryHeader } from '@llm/events';
+import { uuidv7, type QueryHeader } from '@llm/events';
 import { RequestValidationError, type Handlers, type Guards } from '@llm/http';
 import type { Pool } from '@llm/postgres';
 import { headerOf, parseBody, storedData } from '../domain/saved-query-revision.ts';
-import type { AccountsEventType } from '../adapters/account-appender.ts';
-import { projectionLag, type AccountCommands, type AccountWrite } from '../adapters/account-commands.ts';
+import { projectionLag } from '../adapters/account-commands.ts';
+import type { ArtifactWrites } from '../../artifacts/adapters/artifact-writes.ts';
+import { hex12 } from '../../artifacts/domain/artifact-content.ts';
 
-/** Each round of racing commits on one variant lets one through. */
-const MAX_COMMIT_ATTEMPTS = 8;
-
-const hex12 = (): string => randomBytes(6).toString('hex');
 const queryNotFound = (): AppError => refuse('query_not_found', 'Query not found.');
 const revisionNotFound = (): AppError => refuse('query_revision_not_found', 'The revision does not exist in this project.');
 const variantNotFound = (): AppError => refuse('query_variant_not_found', 'The variant does not exist in this project.');
@@ -44,34 +41,14 @@ function samePathId(bodyId: string | null | undefined, pathValue: string, field:
   if (bodyId && bodyId.toLowerCase() !== pathValue) throw invalid('id_mismatch', `${field} does not match the id in the path.`);
 }
 
-export function savedQueryRoutes(deps: { commands: AccountCommands; pool: Pool }, guards: Guards<'edit'>): Handlers {
-  const { commands, pool } = deps;
+export function savedQueryRoutes(deps: { writes: ArtifactWrites; pool: Pool }, guards: Guards<'edit'>): Handlers {
+  const { writes, pool } = deps;
 
-  /** A change of the caller's project's saved queries, about `query:<id>`; a rejection answers with its code's presentation (a taken slug: the reference's 409 body). */
-  const write = <T extends AccountsEventType>(req: Request, w: { type: T; queryId: string; payload: EventPayloads[T] }): Promise<void> =>
-    commands.run(req, change(req, w));
-  const change = <T extends AccountsEventType>(req: Request, w: { type: T; queryId: string; payload: EventPayloads[T] }): AccountWrite<T> =>
-    ({ type: w.type, key: savedQueriesKey(req.scope.projectId), payload: w.payload, meta: { aggregateId: `query:${w.queryId}` } });
-
-  /** Commits the variant's next revision, retrying when another commit took that version first. */
-  async function commit(req: Request, head: QueryVariantHead, content: { slug?: string | null; header: QueryHeader; data: string; message: string }): Promise<string> {
-    const retry = {
-      on: ['query_version_conflict', 'query_initial_revision_exists'] as const, maxAttempts: MAX_COMMIT_ATTEMPTS, jitterMs: 20,
-      exhausted: () => refuse('query_commit_contention', 'Too many concurrent commits to this variant; retry the commit.'),
-    };
-    return commands.runAtVersion(req, retry, async (attempt) => {
-      const current = attempt === 1 ? head : (await readQueryVariantHead(pool, req.scope.projectId, head.variantId)) ?? head;
-      const revisionId = uuidv7();
-      const write = change(req, {
-        type: 'accounts.query.revision.added', queryId: current.queryId,
-        payload: {
-          query_id: current.queryId, variant_id: current.variantId, revision_id: revisionId, slug: content.slug ?? hex12(),
-          version: current.latestVersion + 1, header: content.header, data_json: content.data, message: content.message,
-        },
-      });
-      return { write, value: revisionId };
-    });
-  }
+  /** Commits the variant's next revision (retried when another commit took that version first). */
+  const commit = (req: Request, head: QueryVariantHead, content: { slug?: string | null; header: QueryHeader; data: string; message: string }): Promise<string> =>
+    writes.commit(req, 'query', head.queryId, head.variantId, { slug: content.slug ?? hex12(), header: content.header, dataJson: content.data, message: content.message });
+  const archive = (req: Request, queryId: string, target: 'artifact' | 'variant' | 'revision', id: string, archived: boolean): Promise<void> =>
+    writes.archive(req, 'query', queryId, target, id, archived);
 
   const answerQuery = async (res: Response, projectId: string, id: string): Promise<void> => {
     const query = await readQuery(pool, projectId, id);
@@ -92,22 +69,22 @@ export function savedQueryRoutes(deps: { commands: AccountCommands; pool: Pool }
   const archiveQuery = (archived: boolean): RequestHandler => async (req, res) => {
     const id = pathId(req, 'query_id');
     if (!(await readQuery(pool, req.scope.projectId, id))) throw queryNotFound();
-    await write(req, { type: 'accounts.query.archive.set', queryId: id, payload: { query_id: id, target: 'query', target_id: id, archived } });
+    await archive(req, id, 'artifact', id, archived);
     await answerQuery(res, req.scope.projectId, id);
   };
   const archiveVariant = (archived: boolean): RequestHandler => async (req, res) => {
-    const id = pathId(req, 'variant_id');
+    const id = pathId(req, 'query_variant_id');
     const head = await readQueryVariantHead(pool, req.scope.projectId, id);
     if (!head) throw variantNotFound();
-    await write(req, { type: 'accounts.query.archive.set', queryId: head.queryId, payload: { query_id: head.queryId, target: 'variant', target_id: id, archived } });
+    await archive(req, head.queryId, 'variant', id, archived);
     await answerVariant(res, req.scope.projectId, id);
   };
   /** A single revision (its variant and the variant's other revisions untouched). */
   const archiveRevision = (archived: boolean): RequestHandler => async (req, res) => {
-    const id = pathId(req, 'revision_id');
+    const id = pathId(req, 'query_revision_id');
     const rev = await readQueryRevision(pool, req.scope.projectId, id);
     if (!rev) throw revisionNotFound();
-    await write(req, { type: 'accounts.query.archive.set', queryId: rev.artifact_id, payload: { query_id: rev.artifact_id, target: 'revision', target_id: id, archived } });
+    await archive(req, rev.artifact_id, 'revision', id, archived);
     await answerRevision(res, req.scope.projectId, id);
   };
   /** Simple queries: the artifact and its default variant (with its revisions). */
@@ -115,9 +92,9 @@ export function savedQueryRoutes(deps: { commands: AccountCommands; pool: Pool }
     const id = pathId(req, 'query_id');
     const projectId = req.scope.projectId;
     if (!(await readQuery(pool, projectId, id))) throw queryNotFound();
-    await write(req, { type: 'accounts.query.archive.set', queryId: id, payload: { query_id: id, target: 'query', target_id: id, archived } });
+    await archive(req, id, 'artifact', id, archived);
     const head = await readDefaultVariantHead(pool, projectId, id);
-    if (head) await write(req, { type: 'accounts.query.archive.set', queryId: id, payload: { query_id: id, target: 'variant', target_id: head.variantId, archived } });
+    if (head) await archive(req, id, 'variant', head.variantId, archived);
     await answerQuery(res, projectId, id);
   };
 
@@ -135,10 +112,7 @@ export function savedQueryRoutes(deps: { commands: AccountCommands; pool: Pool }
     'queries.create': [...guards.edit, async (req, res) => {
       const b = parseBody(queryCreateBody, req.body).query;
       const id = fixedId(req);
-      await write(req, {
-        type: 'accounts.query.artifact.created', queryId: id,
-        payload: { query_id: id, slug: b.slug, header: headerOf(b), folder_id: b.folder_id ?? '' },
-      });
+      await writes.create(req, 'query', { id, slug: b.slug, header: headerOf(b), folderId: b.folder_id ?? '' });
       await answerQuery(res, req.scope.projectId, id);
     }],
     'queries.edit': [...guards.edit, async (req, res) => {
@@ -146,7 +120,7 @@ export function savedQueryRoutes(deps: { commands: AccountCommands; pool: Pool }
       const b = parseBody(queryEditBody, req.body).query;
       samePathId(b.id, id, 'query.id');
       if (!(await readQuery(pool, req.scope.projectId, id))) throw queryNotFound();
-      await write(req, { type: 'accounts.query.artifact.edited', queryId: id, payload: { query_id: id, header: headerOf(b), folder_id: b.folder_id ?? '' } });
+      await writes.edit(req, 'query', id, headerOf(b), b.folder_id ?? '');
       await answerQuery(res, req.scope.projectId, id);
     }],
     'queries.archive': [...guards.edit, archiveQuery(true)],
@@ -158,19 +132,16 @@ export function savedQueryRoutes(deps: { commands: AccountCommands; pool: Pool }
       if (!queryId) throw new RequestValidationError([{ loc: ['body', 'query_variant', 'query_id'], msg: 'Field required', type: 'missing' }]);
       if (!(await readQuery(pool, req.scope.projectId, queryId))) throw queryNotFound();
       const id = uuidv7();
-      await write(req, {
-        type: 'accounts.query.variant.created', queryId: queryId,
-        payload: { query_id: queryId.toLowerCase(), variant_id: id, slug: b.slug, header: headerOf(b) },
-      });
+      await writes.addVariant(req, 'query', queryId.toLowerCase(), { id, slug: b.slug, header: headerOf(b) });
       await answerVariant(res, req.scope.projectId, id);
     }],
     'queries.variants.edit': [...guards.edit, async (req, res) => {
-      const id = pathId(req, 'variant_id');
+      const id = pathId(req, 'query_variant_id');
       const b = parseBody(queryVariantEditBody, req.body).query_variant;
       samePathId(b.id, id, 'query_variant.id');
       const head = await readQueryVariantHead(pool, req.scope.projectId, id);
       if (!head) throw variantNotFound();
-      await write(req, { type: 'accounts.query.variant.edited', queryId: head.queryId, payload: { query_id: head.queryId, variant_id: id, header: headerOf(b) } });
+      await writes.editVariant(req, 'query', head.queryId, id, headerOf(b));
       await answerVariant(res, req.scope.projectId, id);
     }],
     'queries.variants.archive': [...guards.edit, archiveVariant(true)],
@@ -199,12 +170,9 @@ export function savedQueryRoutes(deps: { commands: AccountCommands; pool: Pool }
       const id = uuidv7();
       const hex = id.replace(/-/g, '');
       const revisions = history.map((r) => ({
-        revision_id: uuidv7(), slug: `${r.slug}_${hex}`, header: headerOf(r), data_json: r.data ? JSON.stringify(r.data) : '', message: r.message ?? '',
+        id: uuidv7(), slug: `${r.slug}_${hex}`, header: headerOf(r), dataJson: r.data ? JSON.stringify(r.data) : '', message: r.message ?? '',
       }));
-      await write(req, {
-        type: 'accounts.query.variant.created', queryId: source.query_id,
-        payload: { query_id: source.query_id, variant_id: id, slug: b.query_variant.slug, header: headerOf(b.query_variant), revisions },
-      });
+      await writes.addVariant(req, 'query', source.query_id, { id, slug: b.query_variant.slug, header: headerOf(b.query_variant), revisions });
       await answerVariant(res, project, id);
     }],
 
@@ -212,25 +180,18 @@ export function savedQueryRoutes(deps: { commands: AccountCommands; pool: Pool }
       const b = parseBody(queryRevisionCreateBody, req.body).query_revision;
       const head = await variantOfBody(req, b);
       if (head.latestVersion >= 0) throw refuse('query_initial_revision_exists', INITIAL_REVISION_EXISTS);
-      const revisionId = uuidv7();
       // Exactly version 0: a concurrent first commit makes the aggregate refuse this one.
-      await write(req, {
-        type: 'accounts.query.revision.added', queryId: head.queryId,
-        payload: { query_id: head.queryId, variant_id: head.variantId, revision_id: revisionId, slug: b.slug ?? hex12(), version: 0, header: headerOf(b), data_json: '', message: 'Initial revision' },
-      });
+      const revisionId = await writes.commit(req, 'query', head.queryId, head.variantId, { slug: b.slug ?? hex12(), header: headerOf(b), dataJson: '', message: 'Initial revision' }, { initial: true });
       await answerRevision(res, req.scope.projectId, revisionId);
     }],
     // The header only (fully replaced, as for artifacts and variants); `data` is immutable.
     'queries.revisions.edit': [...guards.edit, async (req, res) => {
-      const id = pathId(req, 'revision_id');
+      const id = pathId(req, 'query_revision_id');
       const b = parseBody(queryRevisionEditBody, req.body).query_revision;
       samePathId(b.id, id, 'query_revision.id');
       const rev = await readQueryRevision(pool, req.scope.projectId, id);
       if (!rev) throw revisionNotFound();
-      await write(req, {
-        type: 'accounts.query.revision.edited', queryId: rev.artifact_id,
-        payload: { query_id: rev.artifact_id, variant_id: rev.variant_id, revision_id: id, header: headerOf(b) },
-      });
+      await writes.editRevision(req, 'query', rev.artifact_id, rev.variant_id, id, headerOf(b));
       await answerRevision(res, req.scope.projectId, id);
     }],
     'queries.revisions.archive': [...guards.edit, archiveRevision(true)],
@@ -249,10 +210,10 @@ export function savedQueryRoutes(deps: { commands: AccountCommands; pool: Pool }
       const projectId = req.scope.projectId;
       const id = fixedId(req);
       const variantId = uuidv7();
-      await write(req, { type: 'accounts.query.artifact.created', queryId: id, payload: { query_id: id, slug: b.slug, header: headerOf(b), folder_id: '' } });
+      await writes.create(req, 'query', { id, slug: b.slug, header: headerOf(b) });
       // The automatic variant copies the artifact's name, description, tags and meta.
       const variantHeader = headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta });
-      await write(req, { type: 'accounts.query.variant.created', queryId: id, payload: { query_id: id, variant_id: variantId, slug: hex12(), header: variantHeader } });
+      await writes.addVariant(req, 'query', id, { id: variantId, slug: hex12(), header: variantHeader });
       const head: QueryVariantHead = { queryId: id, variantId, slug: '', latestVersion: -1 };
       // v0 is the placeholder (no data, flags, tags or meta); v1 carries the data.
       await commit(req, head, { header: headerOf({ name: b.name, description: b.description }), data: '', message: 'Initial commit' });
@@ -272,8 +233,8 @@ export function savedQueryRoutes(deps: { commands: AccountCommands; pool: Pool }
       // Omitting `data` keeps the current data (the reference commits a revision without any).
       const data = b.data === undefined ? (current.data ? JSON.stringify(current.data) : '') : storedData(b.data);
       const header = headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta, flags: current.flags });
-      await write(req, { type: 'accounts.query.artifact.edited', queryId: id, payload: { query_id: id, header, folder_id: current.folder_id ?? '' } });
-      await write(req, { type: 'accounts.query.variant.edited', queryId: id, payload: { query_id: id, variant_id: head.variantId, header: headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta }) } });
+      await writes.edit(req, 'query', id, header, current.folder_id ?? '');
+      await writes.editVariant(req, 'query', id, head.variantId, headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta }));
       await commit(req, head, { header: headerOf({ name: b.name, description: b.description }), data, message: '' });
       const query = await readSimpleQuery(pool, projectId, id);
       if (!query) throw projectionLag();

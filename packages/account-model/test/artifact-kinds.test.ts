@@ -8,7 +8,7 @@ import {
   type TestsetDeltaRow,
 } from '../src/aggregates/artifact/kinds/testset.ts';
 import {
-  enrichWorkflowData, inferRevisionFlags, parseWorkflowUri, workflowRevisionDataSchema, type FlagInput, type WorkflowRevisionFlags,
+  storedWorkflowData, inferRevisionFlags, parseWorkflowUri, workflowRevisionDataSchema, type FlagInput, type WorkflowRevisionFlags,
 } from '../src/aggregates/artifact/kinds/workflow.ts';
 
 const TESTSET = '0192f3a4-5b6c-7d8e-9f01-23456789abcd';
@@ -257,25 +257,17 @@ describe('inferRevisionFlags', () => {
   });
 });
 
-describe('enrichWorkflowData', () => {
-  it('when a custom agenta URI has no url, then the services URL is derived from key and version', () => {
-    expect(enrichWorkflowData({ uri: 'agenta:custom:mock:v0', parameters: { key: 'echo' } }, 'http://api/services/')).toEqual({
-      uri: 'agenta:custom:mock:v0', parameters: { key: 'echo' }, url: 'http://api/services/mock/v0',
-    });
-    expect(enrichWorkflowData({ uri: 'custom:hook:' }, 'http://api/services').url).toBe('http://api/services/hook/latest');
-  });
-
-  it('when the URI is builtin, another provider\'s, or a url is set, then nothing is derived', () => {
-    expect(enrichWorkflowData({ uri: 'agenta:builtin:echo:v0' }, 'http://s')).toEqual({ uri: 'agenta:builtin:echo:v0' });
-    expect(enrichWorkflowData({ uri: 'acme:custom:app:v1' }, 'http://s')).toEqual({ uri: 'acme:custom:app:v1' });
-    expect(enrichWorkflowData({ uri: 'agenta:custom:hook:v0', url: 'https://mine' }, 'http://s').url).toBe('https://mine');
-  });
-
+describe('storedWorkflowData', () => {
   it('when the handler is a skill, then only uri, parameters and schemas.parameters remain', () => {
-    expect(enrichWorkflowData({
+    expect(storedWorkflowData({
       uri: 'agenta:builtin:skill:v0', url: 'http://x', headers: { a: 'b' }, script: 'x', parameters: { p: 1 },
       schemas: { parameters: { type: 'object' }, outputs: { type: 'object' } },
-    }, 'http://s')).toEqual({ uri: 'agenta:builtin:skill:v0', parameters: { p: 1 }, schemas: { parameters: { type: 'object' } } });
+    })).toEqual({ uri: 'agenta:builtin:skill:v0', parameters: { p: 1 }, schemas: { parameters: { type: 'object' } } });
+  });
+
+  it('when the handler is anything else, then the data is stored as sent (no services url is derived)', () => {
+    expect(storedWorkflowData({ uri: 'agenta:custom:mock:v0', parameters: { key: 'echo' } })).toEqual({ uri: 'agenta:custom:mock:v0', parameters: { key: 'echo' } });
+    expect(storedWorkflowData({ uri: 'acme:custom:skill:v1', url: 'https://mine' })).toEqual({ uri: 'acme:custom:skill:v1', url: 'https://mine' });
   });
 });
 

@@ -23,7 +23,7 @@ const E1 = '00000000-0000-7000-8000-0000000000f1';
 const hex = (id: string): string => id.replace(/-/g, '');
 /** Project P1 exists; nothing else. */
 const empty: LegacyState = {
-  projectExists: true, artifacts: [], takenSlugs: { artifact: [], variant: [], revision: [] }, revisions: [], storedTestcases: [], legacySlugTaken: false,
+  projectExists: true, artifacts: [], takenSlugs: { artifact: [], variant: [], revision: [] }, revisions: [], storedTestcases: [], legacySlugTaken: false, idsTaken: false,
 };
 
 type AppInfo = AccountEvent<'accounts.application.created'>['payload']['application'];
@@ -58,6 +58,10 @@ describe('legacy application events (the artifact aggregate)', () => {
         }],
       },
     });
+    // An empty slug is suffixed too (it was a slug there); a revision without one is its id in hex.
+    expect(applicationAsArtifact(appCreated({ slug: '' })).payload).toMatchObject({ slug: `_${hex(A1)}` });
+    expect(applicationAsArtifact(committed(0, { slug: 's' })).payload).toMatchObject({ revision: { slug: `s_${hex(R1)}` } });
+    expect(applicationAsArtifact(committed(0)).payload).toMatchObject({ revision: { slug: hex(R1) } });
   });
 
   it('given an application, when another takes its slug in the same project, then it is refused; an existing id or a missing project too', () => {
@@ -70,6 +74,8 @@ describe('legacy application events (the artifact aggregate)', () => {
     expect(decideOn(legacyApplication, withApp(), variantCreated()).status).toBe('accepted');
     expect(decideOn(legacyApplication, { ...withApp(), legacySlugTaken: true }, variantCreated())).toMatchObject({ code: 'application_variant_slug_taken' });
     expect(decideOn(legacyApplication, withApp(-1), variantCreated())).toMatchObject({ code: 'application_variant_exists' });
+    // A variant id another application's variant has is taken too (the first model's key).
+    expect(decideOn(legacyApplication, { ...withApp(), idsTaken: true }, variantCreated())).toMatchObject({ code: 'application_variant_exists' });
   });
 
   it('given a new variant, when revisions are committed, then they are numbered 0, 1, … and a taken number is a conflict', () => {
@@ -84,6 +90,8 @@ describe('legacy application events (the artifact aggregate)', () => {
     expect(decideOn(legacyApplication, withApp(undefined, P2), variantCreated())).toMatchObject({ code: 'application_not_found' });
     expect(decideOn(legacyApplication, empty, variantCreated())).toMatchObject({ code: 'application_not_found' });
     expect(decideOn(legacyApplication, withApp(), committed(0))).toMatchObject({ code: 'application_variant_not_found' });
+    // Its project gone, the application was gone with it.
+    expect(decideOn(legacyApplication, { ...withApp(-1), projectExists: false }, committed(0))).toMatchObject({ code: 'application_not_found' });
     expect(decideOn(legacyApplication, withApp(-1), committed(0, { variant_id: 'nope' }))).toMatchObject({ code: 'malformed_event' });
   });
 });
@@ -110,6 +118,7 @@ describe('legacy testset events (the artifact aggregate)', () => {
     expect(decideOn(legacyTestset, { ...empty, legacySlugTaken: true }, testsetCreated())).toMatchObject({ code: 'testset_slug_taken' });
     expect(decideOn(legacyTestset, { ...empty, artifacts: [{ id: T1, projectId: P1, family: 'testset', variants: [] }] }, testsetCreated())).toMatchObject({ code: 'testset_exists' });
     expect(decideOn(legacyTestset, { ...empty, projectExists: false }, testsetCreated())).toMatchObject({ code: 'testset_project_not_found' });
+    expect(decideOn(legacyTestset, { ...empty, idsTaken: true }, testsetCreated())).toMatchObject({ code: 'unstorable' });
   });
 });
 

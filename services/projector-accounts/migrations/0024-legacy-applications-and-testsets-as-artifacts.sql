@@ -2,7 +2,7 @@
 -- one versioned-artifact model): their rows move into the artifact tables, which their events
 -- (accounts.application.*, accounts.testset.created) are now projected into (artifact aggregate:
 -- legacy-events.ts, whose rules these statements follow, so a replay builds the same rows):
--- - every slug becomes `<slug>_<id in hex>`, or the id in hex when there was none;
+-- - every slug becomes `<slug>_<id in hex>` (a revision without one: the id in hex);
 -- - an application is a workflow flagged `is_application` over the flags it had; its variants and
 --   numbered revisions are carried (the current number is the latest version);
 -- - a testset gets its variant (`variant_id`), a placeholder revision 0 (id md5(revision_id:v0))
@@ -16,7 +16,7 @@ SELECT a.id, a.project_id, 'workflow', a.slug || '_' || replace(a.id::text, '-',
   FROM applications a;
 
 INSERT INTO artifact_variants (id, artifact_id, project_id, family, slug, name, flags, tags, latest_version, created_at, created_by_id)
-SELECT v.id, v.application_id, v.project_id, 'workflow', v.slug || '_' || replace(v.id::text, '-', ''), v.name, v.flags, v.tags,
+SELECT v.id, v.application_id, v.project_id, 'workflow', v.slug || '_' || replace(v.id::text, '-', ''), NULLIF(v.name, ''), v.flags, v.tags,
        coalesce(v.revision, -1), v.created_at, v.created_by_id
   FROM application_variants v;
 

@@ -18,6 +18,7 @@ beforeAll(async () => {
 afterAll(async () => { await upgraded?.close(); await replayed?.close(); });
 
 const [P, A, V1, V2, R0, R1, R2, R3, TS, TV, TR] = [randomUUID(), uuidv7(), uuidv7(), uuidv7(), uuidv7(), uuidv7(), uuidv7(), uuidv7(), uuidv7(), uuidv7(), uuidv7()];
+const [B, BV, B0, B1] = [uuidv7(), uuidv7(), uuidv7(), uuidv7()];
 const ROWS = [uuidv7(), uuidv7(), uuidv7()];
 const T = (n: number): number => Date.parse(`2031-06-0${n}T10:00:00.123Z`) * 1000;
 const iso = (n: number): string => new Date(T(n) / 1000).toISOString();
@@ -45,8 +46,13 @@ const events: AccountEvent[] = [
     testset_id: uuidv7(), project_id: P, slug: 'ts', name: 'T2', description: '', tags_json: '', meta_json: '', variant_id: uuidv7(), revision_id: uuidv7(), testcases: [],
   }, 7),
   event('accounts.testset.created', { testset_id: uuidv7(), project_id: P, slug: 'empty', name: '', description: '', tags_json: '', meta_json: '', variant_id: uuidv7(), revision_id: uuidv7(), testcases: [] }, 8),
+  // An empty slug and name, flags that are no object; the same empty slug again is taken.
+  event('accounts.application.created', { application: { ...app, application_id: B, slug: '', name: '', flags_json: '[1]', data_json: '' }, variant_id: BV, variant_slug: '', revision0_id: B0, revision_id: B1 }, 8),
+  event('accounts.application.created', { application: { ...app, application_id: uuidv7(), slug: '' }, variant_id: uuidv7(), variant_slug: '', revision0_id: uuidv7(), revision_id: uuidv7() }, 9),
+  // A row under an id another testset's row has: not storable (the first model's key), nothing stored.
+  event('accounts.testset.created', { testset_id: uuidv7(), project_id: P, slug: 'dup', name: '', description: '', tags_json: '', meta_json: '', variant_id: uuidv7(), revision_id: uuidv7(), testcases: [{ testcase_id: ROWS[0], data_json: '{}' }] }, 9),
 ];
-const refused = [1, 3, 7];
+const REFUSED: Record<number, string> = { 1: 'application_slug_taken', 3: 'application_variant_slug_taken', 7: 'testset_slug_taken', 10: 'application_slug_taken', 11: 'unstorable' };
 
 // … and as the rows the projection before 0024 made of the accepted ones (0015).
 async function writeOldRows(db: ProjectionDb): Promise<void> {
@@ -68,6 +74,12 @@ async function writeOldRows(db: ProjectionDb): Promise<void> {
   const empty = events[8]!.payload as { testset_id: string; variant_id: string; revision_id: string };
   await q(`INSERT INTO testsets (id, project_id, slug, name, variant_id, revision_id, created_at, created_by_id) VALUES ($1,$2,'empty',NULL,$3,$4,$5,'u1')`,
     [empty.testset_id, P, empty.variant_id, empty.revision_id, iso(8)]);
+  await q(`INSERT INTO applications (id, project_id, slug, name, description, tags, meta, flags, data, created_at, created_by_id)
+           VALUES ($1,$2,'',NULL,'d','{"t":1}','{"m":2}','[1]',NULL,$3,'u1')`, [B, P, iso(8)]);
+  await q(`INSERT INTO application_variants (id, project_id, application_id, slug, name, flags, revision, created_at, created_by_id)
+           VALUES ($1,$2,$3,'','','[1]',1,$4,'u1')`, [BV, P, B, iso(8)]);
+  await q(`INSERT INTO application_revisions (id, project_id, application_id, variant_id, slug, version, message, data, created_at, created_by_id)
+           VALUES ($1,$3,$4,$5,NULL,0,NULL,NULL,$6,'u1'), ($2,$3,$4,$5,NULL,1,NULL,NULL,$6,'u1')`, [B0, B1, P, B, BV, iso(8)]);
 }
 
 const rows = async (db: ProjectionDb, table: string): Promise<unknown[]> =>
@@ -81,7 +93,7 @@ describe('migration 0024: the first model\'s applications and testsets into the 
 
     const outcomes = await replayed.apply(provisioned, ...events);
     expect(outcomes.slice(1).map((o, i) => (o.status === 'applied' ? 'applied' : `${i}:${o.code}`)))
-      .toEqual(events.map((_, i) => (refused.includes(i) ? `${i}:${i === 1 ? 'application_slug_taken' : i === 3 ? 'application_variant_slug_taken' : 'testset_slug_taken'}` : 'applied')));
+      .toEqual(events.map((_, i) => (REFUSED[i] ? `${i}:${REFUSED[i]}` : 'applied')));
     for (const table of ['artifacts', 'artifact_variants', 'artifact_revisions', 'artifact_testcases']) {
       const migrated = await rows(upgraded, table);
       expect(migrated.length, table).toBeGreaterThan(0);
@@ -94,6 +106,8 @@ describe('migration 0024: the first model\'s applications and testsets into the 
     const hex = (id: string): string => id.replace(/-/g, '');
     const { rows: [a] } = await replayed.pool.query('SELECT slug, flags FROM artifacts WHERE id = $1', [A]);
     expect(a).toEqual({ slug: `app_${hex(A)}`, flags: { x: true, is_application: true } });
+    const { rows: [b] } = await replayed.pool.query('SELECT slug, name, flags FROM artifacts WHERE id = $1', [B]);
+    expect(b).toEqual({ slug: `_${hex(B)}`, name: null, flags: { is_application: true } });
     const { rows: revs } = await replayed.pool.query('SELECT id::text AS id, version, slug, data FROM artifact_revisions WHERE artifact_id = $1 ORDER BY version', [TS]);
     expect(revs).toEqual([
       { id: legacyTestsetV0(TR), version: 0, slug: hex(legacyTestsetV0(TR)), data: null },

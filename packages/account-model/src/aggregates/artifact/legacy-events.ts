@@ -7,11 +7,12 @@
 //
 // What a translation derives is a function of the event alone, so a replay builds the same rows in
 // any order of partitions:
-// - every slug becomes `<slug>_<id in hex>` (or the id in hex when there was none): the first model
-//   had slugs unique per application (variants) or not at all (revisions), and its slugs must never
-//   take one a current artifact holds. Its own uniqueness rules still decide its events (an
-//   application's or testset's slug in its project, a variant's in its application), on the slug
-//   before the suffix, so an event it refused is refused again on a replay;
+// - every slug becomes `<slug>_<id in hex>` (a revision without one: the id in hex): the first
+//   model had slugs unique per application (variants) or not at all (revisions), and its slugs must
+//   never take one a current artifact holds. Its own rules still decide its events (an
+//   application's or testset's slug unique in its project, a variant's in its application, a
+//   variant id unique, rows stored under fresh ids), on the slug before the suffix, so an event it
+//   refused is refused again on a replay, with its code;
 // - an application is a workflow with `is_application` set (its flags kept beside it); its first
 //   variant is named after it and holds the placeholder revision 0 and revision 1 with its data;
 // - a testset gets its variant (the stored `variant_id`), a placeholder revision 0 whose id is
@@ -53,8 +54,10 @@ export const TESTSET_REJECTIONS = {
 export type TestsetRejection = keyof typeof TESTSET_REJECTIONS;
 
 const hexOf = (id: string): string => id.replace(/-/g, '').toLowerCase();
-/** A first-model slug as an artifact slug: `<slug>_<id hex>`, or the id in hex for none (SQL: `slug || '_' || replace(id::text, '-', '')`). */
-export const legacySlug = (slug: string, id: string): string => (slug === '' ? hexOf(id) : `${slug}_${hexOf(id)}`);
+/** A first-model application, variant or testset slug as an artifact slug (SQL: `slug || '_' || replace(id::text, '-', '')`). */
+export const legacySlug = (slug: string, id: string): string => `${slug}_${hexOf(id)}`;
+/** A first-model revision slug (optional there): `<slug>_<id hex>`, or the id in hex for none. */
+const legacyRevisionSlug = (slug: string, id: string): string => (slug === '' ? hexOf(id) : legacySlug(slug, id));
 /** The placeholder revision 0 of a legacy testset (SQL: `md5(revision_id::text || ':v0')::uuid`). */
 export function legacyTestsetV0(revisionId: string): string {
   const h = createHash('md5').update(`${revisionId.toLowerCase()}:v0`).digest('hex');
@@ -79,8 +82,8 @@ export function applicationAsArtifact(e: LegacyApplicationEvent): ArtifactEvent 
           variants: [{
             variant_id: p.variant_id, slug: legacySlug(p.variant_slug, p.variant_id), header: { ...NO_HEADER, name: a.name || a.slug, flags_json: a.flags_json },
             revisions: [
-              { revision_id: p.revision0_id, slug: legacySlug('', p.revision0_id), version: 0, header: NO_HEADER, data_json: '', message: '' },
-              { revision_id: p.revision_id, slug: legacySlug('', p.revision_id), version: 1, header: NO_HEADER, data_json: a.data_json, message: '' },
+              { revision_id: p.revision0_id, slug: hexOf(p.revision0_id), version: 0, header: NO_HEADER, data_json: '', message: '' },
+              { revision_id: p.revision_id, slug: hexOf(p.revision_id), version: 1, header: NO_HEADER, data_json: a.data_json, message: '' },
             ],
           }],
         },
@@ -99,7 +102,7 @@ export function applicationAsArtifact(e: LegacyApplicationEvent): ArtifactEvent 
         ...envelope(e, p.project_id), type: 'accounts.artifact.revision.added',
         payload: {
           family, artifact_id: p.application_id, variant_id: p.variant_id,
-          revision: { revision_id: p.revision_id, slug: legacySlug(p.slug, p.revision_id), version: p.version, header: NO_HEADER, data_json: p.data_json, message: p.message },
+          revision: { revision_id: p.revision_id, slug: legacyRevisionSlug(p.slug, p.revision_id), version: p.version, header: NO_HEADER, data_json: p.data_json, message: p.message },
         },
       };
     }
@@ -111,6 +114,7 @@ export function testsetAsArtifact(e: LegacyTestsetEvent): { rows: AccountEvent<'
   const p = e.payload;
   const env = envelope(e, p.project_id);
   const ids = p.testcases.map((t) => t.testcase_id.toLowerCase());
+  const v0 = legacyTestsetV0(p.revision_id);
   return {
     rows: {
       ...env, type: 'accounts.testcases.stored',
@@ -122,10 +126,10 @@ export function testsetAsArtifact(e: LegacyTestsetEvent): { rows: AccountEvent<'
         family: 'testset', artifact_id: p.testset_id, slug: legacySlug(p.slug, p.testset_id),
         header: { ...NO_HEADER, name: p.name, description: p.description, tags_json: p.tags_json, meta_json: p.meta_json },
         variants: [{
-          variant_id: p.variant_id, slug: legacySlug('', p.variant_id), header: { ...NO_HEADER, name: p.name },
+          variant_id: p.variant_id, slug: hexOf(p.variant_id), header: { ...NO_HEADER, name: p.name },
           revisions: [
-            { revision_id: legacyTestsetV0(p.revision_id), slug: legacySlug('', legacyTestsetV0(p.revision_id)), version: 0, header: NO_HEADER, data_json: '', message: '' },
-            { revision_id: p.revision_id, slug: legacySlug('', p.revision_id), version: 1, header: NO_HEADER, data_json: JSON.stringify({ testcase_ids: ids }), message: '' },
+            { revision_id: v0, slug: hexOf(v0), version: 0, header: NO_HEADER, data_json: '', message: '' },
+            { revision_id: p.revision_id, slug: hexOf(p.revision_id), version: 1, header: NO_HEADER, data_json: JSON.stringify({ testcase_ids: ids }), message: '' },
           ],
         }],
       },
@@ -138,7 +142,8 @@ function applicationDecision(e: LegacyApplicationEvent, d: Decision<ArtifactReje
   if (d.status === 'accepted') return d;
   const variantEvent = e.type === 'accounts.application.variant_created';
   switch (d.code) {
-    case 'artifact_project_not_found': return reject('application_project_not_found', 'Project not found');
+    // A later event of an application whose project is gone found no application there.
+    case 'artifact_project_not_found': return e.type === 'accounts.application.created' ? reject('application_project_not_found', 'Project not found') : reject('application_not_found', 'Application not found');
     case 'artifact_exists': return variantEvent ? reject('application_variant_exists', 'Application variant already exists') : reject('application_exists', 'Application already exists');
     case 'artifact_slug_exists': return reject('application_slug_taken', d.message, d.details);
     case 'artifact_variant_slug_exists': return reject('application_variant_slug_taken', d.message, d.details);
@@ -150,18 +155,22 @@ function applicationDecision(e: LegacyApplicationEvent, d: Decision<ArtifactReje
   }
 }
 
-/** The artifact state, and whether the first model's slug (before its suffix) is already held where it had to be unique. */
-export interface LegacyState extends ArtifactState { legacySlugTaken: boolean }
+/**
+ * The artifact state, whether the first model's slug (before its suffix) is already held where it
+ * had to be unique, and whether an id the event adds under the first model's keys is taken (a new
+ * variant's id by any variant; a testset row's by any row, or twice in the event).
+ */
+export interface LegacyState extends ArtifactState { legacySlugTaken: boolean; idsTaken: boolean }
 
 /**
- * Whether another row of the first model holds `slug` (stored as `<slug>_<32 hex>`) in the
- * artifact's project and family (`scope: 'project'`) or among the artifact's variants.
+ * Whether another row of the first model holds `slug` (stored as `<slug>_<its id in hex>`) among
+ * the project's artifacts of the family (`artifacts`) or among the artifact's variants.
  */
 async function legacySlugTaken(q: Queryable, at: { table: 'artifacts' | 'artifact_variants'; projectId: string; family: string; artifactId: string; ownId: string; slug: string }): Promise<boolean> {
   if (asUuid(at.projectId) === null || asUuid(at.ownId) === null || asUuid(at.artifactId) === null) return false;
   const [where, scope] = at.table === 'artifacts' ? ['project_id = $1::uuid', at.projectId] : ['artifact_id = $1::uuid', at.artifactId];
   const r = await q.query(
-    `SELECT 1 FROM ${at.table} WHERE ${where} AND family = $2 AND id <> $3::uuid AND slug ~ '_[0-9a-f]{32}$' AND left(slug, length(slug) - 33) = $4 LIMIT 1`,
+    `SELECT 1 FROM ${at.table} WHERE ${where} AND family = $2 AND id <> $3::uuid AND slug = $4 || '_' || replace(id::text, '-', '') LIMIT 1`,
     [scope, at.family, at.ownId, at.slug],
   );
   return r.rows.length > 0;
@@ -169,14 +178,15 @@ async function legacySlugTaken(q: Queryable, at: { table: 'artifacts' | 'artifac
 
 async function loadLegacyApplication(q: Queryable, e: LegacyApplicationEvent): Promise<LegacyState> {
   const s = await loadArtifactState(q, applicationAsArtifact(e));
-  if (e.type === 'accounts.application.revision_committed') return { ...s, legacySlugTaken: false };
-  const a = e.type === 'accounts.application.created' ? e.payload.application : undefined;
-  const taken = a
-    ? await legacySlugTaken(q, { table: 'artifacts', projectId: a.project_id, family: 'workflow', artifactId: a.application_id, ownId: a.application_id, slug: a.slug })
-    : e.type === 'accounts.application.variant_created' && await legacySlugTaken(q, {
-      table: 'artifact_variants', projectId: e.payload.project_id, family: 'workflow', artifactId: e.payload.application_id, ownId: e.payload.variant_id, slug: e.payload.slug,
-    });
-  return { ...s, legacySlugTaken: taken };
+  if (e.type === 'accounts.application.revision_committed') return { ...s, legacySlugTaken: false, idsTaken: false };
+  if (e.type === 'accounts.application.created') {
+    const a = e.payload.application;
+    return { ...s, idsTaken: false, legacySlugTaken: await legacySlugTaken(q, { table: 'artifacts', projectId: a.project_id, family: 'workflow', artifactId: a.application_id, ownId: a.application_id, slug: a.slug }) };
+  }
+  const p = e.payload;
+  const variantId = asUuid(p.variant_id);
+  const idsTaken = variantId !== null && (await q.query('SELECT 1 FROM artifact_variants WHERE id = $1::uuid', [variantId])).rows.length > 0;
+  return { ...s, idsTaken, legacySlugTaken: await legacySlugTaken(q, { table: 'artifact_variants', projectId: p.project_id, family: 'workflow', artifactId: p.application_id, ownId: p.variant_id, slug: p.slug }) };
 }
 
 export const legacyApplicationRules = rules({
@@ -184,7 +194,9 @@ export const legacyApplicationRules = rules({
   rejections: APPLICATION_REJECTIONS,
   decide(e: LegacyApplicationEvent, s: LegacyState): Decision<ApplicationRejection | CommonRejection> {
     const d = applicationDecision(e, artifactRules.decide(applicationAsArtifact(e), s));
-    if (d.status === 'rejected' || !s.legacySlugTaken) return d;
+    if (d.status === 'rejected') return d;
+    if (s.idsTaken) return reject('application_variant_exists', 'Application variant already exists');
+    if (!s.legacySlugTaken) return d;
     return e.type === 'accounts.application.variant_created'
       ? reject('application_variant_slug_taken', 'A variant with this slug already exists in the application.')
       : reject('application_slug_taken', 'An application with this slug already exists in the project.');
@@ -212,7 +224,11 @@ export const legacyTestsetRules = rules({
     const stored = artifactRules.decide(rows, s);
     // The rows the testset names are stored by this same event.
     const d = stored.status === 'accepted' ? artifactRules.decide(testset, { ...s, storedTestcases: rows.payload.testcases.map((t) => t.id) }) : stored;
-    if (d.status === 'accepted') return s.legacySlugTaken ? reject('testset_slug_taken', 'A testset with this slug already exists in the project.') : accepted;
+    if (d.status === 'accepted') {
+      if (s.legacySlugTaken) return reject('testset_slug_taken', 'A testset with this slug already exists in the project.');
+      // The first model stored rows under their ids as keys: a taken one failed the event.
+      return s.idsTaken ? reject('unstorable', 'A testcase id of this testset is already stored.') : accepted;
+    }
     switch (d.code) {
       case 'artifact_project_not_found': return reject('testset_project_not_found', 'Project not found');
       case 'artifact_exists': case 'artifact_not_found': return reject('testset_exists', 'Testset already exists');
@@ -226,7 +242,10 @@ export const legacyTestset = aggregate(legacyTestsetRules, {
   load: async (q: Queryable, e: LegacyTestsetEvent): Promise<LegacyState> => {
     const p = e.payload;
     const s = await loadArtifactState(q, testsetAsArtifact(e).testset);
-    return { ...s, legacySlugTaken: await legacySlugTaken(q, { table: 'artifacts', projectId: p.project_id, family: 'testset', artifactId: p.testset_id, ownId: p.testset_id, slug: p.slug }) };
+    const ids = p.testcases.map((t) => asUuid(t.testcase_id)).filter((x) => x !== null);
+    const idsTaken = new Set(ids).size < ids.length
+      || (ids.length > 0 && (await q.query('SELECT 1 FROM artifact_testcases WHERE id = ANY($1::uuid[]) LIMIT 1', [ids])).rows.length > 0);
+    return { ...s, idsTaken, legacySlugTaken: await legacySlugTaken(q, { table: 'artifacts', projectId: p.project_id, family: 'testset', artifactId: p.testset_id, ownId: p.testset_id, slug: p.slug }) };
   },
   project: (e: LegacyTestsetEvent, s: LegacyState) => {
     const { rows, testset } = testsetAsArtifact(e);

@@ -18,7 +18,7 @@ import type { RejectionPresentations } from '../../presentation.ts';
 import type { SqlStatement } from '../../statement.ts';
 import type { ArtifactHeader, QueryRevisionInfo } from '@llm/events';
 import { isUuid } from '../ids.ts';
-import { ARTIFACT_REJECTIONS, artifactRules, artifactsKey, type ArtifactEvent, type ArtifactRejection, type ArtifactState } from './rules.ts';
+import { ARTIFACT_REJECTIONS, artifactRules, artifactsKey, type ArtifactEvent, type ArtifactFamily, type ArtifactRejection, type ArtifactState } from './rules.ts';
 import { loadArtifactState } from './reads.ts';
 import { projectArtifact } from './projection.ts';
 import type { Queryable } from '../../queryable.ts';
@@ -136,34 +136,33 @@ export function toArtifactEvent(e: SavedQueryEvent): ArtifactEvent {
  * variants (its variants and revisions are events of their own).
  */
 export function asSavedQueryEvent(e: Fact<ArtifactEvent>, folderId = ''): Fact<SavedQueryEvent> {
-  const env = {};
   switch (e.type) {
     case 'accounts.artifact.created':
       if ((e.payload.variants ?? []).length > 0) throw new Error('a saved query is created without variants');
-      return { ...env, type: 'accounts.query.artifact.created', payload: { query_id: e.payload.artifact_id, slug: e.payload.slug, header: e.payload.header, folder_id: folderId } };
+      return { type: 'accounts.query.artifact.created', payload: { query_id: e.payload.artifact_id, slug: e.payload.slug, header: e.payload.header, folder_id: folderId } };
     case 'accounts.artifact.edited':
-      return { ...env, type: 'accounts.query.artifact.edited', payload: { query_id: e.payload.artifact_id, header: e.payload.header, folder_id: folderId } };
+      return { type: 'accounts.query.artifact.edited', payload: { query_id: e.payload.artifact_id, header: e.payload.header, folder_id: folderId } };
     case 'accounts.artifact.variant.created': {
       const v = e.payload.variant;
       const revisions = (v.revisions ?? []).map((r) => ({ revision_id: r.revision_id, slug: r.slug, header: r.header, data_json: r.data_json, message: r.message }));
-      return { ...env, type: 'accounts.query.variant.created', payload: { query_id: e.payload.artifact_id, variant_id: v.variant_id, slug: v.slug, header: v.header, ...(revisions.length ? { revisions } : {}) } };
+      return { type: 'accounts.query.variant.created', payload: { query_id: e.payload.artifact_id, variant_id: v.variant_id, slug: v.slug, header: v.header, ...(revisions.length ? { revisions } : {}) } };
     }
     case 'accounts.artifact.variant.edited':
-      return { ...env, type: 'accounts.query.variant.edited', payload: { query_id: e.payload.artifact_id, variant_id: e.payload.variant_id, header: e.payload.header } };
+      return { type: 'accounts.query.variant.edited', payload: { query_id: e.payload.artifact_id, variant_id: e.payload.variant_id, header: e.payload.header } };
     case 'accounts.artifact.revision.added': {
       const r = e.payload.revision;
       return {
-        ...env, type: 'accounts.query.revision.added',
+        type: 'accounts.query.revision.added',
         payload: { query_id: e.payload.artifact_id, variant_id: e.payload.variant_id, revision_id: r.revision_id, slug: r.slug, version: r.version, header: r.header, data_json: r.data_json, message: r.message },
       };
     }
     case 'accounts.artifact.revision.edited': {
       const p = e.payload;
-      return { ...env, type: 'accounts.query.revision.edited', payload: { query_id: p.artifact_id, variant_id: p.variant_id, revision_id: p.revision_id, header: p.header } };
+      return { type: 'accounts.query.revision.edited', payload: { query_id: p.artifact_id, variant_id: p.variant_id, revision_id: p.revision_id, header: p.header } };
     }
     case 'accounts.artifact.archive.set': {
       const p = e.payload;
-      return { ...env, type: 'accounts.query.archive.set', payload: { query_id: p.artifact_id, target: p.target === 'artifact' ? 'query' : p.target, target_id: p.target_id, archived: p.archived } };
+      return { type: 'accounts.query.archive.set', payload: { query_id: p.artifact_id, target: p.target === 'artifact' ? 'query' : p.target, target_id: p.target_id, archived: p.archived } };
     }
     case 'accounts.testcases.stored':
       throw new Error('a saved query stores no testcases');
@@ -174,7 +173,7 @@ export function asSavedQueryEvent(e: Fact<ArtifactEvent>, folderId = ''): Fact<S
 export type Fact<E> = E extends { type: infer T; payload: infer P } ? { type: T; payload: P } : never;
 
 /** The code a family refuses with where the artifact model says `code` (saved queries keep their `query_*` codes). */
-export function familyCode<C extends Renamed>(family: string, code: C): C | (typeof QUERY_CODE)[C] {
+export function familyCode<C extends Renamed>(family: ArtifactFamily, code: C): C | (typeof QUERY_CODE)[C] {
   return family === 'query' ? QUERY_CODE[code] : code;
 }
 

@@ -45,8 +45,8 @@ export function savedQueryRoutes(deps: { writes: ArtifactWrites; pool: Pool }, g
   const { writes, pool } = deps;
 
   /** Commits the variant's next revision (retried when another commit took that version first). */
-  const commit = (req: Request, head: QueryVariantHead, content: { slug?: string | null; header: QueryHeader; data: string; message: string }): Promise<string> =>
-    writes.commit(req, 'query', head.queryId, head.variantId, { slug: content.slug ?? hex12(), header: content.header, dataJson: content.data, message: content.message });
+  const commit = (req: Request, head: Pick<QueryVariantHead, 'queryId' | 'variantId'>, content: { slug?: string | null; header: QueryHeader; data: string; message: string }): Promise<string> =>
+    writes.commit(req, 'query', head.queryId, head.variantId, { slug: content.slug, header: content.header, dataJson: content.data, message: content.message });
   const archive = (req: Request, queryId: string, target: 'artifact' | 'variant' | 'revision', id: string, archived: boolean): Promise<void> =>
     writes.archive(req, 'query', queryId, target, id, archived);
 
@@ -181,7 +181,7 @@ export function savedQueryRoutes(deps: { writes: ArtifactWrites; pool: Pool }, g
       const head = await variantOfBody(req, b);
       if (head.latestVersion >= 0) throw refuse('query_initial_revision_exists', INITIAL_REVISION_EXISTS);
       // Exactly version 0: a concurrent first commit makes the aggregate refuse this one.
-      const revisionId = await writes.commit(req, 'query', head.queryId, head.variantId, { slug: b.slug ?? hex12(), header: headerOf(b), dataJson: '', message: 'Initial revision' }, { initial: true });
+      const revisionId = await writes.commit(req, 'query', head.queryId, head.variantId, { slug: b.slug, header: headerOf(b), dataJson: '', message: 'Initial revision' }, { initial: true });
       await answerRevision(res, req.scope.projectId, revisionId);
     }],
     // The header only (fully replaced, as for artifacts and variants); `data` is immutable.
@@ -214,10 +214,10 @@ export function savedQueryRoutes(deps: { writes: ArtifactWrites; pool: Pool }, g
       // The automatic variant copies the artifact's name, description, tags and meta.
       const variantHeader = headerOf({ name: b.name, description: b.description, tags: b.tags, meta: b.meta });
       await writes.addVariant(req, 'query', id, { id: variantId, slug: hex12(), header: variantHeader });
-      const head: QueryVariantHead = { queryId: id, variantId, slug: '', latestVersion: -1 };
+      const head = { queryId: id, variantId };
       // v0 is the placeholder (no data, flags, tags or meta); v1 carries the data.
       await commit(req, head, { header: headerOf({ name: b.name, description: b.description }), data: '', message: 'Initial commit' });
-      const v1 = await commit(req, { ...head, latestVersion: 0 }, { header: headerOf({ name: b.name, description: b.description }), data, message: '' });
+      const v1 = await commit(req, head, { header: headerOf({ name: b.name, description: b.description }), data, message: '' });
       const query = await readSimpleQuery(pool, projectId, id);
       if (!query) throw projectionLag();
       res.json({ count: 1, query: { ...query, variant_id: variantId, revision_id: v1 } });

@@ -5,12 +5,11 @@
 // Saved queries (the `query` family) are written here too, as the accounts.query.* events their
 // log has always held (asSavedQueryEvent), and refused with their own `query_*` codes.
 import type { Request } from 'express';
-import { artifactsKey, asSavedQueryEvent, familyCode, familyOf, readVariant, refuse, type ArtifactKind, type Fact } from '@llm/account-model';
-import { uuidv7, type ArtifactHeader, type ArtifactRevision, type EventPayloads, type StoredTestcase } from '@llm/events';
+import { artifactsKey, asSavedQueryEvent, familyCode, familyOf, readVariant, refuse, type ArtifactEvent, type ArtifactKind, type Fact } from '@llm/account-model';
+import { uuidv7, type ArtifactHeader, type ArtifactRevision, type StoredTestcase } from '@llm/events';
 import type { AppError } from '@llm/errors';
 import type { Pool } from '@llm/postgres';
 import type { AccountCommands, AccountWrite } from '../../accounts/adapters/account-commands.ts';
-import type { ArtifactEvent } from '@llm/account-model';
 import type { AccountsEventType } from '../../accounts/adapters/account-appender.ts';
 import { hex12, testcaseBatches } from '../domain/artifact-content.ts';
 

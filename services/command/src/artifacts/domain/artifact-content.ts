@@ -4,7 +4,7 @@
 // revision keeps (§2.2).
 import { randomBytes } from 'node:crypto';
 import {
-  inferRevisionFlags, normaliseRows, roleFlagOf, testcaseId, type ArtifactEntity,
+  inferRevisionFlags, normaliseRows, roleFlagOf, storedWorkflowData, testcaseId, type ArtifactEntity,
 } from '@llm/account-model';
 import type { TestcaseInput, WorkflowRevisionDataInput } from '@llm/contracts';
 import { invalid } from '@llm/errors';
@@ -36,8 +36,10 @@ export function roleFlags(entity: ArtifactEntity, sent: JsonMap | null | undefin
 }
 
 /** A workflow revision's stored data and flags (roles: the sent ones with the entity's forced; the rest inferred). */
-export function workflowRevision(entity: ArtifactEntity, slug: string, data: WorkflowRevisionDataInput | null | undefined, sentFlags: JsonMap | null | undefined): { dataJson: string; flags: JsonMap } {
+export function workflowRevision(entity: ArtifactEntity, slug: string, sent: WorkflowRevisionDataInput | null | undefined, sentFlags: JsonMap | null | undefined): { dataJson: string; flags: JsonMap } {
   const roles = roleFlags(entity, sentFlags) ?? {};
+  // A skill keeps only its uri and parameters: its flags are those of what is stored.
+  const data = sent ? storedWorkflowData(sent) : sent;
   const inferred = inferRevisionFlags({
     uri: data?.uri ?? null, url: data?.url ?? null, script: data?.script, slug,
     schemas: data?.schemas ?? null, requested: roles,

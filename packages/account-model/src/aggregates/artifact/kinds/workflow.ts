@@ -194,28 +194,22 @@ export const workflowRevisionDataSchema = z.strictObject({
 });
 export type WorkflowRevisionData = z.infer<typeof workflowRevisionDataSchema>;
 
-// --- Enrichment ----------------------------------------------------------------------------------
+// --- Stored data ---------------------------------------------------------------------------------
 
 /**
- * The data a commit stores (E§2.7), part one: a non-`builtin` `agenta` URI without a `url` gets
- * `<servicesBaseUrl>/<key>/<version>` (version as parsed, `latest` by default); an `agenta` `skill`
- * keeps only `uri`, `parameters` and `schemas.parameters`. The handler-interface schemas
- * (missing `schemas.parameters/outputs`) come from the catalog and are not filled here. Returns a
- * new object; unparsable URIs are left for `inferRevisionFlags` to refuse.
+ * The data a commit stores (E§2.7): an `agenta` `skill` keeps only `uri`, `parameters` and
+ * `schemas.parameters`; anything else as sent. Not done (decisions → "Versioned artifacts"): the
+ * reference's services `url` for non-builtin `agenta` URIs, and the handler-interface schemas.
+ * Returns a new object; unparsable URIs are left for `inferRevisionFlags` to refuse.
  */
-export function enrichWorkflowData(data: WorkflowRevisionData, servicesBaseUrl: string): WorkflowRevisionData {
+export function storedWorkflowData<T extends WorkflowRevisionData>(data: T): T {
   const uri = data.uri ? parseWorkflowUri(data.uri) : undefined;
-  if (uri?.provider !== DEFAULT_PROVIDER) return { ...data };
-  if (uri.key === 'skill') {
-    const parameters = data.schemas?.parameters;
-    return {
-      ...(data.uri != null ? { uri: data.uri } : {}),
-      ...(data.parameters != null ? { parameters: data.parameters } : {}),
-      ...(parameters != null ? { schemas: { parameters } } : {}),
-    };
-  }
-  if (uri.kind !== DEFAULT_KIND && !data.url) {
-    return { ...data, url: `${servicesBaseUrl.replace(/\/+$/, '')}/${uri.key}/${uri.version}` };
-  }
-  return { ...data };
+  if (uri?.provider !== DEFAULT_PROVIDER || uri.key !== 'skill') return { ...data };
+  const parameters = data.schemas?.parameters;
+  // Every field of the data is optional: the cut keeps the type.
+  return {
+    ...(data.uri != null ? { uri: data.uri } : {}),
+    ...(data.parameters != null ? { parameters: data.parameters } : {}),
+    ...(parameters != null ? { schemas: { parameters } } : {}),
+  } as T;
 }

@@ -6,7 +6,7 @@
 // What differs from the other entities' routes (decisions → "Saved queries"): the bodies (aliases,
 // `folder_id`, the query `data`), edits replace the header, and an unknown id is a 404.
 import type { Request, RequestHandler, Response } from 'express';
-import { INITIAL_REVISION_EXISTS, isUuid, listQueryRevisions, refuse, listQueryVariants, type QueryVariantHead, readDefaultVariantHead, readQuery, readQueryRevision, readQueryVariant, readQueryVariantHead, readSimpleQuery, resolveQueryRevision } from '@llm/account-model';
+import { INITIAL_REVISION_EXISTS, isUuid, refuse, listQueryVariants, type QueryVariantHead, readDefaultVariantHead, readQuery, readQueryRevision, readQueryVariant, readQueryVariantHead, readSimpleQuery, resolveQueryRevision } from '@llm/account-model';
 import {
   queryCreateBody, queryEditBody, queryRevisionCommitBody, queryRevisionCreateBody, queryRevisionEditBody, queryVariantCreateBody, queryVariantEditBody,
   queryVariantForkBody, simpleQueryCreateBody, simpleQueryEditBody,
@@ -147,8 +147,7 @@ export function savedQueryRoutes(deps: { writes: ArtifactWrites; pool: Pool }, g
     'queries.variants.archive': [...guards.edit, archiveVariant(true)],
     'queries.variants.unarchive': [...guards.edit, archiveVariant(false)],
     // A new variant of the same artifact that starts with copies of the source variant's revisions
-    // (up to the pinned one, else all), renumbered from 0 and slugged `<old>_<new variant hex>`:
-    // one event, so a fork is whole or absent.
+    // (up to the pinned one, else all): the shared fork (ArtifactWrites.fork).
     'queries.variants.fork': [...guards.edit, async (req, res) => {
       const b = parseBody(queryVariantForkBody, req.body);
       const project = req.scope.projectId;
@@ -158,21 +157,14 @@ export function savedQueryRoutes(deps: { writes: ArtifactWrites; pool: Pool }, g
         : [];
       if (!source) throw invalid('fork_source_variant', 'Fork source variant could not be resolved.');
       const pin = b.query_revision_ref;
-      let upTo = Number.POSITIVE_INFINITY;
+      let upTo = Number.MAX_SAFE_INTEGER;
       if (pin && (pin.id || pin.slug || pin.version)) {
         const pinned = await resolveQueryRevision(pool, project, { variant: { id: source.id }, revision: pin });
         if (!pinned || pinned.variant_id !== source.id) throw invalid('fork_source_revision', 'Fork source revision could not be resolved.');
         upTo = Number(pinned.version);
       }
-      const history = (await listQueryRevisions(pool, project, { variantIds: [source.id], includeArchived: true }))
-        .filter((r) => Number(r.version) <= upTo).sort((x, y) => Number(x.version) - Number(y.version));
-      if (history.length === 0) throw invalid('fork_source_empty', 'Fork source has no revisions to copy. Commit a revision to the source variant first.');
-      const id = uuidv7();
-      const hex = id.replace(/-/g, '');
-      const revisions = history.map((r) => ({
-        id: uuidv7(), slug: `${r.slug}_${hex}`, header: headerOf(r), dataJson: r.data ? JSON.stringify(r.data) : '', message: r.message ?? '',
-      }));
-      await writes.addVariant(req, 'query', source.query_id, { id, slug: b.query_variant.slug, header: headerOf(b.query_variant), revisions });
+      const id = await writes.fork(req, 'query', { artifactId: source.query_id, variantId: source.id, upTo }, { slug: b.query_variant.slug, header: headerOf(b.query_variant) }, headerOf);
+      if (id === undefined) throw invalid('fork_source_empty', 'Fork source has no revisions to copy. Commit a revision to the source variant first.');
       await answerVariant(res, project, id);
     }],
 

@@ -5,7 +5,7 @@
 // Saved queries (the `query` family) are written here too, as the accounts.query.* events their
 // log has always held (asSavedQueryEvent), and refused with their own `query_*` codes.
 import type { Request } from 'express';
-import { artifactsKey, asSavedQueryEvent, familyCode, familyOf, readVariant, refuse, type ArtifactEvent, type ArtifactKind, type Fact } from '@llm/account-model';
+import { artifactsKey, asSavedQueryEvent, familyCode, familyOf, readVariant, refuse, revisionsUpTo, type ArtifactEvent, type ArtifactKind, type ArtifactRevisionRow, type Fact } from '@llm/account-model';
 import { uuidv7, type ArtifactHeader, type ArtifactRevision, type StoredTestcase } from '@llm/events';
 import type { AppError } from '@llm/errors';
 import type { Pool } from '@llm/postgres';
@@ -17,6 +17,8 @@ import { hex12, testcaseBatches } from '../domain/artifact-content.ts';
 export interface RevisionContent { slug?: string | null | undefined; header: ArtifactHeader; dataJson: string; message: string }
 
 const MAX_COMMIT_ATTEMPTS = 8;
+/** Versions are Postgres integers: "every revision" is this bound. */
+const MAX_VERSION = 2_147_483_647;
 
 export class ArtifactWrites {
   constructor(private readonly deps: { commands: AccountCommands; pool: Pool }) {}
@@ -61,6 +63,25 @@ export class ArtifactWrites {
     await this.deps.commands.run(req, this.change(req, entity, artifactId, {
       type: 'accounts.artifact.variant.created', payload: { family: familyOf(entity), artifact_id: artifactId, variant: { variant_id: v.id, slug: v.slug, header: v.header, revisions } },
     }));
+  }
+
+  /**
+   * A fork: a new variant of the source's artifact that starts with copies of the source variant's
+   * revisions up to version `upTo` (archived ones too), renumbered from 0 and slugged
+   * `<old>_<new variant id hex>`, in one event, so a fork is whole or absent. `copyHeader`: how a
+   * copy keeps its revision's header. Undefined (nothing written) when there is nothing to copy.
+   */
+  async fork(
+    req: Request, kind: ArtifactKind, source: { artifactId: string; variantId: string; upTo: number },
+    target: { slug: string; header: ArtifactHeader }, copyHeader: (r: ArtifactRevisionRow) => ArtifactHeader,
+  ): Promise<string | undefined> {
+    const history = await revisionsUpTo(this.deps.pool, source.variantId, Math.min(source.upTo, MAX_VERSION));
+    if (history.length === 0) return undefined;
+    const id = uuidv7();
+    const suffix = id.replace(/-/g, '');
+    const revisions = history.map((r) => ({ id: uuidv7(), slug: `${r.slug}_${suffix}`, header: copyHeader(r), dataJson: r.data === null ? '' : JSON.stringify(r.data), message: r.message ?? '' }));
+    await this.addVariant(req, kind, source.artifactId, { id, slug: target.slug, header: target.header, revisions });
+    return id;
   }
 
   async editRevision(req: Request, entity: ArtifactKind, artifactId: string, variantId: string, revisionId: string, header: ArtifactHeader): Promise<void> {

@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Request, RequestHandler, Response } from 'express';
 import {
-  ARTIFACT_PLURALS, applyTestsetDelta, readArtifact, readLatestRevision, readRevision, readTestcasesByIds, readVariant, refuse, revisionsUpTo, type TestsetDelta, revisionData, revisionView, variantView, artifactView,
+  ARTIFACT_PLURALS, applyTestsetDelta, readArtifact, readLatestRevision, readRevision, readTestcasesByIds, readVariant, refuse, type TestsetDelta, revisionData, revisionView, variantView, artifactView,
   type ArtifactEntity, type ArtifactRevisionRow, type ArtifactVariantRow,
 } from '@llm/account-model';
 import {
@@ -129,12 +129,8 @@ export function gitArtifactRoutes(deps: ArtifactRouteDeps & { entity: ArtifactEn
     const body = validate(artifactVariantFork(e), req.body) as Record<string, unknown>;
     const target = body[`${e}_variant`] as Body & { slug: string };
     const { variant: source, upTo } = await forkSource(req, body[`${e}_variant_ref`] as ArtifactRef, body[`${e}_revision_ref`] as ArtifactRef | null | undefined);
-    const history = await revisionsUpTo(pool, source.id, upTo);
-    if (history.length === 0) throw invalid('fork_source', 'Fork source has no revisions to copy. Commit a revision to the source variant first.');
-    const id = uuidv7();
-    const suffix = id.replace(/-/g, '');
-    const revisions = history.map((r) => ({ id: uuidv7(), slug: `${r.slug}_${suffix}`, header: storedHeader(r), dataJson: r.data === null ? '' : JSON.stringify(r.data), message: r.message ?? '' }));
-    await writes.addVariant(req, entity, source.artifact_id, { id, slug: target.slug, header: w.header(target), revisions });
+    const id = await writes.fork(req, entity, { artifactId: source.artifact_id, variantId: source.id, upTo }, { slug: target.slug, header: w.header(target) }, storedHeader);
+    if (id === undefined) throw invalid('fork_source', 'Fork source has no revisions to copy. Commit a revision to the source variant first.');
     await answerVariant(req, res, id);
   };
 

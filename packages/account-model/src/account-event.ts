@@ -9,6 +9,10 @@ type Fields = 'type' | 'payload' | 'projectId' | 'organizationId' | 'actorId' | 
 /** One event of type T (a union of types gives a discriminated union of events). */
 export type AccountEvent<T extends AccountEventType = AccountEventType> = { [K in T]: Pick<DecodedEvent<K>, Fields> }[T];
 
+/** An event's envelope for another event it is translated into (`projectId`: when its payload names the project). */
+export const envelopeOf = (e: AccountEvent, projectId: string = e.projectId): Omit<AccountEvent, 'type' | 'payload'> =>
+  ({ projectId, organizationId: e.organizationId, actorId: e.actorId, expectedVersion: e.expectedVersion, timeUs: e.timeUs });
+
 /** The event's time as an ISO timestamp (the time the command recorded it). */
 export const eventTime = (e: Pick<AccountEvent, 'timeUs'>): string => {
   const d = new Date(e.timeUs / 1000);

@@ -6,3 +6,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string): boolean => UUID.test(s);
 
 export const sameId = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
+/** A UUID's 32 hex digits, lowercase (what `replace(id::text, '-', '')` gives in SQL). */
+export const idHex = (id: string): string => id.replace(/-/g, '').toLowerCase();

@@ -19,13 +19,14 @@
 //   `md5(<revision_id>:v0)` and revision 1 (the stored `revision_id`) naming its rows in order; rows
 //   keep their ids (UUIDv7, not content hashes) and are stored by the same event.
 import { createHash } from 'node:crypto';
-import type { AccountEvent } from '../../account-event.ts';
+import { envelopeOf as envelope, type AccountEvent } from '../../account-event.ts';
 import { aggregate, rules } from '../../aggregate.ts';
 import { accepted, reject, type Decision } from '../../decision.ts';
 import type { CommonRejection } from '../../common-rejections.ts';
 import type { SqlStatement } from '../../statement.ts';
 import type { ArtifactHeader } from '@llm/events';
-import { asUuid, type Queryable } from '../../queryable.ts';
+import { asUuid, parseUuid, type Queryable } from '../../queryable.ts';
+import { idHex } from '../ids.ts';
 import { artifactRules, type ArtifactEvent, type ArtifactRejection, type ArtifactState } from './rules.ts';
 import { loadArtifactState } from './reads.ts';
 import { projectArtifact } from './projection.ts';
@@ -53,19 +54,16 @@ export const TESTSET_REJECTIONS = {
 } as const;
 export type TestsetRejection = keyof typeof TESTSET_REJECTIONS;
 
-const hexOf = (id: string): string => id.replace(/-/g, '').toLowerCase();
 /** A first-model application, variant or testset slug as an artifact slug (SQL: `slug || '_' || replace(id::text, '-', '')`). */
-export const legacySlug = (slug: string, id: string): string => `${slug}_${hexOf(id)}`;
+export const legacySlug = (slug: string, id: string): string => `${slug}_${idHex(id)}`;
 /** A first-model revision slug (optional there): `<slug>_<id hex>`, or the id in hex for none. */
-const legacyRevisionSlug = (slug: string, id: string): string => (slug === '' ? hexOf(id) : legacySlug(slug, id));
+const legacyRevisionSlug = (slug: string, id: string): string => (slug === '' ? idHex(id) : legacySlug(slug, id));
 /** The placeholder revision 0 of a legacy testset (SQL: `md5(revision_id::text || ':v0')::uuid`). */
 export function legacyTestsetV0(revisionId: string): string {
-  const h = createHash('md5').update(`${revisionId.toLowerCase()}:v0`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return parseUuid(createHash('md5').update(`${revisionId.toLowerCase()}:v0`).digest('hex'))!;
 }
 
 const NO_HEADER: ArtifactHeader = { name: '', description: '', tags_json: '', meta_json: '', flags_json: '' };
-const envelope = (e: AccountEvent, projectId: string) => ({ projectId, organizationId: e.organizationId, actorId: e.actorId, expectedVersion: e.expectedVersion, timeUs: e.timeUs });
 
 /** The artifact event a legacy application event means (family `workflow`). */
 export function applicationAsArtifact(e: LegacyApplicationEvent): ArtifactEvent {
@@ -82,8 +80,8 @@ export function applicationAsArtifact(e: LegacyApplicationEvent): ArtifactEvent 
           variants: [{
             variant_id: p.variant_id, slug: legacySlug(p.variant_slug, p.variant_id), header: { ...NO_HEADER, name: a.name || a.slug, flags_json: a.flags_json },
             revisions: [
-              { revision_id: p.revision0_id, slug: hexOf(p.revision0_id), version: 0, header: NO_HEADER, data_json: '', message: '' },
-              { revision_id: p.revision_id, slug: hexOf(p.revision_id), version: 1, header: NO_HEADER, data_json: a.data_json, message: '' },
+              { revision_id: p.revision0_id, slug: idHex(p.revision0_id), version: 0, header: NO_HEADER, data_json: '', message: '' },
+              { revision_id: p.revision_id, slug: idHex(p.revision_id), version: 1, header: NO_HEADER, data_json: a.data_json, message: '' },
             ],
           }],
         },
@@ -126,10 +124,10 @@ export function testsetAsArtifact(e: LegacyTestsetEvent): { rows: AccountEvent<'
         family: 'testset', artifact_id: p.testset_id, slug: legacySlug(p.slug, p.testset_id),
         header: { ...NO_HEADER, name: p.name, description: p.description, tags_json: p.tags_json, meta_json: p.meta_json },
         variants: [{
-          variant_id: p.variant_id, slug: hexOf(p.variant_id), header: { ...NO_HEADER, name: p.name },
+          variant_id: p.variant_id, slug: idHex(p.variant_id), header: { ...NO_HEADER, name: p.name },
           revisions: [
-            { revision_id: v0, slug: hexOf(v0), version: 0, header: NO_HEADER, data_json: '', message: '' },
-            { revision_id: p.revision_id, slug: hexOf(p.revision_id), version: 1, header: NO_HEADER, data_json: JSON.stringify({ testcase_ids: ids }), message: '' },
+            { revision_id: v0, slug: idHex(v0), version: 0, header: NO_HEADER, data_json: '', message: '' },
+            { revision_id: p.revision_id, slug: idHex(p.revision_id), version: 1, header: NO_HEADER, data_json: JSON.stringify({ testcase_ids: ids }), message: '' },
           ],
         }],
       },

@@ -10,14 +10,14 @@
 // variant whose slug is its id in hex (variant slugs are unique per project, and every old variant
 // was called "default"), revisions renumbered from 0, the content folded into `data` the way
 // migration 0013 folded it.
-import type { AccountEvent } from '../../account-event.ts';
+import { envelopeOf, type AccountEvent } from '../../account-event.ts';
 import { aggregate, rules } from '../../aggregate.ts';
 import { reject, type Decision } from '../../decision.ts';
 import type { CommonRejection } from '../../common-rejections.ts';
 import type { RejectionPresentations } from '../../presentation.ts';
 import type { SqlStatement } from '../../statement.ts';
 import type { ArtifactHeader, QueryRevisionInfo } from '@llm/events';
-import { isUuid } from '../ids.ts';
+import { idHex, isUuid } from '../ids.ts';
 import { ARTIFACT_REJECTIONS, artifactRules, artifactsKey, type ArtifactEvent, type ArtifactFamily, type ArtifactRejection, type ArtifactState } from './rules.ts';
 import { loadArtifactState } from './reads.ts';
 import { projectArtifact } from './projection.ts';
@@ -52,7 +52,7 @@ export type SavedQueryRejection = keyof typeof SAVED_QUERY_REJECTIONS;
 export const savedQueriesKey = (projectId: string): string => artifactsKey(projectId, 'query');
 
 /** The slug a variant of the first model gets (they were all "default"): its id in hex. */
-export const legacyVariantSlug = (variantId: string): string => variantId.replace(/-/g, '').toLowerCase();
+export const legacyVariantSlug = idHex;
 
 const NO_HEADER: ArtifactHeader = { name: '', description: '', tags_json: '', meta_json: '', flags_json: '' };
 
@@ -73,7 +73,7 @@ const legacyRevision = (r: QueryRevisionInfo) => ({
 
 /** The artifact event a saved-query event means (family `query`), in the same envelope. */
 export function toArtifactEvent(e: SavedQueryEvent): ArtifactEvent {
-  const env = { projectId: e.projectId, organizationId: e.organizationId, actorId: e.actorId, expectedVersion: e.expectedVersion, timeUs: e.timeUs };
+  const env = envelopeOf(e);
   const family = 'query';
   switch (e.type) {
     case 'accounts.query.created': {

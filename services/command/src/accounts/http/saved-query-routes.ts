@@ -157,7 +157,7 @@ export function savedQueryRoutes(deps: { writes: ArtifactWrites; pool: Pool }, g
         : [];
       if (!source) throw invalid('fork_source_variant', 'Fork source variant could not be resolved.');
       const pin = b.query_revision_ref;
-      let upTo = Number.MAX_SAFE_INTEGER;
+      let upTo: number | undefined;
       if (pin && (pin.id || pin.slug || pin.version)) {
         const pinned = await resolveQueryRevision(pool, project, { variant: { id: source.id }, revision: pin });
         if (!pinned || pinned.variant_id !== source.id) throw invalid('fork_source_revision', 'Fork source revision could not be resolved.');

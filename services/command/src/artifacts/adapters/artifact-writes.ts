@@ -67,15 +67,15 @@ export class ArtifactWrites {
 
   /**
    * A fork: a new variant of the source's artifact that starts with copies of the source variant's
-   * revisions up to version `upTo` (archived ones too), renumbered from 0 and slugged
+   * revisions up to version `upTo` (absent: all; archived ones too), renumbered from 0 and slugged
    * `<old>_<new variant id hex>`, in one event, so a fork is whole or absent. `copyHeader`: how a
    * copy keeps its revision's header. Undefined (nothing written) when there is nothing to copy.
    */
   async fork(
-    req: Request, kind: ArtifactKind, source: { artifactId: string; variantId: string; upTo: number },
+    req: Request, kind: ArtifactKind, source: { artifactId: string; variantId: string; upTo?: number | undefined },
     target: { slug: string; header: ArtifactHeader }, copyHeader: (r: ArtifactRevisionRow) => ArtifactHeader,
   ): Promise<string | undefined> {
-    const history = await revisionsUpTo(this.deps.pool, source.variantId, Math.min(source.upTo, MAX_VERSION));
+    const history = await revisionsUpTo(this.deps.pool, source.variantId, source.upTo ?? MAX_VERSION);
     if (history.length === 0) return undefined;
     const id = uuidv7();
     const suffix = id.replace(/-/g, '');
